@@ -1,0 +1,11 @@
+//! The string formats of the spec: uuid, date, uri and color.
+
+mod color;
+mod date;
+mod uri;
+mod uuid;
+
+pub use color::is_color;
+pub use date::is_date;
+pub use uri::is_uri;
+pub use uuid::is_uuid;

@@ -1,0 +1,231 @@
+//! The field tables: one description of every model and field, derived from
+//! the model definitions by `#[derive(Model)]`.
+//!
+//! The validator interprets these tables; the JSON Schema export and the docs
+//! read them too. Nothing here is written by hand twice: a field's wire name,
+//! type, required flag, default, version tag and deprecation all come from the
+//! one Rust definition of that field.
+
+mod version;
+
+pub use version::{ParseVersionError, Version};
+
+/// A model (a JSON object with known fields), as derived from its Rust type.
+#[derive(Debug)]
+pub struct ModelDef {
+    /// The model's name as the spec writes it, e.g. `CardSet`.
+    pub name: &'static str,
+    /// What the model is, from the type's doc comment.
+    pub doc: &'static str,
+    /// The fields, in definition order.
+    pub fields: &'static [FieldDef],
+    /// Indexes into `fields`, sorted by wire name, for binary search.
+    pub by_name: &'static [u16],
+}
+
+impl ModelDef {
+    /// The field with this wire name, with its index in `fields`.
+    #[must_use]
+    pub fn field(&self, wire_name: &str) -> Option<(usize, &'static FieldDef)> {
+        self.field_by_bytes(wire_name.as_bytes())
+    }
+
+    /// The field with this wire name given as UTF-8 bytes.
+    #[must_use]
+    pub fn field_by_bytes(&self, wire_name: &[u8]) -> Option<(usize, &'static FieldDef)> {
+        let fields = self.fields;
+        self.by_name
+            .binary_search_by(|&i| fields[i as usize].name.as_bytes().cmp(wire_name))
+            .ok()
+            .map(|slot| {
+                let index = self.by_name[slot] as usize;
+                (index, &fields[index])
+            })
+    }
+}
+
+/// One field of a model.
+#[derive(Debug)]
+pub struct FieldDef {
+    /// The wire name, exactly as it appears in JSON.
+    pub name: &'static str,
+    /// The Rust field name.
+    pub rust_name: &'static str,
+    /// The JSON type of a present, non-null value.
+    pub ty: &'static Type,
+    /// The member must be present.
+    pub required: bool,
+    /// `null` is an allowed value.
+    pub nullable: bool,
+    /// The value taken when the member is absent, as JSON.
+    pub default: Option<fn() -> serde_json::Value>,
+    /// The version of the format that introduced the field (`Since`).
+    pub since: Option<Version>,
+    /// The spec flags the field as deprecated.
+    pub deprecated: bool,
+    /// What the field means, from its doc comment.
+    pub doc: &'static str,
+}
+
+/// The JSON type of a value.
+#[derive(Debug)]
+pub enum Type {
+    /// A string, optionally with a format.
+    String {
+        /// The format the string must have, if any.
+        format: Option<Format>,
+    },
+    /// A JSON number with no fractional part, within 64-bit range.
+    Integer,
+    /// Any JSON number.
+    Number,
+    /// `true` or `false`.
+    Boolean,
+    /// One exact string.
+    Const {
+        /// The only allowed value.
+        value: &'static str,
+    },
+    /// One of a list of exact strings.
+    Enum {
+        /// The enumeration's name, e.g. `BoundType`.
+        name: &'static str,
+        /// The allowed values.
+        values: &'static [&'static str],
+    },
+    /// A JSON array whose items all have one type.
+    List {
+        /// The items' type.
+        item: &'static Type,
+    },
+    /// A JSON object whose content the spec does not show.
+    FreeObject,
+    /// A JSON object with known fields.
+    Model {
+        /// The model's table (a function, so that models can refer to each
+        /// other in cycles).
+        model: fn() -> &'static ModelDef,
+    },
+    /// An object that is one of several models, chosen by a tag member.
+    Tagged(&'static TaggedUnion),
+    /// A value that matches any one of several types (no tag).
+    AnyOf {
+        /// The union's name, e.g. `Filter`.
+        name: &'static str,
+        /// The alternatives.
+        types: &'static [&'static Type],
+    },
+}
+
+/// A union of models discriminated by the string value of one member.
+#[derive(Debug)]
+pub struct TaggedUnion {
+    /// The union's name, e.g. `Layer`.
+    pub name: &'static str,
+    /// The tag member's wire name, e.g. `type`.
+    pub tag: &'static str,
+    /// Tag value and model of each variant.
+    pub variants: &'static [(&'static str, fn() -> &'static ModelDef)],
+    /// When the tag is absent, the first variant is meant (otherwise absence
+    /// is an error).
+    pub tag_optional: bool,
+}
+
+impl TaggedUnion {
+    /// The model for a tag value.
+    #[must_use]
+    pub fn variant(&self, tag: &str) -> Option<&'static ModelDef> {
+        self.variants
+            .iter()
+            .find(|(t, _)| *t == tag)
+            .map(|&(_, model)| model())
+    }
+}
+
+/// The formats a string may be required to have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Hyphenated 8-4-4-4-12 hexadecimal UUID.
+    Uuid,
+    /// `YYYY-MM-DD` calendar date.
+    Date,
+    /// RFC 3986 URI with a scheme, at least one character.
+    Uri,
+    /// A color as the reference implementation accepts it.
+    Color,
+}
+
+impl Format {
+    /// The format's name, as used in messages and JSON Schema.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Uuid => "uuid",
+            Format::Date => "date",
+            Format::Uri => "uri",
+            Format::Color => "color",
+        }
+    }
+
+    /// Whether `value` has this format.
+    #[must_use]
+    pub fn check(self, value: &str) -> bool {
+        match self {
+            Format::Uuid => crate::format::is_uuid(value),
+            Format::Date => crate::format::is_date(value),
+            Format::Uri => crate::format::is_uri(value),
+            Format::Color => crate::format::is_color(value),
+        }
+    }
+}
+
+/// A Rust type that has a JSON type in the field tables.
+///
+/// Implemented for the primitive types the models use, and derived for every
+/// model, enumeration and union by `#[derive(Model)]`.
+pub trait Describe {
+    /// The JSON type.
+    const TYPE: &'static Type;
+}
+
+/// A Rust type that is a model with known fields.
+pub trait Model: Describe {
+    /// The model's field table.
+    fn model() -> &'static ModelDef;
+}
+
+impl Describe for String {
+    const TYPE: &'static Type = &Type::String { format: None };
+}
+impl Describe for i64 {
+    const TYPE: &'static Type = &Type::Integer;
+}
+impl Describe for f64 {
+    const TYPE: &'static Type = &Type::Number;
+}
+impl Describe for bool {
+    const TYPE: &'static Type = &Type::Boolean;
+}
+impl Describe for uuid::Uuid {
+    const TYPE: &'static Type = &Type::String {
+        format: Some(Format::Uuid),
+    };
+}
+impl Describe for chrono::NaiveDate {
+    const TYPE: &'static Type = &Type::String {
+        format: Some(Format::Date),
+    };
+}
+impl Describe for serde_json::Map<String, serde_json::Value> {
+    const TYPE: &'static Type = &Type::FreeObject;
+}
+impl<T: Describe> Describe for Vec<T> {
+    const TYPE: &'static Type = &Type::List { item: T::TYPE };
+}
+/// `Option` says nothing about the JSON type: nullability is a field fact.
+impl<T: Describe> Describe for Option<T> {
+    const TYPE: &'static Type = T::TYPE;
+}
+impl<T: Describe> Describe for Box<T> {
+    const TYPE: &'static Type = T::TYPE;
+}
