@@ -17,8 +17,8 @@ use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as Tokens};
 use quote::{format_ident, quote};
 use syn::{
-    parse_macro_input, spanned::Spanned, Attribute, Data, DeriveInput, Error, Expr, Fields,
-    LitStr, Result, Type,
+    parse_macro_input, spanned::Spanned, Attribute, Data, DeriveInput, Error, Expr, Fields, LitStr,
+    Result, Type,
 };
 
 /// Derives `Describe` (and `Model` for structs) from a type's definition.
@@ -249,6 +249,7 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
 
     let mut fields = Vec::new();
     let mut wire_names = Vec::new();
+    let mut required_mask: u128 = 0;
     for field in &named.named {
         let rust_ident = field.ident.as_ref().expect("named");
         let attrs = member_attrs(&field.attrs)?;
@@ -285,6 +286,12 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
             Some((a, b, c)) => quote!(Some(::cardkit::schema::Version::new(#a, #b, #c))),
             None => quote!(None),
         };
+        if required {
+            let Some(bit) = 1u128.checked_shl(fields.len() as u32) else {
+                return Err(Error::new(field.span(), "a model has at most 128 fields"));
+            };
+            required_mask |= bit;
+        }
         let deprecated = attrs.deprecated;
         let field_doc = doc(&field.attrs);
         let rust_name = rust_ident.to_string().trim_start_matches("r#").to_owned();
@@ -311,7 +318,10 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
     {
         return Err(Error::new(
             input.span(),
-            format!("two fields have the wire name `{}`", wire_names[pair[0] as usize]),
+            format!(
+                "two fields have the wire name `{}`",
+                wire_names[pair[0] as usize]
+            ),
         ));
     }
 
@@ -327,6 +337,7 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
             doc: #model_doc,
             fields: &[#(#fields),*],
             by_name: &[#(#order),*],
+            required: #required_mask,
         };
         impl ::cardkit::schema::Model for #ident {
             fn model() -> &'static ::cardkit::schema::ModelDef {

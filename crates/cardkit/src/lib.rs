@@ -4,9 +4,16 @@
 // The derive macro names this crate by its absolute path, also from inside it.
 extern crate self as cardkit;
 
+pub mod diagnostic;
 pub mod format;
 pub mod model;
+pub mod render;
+pub mod report;
 pub mod schema;
+pub mod validate;
+
+pub use diagnostic::{Code, Diagnostic, Severity};
+pub use validate::{validate, DocumentReport, FileReport, Kind, Options};
 
 pub use cardkit_derive::Model;
 

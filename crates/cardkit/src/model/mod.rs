@@ -1,33 +1,31 @@
-//! Typed models of the four document kinds.
-#![allow(missing_docs)]
-use crate::Model;
-use serde::{Deserialize, Serialize};
+//! Typed models of the four document kinds, with serde.
+//!
+//! Each model is also the single definition of its fields' facts: wire names,
+//! types, required and nullable flags, defaults, version tags, deprecation and
+//! meaning. `#[derive(Model)]` turns them into the field tables that the
+//! validator interprets (see [`crate::schema`]).
+//!
+//! Deserializing a model does not validate the document: use
+//! [`crate::validate`] (or [`crate::from_slice`]) for that.
 
-/// A layer made of other layers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
-pub struct Group {
-    #[serde(default)]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub children: Vec<Layer>,
-    /// x
-    #[field(since = "v4.0.0", deprecated)]
-    pub width: i64,
-}
+pub mod card;
+pub mod migration;
+pub mod set;
+pub mod template;
+mod value;
+pub(crate) mod wire;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum Layer {
-    Group(Group),
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
-#[serde(rename_all = "kebab-case")]
-pub enum Tags { Editable, NewImageGroup }
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
-#[model(constant)]
-pub enum MaskType { #[serde(rename = "image")] Image }
-#[cfg(test)]
-mod t { use super::*; use crate::schema::*;
-#[test] fn x() { let m = Group::model(); println!("{:#?}", m.fields.iter().map(|f| (f.name, f.required, f.nullable, f.default.map(|d| d()), f.since)).collect::<Vec<_>>()); println!("{:?}", <Vec<Layer>>::TYPE); println!("{:?} {:?}", Tags::TYPE, MaskType::TYPE);} }
+pub use card::{
+    Bound, BoundType, Card, Dependencies, Filter, FilterOverlay, FilterShadow, Group,
+    HorizontalAlign, Image, Layer, Mask, Tag, TemplateRef, Text, VerticalAlign,
+};
+pub use migration::Migration;
+pub use set::{
+    CardSet, CardToken, ForeignData, Identifiers, LeadershipSkills, Legalities, PurchaseUrls,
+    RelatedCards, Ruling, SealedProduct, Set, Translations,
+};
+pub use template::{
+    SymbolName, SymbolSet, Template, TemplateContext, TemplateContextImageSet, TemplateFont,
+    TemplateSymbol, Variant,
+};
+pub use value::{Color, Uri};

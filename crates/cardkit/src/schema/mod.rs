@@ -21,6 +21,9 @@ pub struct ModelDef {
     pub fields: &'static [FieldDef],
     /// Indexes into `fields`, sorted by wire name, for binary search.
     pub by_name: &'static [u16],
+    /// Bit `i` is set when `fields[i]` is required (models have at most 128
+    /// fields).
+    pub required: u128,
 }
 
 impl ModelDef {
@@ -102,9 +105,8 @@ pub enum Type {
     FreeObject,
     /// A JSON object with known fields.
     Model {
-        /// The model's table (a function, so that models can refer to each
-        /// other in cycles).
-        model: fn() -> &'static ModelDef,
+        /// The model's table.
+        model: ModelFn,
     },
     /// An object that is one of several models, chosen by a tag member.
     Tagged(&'static TaggedUnion),
@@ -117,6 +119,10 @@ pub enum Type {
     },
 }
 
+/// A model's table, reached through a function so that models can refer to
+/// each other in cycles.
+pub type ModelFn = fn() -> &'static ModelDef;
+
 /// A union of models discriminated by the string value of one member.
 #[derive(Debug)]
 pub struct TaggedUnion {
@@ -125,7 +131,7 @@ pub struct TaggedUnion {
     /// The tag member's wire name, e.g. `type`.
     pub tag: &'static str,
     /// Tag value and model of each variant.
-    pub variants: &'static [(&'static str, fn() -> &'static ModelDef)],
+    pub variants: &'static [(&'static str, ModelFn)],
     /// When the tag is absent, the first variant is meant (otherwise absence
     /// is an error).
     pub tag_optional: bool,

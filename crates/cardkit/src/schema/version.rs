@@ -97,7 +97,9 @@ mod tests {
 
     #[test]
     fn rejects_malformed_tags() {
-        for bad in ["", "v", "v5", "v5.2", "v5.2.1.0", "v5.x.1", "v05.2.1", "5.2.-1", "vv5.2.1"] {
+        for bad in [
+            "", "v", "v5", "v5.2", "v5.2.1.0", "v5.x.1", "v05.2.1", "5.2.-1", "vv5.2.1",
+        ] {
             assert!(bad.parse::<Version>().is_err(), "{bad:?} parsed");
         }
     }

@@ -1,0 +1,27 @@
+//! Formats in which the card can lead a deck.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::Model;
+
+/// Formats in which the card can lead a deck.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
+#[serde(rename_all = "camelCase")]
+pub struct LeadershipSkills {
+    /// The `brawl` value.
+    #[field(since = "v4.5.1")]
+    pub brawl: bool,
+
+    /// The `commander` value.
+    #[field(since = "v4.5.1")]
+    pub commander: bool,
+
+    /// The `oathbreaker` value.
+    #[field(since = "v4.5.1")]
+    pub oathbreaker: bool,
+
+    /// Members the spec does not define, kept as they are so nothing is lost.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}

@@ -1,0 +1,183 @@
+//! What a run over many files adds up to: counts by code, and which
+//! repeated warnings are shown and which are only counted.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::validate::FileReport;
+
+/// Totals of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Files read.
+    pub files: usize,
+    /// Paths that could not be read.
+    pub unreadable: usize,
+    /// Documents validated.
+    pub documents: usize,
+    /// Documents without errors.
+    pub valid: usize,
+    /// Documents with at least one error.
+    pub invalid: usize,
+    /// Errors by code.
+    pub errors: BTreeMap<Code, usize>,
+    /// Warnings by code.
+    pub warnings: BTreeMap<Code, usize>,
+    /// Bytes read.
+    pub bytes: u64,
+}
+
+impl Summary {
+    /// Adds one file's report.
+    pub fn add(&mut self, report: &FileReport, bytes: u64) {
+        self.files += 1;
+        self.bytes += bytes;
+        for document in &report.documents {
+            // A report without a kind holds problems around documents; it
+            // counts as a document only when it is all there is.
+            if document.kind.is_some() || report.documents.len() == 1 {
+                self.documents += 1;
+                if document.is_valid() {
+                    self.valid += 1;
+                } else {
+                    self.invalid += 1;
+                }
+            }
+            for diagnostic in &document.diagnostics {
+                let counts = match diagnostic.severity {
+                    Severity::Error => &mut self.errors,
+                    Severity::Warning => &mut self.warnings,
+                };
+                *counts.entry(diagnostic.code).or_default() += 1;
+            }
+        }
+    }
+
+    /// Counts a path that could not be read.
+    pub fn add_unreadable(&mut self) {
+        self.unreadable += 1;
+    }
+
+    /// Total errors.
+    #[must_use]
+    pub fn error_count(&self) -> usize {
+        self.errors.values().sum()
+    }
+
+    /// Total warnings.
+    #[must_use]
+    pub fn warning_count(&self) -> usize {
+        self.warnings.values().sum()
+    }
+
+    /// The exit status the CLI documents: 2 when a path could not be read, 1
+    /// when a document is invalid, 0 otherwise.
+    #[must_use]
+    pub fn exit_code(&self) -> u8 {
+        if self.unreadable > 0 {
+            2
+        } else if self.invalid > 0 {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+/// Lets through the first few warnings of each kind and counts the rest, so a
+/// warning repeated on every card of a catalog is summarised, not flooded.
+/// Errors always pass.
+#[derive(Debug, Clone)]
+pub struct WarningFilter {
+    limit: usize,
+    seen: HashMap<(Code, String), usize>,
+    order: Vec<(Code, String)>,
+}
+
+/// Warnings of one kind that were counted but not shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Suppressed {
+    /// Their code.
+    pub code: Code,
+    /// What they have in common: the spec's `Model.field`, or the pointer with
+    /// array indexes as `*`.
+    pub pattern: String,
+    /// How many there were in all.
+    pub total: usize,
+    /// How many of them were shown.
+    pub shown: usize,
+}
+
+impl WarningFilter {
+    /// How many warnings of each kind are shown by default.
+    pub const DEFAULT_LIMIT: usize = 3;
+
+    /// A filter showing `limit` warnings of each kind.
+    #[must_use]
+    pub fn new(limit: usize) -> Self {
+        WarningFilter {
+            limit,
+            seen: HashMap::new(),
+            order: Vec::new(),
+        }
+    }
+
+    /// Whether to show this diagnostic.
+    pub fn admit(&mut self, diagnostic: &Diagnostic) -> bool {
+        if diagnostic.severity == Severity::Error {
+            return true;
+        }
+        let key = (diagnostic.code, pattern(diagnostic));
+        let count = self.seen.entry(key.clone()).or_insert_with(|| {
+            self.order.push(key);
+            0
+        });
+        *count += 1;
+        *count <= self.limit
+    }
+
+    /// The kinds of warning of which some were not shown, in order of first
+    /// appearance.
+    #[must_use]
+    pub fn suppressed(&self) -> Vec<Suppressed> {
+        self.order
+            .iter()
+            .filter_map(|key| {
+                let total = self.seen[key];
+                (total > self.limit).then(|| Suppressed {
+                    code: key.0,
+                    pattern: key.1.clone(),
+                    total,
+                    shown: self.limit,
+                })
+            })
+            .collect()
+    }
+}
+
+impl Default for WarningFilter {
+    fn default() -> Self {
+        WarningFilter::new(Self::DEFAULT_LIMIT)
+    }
+}
+
+/// What repeated warnings have in common.
+fn pattern(diagnostic: &Diagnostic) -> String {
+    if let Some(field) = &diagnostic.field {
+        return field.clone();
+    }
+    diagnostic
+        .pointer
+        .split('/')
+        .map(|token| {
+            if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
+                "*"
+            } else {
+                token
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}

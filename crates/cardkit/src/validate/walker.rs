@@ -1,0 +1,600 @@
+//! The JSON walker: a strict, single-pass reader over the bytes of a file that
+//! keeps byte offsets and a path stack, and records diagnostics.
+//!
+//! It never builds a tree. On the valid path it only moves a cursor and pushes
+//! path segments; pointers and messages are made when a problem is found.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+
+/// The deepest nesting of arrays and objects the validator follows; a deeper
+/// value is reported as `too_deep` (512 levels of layer groups fit).
+pub const MAX_DEPTH: usize = 1100;
+
+/// The input is malformed JSON; the `invalid_json` diagnostic has been
+/// recorded, and nothing after it can be read.
+#[derive(Debug)]
+pub(crate) struct Malformed;
+
+pub(crate) type Flow = Result<(), Malformed>;
+
+/// A string token: the byte range of its content, without the quotes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Str {
+    pub start: usize,
+    pub end: usize,
+    pub escaped: bool,
+}
+
+/// A number token.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Num {
+    pub start: usize,
+    pub end: usize,
+    /// No fraction and no exponent.
+    pub plain: bool,
+}
+
+/// One step of the path from the document root to the current value.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Segment {
+    Key(Str),
+    Index(usize),
+}
+
+pub(crate) struct Walker<'a> {
+    pub text: &'a str,
+    pub bytes: &'a [u8],
+    pub pos: usize,
+    /// Pointer of the current document's root within the file.
+    pub prefix: String,
+    pub path: Vec<Segment>,
+    pub out: Vec<Diagnostic>,
+    pub deny_unknown_fields: bool,
+    depth: usize,
+}
+
+impl<'a> Walker<'a> {
+    /// A walker over `text` (the input up to where the current document must
+    /// end), starting at byte `pos`.
+    pub fn new(text: &'a str, pos: usize, deny_unknown_fields: bool) -> Self {
+        Walker {
+            text,
+            bytes: text.as_bytes(),
+            pos,
+            prefix: String::new(),
+            path: Vec::new(),
+            out: Vec::new(),
+            deny_unknown_fields,
+            depth: 0,
+        }
+    }
+
+    // ----- diagnostics -------------------------------------------------
+
+    /// The pointer of the current value, plus `member` if given.
+    pub fn pointer(&self, member: Option<&str>) -> String {
+        let mut pointer = self.prefix.clone();
+        for segment in &self.path {
+            pointer.push('/');
+            match *segment {
+                Segment::Key(key) => push_escaped(&mut pointer, &self.decode(key)),
+                Segment::Index(index) => pointer.push_str(&index.to_string()),
+            }
+        }
+        if let Some(member) = member {
+            pointer.push('/');
+            push_escaped(&mut pointer, member);
+        }
+        pointer
+    }
+
+    /// Records a diagnostic about the current value (or its `member`).
+    pub fn report(
+        &mut self,
+        code: Code,
+        at: usize,
+        member: Option<&str>,
+        field: Option<String>,
+        message: String,
+    ) {
+        let severity = if code == Code::UnknownField && self.deny_unknown_fields {
+            Severity::Error
+        } else {
+            code.default_severity()
+        };
+        let pointer = self.pointer(member);
+        self.out.push(Diagnostic {
+            code,
+            severity,
+            pointer,
+            field,
+            message,
+            offset: at,
+            line: 0,
+            column: 0,
+        });
+    }
+
+    /// Records malformed JSON at `at`.
+    pub fn malformed<T>(&mut self, at: usize, message: impl Into<String>) -> Result<T, Malformed> {
+        self.report(Code::InvalidJson, at, None, None, message.into());
+        Err(Malformed)
+    }
+
+    /// Records that something else was expected at the cursor.
+    pub fn unexpected<T>(&mut self, expected: &str) -> Result<T, Malformed> {
+        let found = match self.text[self.pos..].chars().next() {
+            None => "the end of the input".to_owned(),
+            Some(c) if c.is_control() || c == ' ' => format!("{c:?}"),
+            Some(c) => format!("`{c}`"),
+        };
+        self.malformed(self.pos, format!("expected {expected}, found {found}"))
+    }
+
+    // ----- tokens -----------------------------------------------------
+
+    pub fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    pub fn ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    /// Skips white space and consumes `byte`, or records what was expected.
+    pub fn expect(&mut self, byte: u8, expected: &str) -> Flow {
+        self.ws();
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            self.unexpected(expected)
+        }
+    }
+
+    /// At an opening quote: scans the string.
+    pub fn string(&mut self) -> Result<Str, Malformed> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut escaped = false;
+        loop {
+            let rest = &self.bytes[self.pos..];
+            let Some(i) = rest
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            else {
+                return self.malformed(open, "unterminated string");
+            };
+            self.pos += i;
+            match self.bytes[self.pos] {
+                b'"' => {
+                    self.pos += 1;
+                    return Ok(Str {
+                        start: open + 1,
+                        end: self.pos - 1,
+                        escaped,
+                    });
+                }
+                b'\\' => {
+                    escaped = true;
+                    self.escape()?;
+                }
+                _ => {
+                    return self.malformed(
+                        self.pos,
+                        "control character in a string (it must be escaped)",
+                    )
+                }
+            }
+        }
+    }
+
+    /// At a backslash inside a string: checks and consumes one escape.
+    fn escape(&mut self) -> Flow {
+        let at = self.pos;
+        match self.bytes.get(at + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                self.pos += 2;
+                Ok(())
+            }
+            Some(b'u') => {
+                let unit = self.hex4(at)?;
+                if (0xDC00..0xE000).contains(&unit) {
+                    return self.malformed(at, "lone low surrogate in a \\u escape");
+                }
+                if (0xD800..0xDC00).contains(&unit) {
+                    let low = if self.bytes.get(self.pos..self.pos + 2) == Some(b"\\u") {
+                        self.hex4(self.pos)?
+                    } else {
+                        0
+                    };
+                    if !(0xDC00..0xE000).contains(&low) {
+                        return self.malformed(at, "lone high surrogate in a \\u escape");
+                    }
+                }
+                Ok(())
+            }
+            _ => self.malformed(at, "invalid escape in a string"),
+        }
+    }
+
+    /// At `\u`: reads four hex digits.
+    fn hex4(&mut self, at: usize) -> Result<u32, Malformed> {
+        let digits = self.text.get(at + 2..at + 6);
+        match digits.and_then(|d| {
+            d.bytes()
+                .all(|b| b.is_ascii_hexdigit())
+                .then(|| u32::from_str_radix(d, 16).ok())
+                .flatten()
+        }) {
+            Some(unit) => {
+                self.pos = at + 6;
+                Ok(unit)
+            }
+            None => self.malformed(at, "a \\u escape needs four hex digits"),
+        }
+    }
+
+    /// The content of a string token, unescaped.
+    pub fn decode(&self, s: Str) -> Cow<'a, str> {
+        let raw = &self.text[s.start..s.end];
+        if !s.escaped {
+            return Cow::Borrowed(raw);
+        }
+        let mut out = String::with_capacity(raw.len());
+        let mut chars = raw.chars();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some('b') => out.push('\u{8}'),
+                Some('f') => out.push('\u{c}'),
+                Some('n') => out.push('\n'),
+                Some('r') => out.push('\r'),
+                Some('t') => out.push('\t'),
+                Some('u') => {
+                    let hex = |chars: &mut std::str::Chars| {
+                        let digits: String = chars.by_ref().take(4).collect();
+                        u32::from_str_radix(&digits, 16).unwrap_or(0xFFFD)
+                    };
+                    let mut unit = hex(&mut chars);
+                    if (0xD800..0xDC00).contains(&unit) {
+                        chars.nth(1); // the `\u` of the low half, checked when scanned
+                        let low = hex(&mut chars);
+                        unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                    }
+                    out.push(char::from_u32(unit).unwrap_or('\u{FFFD}'));
+                }
+                Some(other) => out.push(other),
+                None => {}
+            }
+        }
+        Cow::Owned(out)
+    }
+
+    /// At `-` or a digit: scans a number.
+    pub fn number(&mut self) -> Result<Num, Malformed> {
+        let start = self.pos;
+        let b = self.bytes;
+        let mut pos = start;
+        let digits = |pos: &mut usize| {
+            let from = *pos;
+            while b.get(*pos).is_some_and(u8::is_ascii_digit) {
+                *pos += 1;
+            }
+            *pos > from
+        };
+        if b.get(pos) == Some(&b'-') {
+            pos += 1;
+        }
+        match b.get(pos) {
+            Some(b'0') => pos += 1,
+            Some(b'1'..=b'9') => {
+                digits(&mut pos);
+            }
+            _ => {
+                self.pos = pos;
+                return self.unexpected("a digit");
+            }
+        }
+        let mut plain = true;
+        if b.get(pos) == Some(&b'.') {
+            pos += 1;
+            plain = false;
+            if !digits(&mut pos) {
+                self.pos = pos;
+                return self.unexpected("a digit after the decimal point");
+            }
+        }
+        if let Some(b'e' | b'E') = b.get(pos) {
+            pos += 1;
+            plain = false;
+            if let Some(b'+' | b'-') = b.get(pos) {
+                pos += 1;
+            }
+            if !digits(&mut pos) {
+                self.pos = pos;
+                return self.unexpected("a digit in the exponent");
+            }
+        }
+        self.pos = pos;
+        let literal = &self.text[start..pos];
+        // Only a long literal or one with an exponent can overflow a float.
+        if (!plain || literal.len() > 300) && !literal.parse::<f64>().is_ok_and(f64::is_finite) {
+            return self.malformed(
+                start,
+                format!("number {literal} is beyond the range of a 64-bit float"),
+            );
+        }
+        Ok(Num {
+            start,
+            end: pos,
+            plain,
+        })
+    }
+
+    /// At `t`, `f` or `n`: consumes `true`, `false` or `null`.
+    pub fn literal(&mut self) -> Result<&'static str, Malformed> {
+        for word in ["true", "false", "null"] {
+            if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+                self.pos += word.len();
+                return Ok(word);
+            }
+        }
+        self.unexpected("a JSON value")
+    }
+
+    // ----- structure ----------------------------------------------------
+
+    /// Runs `inside` one nesting level deeper, or reports `too_deep` and
+    /// skips the value when the limit is reached.
+    pub fn enter(&mut self, inside: impl FnOnce(&mut Self) -> Flow) -> Flow {
+        if self.depth >= MAX_DEPTH {
+            let at = self.pos;
+            self.report(
+                Code::TooDeep,
+                at,
+                None,
+                None,
+                format!("nesting deeper than {MAX_DEPTH} arrays and objects is not followed"),
+            );
+            return match skip_raw(self.bytes, self.pos) {
+                Some(end) => {
+                    self.pos = end;
+                    Ok(())
+                }
+                None => self.malformed(at, "malformed JSON inside a value nested too deep"),
+            };
+        }
+        self.depth += 1;
+        let result = inside(self);
+        self.depth -= 1;
+        result
+    }
+
+    /// At `{`: reads every member, calling `member` with the key and its
+    /// offset while the key is on the path; `member` must consume the value.
+    pub fn members(&mut self, mut member: impl FnMut(&mut Self, Str, usize) -> Flow) -> Flow {
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.ws();
+            if self.peek() != Some(b'"') {
+                return self.unexpected("a member name in double quotes");
+            }
+            let key_at = self.pos;
+            let key = self.string()?;
+            self.expect(b':', "`:` after the member name")?;
+            self.ws();
+            self.path.push(Segment::Key(key));
+            let result = member(self, key, key_at);
+            self.path.pop();
+            result?;
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return self.unexpected("`,` or `}` after an object member"),
+            }
+        }
+    }
+
+    /// At `[`: reads every item, calling `item` with its index while the index
+    /// is on the path; `item` must consume the value.
+    pub fn items(&mut self, mut item: impl FnMut(&mut Self, usize) -> Flow) -> Flow {
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(());
+        }
+        let mut index = 0;
+        loop {
+            self.ws();
+            self.path.push(Segment::Index(index));
+            let result = item(self, index);
+            self.path.pop();
+            result?;
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return self.unexpected("`,` or `]` after an array item"),
+            }
+            index += 1;
+        }
+    }
+
+    /// Reads any value without a type, reporting only malformed JSON,
+    /// duplicate keys and excessive depth.
+    pub fn skip_value(&mut self) -> Flow {
+        self.ws();
+        match self.peek() {
+            Some(b'{') => self.enter(|w| {
+                let mut keys = DuplicateKeys::default();
+                w.members(|w, key, key_at| {
+                    let name = w.decode(key);
+                    if !keys.insert(name.clone()) {
+                        w.duplicate_key(key_at, &name, None);
+                    }
+                    w.skip_value()
+                })
+            }),
+            Some(b'[') => self.enter(|w| w.items(|w, _| w.skip_value())),
+            Some(b'"') => self.string().map(drop),
+            Some(b'-' | b'0'..=b'9') => self.number().map(drop),
+            Some(b't' | b'f' | b'n') => self.literal().map(drop),
+            _ => self.unexpected("a JSON value"),
+        }
+    }
+
+    /// Reports a key seen before in the same object (the path holds it).
+    pub fn duplicate_key(&mut self, key_at: usize, name: &str, field: Option<String>) {
+        self.report(
+            Code::DuplicateKey,
+            key_at,
+            None,
+            field,
+            format!("duplicate key `{name}`: this later value replaces the earlier one"),
+        );
+    }
+
+    /// A short description of the value at `at`, for messages (`string "5"`).
+    pub fn describe_value(&self, at: usize) -> String {
+        describe_value(self.text, at)
+    }
+}
+
+/// A short description of the JSON value at `at`, for messages.
+pub(crate) fn describe_value(text: &str, at: usize) -> String {
+    let bytes = text.as_bytes();
+    match bytes.get(at) {
+        Some(b'{') => "an object".to_owned(),
+        Some(b'[') => "an array".to_owned(),
+        Some(b'"') => {
+            let end = skip_raw(bytes, at).unwrap_or(text.len());
+            let literal = &text[at..end];
+            if literal.chars().count() > 42 {
+                let cut: String = literal.chars().take(40).collect();
+                format!("string {cut}…\"")
+            } else {
+                format!("string {literal}")
+            }
+        }
+        Some(b't' | b'f') => format!(
+            "boolean {}",
+            if bytes[at] == b't' { "true" } else { "false" }
+        ),
+        Some(b'n') => "null".to_owned(),
+        Some(_) => {
+            let end = skip_raw(bytes, at).unwrap_or(text.len());
+            format!("number {}", &text[at..end])
+        }
+        None => "nothing".to_owned(),
+    }
+}
+
+/// Skips one value structurally (strings, brackets), without checking it
+/// closely or recording anything; returns the offset after it, or `None` if
+/// it is cut short or unbalanced. Iterative, so any depth is safe.
+pub(crate) fn skip_raw(bytes: &[u8], mut pos: usize) -> Option<usize> {
+    while let Some(b' ' | b'\n' | b'\r' | b'\t') = bytes.get(pos) {
+        pos += 1;
+    }
+    let mut open: Vec<u8> = Vec::new();
+    loop {
+        match *bytes.get(pos)? {
+            b'"' => {
+                pos += 1;
+                loop {
+                    match *bytes.get(pos)? {
+                        b'"' => break,
+                        b'\\' => pos += 2,
+                        _ => pos += 1,
+                    }
+                }
+                pos += 1;
+            }
+            b'{' => {
+                open.push(b'}');
+                pos += 1;
+            }
+            b'[' => {
+                open.push(b']');
+                pos += 1;
+            }
+            close @ (b'}' | b']') => {
+                if open.pop() != Some(close) {
+                    return None;
+                }
+                pos += 1;
+            }
+            b',' | b':' | b' ' | b'\n' | b'\r' | b'\t' if !open.is_empty() => pos += 1,
+            _ if open.is_empty() => {
+                // A scalar at the top: up to the next delimiter.
+                let len = bytes[pos..]
+                    .iter()
+                    .position(|b| b",]} \n\r\t:".contains(b))
+                    .unwrap_or(bytes.len() - pos);
+                return Some(pos + len);
+            }
+            _ => pos += 1,
+        }
+        if open.is_empty() {
+            return Some(pos);
+        }
+    }
+}
+
+/// The keys met so far in one object, to find duplicates: a short list that
+/// becomes a hash set when the object is large.
+#[derive(Default)]
+pub(crate) struct DuplicateKeys<'a> {
+    few: Vec<Cow<'a, str>>,
+    many: HashSet<Cow<'a, str>>,
+}
+
+impl<'a> DuplicateKeys<'a> {
+    /// Adds a key; `false` if it was there already.
+    pub fn insert(&mut self, key: Cow<'a, str>) -> bool {
+        if !self.many.is_empty() {
+            return self.many.insert(key);
+        }
+        if self.few.contains(&key) {
+            return false;
+        }
+        self.few.push(key);
+        if self.few.len() > 16 {
+            self.many.extend(self.few.drain(..));
+        }
+        true
+    }
+}
+
+/// Appends `token` to a JSON Pointer, escaped per RFC 6901.
+pub(crate) fn push_escaped(pointer: &mut String, token: &str) {
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
