@@ -1,10 +1,13 @@
 //! Validation of a value against a type of the field tables.
 
+use std::borrow::Cow;
+use std::ops::Range;
+
 use crate::diagnostic::Code;
 use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
 
 use super::describe::{expected, nearest_field};
-use super::walker::{skip_raw, Flow, Num, Walker};
+use super::walker::{skip_raw, DuplicateKeys, Flow, Num, Walker};
 
 /// Where a value sits in the spec, for the `field` of diagnostics.
 #[derive(Clone, Copy)]
@@ -118,8 +121,10 @@ impl Walker<'_> {
         }
     }
 
-    /// Reports a value of the wrong JSON type, then reads past it.
+    /// Reads past a value of the wrong JSON type and reports it; something
+    /// that is no JSON value at all is malformed JSON instead.
     fn wrong_type(&mut self, at: usize, ty: &'static Type, site: Site) -> Flow {
+        self.skip_value()?;
         let found = self.describe_value(at);
         self.report(
             Code::WrongType,
@@ -128,7 +133,7 @@ impl Walker<'_> {
             site.label(),
             format!("expected {}, found {found}", expected(ty)),
         );
-        self.skip_value()
+        Ok(())
     }
 
     /// Checks that a number token is an integer within 64-bit range.
@@ -169,7 +174,8 @@ impl Walker<'_> {
     pub(crate) fn object(&mut self, model: &'static ModelDef, tag: Option<&'static str>) -> Flow {
         let start = self.pos;
         let mut seen: u128 = 0;
-        let mut others = super::walker::DuplicateKeys::default();
+        let mut others = DuplicateKeys::default();
+        let mut earlier = EarlierValues::default();
         self.members(|w, key, key_at| {
             let found = if key.escaped {
                 model.field(&w.decode(key))
@@ -179,20 +185,22 @@ impl Walker<'_> {
             if let Some((index, field)) = found {
                 let bit = 1u128 << index;
                 if seen & bit != 0 {
+                    earlier.discard(w, field.name);
                     w.duplicate_key(key_at, field.name, Some(label(model, field)));
                 }
                 seen |= bit;
-                return w.value(
-                    field.ty,
-                    field.nullable,
-                    Site {
-                        model: model.name,
-                        field: field.name,
-                    },
-                );
+                let from = w.out.len();
+                let site = Site {
+                    model: model.name,
+                    field: field.name,
+                };
+                w.value(field.ty, field.nullable, site)?;
+                earlier.record(w, Cow::Borrowed(field.name), from);
+                return Ok(());
             }
             let name = w.decode(key);
             if !others.insert(name.clone()) {
+                earlier.discard(w, &name);
                 w.duplicate_key(key_at, &name, None);
             }
             if tag != Some(name.as_ref()) {
@@ -207,7 +215,10 @@ impl Walker<'_> {
                     format!("unknown field `{name}` in {}{hint}", model.name),
                 );
             }
-            w.skip_value()
+            let from = w.out.len();
+            w.skip_value()?;
+            earlier.record(w, name, from);
+            Ok(())
         })?;
         if seen & model.required != model.required {
             for (index, field) in model.fields.iter().enumerate() {
@@ -250,6 +261,20 @@ impl Walker<'_> {
                 let value = self.string_at(at);
                 match value.as_deref().and_then(|tag| union.variant(tag)) {
                     Some(model) => model,
+                    // A union of one shape (the card's top group): its tag is
+                    // a constant, and the rest is still that shape.
+                    None if union.variants.len() == 1 => {
+                        let (tag, model) = union.variants[0];
+                        let found = self.describe_value(at);
+                        self.report(
+                            Code::ConstMismatch,
+                            at,
+                            Some(union.tag),
+                            Some(format!("{}.{}", union.name, union.tag)),
+                            format!("expected the constant \"{tag}\", found {found}"),
+                        );
+                        model()
+                    }
                     None => {
                         let found = self.describe_value(at);
                         self.report(
@@ -342,10 +367,12 @@ impl Walker<'_> {
         self.skip_value()
     }
 
-    /// At `{`: finds the value of member `name` without consuming anything.
+    /// At `{`: finds the value of member `name` without consuming anything;
+    /// of duplicate members the last one counts, as when the object is read.
     fn find_member(&self, name: &str) -> Lookup {
         let bytes = self.bytes;
         let mut pos = self.pos + 1;
+        let mut found = Lookup::Absent;
         let ws = |pos: &mut usize| {
             while let Some(b' ' | b'\n' | b'\r' | b'\t') = bytes.get(*pos) {
                 *pos += 1;
@@ -354,7 +381,7 @@ impl Walker<'_> {
         loop {
             ws(&mut pos);
             match bytes.get(pos) {
-                Some(b'}') => return Lookup::Absent,
+                Some(b'}') => return found,
                 Some(b'"') => {}
                 _ => return Lookup::Malformed,
             }
@@ -370,7 +397,7 @@ impl Walker<'_> {
             pos += 1;
             ws(&mut pos);
             if key.as_deref() == Some(name) {
-                return Lookup::Found(pos);
+                found = Lookup::Found(pos);
             }
             let Some(value_end) = skip_raw(bytes, pos) else {
                 return Lookup::Malformed;
@@ -379,7 +406,7 @@ impl Walker<'_> {
             ws(&mut pos);
             match bytes.get(pos) {
                 Some(b',') => pos += 1,
-                Some(b'}') => return Lookup::Absent,
+                Some(b'}') => return found,
                 _ => return Lookup::Malformed,
             }
         }
@@ -393,6 +420,37 @@ impl Walker<'_> {
         }
         let token = probe.string().ok()?;
         Some(probe.decode(token).into_owned())
+    }
+}
+
+/// The diagnostics of member values read so far in one object, so that when
+/// a key comes again the earlier value, which the later one replaces, takes
+/// its diagnostics with it. Empty (no allocation) while nothing is wrong.
+#[derive(Default)]
+struct EarlierValues<'a> {
+    /// Key and range in `Walker::out` of each value that had diagnostics.
+    spans: Vec<(Cow<'a, str>, Range<usize>)>,
+}
+
+impl<'a> EarlierValues<'a> {
+    /// Notes the diagnostics recorded since `from` as those of `key`'s value.
+    fn record(&mut self, w: &Walker<'_>, key: Cow<'a, str>, from: usize) {
+        if w.out.len() > from {
+            self.spans.push((key, from..w.out.len()));
+        }
+    }
+
+    /// Drops the diagnostics of the earlier value of `key`.
+    fn discard(&mut self, w: &mut Walker<'_>, key: &str) {
+        let Some(i) = self.spans.iter().position(|(k, _)| k == key) else {
+            return;
+        };
+        let (_, range) = self.spans.remove(i);
+        let removed = range.len();
+        w.out.drain(range.clone());
+        for (_, later) in &mut self.spans[i..] {
+            *later = later.start - removed..later.end - removed;
+        }
     }
 }
 
