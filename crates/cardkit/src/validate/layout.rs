@@ -70,45 +70,62 @@ enum Guess {
 
 /// Reads the members of the object at `pos` until one decides what it is.
 fn root(text: &str, pos: usize) -> Guess {
-    let signs = &*SIGNS;
     let mut guess = Guess::Unknown;
     for_members(text, pos, |key, value_at| {
-        let first = text.as_bytes().get(value_at).copied();
-        if key == "object" {
-            match string_at(text, value_at).as_deref() {
-                Some("list") => guess = Guess::Container(Layout::List, None),
-                Some("migration") => guess = Guess::Kind(Kind::Migration),
-                _ => return false,
+        match member(text, key, value_at) {
+            Guess::Unknown => false,
+            decided => {
+                guess = decided;
+                true
             }
-            return true;
         }
-        if key == "data" {
-            guess = match first {
-                Some(b'[') => Guess::Container(Layout::List, None),
-                Some(b'{') => match data(text, value_at) {
-                    Data::Document(kind) => Guess::Container(Layout::Wrapped, Some(kind)),
-                    Data::Layers => Guess::Kind(Kind::Card),
-                    Data::Sets => Guess::Container(Layout::Catalog, Some(Kind::Set)),
-                    Data::Unknown => return false,
-                },
-                _ => return false,
-            };
-            return true;
-        }
-        if let Some(kind) = signs.kind_of_key(key) {
-            guess = Guess::Kind(kind);
-            return true;
-        }
-        if first == Some(b'{')
-            && !signs.known.contains(key)
-            && kind_of(text, value_at) == Some(Kind::Set)
-        {
-            guess = Guess::Container(Layout::CodeMap, Some(Kind::Set));
-            return true;
-        }
-        false
     });
     guess
+}
+
+/// What one member of an object says the object is, if anything.
+fn member(text: &str, key: &str, value_at: usize) -> Guess {
+    let signs = &*SIGNS;
+    let first = text.as_bytes().get(value_at).copied();
+    if key == "object" {
+        return match string_at(text, value_at).as_deref() {
+            Some("list") => Guess::Container(Layout::List, None),
+            Some("migration") => Guess::Kind(Kind::Migration),
+            _ => Guess::Unknown,
+        };
+    }
+    if key == "data" {
+        return match first {
+            Some(b'[') => Guess::Container(Layout::List, None),
+            Some(b'{') => match data(text, value_at) {
+                Data::Document(kind) => Guess::Container(Layout::Wrapped, Some(kind)),
+                Data::Layers => Guess::Kind(Kind::Card),
+                Data::Sets => Guess::Container(Layout::Catalog, Some(Kind::Set)),
+                Data::Unknown => Guess::Unknown,
+            },
+            _ => Guess::Unknown,
+        };
+    }
+    if let Some(kind) = signs.kind_of_key(key) {
+        return Guess::Kind(kind);
+    }
+    if first == Some(b'{')
+        && !signs.known.contains(key)
+        && kind_of(text, value_at) == Some(Kind::Set)
+    {
+        return Guess::Container(Layout::CodeMap, Some(Kind::Set));
+    }
+    Guess::Unknown
+}
+
+/// The kind a member beside a container's `data` says the whole object is: a
+/// container was guessed from an early `data`, but a later member such as
+/// `width` shows a document that merely has a `data` field.
+pub(crate) fn contradicting_kind(text: &str, key: &str, value_at: usize) -> Option<Kind> {
+    match member(text, key, value_at) {
+        Guess::Kind(kind) => Some(kind),
+        _ => None,
+    }
 }
 
 enum Data {

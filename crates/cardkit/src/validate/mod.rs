@@ -30,7 +30,7 @@ pub use layout::Layout;
 pub use walker::MAX_DEPTH;
 
 use engine::Site;
-use walker::{Flow, Malformed, Walker};
+use walker::{DuplicateKeys, Flow, Malformed, Walker};
 
 /// The four kinds of document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -229,9 +229,23 @@ fn value(text: &str, start: usize, options: &Options) -> (Layout, Vec<DocumentRe
     if walker.peek().is_none() {
         return (Layout::Bare, vec![outside(vec![empty(text, start)])]);
     }
-    let (layout, kind) = layout::detect(text, walker.pos, options.kind);
+    let (mut layout, kind) = layout::detect(text, walker.pos, options.kind);
     let mut documents = Vec::new();
-    let outcome = walk(&mut walker, layout, kind, options.kind, &mut documents);
+    let at = walker.pos;
+    let mut outcome = walk(&mut walker, layout, kind, options.kind, &mut documents);
+    if let Ok(Some(kind)) = outcome {
+        // Not a container after all: read the value again as one document.
+        layout = Layout::Bare;
+        documents.clear();
+        walker = Walker::new(text, at, options.deny_unknown_fields);
+        outcome = document(
+            &mut walker,
+            Some(options.kind.unwrap_or(kind)),
+            &mut documents,
+        )
+        .map(|()| None);
+    }
+    let outcome = outcome.map(drop);
     if outcome.is_ok() {
         walker.ws();
         if walker.peek().is_some() {
@@ -257,31 +271,47 @@ fn value(text: &str, start: usize, options: &Options) -> (Layout, Vec<DocumentRe
     (layout, documents)
 }
 
-/// Walks the container, validating each document in it.
+/// Walks the container, validating each document in it. `Ok(Some(kind))`:
+/// a member beside `data` shows that the value is one document of `kind`,
+/// not a container.
 fn walk(
     w: &mut Walker<'_>,
     layout: Layout,
     kind: Option<Kind>,
     forced: Option<Kind>,
     documents: &mut Vec<DocumentReport>,
-) -> Flow {
+) -> Result<Option<Kind>, Malformed> {
+    let mut contradicted = None;
     match layout {
-        Layout::Bare => document(w, kind, documents),
+        Layout::Bare => document(w, kind, documents)?,
         Layout::Array => w.enter(|w| {
             w.items(|w, _| {
                 let kind = forced.or_else(|| layout::kind_of(w.text, w.pos));
                 document(w, kind, documents)
             })
-        }),
+        })?,
         Layout::Wrapped | Layout::Catalog | Layout::List => w.enter(|w| {
-            w.members(|w, key, _| {
-                if w.decode(key) != "data" {
+            let mut keys = DuplicateKeys::default();
+            w.members(|w, key, key_at| {
+                let name = w.decode(key);
+                if !keys.insert(name.clone()) {
+                    w.duplicate_key(key_at, &name, None);
+                }
+                if name != "data" {
+                    if contradicted.is_none() {
+                        contradicted = layout::contradicting_kind(w.text, &name, w.pos);
+                    }
                     return w.skip_value();
                 }
                 match layout {
                     Layout::Wrapped => document(w, kind, documents),
                     Layout::Catalog => w.enter(|w| {
-                        w.members(|w, _, _| {
+                        let mut codes = DuplicateKeys::default();
+                        w.members(|w, code, code_at| {
+                            let code = w.decode(code);
+                            if !codes.insert(code.clone()) {
+                                w.duplicate_key(code_at, &code, None);
+                            }
                             document(w, Some(forced.unwrap_or(Kind::Set)), documents)
                         })
                     }),
@@ -307,11 +337,19 @@ fn walk(
                     }
                 }
             })
-        }),
+        })?,
         Layout::CodeMap => w.enter(|w| {
-            w.members(|w, _, _| document(w, Some(forced.unwrap_or(Kind::Set)), documents))
-        }),
+            let mut codes = DuplicateKeys::default();
+            w.members(|w, code, code_at| {
+                let code = w.decode(code);
+                if !codes.insert(code.clone()) {
+                    w.duplicate_key(code_at, &code, None);
+                }
+                document(w, Some(forced.unwrap_or(Kind::Set)), documents)
+            })
+        })?,
     }
+    Ok(contradicted)
 }
 
 /// Validates the document at the cursor as `kind`, collecting its report.
