@@ -35,9 +35,11 @@ impl Summary {
         self.files += 1;
         self.bytes += bytes;
         for document in &report.documents {
-            // A report without a kind holds problems around documents; it
-            // counts as a document only when it is all there is.
-            if document.kind.is_some() || report.documents.len() == 1 {
+            // A report without a kind holds a document whose kind cannot be
+            // told, or problems around documents (malformed JSON between
+            // them): it counts as an invalid document when it has errors, so
+            // that no error goes by without failing the run.
+            if document.kind.is_some() || !document.is_valid() || report.documents.len() == 1 {
                 self.documents += 1;
                 if document.is_valid() {
                     self.valid += 1;
