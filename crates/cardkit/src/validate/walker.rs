@@ -13,6 +13,11 @@ use crate::diagnostic::{Code, Diagnostic, Severity};
 /// value is reported as `too_deep` (512 levels of layer groups fit).
 pub const MAX_DEPTH: usize = 1100;
 
+/// Stack left below which `enter` moves to a new stack segment, and that
+/// segment's size.
+const STACK_RED_ZONE: usize = 64 * 1024;
+const STACK_GROWTH: usize = 1024 * 1024;
+
 /// The input is malformed JSON; the `invalid_json` diagnostic has been
 /// recorded, and nothing after it can be read.
 #[derive(Debug)]
@@ -374,7 +379,9 @@ impl<'a> Walker<'a> {
             };
         }
         self.depth += 1;
-        let result = inside(self);
+        // Deep documents recurse deeply: grow the stack on the heap when it
+        // runs low, so any thread can validate up to MAX_DEPTH.
+        let result = stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || inside(self));
         self.depth -= 1;
         result
     }
