@@ -1,4 +1,14 @@
-//! cardkit: typed models and complete validation of trading-card data documents.
+//! cardkit: typed models and complete validation of trading-card data
+//! documents: card-design templates, card designs, card sets and catalog
+//! migrations.
+//!
+//! - [`validate`] checks every document of a file and reports every problem
+//!   ([`Diagnostic`]: code, JSON Pointer, line, column, message).
+//! - [`from_slice`] validates one document and reads it into its typed model
+//!   ([`model`]).
+//! - [`schema`] holds the field tables derived from the models: the single
+//!   source of every field's facts.
+//! - [`render`] turns reports into text or JSON.
 #![deny(missing_docs)]
 
 // The derive macro names this crate by its absolute path, also from inside it.
@@ -7,12 +17,14 @@ extern crate self as cardkit;
 pub mod diagnostic;
 pub mod format;
 pub mod model;
+mod parse;
 pub mod render;
 pub mod report;
 pub mod schema;
 pub mod validate;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
+pub use parse::{from_slice, from_str, Document, ParseError};
 pub use validate::{validate, DocumentReport, FileReport, Kind, Options};
 
 pub use cardkit_derive::Model;
@@ -26,3 +38,8 @@ pub mod __private {
         serde_json::to_value(value).expect("defaults serialize to JSON")
     }
 }
+
+// The README's Rust examples run as doctests, so they cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
