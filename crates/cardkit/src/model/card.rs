@@ -10,6 +10,7 @@ mod mask;
 pub use align::{BoundType, HorizontalAlign, Tag, VerticalAlign};
 pub use bound::Bound;
 pub use filter::{Filter, FilterOverlay, FilterShadow, OverlayType, ShadowType};
+pub(crate) use layer::LAYERS;
 pub use layer::{Group, Image, Layer, Text};
 pub use mask::{Mask, MaskType};
 

@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 
 use super::walker::skip_raw;
 use super::Kind;
+use crate::model::card::LAYERS as LAYER_TAG;
 
 /// How the documents of one JSON value are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,6 +141,14 @@ fn data(text: &str, pos: usize) -> Data {
     let signs = &*SIGNS;
     let mut found = Data::Unknown;
     for_members(text, pos, |key, value_at| {
+        // A set has a `type` too, but not one that names a layer kind.
+        let layer_tag = key == LAYER_TAG.tag
+            && string_at(text, value_at)
+                .is_some_and(|tag| LAYER_TAG.variants.iter().any(|(t, _)| *t == tag));
+        if layer_tag {
+            found = Data::Layers;
+            return true;
+        }
         if let Some(kind) = signs.kind_of_key(key) {
             found = Data::Document(kind);
             return true;
@@ -197,7 +206,6 @@ static SIGNS: LazyLock<Signs> = LazyLock::new(|| {
         .iter()
         .map(|f| f.name)
         .filter(|name| !known.contains(name))
-        .chain(["type"])
         .collect();
     Signs {
         unique,

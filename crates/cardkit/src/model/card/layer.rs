@@ -170,7 +170,8 @@ fn center() -> Option<VerticalAlign> {
     Some(VerticalAlign::Center)
 }
 
-const LAYERS: &TaggedUnion = match <Layer as Describe>::TYPE {
+/// The layer union's table: its tag member and the tag of each kind.
+pub(crate) const LAYERS: &TaggedUnion = match <Layer as Describe>::TYPE {
     Type::Tagged(union) => union,
     _ => panic!("Layer is a tagged union"),
 };
