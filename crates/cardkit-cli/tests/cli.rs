@@ -652,6 +652,9 @@ fn help_explains_every_flag_with_examples() {
         "--kind",
         "--format",
         "--deny-unknown-fields",
+        "--as-of",
+        "--strict-version",
+        "--warn",
         "--warning-limit",
         "<PATH>",
         "--help",
@@ -669,8 +672,8 @@ fn help_explains_every_flag_with_examples() {
     }
     assert!(help.contains("Examples:"));
     assert!(help.contains("Exit status"));
-    // PATH and each of the four flags has its own example.
-    assert!(help.matches("Example: ").count() >= 5, "{help}");
+    // PATH and each of the seven flags has its own example.
+    assert!(help.matches("Example: ").count() >= 8, "{help}");
 
     cardkit()
         .args(["dummy", "--help"])
@@ -714,6 +717,119 @@ fn usage_errors_exit_2() {
         .assert()
         .code(2)
         .stderr(contains("unrecognized subcommand 'frobnicate'"));
+}
+
+/// A set of 4 cards in the v5.2.1 shape: each card carries the deprecated
+/// `convertedManaCost`, `hasFoil` and `hasNonFoil`, and `language` (v5.2.1).
+fn set_with_cards(cards: usize) -> String {
+    let card = r#"{"uuid": "5f8287b1-5bb6-5f4c-ad17-316a40d5bb01", "availability": ["paper"],
+      "borderColor": "black", "colorIdentity": [], "colors": [], "convertedManaCost": 1,
+      "finishes": ["nonfoil"], "foreignData": [], "frameVersion": "2015", "hasFoil": false,
+      "hasNonFoil": true, "identifiers": {}, "language": "English", "layout": "normal",
+      "legalities": {}, "manaValue": 1, "name": "Spark", "number": "1", "purchaseUrls": {},
+      "rarity": "common", "setCode": "EXA", "subtypes": [], "supertypes": [],
+      "type": "Instant", "types": ["Instant"]}"#;
+    let cards = vec![card; cards].join(",\n    ");
+    format!(
+        r#"{{"baseSetSize": 1, "cards": [{cards}], "code": "EXA", "iconCode": "exa",
+  "isFoilOnly": false, "isOnlineOnly": false, "languages": ["English"], "name": "Example",
+  "releaseDate": "2024-05-17", "sealedProduct": null, "tokens": [], "totalSetSize": 1,
+  "translations": {{}}, "type": "expansion"}}"#
+    )
+}
+
+#[test]
+fn as_of_reports_newer_fields_and_does_not_require_them() {
+    let dir = dir_with(&[("set.json", &set_with_cards(4))]);
+    let path = show(&dir.path().join("set.json"));
+    let report = json_report(&["--as-of", "v5.2.0", &path], None, 0);
+    // `languages` and four cards' `language` came in v5.2.1.
+    assert_eq!(
+        report["summary"]["warnings"],
+        serde_json::json!({"newer_field": 5})
+    );
+    let report = json_report(&["--as-of", "v5.2.0", "--strict-version", &path], None, 1);
+    assert_eq!(
+        report["summary"]["errors"],
+        serde_json::json!({"newer_field": 5})
+    );
+    // Without `languages`, the document is still valid for v5.2.0 consumers,
+    // and invalid for v5.2.1 ones.
+    let without = set_with_cards(1).replace(r#""languages": ["English"], "#, "");
+    let dir = dir_with(&[("old.json", &without)]);
+    let old = show(&dir.path().join("old.json"));
+    cardkit()
+        .args(["validate", "--as-of", "5.2.0", &old])
+        .assert()
+        .code(0);
+    cardkit()
+        .args(["validate", "--as-of", "v5.2.1", &old])
+        .assert()
+        .code(1)
+        .stdout(contains(
+            "error[missing_field]: missing required field `languages` of Set",
+        ));
+}
+
+#[test]
+fn warn_deprecated_is_summarised_per_field() {
+    let dir = dir_with(&[("set.json", &set_with_cards(4))]);
+    let path = show(&dir.path().join("set.json"));
+    let output = cardkit().args(["validate", &path]).assert().code(0);
+    let quiet = String::from_utf8_lossy(&output.get_output().stdout).into_owned();
+    assert!(!quiet.contains("deprecated"), "{quiet}");
+
+    let output = cardkit()
+        .args(["validate", "--warn", "deprecated", &path])
+        .assert()
+        .code(0);
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).into_owned();
+    assert_eq!(
+        stdout.matches("warning[deprecated_field]").count(),
+        9,
+        "{stdout}"
+    );
+    for field in ["convertedManaCost", "hasFoil", "hasNonFoil"] {
+        assert!(stdout.contains(&format!(
+            "note: 1 more deprecated_field warnings like CardSet.{field} not shown (4 in all)"
+        )));
+    }
+    assert!(
+        stdout.contains("warnings: 12 (deprecated_field 12)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_malformed_or_too_old_version_is_a_usage_error() {
+    for (version, why) in [
+        ("5.x", "is not a version tag: expected vMAJOR.MINOR.PATCH"),
+        ("v5.2", "is not a version tag"),
+        (
+            "v3.9.9",
+            "older than the first version of the format (v4.0.0)",
+        ),
+    ] {
+        cardkit()
+            .args(["validate", "--as-of", version, "x.json"])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(contains(format!(
+                "invalid value '{version}' for '--as-of <vX.Y.Z>'"
+            )))
+            .stderr(contains(why));
+    }
+    cardkit()
+        .args(["validate", "--strict-version", "x.json"])
+        .assert()
+        .code(2)
+        .stderr(contains("--as-of"));
+    cardkit()
+        .args(["validate", "--warn", "everything", "x.json"])
+        .assert()
+        .code(2)
+        .stderr(contains("invalid value 'everything' for '--warn <WHAT>'"));
 }
 
 #[test]

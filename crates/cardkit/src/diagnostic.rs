@@ -42,6 +42,11 @@ pub enum Code {
     UnknownField,
     /// The same key twice in one object; the last one wins.
     DuplicateKey,
+    /// A field introduced after the version validated against (`--as-of`); a
+    /// warning unless versions are strict.
+    NewerField,
+    /// A deprecated field is present (reported when asked for).
+    DeprecatedField,
 }
 
 impl Code {
@@ -62,6 +67,8 @@ impl Code {
         Code::UnknownKind,
         Code::UnknownField,
         Code::DuplicateKey,
+        Code::NewerField,
+        Code::DeprecatedField,
     ];
 
     /// The stable code string, e.g. `missing_field`.
@@ -83,6 +90,8 @@ impl Code {
             Code::UnknownKind => "unknown_kind",
             Code::UnknownField => "unknown_field",
             Code::DuplicateKey => "duplicate_key",
+            Code::NewerField => "newer_field",
+            Code::DeprecatedField => "deprecated_field",
         }
     }
 
@@ -90,7 +99,9 @@ impl Code {
     #[must_use]
     pub fn default_severity(self) -> Severity {
         match self {
-            Code::UnknownField | Code::DuplicateKey => Severity::Warning,
+            Code::UnknownField | Code::DuplicateKey | Code::NewerField | Code::DeprecatedField => {
+                Severity::Warning
+            }
             _ => Severity::Error,
         }
     }

@@ -4,7 +4,8 @@
 //! Layout: `tests/conformance/<kind>/<case>.json` (or `.jsonl`) with
 //! `<case>.expected` beside it. `<kind>` is `auto`, `template`, `card`, `set`
 //! or `migration`: the `--kind` the case is validated with. A case whose name
-//! starts with `deny-unknown-` is validated with unknown fields denied.
+//! starts with `deny-unknown-` is validated with unknown fields denied; a
+//! `<case>.options` file beside it sets other options (see `read_options`).
 //!
 //! The expected report has one line per document, then one per diagnostic:
 //!
@@ -49,11 +50,15 @@ fn conformance_cases() {
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or_default();
-        let options = Options {
+        let mut options = Options {
             kind,
             deny_unknown_fields: name.starts_with("deny-unknown-"),
             json_lines: name.ends_with(".jsonl"),
+            ..Options::default()
         };
+        if let Ok(extra) = std::fs::read_to_string(input.with_extension("options")) {
+            read_options(&extra, &mut options);
+        }
         let bytes = std::fs::read(input).expect("case input");
         let actual = render(&validate(&bytes, &options));
         let expected_path = input.with_extension("expected");
@@ -77,6 +82,22 @@ fn conformance_cases() {
         cases.len(),
         failures.join("\n")
     );
+}
+
+/// The options of a `<case>.options` file: one per line, `as_of = vX.Y.Z`,
+/// `strict_version`, `warn_deprecated` or `deny_unknown_fields`.
+fn read_options(text: &str, options: &mut Options) {
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        match line.split_once('=').map(|(k, v)| (k.trim(), v.trim())) {
+            Some(("as_of", version)) => {
+                options.as_of = Some(version.parse().expect("a version tag"));
+            }
+            None if line == "strict_version" => options.strict_version = true,
+            None if line == "warn_deprecated" => options.warn_deprecated = true,
+            None if line == "deny_unknown_fields" => options.deny_unknown_fields = true,
+            _ => panic!("unknown option line {line:?}"),
+        }
+    }
 }
 
 fn collect(dir: &Path, cases: &mut Vec<PathBuf>) {

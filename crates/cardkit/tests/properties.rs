@@ -1746,14 +1746,13 @@ fn all_options() -> Vec<Options> {
             all.push(Options {
                 kind,
                 json_lines,
-                deny_unknown_fields: false,
+                ..Options::default()
             });
         }
     }
     all.push(Options {
-        kind: None,
-        json_lines: false,
         deny_unknown_fields: true,
+        ..Options::default()
     });
     all
 }

@@ -10,6 +10,46 @@ mod version;
 
 pub use version::{ParseVersionError, Version};
 
+/// Every model reachable from `root`, `root` first, each once.
+#[must_use]
+pub fn models_of(root: &'static ModelDef) -> Vec<&'static ModelDef> {
+    fn visit(ty: &'static Type, found: &mut Vec<&'static ModelDef>) {
+        match ty {
+            Type::List { item } => visit(item, found),
+            Type::Model { model } => add(model(), found),
+            Type::Tagged(union) => union.variants.iter().for_each(|(_, m)| add(m(), found)),
+            Type::AnyOf { types, .. } => types.iter().for_each(|t| visit(t, found)),
+            _ => {}
+        }
+    }
+    fn add(model: &'static ModelDef, found: &mut Vec<&'static ModelDef>) {
+        if found.iter().any(|m| std::ptr::eq(*m, model)) {
+            return;
+        }
+        found.push(model);
+        for field in model.fields {
+            visit(field.ty, found);
+        }
+    }
+    let mut found = Vec::new();
+    add(root, &mut found);
+    found
+}
+
+/// Every version tag (`Since`) of the fields of the models reachable from
+/// `roots`, in order.
+#[must_use]
+pub fn versions(roots: &[&'static ModelDef]) -> Vec<Version> {
+    let mut tags: Vec<Version> = roots
+        .iter()
+        .flat_map(|root| models_of(root))
+        .flat_map(|model| model.fields.iter().filter_map(|field| field.since))
+        .collect();
+    tags.sort_unstable();
+    tags.dedup();
+    tags
+}
+
 /// A model (a JSON object with known fields), as derived from its Rust type.
 #[derive(Debug)]
 pub struct ModelDef {

@@ -8,6 +8,7 @@ use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
 
 use super::describe::{expected, nearest_field};
 use super::walker::{skip_raw, DuplicateKeys, Flow, Num, Walker};
+use super::Options;
 
 /// Where a value sits in the spec, for the `field` of diagnostics.
 #[derive(Clone, Copy)]
@@ -189,12 +190,19 @@ impl Walker<'_> {
                     w.duplicate_key(key_at, field.name, Some(label(model, field)));
                 }
                 seen |= bit;
+                let newer = w.version_checks(model, field, key_at);
                 let from = w.out.len();
                 let site = Site {
                     model: model.name,
                     field: field.name,
                 };
-                w.value(field.ty, field.nullable, site)?;
+                // Inside a field its consumers do not know, the fields of its
+                // value are not news of their own.
+                let outer = w.inside_newer;
+                w.inside_newer |= newer;
+                let flow = w.value(field.ty, field.nullable, site);
+                w.inside_newer = outer;
+                flow?;
                 earlier.record(w, Cow::Borrowed(field.name), from);
                 return Ok(());
             }
@@ -220,9 +228,10 @@ impl Walker<'_> {
             earlier.record(w, name, from);
             Ok(())
         })?;
-        if seen & model.required != model.required {
+        let required = self.required(model);
+        if seen & required != required {
             for (index, field) in model.fields.iter().enumerate() {
-                if model.required & !seen & (1u128 << index) != 0 {
+                if required & !seen & (1u128 << index) != 0 {
                     self.report(
                         Code::MissingField,
                         start,
@@ -234,6 +243,52 @@ impl Walker<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The fields of `model` that must be present: with `as_of`, those
+    /// introduced after that version are not required yet.
+    fn required(&self, model: &ModelDef) -> u128 {
+        let Some(as_of) = self.options.as_of else {
+            return model.required;
+        };
+        model
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(_, field)| field.since.is_some_and(|since| since > as_of))
+            .fold(model.required, |mask, (index, _)| mask & !(1u128 << index))
+    }
+
+    /// The version-aware warnings about a present field: introduced after
+    /// `as_of`, or deprecated (when asked for). Whether it is newer than
+    /// `as_of`.
+    fn version_checks(&mut self, model: &ModelDef, field: &FieldDef, key_at: usize) -> bool {
+        let mut newer = false;
+        if let (Some(as_of), Some(since)) = (self.options.as_of, field.since) {
+            newer = since > as_of;
+            if newer && !self.inside_newer {
+                self.report(
+                    Code::NewerField,
+                    key_at,
+                    None,
+                    Some(label(model, field)),
+                    format!(
+                        "field `{}` of {} was introduced in {since}, after {as_of}",
+                        field.name, model.name
+                    ),
+                );
+            }
+        }
+        if self.options.warn_deprecated && field.deprecated {
+            self.report(
+                Code::DeprecatedField,
+                key_at,
+                None,
+                Some(label(model, field)),
+                format!("field `{}` of {} is deprecated", field.name, model.name),
+            );
+        }
+        newer
     }
 
     /// At `{`: validates an object of a tagged union.
@@ -414,7 +469,7 @@ impl Walker<'_> {
 
     /// The decoded string at `at`, if a well-formed string is there.
     fn string_at(&self, at: usize) -> Option<String> {
-        let mut probe = Walker::new(self.text, at, false);
+        let mut probe = Walker::new(self.text, at, &Options::DEFAULT);
         if probe.peek() != Some(b'"') {
             return None;
         }

@@ -24,7 +24,7 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::schema::{Describe, Model, ModelDef, Type};
+use crate::schema::{Describe, Model, ModelDef, Type, Version};
 
 pub use layout::Layout;
 pub use walker::MAX_DEPTH;
@@ -103,7 +103,7 @@ impl FromStr for Kind {
 }
 
 /// How to validate.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
     /// The kind of every document; `None` detects it from the content.
     pub kind: Option<Kind>,
@@ -111,6 +111,43 @@ pub struct Options {
     pub deny_unknown_fields: bool,
     /// The input is JSON Lines: one document (or container) per line.
     pub json_lines: bool,
+    /// Validate as consumers of this version of the format see a document:
+    /// fields introduced after it are `newer_field`, and not required.
+    pub as_of: Option<Version>,
+    /// With `as_of`, fields newer than that version are errors, not warnings.
+    pub strict_version: bool,
+    /// Report deprecated fields that are present (`deprecated_field`).
+    pub warn_deprecated: bool,
+}
+
+impl Options {
+    /// The options of [`Options::default`], as a constant.
+    pub const DEFAULT: Options = Options {
+        kind: None,
+        deny_unknown_fields: false,
+        json_lines: false,
+        as_of: None,
+        strict_version: false,
+        warn_deprecated: false,
+    };
+}
+
+/// Reads the version for [`Options::as_of`]: `vX.Y.Z` (or `X.Y.Z`), no older
+/// than the first version tag of the format.
+///
+/// # Errors
+/// A message saying what is wrong with `text`, for a usage error.
+pub fn as_of_version(text: &str) -> Result<Version, String> {
+    let version: Version = text.parse().map_err(|e| format!("{e}"))?;
+    let roots: Vec<&'static ModelDef> = Kind::ALL.iter().map(|k| k.model()).collect();
+    let tags = crate::schema::versions(&roots);
+    match tags.first() {
+        Some(&first) if version < first => Err(format!(
+            "{version} is older than the first version of the format ({first}); known versions are {}",
+            tags.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        )),
+        _ => Ok(version),
+    }
 }
 
 /// The validation of one document.
@@ -224,7 +261,7 @@ fn lines(text: &str, start: usize, options: &Options) -> FileReport {
 
 /// Validates the JSON value at `start` of `text`, which must end with it.
 fn value(text: &str, start: usize, options: &Options) -> (Layout, Vec<DocumentReport>) {
-    let mut walker = Walker::new(text, start, options.deny_unknown_fields);
+    let mut walker = Walker::new(text, start, options);
     walker.ws();
     if walker.peek().is_none() {
         return (Layout::Bare, vec![outside(vec![empty(text, start)])]);
@@ -237,7 +274,7 @@ fn value(text: &str, start: usize, options: &Options) -> (Layout, Vec<DocumentRe
         // Not a container after all: read the value again as one document.
         layout = Layout::Bare;
         documents.clear();
-        walker = Walker::new(text, at, options.deny_unknown_fields);
+        walker = Walker::new(text, at, options);
         outcome = document(
             &mut walker,
             Some(options.kind.unwrap_or(kind)),
@@ -401,14 +438,14 @@ fn outside(diagnostics: Vec<Diagnostic>) -> DocumentReport {
 }
 
 fn empty(text: &str, at: usize) -> Diagnostic {
-    let mut walker = Walker::new(text, at, false);
+    let mut walker = Walker::new(text, at, &Options::DEFAULT);
     let _ = walker.malformed::<()>(text.len(), "empty input: expected a JSON document");
     walker.out.remove(0)
 }
 
 fn not_utf8(input: &[u8], valid_up_to: usize) -> FileReport {
     let text = std::str::from_utf8(&input[..valid_up_to]).unwrap_or_default();
-    let mut walker = Walker::new(text, 0, false);
+    let mut walker = Walker::new(text, 0, &Options::DEFAULT);
     let _ = walker.malformed::<()>(valid_up_to, "invalid UTF-8: JSON text must be UTF-8");
     let mut documents = vec![outside(walker.out)];
     locate(text, &mut documents);

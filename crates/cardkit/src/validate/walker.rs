@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::validate::Options;
 
 /// The deepest nesting of arrays and objects the validator follows; a deeper
 /// value is reported as `too_deep` (512 levels of layer groups fit).
@@ -57,14 +58,16 @@ pub(crate) struct Walker<'a> {
     pub prefix: String,
     pub path: Vec<Segment>,
     pub out: Vec<Diagnostic>,
-    pub deny_unknown_fields: bool,
+    pub options: &'a Options,
+    /// Inside the value of a field newer than `options.as_of`.
+    pub inside_newer: bool,
     depth: usize,
 }
 
 impl<'a> Walker<'a> {
     /// A walker over `text` (the input up to where the current document must
     /// end), starting at byte `pos`.
-    pub fn new(text: &'a str, pos: usize, deny_unknown_fields: bool) -> Self {
+    pub fn new(text: &'a str, pos: usize, options: &'a Options) -> Self {
         Walker {
             text,
             bytes: text.as_bytes(),
@@ -72,7 +75,8 @@ impl<'a> Walker<'a> {
             prefix: String::new(),
             path: Vec::new(),
             out: Vec::new(),
-            deny_unknown_fields,
+            options,
+            inside_newer: false,
             depth: 0,
         }
     }
@@ -105,7 +109,12 @@ impl<'a> Walker<'a> {
         field: Option<String>,
         message: String,
     ) {
-        let severity = if code == Code::UnknownField && self.deny_unknown_fields {
+        let raised = match code {
+            Code::UnknownField => self.options.deny_unknown_fields,
+            Code::NewerField => self.options.strict_version,
+            _ => false,
+        };
+        let severity = if raised {
             Severity::Error
         } else {
             code.default_severity()
