@@ -1,12 +1,14 @@
 //! `cardkit validate`: reads each input, validates it and renders the reports.
 
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
+use std::time::Instant;
 
-use cardkit::render::{Json, Renderer, Text};
+use cardkit::render::{FileEnd, Json, Renderer, Text};
 use cardkit::report::{Summary, WarningFilter};
 use cardkit::schema::Version;
 use cardkit::validate::{self, looks_like_json_lines, Kind, Options};
 use clap::ValueEnum;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::inputs::{self, Input};
 
@@ -49,6 +51,16 @@ pub struct Args {
     /// are present (`deprecated_field`). Example: --warn deprecated
     #[arg(long, value_enum, value_name = "WHAT")]
     warn: Vec<Warn>,
+
+    /// How many threads validate documents (default: one per core); the
+    /// report is the same whatever the number. Example: --jobs 1
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+
+    /// Shows no progress bar (it is shown on a terminal for inputs of 32 MB
+    /// and more, and for standard input). Example: --quiet
+    #[arg(long, short = 'q')]
+    quiet: bool,
 
     /// How many warnings of each kind (same code and field) are shown before
     /// the rest are only counted; 0 shows all. Example: --warning-limit 10
@@ -94,58 +106,199 @@ pub fn run(args: &Args) -> io::Result<u8> {
         Format::Text => Box::new(Text::new(WarningFilter::new(limit))),
         Format::Json => Box::new(Json::new(WarningFilter::new(limit))),
     };
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        usize::from,
+    );
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut summary = Summary::default();
+    let started = Instant::now();
     for input in inputs::expand(&args.paths) {
-        let (name, bytes, from_stdin) = match input {
+        let (name, reader, size): (String, Box<dyn Read>, Option<u64>) = match input {
             Input::Stdin => {
-                let mut bytes = Vec::new();
-                match io::stdin().lock().read_to_end(&mut bytes) {
-                    Ok(_) => ("<stdin>".to_owned(), bytes, true),
+                let (reader, json_lines) = sniff(io::stdin().lock())?;
+                let options = options(args, kind, json_lines);
+                let name = "<stdin>";
+                let progress = Progress::new(args.quiet, None);
+                validate_one(
+                    name,
+                    reader,
+                    &options,
+                    jobs,
+                    &progress,
+                    &mut *renderer,
+                    &mut out,
+                    &mut summary,
+                )?;
+                continue;
+            }
+            Input::File(path) => {
+                let name = path.display().to_string();
+                match std::fs::File::open(&path) {
+                    Ok(file) => {
+                        let size = file.metadata().ok().map(|m| m.len());
+                        (name, Box::new(file), size)
+                    }
                     Err(error) => {
                         summary.add_unreadable();
-                        renderer.unreadable(&mut out, "<stdin>", &error.to_string())?;
+                        renderer.unreadable(&mut out, &name, &error.to_string())?;
                         continue;
                     }
                 }
             }
-            Input::File(path) => match std::fs::read(&path) {
-                Ok(bytes) => (path.display().to_string(), bytes, false),
-                Err(error) => {
-                    summary.add_unreadable();
-                    renderer.unreadable(
-                        &mut out,
-                        &path.display().to_string(),
-                        &error.to_string(),
-                    )?;
-                    continue;
-                }
-            },
             Input::Unreadable(path, error) => {
                 summary.add_unreadable();
                 renderer.unreadable(&mut out, &path, &error)?;
                 continue;
             }
         };
-        let json_lines = if from_stdin {
-            looks_like_json_lines(&bytes)
-        } else {
-            inputs::is_json_lines(&name)
-        };
-        let options = Options {
-            kind,
-            deny_unknown_fields: args.deny_unknown_fields,
-            json_lines,
-            as_of: args.as_of,
-            strict_version: args.strict_version,
-            warn_deprecated: args.warn.contains(&Warn::Deprecated),
-        };
-        let report = validate::validate(&bytes, &options);
-        summary.add(&report, bytes.len() as u64);
-        renderer.file(&mut out, &name, &bytes, &report)?;
+        let options = options(args, kind, inputs::is_json_lines(&name));
+        let progress = Progress::new(args.quiet, size);
+        validate_one(
+            &name,
+            reader,
+            &options,
+            jobs,
+            &progress,
+            &mut *renderer,
+            &mut out,
+            &mut summary,
+        )?;
     }
+    summary.seconds = Some(started.elapsed().as_secs_f64());
     renderer.finish(&mut out, &summary)?;
     out.flush()?;
     Ok(summary.exit_code())
+}
+
+fn options(args: &Args, kind: Option<Kind>, json_lines: bool) -> Options {
+    Options {
+        kind,
+        deny_unknown_fields: args.deny_unknown_fields,
+        json_lines,
+        as_of: args.as_of,
+        strict_version: args.strict_version,
+        warn_deprecated: args.warn.contains(&Warn::Deprecated),
+    }
+}
+
+/// Validates one input, rendering each document's report as it comes.
+#[allow(clippy::too_many_arguments)] // the run's state, passed down once
+fn validate_one(
+    name: &str,
+    reader: Box<dyn Read + '_>,
+    options: &Options,
+    jobs: usize,
+    progress: &Progress,
+    renderer: &mut dyn Renderer,
+    out: &mut dyn Write,
+    summary: &mut Summary,
+) -> io::Result<()> {
+    renderer.begin_file(out, name)?;
+    let mut valid = true;
+    let mut written = Ok(());
+    let bytes = std::cell::Cell::new(0u64);
+    let counted = Counted {
+        inner: reader,
+        bytes: &bytes,
+        progress,
+    };
+    let read = validate::validate_reader(counted, options, jobs, |document| {
+        valid &= document.is_valid();
+        summary.add_document(&document);
+        progress.document(summary);
+        if written.is_ok() {
+            written = renderer.document(out, name, &document);
+        }
+    });
+    written?;
+    progress.done();
+    summary.add_file(bytes.get());
+    let error = read.as_ref().err().map(ToString::to_string);
+    if error.is_some() {
+        summary.add_unreadable();
+    }
+    let end = FileEnd {
+        layout: read.ok(),
+        valid: valid && error.is_none(),
+        error: error.as_deref(),
+    };
+    renderer.end_file(out, name, end)
+}
+
+/// Standard input, and whether it looks like JSON Lines: its first part is
+/// read to tell, then given back in front of the rest.
+fn sniff<'a>(stdin: impl Read + 'a) -> io::Result<(Box<dyn Read + 'a>, bool)> {
+    let mut first = Vec::new();
+    let mut stdin = stdin;
+    (&mut stdin).take(SNIFF_BYTES).read_to_end(&mut first)?;
+    let json_lines = looks_like_json_lines(&first);
+    Ok((Box::new(io::Cursor::new(first).chain(stdin)), json_lines))
+}
+
+/// How much of standard input is read to tell whether it is JSON Lines.
+const SNIFF_BYTES: u64 = 1 << 20;
+
+/// Inputs at least this large get a progress bar (on a terminal).
+const LARGE: u64 = 32 << 20;
+
+/// The progress bar of one input, on standard error when it is a terminal.
+struct Progress(Option<ProgressBar>);
+
+impl Progress {
+    fn new(quiet: bool, size: Option<u64>) -> Self {
+        let large = size.is_none_or(|size| size >= LARGE);
+        if quiet || !large || !io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let template = if size.is_some() {
+            "{bar:30} {bytes}/{total_bytes} {bytes_per_sec} {msg}"
+        } else {
+            "{spinner} {bytes} {bytes_per_sec} {msg}"
+        };
+        let style =
+            ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar());
+        let bar =
+            ProgressBar::with_draw_target(size, ProgressDrawTarget::stderr()).with_style(style);
+        Progress(Some(bar))
+    }
+
+    fn read(&self, bytes: usize) {
+        if let Some(bar) = &self.0 {
+            bar.inc(bytes as u64);
+        }
+    }
+
+    fn document(&self, summary: &Summary) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(format!(
+                "{} documents, {} errors",
+                summary.documents,
+                summary.error_count()
+            ));
+        }
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A reader that counts what it reads, for the summary and the progress bar.
+struct Counted<'a, R> {
+    inner: R,
+    bytes: &'a std::cell::Cell<u64>,
+    progress: &'a Progress,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes.set(self.bytes.get() + n as u64);
+        self.progress.read(n);
+        Ok(n)
+    }
 }

@@ -435,6 +435,7 @@ fn json_output_has_the_documented_shape() {
             "errors",
             "files",
             "invalid",
+            "seconds",
             "unreadable",
             "valid",
             "warnings"

@@ -157,4 +157,18 @@ pub struct Diagnostic {
     pub line: usize,
     /// 1-based column of `offset`, counted in characters.
     pub column: usize,
+    /// The source line around `offset`, taken while the bytes were at hand,
+    /// for renderers that show it.
+    #[serde(skip)]
+    pub excerpt: Option<Excerpt>,
+}
+
+/// The source line around a diagnostic, cut to a window around its offset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Excerpt {
+    /// The line (or the part of it around the offset, `…` marking the cuts),
+    /// control characters shown as spaces.
+    pub text: String,
+    /// Where the offending character is in `text`, in characters from 0.
+    pub caret: usize,
 }

@@ -6,10 +6,10 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::validate::FileReport;
+use crate::validate::{DocumentReport, FileReport};
 
 /// Totals of a run.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Summary {
     /// Files read.
     pub files: usize,
@@ -27,34 +27,56 @@ pub struct Summary {
     pub warnings: BTreeMap<Code, usize>,
     /// Bytes read.
     pub bytes: u64,
+    /// How long the run took, in seconds, when it was timed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
 }
 
 impl Summary {
     /// Adds one file's report.
     pub fn add(&mut self, report: &FileReport, bytes: u64) {
+        self.add_file(bytes);
+        for document in &report.documents {
+            self.add_document(document);
+        }
+    }
+
+    /// Counts a file of `bytes` bytes.
+    pub fn add_file(&mut self, bytes: u64) {
         self.files += 1;
         self.bytes += bytes;
-        for document in &report.documents {
-            // A report without a kind holds a document whose kind cannot be
-            // told, or problems around documents (malformed JSON between
-            // them): it counts as an invalid document when it has errors, so
-            // that no error goes by without failing the run.
-            if document.kind.is_some() || !document.is_valid() || report.documents.len() == 1 {
-                self.documents += 1;
-                if document.is_valid() {
-                    self.valid += 1;
-                } else {
-                    self.invalid += 1;
-                }
-            }
-            for diagnostic in &document.diagnostics {
-                let counts = match diagnostic.severity {
-                    Severity::Error => &mut self.errors,
-                    Severity::Warning => &mut self.warnings,
-                };
-                *counts.entry(diagnostic.code).or_default() += 1;
+    }
+
+    /// Adds one document's report.
+    pub fn add_document(&mut self, document: &DocumentReport) {
+        // A report without a kind holds a document whose kind cannot be
+        // told, or problems around documents (malformed JSON between them):
+        // it counts as an invalid document when it has errors, so that no
+        // error goes by without failing the run.
+        if document.kind.is_some() || !document.is_valid() {
+            self.documents += 1;
+            if document.is_valid() {
+                self.valid += 1;
+            } else {
+                self.invalid += 1;
             }
         }
+        for diagnostic in &document.diagnostics {
+            let counts = match diagnostic.severity {
+                Severity::Error => &mut self.errors,
+                Severity::Warning => &mut self.warnings,
+            };
+            *counts.entry(diagnostic.code).or_default() += 1;
+        }
+    }
+
+    /// The throughput of a timed run, in MB (10^6 bytes) per second.
+    #[must_use]
+    pub fn megabytes_per_second(&self) -> Option<f64> {
+        #[allow(clippy::cast_precision_loss)] // a rate, not a count
+        self.seconds
+            .filter(|&s| s > 0.0)
+            .map(|s| self.bytes as f64 / 1e6 / s)
     }
 
     /// Counts a path that could not be read.

@@ -35,7 +35,7 @@ fn render(renderer: &mut dyn Renderer, inputs: &[Input<'_>]) -> String {
                 let report = validate(source.as_bytes(), options);
                 summary.add(&report, source.len() as u64);
                 renderer
-                    .file(&mut out, path, source.as_bytes(), &report)
+                    .file(&mut out, path, &report)
                     .expect("write to a Vec");
             }
             Input::Unreadable(path, error) => {

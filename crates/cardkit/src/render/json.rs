@@ -6,16 +6,17 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::Renderer;
+use super::{FileEnd, Renderer};
 use crate::diagnostic::Diagnostic;
 use crate::report::{Summary, WarningFilter};
-use crate::validate::{FileReport, Kind, Layout};
+use crate::validate::{DocumentReport, Kind, Layout};
 
 /// The JSON renderer.
 #[derive(Debug, Default)]
 pub struct Json {
     filter: WarningFilter,
     files_written: usize,
+    documents_written: usize,
 }
 
 impl Json {
@@ -25,30 +26,9 @@ impl Json {
         Json {
             filter,
             files_written: 0,
+            documents_written: 0,
         }
     }
-
-    fn entry(&mut self, out: &mut dyn Write, entry: &FileEntry<'_>) -> io::Result<()> {
-        out.write_all(if self.files_written == 0 {
-            b"{\"files\":[\n"
-        } else {
-            b",\n"
-        })?;
-        self.files_written += 1;
-        serde_json::to_writer(&mut *out, entry)?;
-        Ok(())
-    }
-}
-
-#[derive(Serialize)]
-struct FileEntry<'a> {
-    path: &'a str,
-    valid: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    layout: Option<Layout>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a str>,
-    documents: Vec<DocumentEntry<'a>>,
 }
 
 #[derive(Serialize)]
@@ -61,48 +41,64 @@ struct DocumentEntry<'a> {
     diagnostics: Vec<&'a Diagnostic>,
 }
 
+#[derive(Serialize)]
+struct FileTail<'a> {
+    valid: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layout: Option<Layout>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+}
+
 impl Renderer for Json {
-    fn file(
-        &mut self,
-        out: &mut dyn Write,
-        path: &str,
-        _source: &[u8],
-        report: &FileReport,
-    ) -> io::Result<()> {
-        let documents = report
-            .documents
-            .iter()
-            .map(|document| DocumentEntry {
-                pointer: &document.pointer,
-                line: document.line,
-                kind: document.kind,
-                valid: document.is_valid(),
-                diagnostics: document
-                    .diagnostics
-                    .iter()
-                    .filter(|d| self.filter.admit(d))
-                    .collect(),
-            })
-            .collect();
-        let entry = FileEntry {
-            path,
-            valid: report.is_valid(),
-            layout: Some(report.layout),
-            error: None,
-            documents,
-        };
-        self.entry(out, &entry)
+    fn begin_file(&mut self, out: &mut dyn Write, path: &str) -> io::Result<()> {
+        out.write_all(if self.files_written == 0 {
+            b"{\"files\":[\n{\"path\":"
+        } else {
+            b",\n{\"path\":"
+        })?;
+        self.files_written += 1;
+        self.documents_written = 0;
+        serde_json::to_writer(&mut *out, path)?;
+        out.write_all(b",\"documents\":[")?;
+        Ok(())
     }
 
-    fn unreadable(&mut self, out: &mut dyn Write, path: &str, error: &str) -> io::Result<()> {
-        let entry = FileEntry {
-            path,
-            valid: false,
-            layout: None,
-            error: Some(error),
-            documents: Vec::new(),
+    fn document(
+        &mut self,
+        out: &mut dyn Write,
+        _path: &str,
+        document: &DocumentReport,
+    ) -> io::Result<()> {
+        let entry = DocumentEntry {
+            pointer: &document.pointer,
+            line: document.line,
+            kind: document.kind,
+            valid: document.is_valid(),
+            diagnostics: document
+                .diagnostics
+                .iter()
+                .filter(|d| self.filter.admit(d))
+                .collect(),
         };
-        self.entry(out, &entry)
+        if self.documents_written > 0 {
+            out.write_all(b",")?;
+        }
+        self.documents_written += 1;
+        out.write_all(b"\n  ")?;
+        serde_json::to_writer(&mut *out, &entry)?;
+        Ok(())
+    }
+
+    fn end_file(&mut self, out: &mut dyn Write, _path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        out.write_all(b"],")?;
+        let tail = serde_json::to_string(&FileTail {
+            valid: end.valid,
+            layout: end.layout,
+            error: end.error,
+        })?;
+        // The tail's members continue the file's object.
+        out.write_all(&tail.as_bytes()[1..])
     }
 
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {

@@ -4,13 +4,13 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::Renderer;
+use super::{FileEnd, Renderer};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::report::{Summary, WarningFilter};
-use crate::validate::FileReport;
+use crate::validate::DocumentReport;
 
-/// How many characters of a long source line are shown around the caret.
-const EXCERPT_CONTEXT: usize = 60;
+/// Runs that read at least this many bytes end with their throughput.
+const THROUGHPUT_FROM: u64 = 1_000_000;
 
 /// The text renderer.
 #[derive(Debug, Default)]
@@ -27,25 +27,29 @@ impl Text {
 }
 
 impl Renderer for Text {
-    fn file(
+    fn begin_file(&mut self, _out: &mut dyn Write, _path: &str) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn document(
         &mut self,
         out: &mut dyn Write,
         path: &str,
-        source: &[u8],
-        report: &FileReport,
+        document: &DocumentReport,
     ) -> io::Result<()> {
-        for document in &report.documents {
-            for diagnostic in &document.diagnostics {
-                if self.filter.admit(diagnostic) {
-                    out.write_all(diagnostic_text(path, source, diagnostic).as_bytes())?;
-                }
+        for diagnostic in &document.diagnostics {
+            if self.filter.admit(diagnostic) {
+                out.write_all(diagnostic_text(path, diagnostic).as_bytes())?;
             }
         }
         Ok(())
     }
 
-    fn unreadable(&mut self, out: &mut dyn Write, path: &str, error: &str) -> io::Result<()> {
-        writeln!(out, "{path}: error: cannot read: {error}\n")
+    fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        match end.error {
+            Some(error) => writeln!(out, "{path}: error: cannot read: {error}\n"),
+            None => Ok(()),
+        }
     }
 
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
@@ -78,12 +82,23 @@ impl Renderer for Text {
                 writeln!(out, "{label}: {total} ({})", by_code(counts))?;
             }
         }
+        // The throughput of runs too short to time well is noise.
+        if let (Some(seconds), Some(rate)) = (summary.seconds, summary.megabytes_per_second()) {
+            if summary.bytes >= THROUGHPUT_FROM {
+                #[allow(clippy::cast_precision_loss)] // for reading
+                let megabytes = summary.bytes as f64 / 1e6;
+                writeln!(
+                    out,
+                    "read {megabytes:.1} MB in {seconds:.2} s: {rate:.0} MB/s"
+                )?;
+            }
+        }
         Ok(())
     }
 }
 
 /// One diagnostic with its source excerpt.
-fn diagnostic_text(path: &str, source: &[u8], d: &Diagnostic) -> String {
+fn diagnostic_text(path: &str, d: &Diagnostic) -> String {
     let mut text = format!(
         "{path}:{}:{}: {}[{}]: {}\n",
         d.line,
@@ -99,52 +114,19 @@ fn diagnostic_text(path: &str, source: &[u8], d: &Diagnostic) -> String {
     };
     let gutter = d.line.to_string().len();
     let _ = writeln!(text, "{:gutter$}--> {pointer}", "");
-    if let Some((excerpt, caret)) = excerpt(source, d.offset) {
+    if let Some(excerpt) = &d.excerpt {
         let _ = writeln!(text, "{:gutter$} |", "");
-        let _ = writeln!(text, "{} | {excerpt}", d.line);
-        let _ = writeln!(text, "{:gutter$} | {:caret$}^", "", "");
+        let _ = writeln!(text, "{} | {}", d.line, excerpt.text);
+        let _ = writeln!(
+            text,
+            "{:gutter$} | {:caret$}^",
+            "",
+            "",
+            caret = excerpt.caret
+        );
     }
     text.push('\n');
     text
-}
-
-/// The source line around `offset` (cut to a window when long) and the
-/// caret's column in it.
-fn excerpt(source: &[u8], offset: usize) -> Option<(String, usize)> {
-    let offset = offset.min(source.len());
-    let start = source[..offset]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let end = source[offset..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(source.len(), |i| offset + i);
-    let line = String::from_utf8_lossy(&source[start..end]);
-    let line = line.trim_end_matches('\r');
-    let before = String::from_utf8_lossy(&source[start..offset])
-        .chars()
-        .count();
-    let chars: Vec<char> = line
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if chars.iter().all(|c| c.is_whitespace()) && before >= chars.len() {
-        return (!chars.is_empty() || offset == source.len())
-            .then(|| (chars.iter().collect(), before));
-    }
-    let from = before.saturating_sub(EXCERPT_CONTEXT);
-    let to = (before + EXCERPT_CONTEXT).min(chars.len());
-    let mut shown: String = chars[from..to].iter().collect();
-    let mut caret = before - from;
-    if from > 0 {
-        shown.insert(0, '…');
-        caret += 1;
-    }
-    if to < chars.len() {
-        shown.push('…');
-    }
-    Some((shown, caret))
 }
 
 fn by_code(counts: &std::collections::BTreeMap<Code, usize>) -> String {

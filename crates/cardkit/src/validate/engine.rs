@@ -8,7 +8,6 @@ use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
 
 use super::describe::{expected, nearest_field};
 use super::walker::{skip_raw, DuplicateKeys, Flow, Num, Walker};
-use super::Options;
 
 /// Where a value sits in the spec, for the `field` of diagnostics.
 #[derive(Clone, Copy)]
@@ -18,6 +17,12 @@ pub(crate) struct Site {
 }
 
 impl Site {
+    /// A document's root, which is no field.
+    pub const ROOT: Site = Site {
+        model: "",
+        field: "",
+    };
+
     fn label(self) -> Option<String> {
         (!self.model.is_empty()).then(|| format!("{}.{}", self.model, self.field))
     }
@@ -139,7 +144,7 @@ impl Walker<'_> {
 
     /// Checks that a number token is an integer within 64-bit range.
     fn integer(&mut self, number: Num, site: Site) {
-        let literal = &self.text[number.start..number.end];
+        let literal = self.ascii(number.start, number.end);
         let verdict = if number.plain {
             if literal.parse::<i64>().is_ok() || literal.parse::<u64>().is_ok() {
                 Integral::Yes
@@ -440,7 +445,7 @@ impl Walker<'_> {
                 Some(b'"') => {}
                 _ => return Lookup::Malformed,
             }
-            let Some(key_end) = skip_raw(bytes, pos) else {
+            let Ok(key_end) = skip_raw(bytes, pos) else {
                 return Lookup::Malformed;
             };
             let key = self.string_at(pos);
@@ -454,7 +459,7 @@ impl Walker<'_> {
             if key.as_deref() == Some(name) {
                 found = Lookup::Found(pos);
             }
-            let Some(value_end) = skip_raw(bytes, pos) else {
+            let Ok(value_end) = skip_raw(bytes, pos) else {
                 return Lookup::Malformed;
             };
             pos = value_end;
@@ -465,16 +470,6 @@ impl Walker<'_> {
                 _ => return Lookup::Malformed,
             }
         }
-    }
-
-    /// The decoded string at `at`, if a well-formed string is there.
-    fn string_at(&self, at: usize) -> Option<String> {
-        let mut probe = Walker::new(self.text, at, &Options::DEFAULT);
-        if probe.peek() != Some(b'"') {
-            return None;
-        }
-        let token = probe.string().ok()?;
-        Some(probe.decode(token).into_owned())
     }
 }
 

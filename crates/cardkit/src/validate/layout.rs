@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::walker::skip_raw;
+use super::walker::{skip_raw, string_at};
 use super::Kind;
 use crate::model::card::LAYERS as LAYER_TAG;
 
@@ -41,24 +41,35 @@ impl Layout {
     }
 }
 
+/// The bytes end before the question is answered: read more and ask again.
+#[derive(Debug)]
+pub(crate) struct NeedMore;
+
 /// The layout of the value at `pos` and, for a single document, its kind
-/// (`None`: cannot tell).
-pub(crate) fn detect(text: &str, pos: usize, forced: Option<Kind>) -> (Layout, Option<Kind>) {
-    match text.as_bytes().get(pos) {
+/// (`None`: cannot tell). `complete`: `bytes` hold the whole input, so an
+/// early `data` can be checked against every later member.
+pub(crate) fn detect(
+    bytes: &[u8],
+    pos: usize,
+    complete: bool,
+    forced: Option<Kind>,
+) -> Result<(Layout, Option<Kind>), NeedMore> {
+    Ok(match bytes.get(pos) {
         Some(b'[') => (Layout::Array, forced),
-        Some(b'{') => match root(text, pos) {
+        Some(b'{') => match root(bytes, pos, complete)? {
             Guess::Kind(kind) => (Layout::Bare, forced.or(Some(kind))),
             Guess::Container(layout, kind) => (layout, forced.or(kind)),
             Guess::Unknown => (Layout::Bare, forced),
         },
         _ => (Layout::Bare, forced),
-    }
+    })
 }
 
-/// The kind of a single document at `pos` (an element of a container).
-pub(crate) fn kind_of(text: &str, pos: usize) -> Option<Kind> {
-    match root(text, pos) {
-        Guess::Kind(kind) => Some(kind),
+/// The kind of a single document at `pos` (an element of a container), whose
+/// bytes are all there.
+pub(crate) fn kind_of(bytes: &[u8], pos: usize) -> Option<Kind> {
+    match root(bytes, pos, true) {
+        Ok(Guess::Kind(kind)) => Some(kind),
         _ => None,
     }
 }
@@ -69,62 +80,83 @@ enum Guess {
     Unknown,
 }
 
-/// Reads the members of the object at `pos` until one decides what it is.
-fn root(text: &str, pos: usize) -> Guess {
+/// Reads the members of the object at `pos` until one decides what it is. A
+/// container decided by an early `data` gives way to a later member that
+/// names a document kind (`{"data": [], "width": 5, ...}` is a card), when
+/// the whole object is at hand.
+fn root(bytes: &[u8], pos: usize, complete: bool) -> Result<Guess, NeedMore> {
     let mut guess = Guess::Unknown;
-    for_members(text, pos, |key, value_at| {
-        match member(text, key, value_at) {
-            Guess::Unknown => false,
-            decided => {
-                guess = decided;
+    let mut need_more = false;
+    let scan = for_members(bytes, pos, |key, value_at| {
+        match member(bytes, key, value_at, complete) {
+            Err(NeedMore) => {
+                need_more = true;
                 true
             }
+            Ok(said) => match (&guess, said) {
+                (Guess::Unknown, Guess::Unknown) => false,
+                (Guess::Unknown, decided @ Guess::Container(..)) if complete => {
+                    guess = decided;
+                    false
+                }
+                (Guess::Unknown, decided) => {
+                    guess = decided;
+                    true
+                }
+                (Guess::Container(..), Guess::Kind(kind)) => {
+                    guess = Guess::Kind(kind);
+                    true
+                }
+                _ => false,
+            },
         }
     });
-    guess
+    let undecided = scan == Scan::Truncated && matches!(guess, Guess::Unknown);
+    if !complete && (need_more || undecided) {
+        return Err(NeedMore);
+    }
+    Ok(guess)
 }
 
 /// What one member of an object says the object is, if anything.
-fn member(text: &str, key: &str, value_at: usize) -> Guess {
+fn member(bytes: &[u8], key: &str, value_at: usize, complete: bool) -> Result<Guess, NeedMore> {
     let signs = &*SIGNS;
-    let first = text.as_bytes().get(value_at).copied();
+    let first = bytes.get(value_at).copied();
     if key == "object" {
-        return match string_at(text, value_at).as_deref() {
+        return Ok(match string_at(bytes, value_at).as_deref() {
             Some("list") => Guess::Container(Layout::List, None),
             Some("migration") => Guess::Kind(Kind::Migration),
             _ => Guess::Unknown,
-        };
+        });
     }
     if key == "data" {
-        return match first {
+        return Ok(match first {
             Some(b'[') => Guess::Container(Layout::List, None),
-            Some(b'{') => match data(text, value_at) {
+            Some(b'{') => match data(bytes, value_at)? {
                 Data::Document(kind) => Guess::Container(Layout::Wrapped, Some(kind)),
                 Data::Layers => Guess::Kind(Kind::Card),
                 Data::Sets => Guess::Container(Layout::Catalog, Some(Kind::Set)),
                 Data::Unknown => Guess::Unknown,
             },
             _ => Guess::Unknown,
-        };
+        });
     }
     if let Some(kind) = signs.kind_of_key(key) {
-        return Guess::Kind(kind);
+        return Ok(Guess::Kind(kind));
     }
-    if first == Some(b'{')
-        && !signs.known.contains(key)
-        && kind_of(text, value_at) == Some(Kind::Set)
-    {
-        return Guess::Container(Layout::CodeMap, Some(Kind::Set));
+    if first == Some(b'{') && !signs.known.contains(key) {
+        if let Guess::Kind(Kind::Set) = root(bytes, value_at, complete)? {
+            return Ok(Guess::Container(Layout::CodeMap, Some(Kind::Set)));
+        }
     }
-    Guess::Unknown
+    Ok(Guess::Unknown)
 }
 
-/// The kind a member beside a container's `data` says the whole object is: a
-/// container was guessed from an early `data`, but a later member such as
-/// `width` shows a document that merely has a `data` field.
-pub(crate) fn contradicting_kind(text: &str, key: &str, value_at: usize) -> Option<Kind> {
-    match member(text, key, value_at) {
-        Guess::Kind(kind) => Some(kind),
+/// The kind a member beside a container's `data` says the whole object is,
+/// when the container was decided before that member could be seen.
+pub(crate) fn contradicting_kind(bytes: &[u8], key: &str, value_at: usize) -> Option<Kind> {
+    match member(bytes, key, value_at, true) {
+        Ok(Guess::Kind(kind)) => Some(kind),
         _ => None,
     }
 }
@@ -137,13 +169,13 @@ enum Data {
 }
 
 /// What the `data` object at `pos` holds.
-fn data(text: &str, pos: usize) -> Data {
+fn data(bytes: &[u8], pos: usize) -> Result<Data, NeedMore> {
     let signs = &*SIGNS;
     let mut found = Data::Unknown;
-    for_members(text, pos, |key, value_at| {
+    let scan = for_members(bytes, pos, |key, value_at| {
         // A set has a `type` too, but not one that names a layer kind.
         let layer_tag = key == LAYER_TAG.tag
-            && string_at(text, value_at)
+            && string_at(bytes, value_at)
                 .is_some_and(|tag| LAYER_TAG.variants.iter().any(|(t, _)| *t == tag));
         if layer_tag {
             found = Data::Layers;
@@ -157,14 +189,17 @@ fn data(text: &str, pos: usize) -> Data {
             found = Data::Layers;
             return true;
         }
-        let object = text.as_bytes().get(value_at) == Some(&b'{');
+        let object = bytes.get(value_at) == Some(&b'{');
         if object && !signs.known.contains(key) {
             found = Data::Sets;
             return true;
         }
         false
     });
-    found
+    match (scan, found) {
+        (Scan::Truncated, Data::Unknown) => Err(NeedMore),
+        (_, found) => Ok(found),
+    }
 }
 
 /// Member names that tell a kind apart, taken from the field tables.
@@ -214,50 +249,68 @@ static SIGNS: LazyLock<Signs> = LazyLock::new(|| {
     }
 });
 
+/// How a scan of an object's members ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Scan {
+    /// The visitor asked to stop.
+    Stopped,
+    /// At the object's end, or at something malformed (validation reports it).
+    Done,
+    /// The bytes end inside the object.
+    Truncated,
+}
+
 /// Calls `visit(key, value_offset)` for each member of the object at `pos`
-/// until it returns `true`; stops quietly at anything malformed (validation
-/// reports it).
-fn for_members(text: &str, pos: usize, mut visit: impl FnMut(&str, usize) -> bool) {
-    let bytes = text.as_bytes();
+/// until it returns `true`. A string value is all there when it is called;
+/// of an object or array value, only its first bytes may be.
+fn for_members(bytes: &[u8], pos: usize, mut visit: impl FnMut(&str, usize) -> bool) -> Scan {
     let ws = |pos: &mut usize| {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = bytes.get(*pos) {
             *pos += 1;
+        }
+    };
+    let cut = |at: usize| {
+        if at >= bytes.len() {
+            Scan::Truncated
+        } else {
+            Scan::Done
         }
     };
     let mut pos = pos + 1;
     loop {
         ws(&mut pos);
         if bytes.get(pos) != Some(&b'"') {
-            return;
+            return cut(pos);
         }
-        let Some(key_end) = skip_raw(bytes, pos) else {
-            return;
+        let key_end = match skip_raw(bytes, pos) {
+            Ok(end) => end,
+            Err(at) => return cut(at),
         };
-        let key = string_at(text, pos);
+        let key = string_at(bytes, pos);
         pos = key_end;
         ws(&mut pos);
         if bytes.get(pos) != Some(&b':') {
-            return;
+            return cut(pos);
         }
         pos += 1;
         ws(&mut pos);
-        if visit(key.as_deref().unwrap_or(""), pos) {
-            return;
+        // A string value (a tag) is read whole by the visitor.
+        let scalar_cut = bytes.get(pos) == Some(&b'"')
+            && skip_raw(bytes, pos).is_err_and(|at| at >= bytes.len());
+        if pos >= bytes.len() || scalar_cut {
+            return Scan::Truncated;
         }
-        let Some(value_end) = skip_raw(bytes, pos) else {
-            return;
+        if visit(key.as_deref().unwrap_or(""), pos) {
+            return Scan::Stopped;
+        }
+        pos = match skip_raw(bytes, pos) {
+            Ok(end) => end,
+            Err(at) => return cut(at),
         };
-        pos = value_end;
         ws(&mut pos);
         if bytes.get(pos) != Some(&b',') {
-            return;
+            return cut(pos);
         }
         pos += 1;
     }
-}
-
-/// The decoded string at `at`, if one is there.
-fn string_at(text: &str, at: usize) -> Option<String> {
-    let end = skip_raw(text.as_bytes(), at)?;
-    serde_json::from_str::<String>(text.get(at..end)?).ok()
 }

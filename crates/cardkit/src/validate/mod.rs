@@ -16,21 +16,25 @@
 mod describe;
 mod engine;
 mod layout;
+mod locate;
+mod parallel;
+mod stream;
 mod walker;
 
 use std::fmt;
+use std::io::{self, Read};
 use std::str::FromStr;
 
 use serde::Serialize;
 
-use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::schema::{Describe, Model, ModelDef, Type, Version};
 
 pub use layout::Layout;
 pub use walker::MAX_DEPTH;
 
-use engine::Site;
-use walker::{DuplicateKeys, Flow, Malformed, Walker};
+use locate::Position;
+use stream::Source;
 
 /// The four kinds of document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -72,7 +76,7 @@ impl Kind {
         }
     }
 
-    fn root_type(self) -> &'static Type {
+    pub(crate) fn root_type(self) -> &'static Type {
         match self {
             Kind::Template => crate::model::Template::TYPE,
             Kind::Card => crate::model::Card::TYPE,
@@ -201,11 +205,12 @@ impl Serialize for Layout {
 
 /// Whether text that is not in a `.jsonl` file looks like JSON Lines: a
 /// first value that ends on its line, followed by more values on later lines.
+/// `input` may be the first part of a longer input.
 #[must_use]
 pub fn looks_like_json_lines(input: &[u8]) -> bool {
-    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    let input = input.strip_prefix(BOM).unwrap_or(input);
     let start = input.iter().position(|b| !b.is_ascii_whitespace());
-    let Some(end) = start.and_then(|start| walker::skip_raw(input, start)) else {
+    let Some(Ok(end)) = start.map(|start| walker::skip_raw(input, start)) else {
         return false;
     };
     let rest = &input[end..];
@@ -213,274 +218,39 @@ pub fn looks_like_json_lines(input: &[u8]) -> bool {
     next.is_some_and(|next| rest[..next].contains(&b'\n'))
 }
 
-/// Validates every document of a file.
+/// The UTF-8 byte order mark, skipped at the start of an input.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Validates every document of a file held in memory.
 #[must_use]
 pub fn validate(input: &[u8], options: &Options) -> FileReport {
-    let text = match std::str::from_utf8(input) {
-        Ok(text) => text,
-        Err(error) => return not_utf8(input, error.valid_up_to()),
-    };
-    let start = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
-    let mut report = if options.json_lines {
-        lines(text, start, options)
-    } else {
-        let (layout, documents) = value(text, start, options);
-        FileReport { layout, documents }
-    };
-    locate(text, &mut report.documents);
-    report
-}
-
-/// Validates each line of JSON Lines as its own value.
-fn lines(text: &str, start: usize, options: &Options) -> FileReport {
     let mut documents = Vec::new();
-    let mut line_start = start;
-    let mut number = 0;
-    while line_start < text.len() {
-        number += 1;
-        let line_end = text[line_start..]
-            .find('\n')
-            .map_or(text.len(), |i| line_start + i);
-        if !text[line_start..line_end].trim().is_empty() {
-            let (_, found) = value(&text[..line_end], line_start, options);
-            documents.extend(found.into_iter().map(|mut document| {
-                document.line = Some(number);
-                document
-            }));
-        }
-        line_start = line_end + 1;
-    }
-    if documents.is_empty() {
-        documents.push(outside(vec![empty(text, start)]));
-    }
-    FileReport {
-        layout: Layout::Array,
-        documents,
-    }
+    let layout = stream::validate_source(
+        &mut Source::complete(input.to_vec(), Position::START),
+        options,
+        1,
+        &mut |document| documents.push(document),
+    )
+    .unwrap_or_else(|_| unreachable!("a slice is read without I/O"));
+    FileReport { layout, documents }
 }
 
-/// Validates the JSON value at `start` of `text`, which must end with it.
-fn value(text: &str, start: usize, options: &Options) -> (Layout, Vec<DocumentReport>) {
-    let mut walker = Walker::new(text, start, options);
-    walker.ws();
-    if walker.peek().is_none() {
-        return (Layout::Bare, vec![outside(vec![empty(text, start)])]);
-    }
-    let (mut layout, kind) = layout::detect(text, walker.pos, options.kind);
-    let mut documents = Vec::new();
-    let at = walker.pos;
-    let mut outcome = walk(&mut walker, layout, kind, options.kind, &mut documents);
-    if let Ok(Some(kind)) = outcome {
-        // Not a container after all: read the value again as one document.
-        layout = Layout::Bare;
-        documents.clear();
-        walker = Walker::new(text, at, options);
-        outcome = document(
-            &mut walker,
-            Some(options.kind.unwrap_or(kind)),
-            &mut documents,
-        )
-        .map(|()| None);
-    }
-    let outcome = outcome.map(drop);
-    if outcome.is_ok() {
-        walker.ws();
-        if walker.peek().is_some() {
-            let at = walker.pos;
-            let _ = walker.malformed::<()>(at, "unexpected content after the JSON value");
-        }
-    }
-    // Problems outside any document, and a malformed document cut short.
-    let rest = std::mem::take(&mut walker.out);
-    if !rest.is_empty() {
-        match (outcome, documents.last_mut()) {
-            (Err(Malformed), Some(last))
-                if last
-                    .diagnostics
-                    .last()
-                    .is_none_or(|d| d.code != Code::InvalidJson) =>
-            {
-                last.diagnostics.extend(rest);
-            }
-            _ => documents.push(outside(rest)),
-        }
-    }
-    (layout, documents)
-}
-
-/// Walks the container, validating each document in it. `Ok(Some(kind))`:
-/// a member beside `data` shows that the value is one document of `kind`,
-/// not a container.
-fn walk(
-    w: &mut Walker<'_>,
-    layout: Layout,
-    kind: Option<Kind>,
-    forced: Option<Kind>,
-    documents: &mut Vec<DocumentReport>,
-) -> Result<Option<Kind>, Malformed> {
-    let mut contradicted = None;
-    match layout {
-        Layout::Bare => document(w, kind, documents)?,
-        Layout::Array => w.enter(|w| {
-            w.items(|w, _| {
-                let kind = forced.or_else(|| layout::kind_of(w.text, w.pos));
-                document(w, kind, documents)
-            })
-        })?,
-        Layout::Wrapped | Layout::Catalog | Layout::List => w.enter(|w| {
-            let mut keys = DuplicateKeys::default();
-            w.members(|w, key, key_at| {
-                let name = w.decode(key);
-                if !keys.insert(name.clone()) {
-                    w.duplicate_key(key_at, &name, None);
-                }
-                if name != "data" {
-                    if contradicted.is_none() {
-                        contradicted = layout::contradicting_kind(w.text, &name, w.pos);
-                    }
-                    return w.skip_value();
-                }
-                match layout {
-                    Layout::Wrapped => document(w, kind, documents),
-                    Layout::Catalog => w.enter(|w| {
-                        let mut codes = DuplicateKeys::default();
-                        w.members(|w, code, code_at| {
-                            let code = w.decode(code);
-                            if !codes.insert(code.clone()) {
-                                w.duplicate_key(code_at, &code, None);
-                            }
-                            document(w, Some(forced.unwrap_or(Kind::Set)), documents)
-                        })
-                    }),
-                    _ if w.peek() == Some(b'[') => w.enter(|w| {
-                        w.items(|w, _| {
-                            let kind = forced
-                                .or_else(|| layout::kind_of(w.text, w.pos))
-                                .unwrap_or(Kind::Migration);
-                            document(w, Some(kind), documents)
-                        })
-                    }),
-                    _ => {
-                        let at = w.pos;
-                        let found = w.describe_value(at);
-                        w.report(
-                            Code::WrongType,
-                            at,
-                            None,
-                            None,
-                            format!("expected the list's documents in an array, found {found}"),
-                        );
-                        w.skip_value()
-                    }
-                }
-            })
-        })?,
-        Layout::CodeMap => w.enter(|w| {
-            let mut codes = DuplicateKeys::default();
-            w.members(|w, code, code_at| {
-                let code = w.decode(code);
-                if !codes.insert(code.clone()) {
-                    w.duplicate_key(code_at, &code, None);
-                }
-                document(w, Some(forced.unwrap_or(Kind::Set)), documents)
-            })
-        })?,
-    }
-    Ok(contradicted)
-}
-
-/// Validates the document at the cursor as `kind`, collecting its report.
-fn document(w: &mut Walker<'_>, kind: Option<Kind>, documents: &mut Vec<DocumentReport>) -> Flow {
-    w.ws();
-    let outer = std::mem::take(&mut w.out);
-    let pointer = w.pointer(None);
-    let outcome = match kind {
-        Some(kind) => w.value(
-            kind.root_type(),
-            false,
-            Site {
-                model: "",
-                field: "",
-            },
-        ),
-        None => {
-            let at = w.pos;
-            w.report(
-                Code::UnknownKind,
-                at,
-                None,
-                None,
-                "cannot tell whether this is a template, card, set or migration: name the kind with --kind".to_owned(),
-            );
-            w.skip_value()
-        }
-    };
-    let mut diagnostics = std::mem::replace(&mut w.out, outer);
-    // Missing members are found at the end of their object but belong where
-    // it starts: keep the report in document order.
-    diagnostics.sort_by_key(|d| d.offset);
-    documents.push(DocumentReport {
-        pointer,
-        line: None,
-        kind,
-        diagnostics,
-    });
-    outcome
-}
-
-fn outside(diagnostics: Vec<Diagnostic>) -> DocumentReport {
-    DocumentReport {
-        pointer: String::new(),
-        line: None,
-        kind: None,
-        diagnostics,
-    }
-}
-
-fn empty(text: &str, at: usize) -> Diagnostic {
-    let mut walker = Walker::new(text, at, &Options::DEFAULT);
-    let _ = walker.malformed::<()>(text.len(), "empty input: expected a JSON document");
-    walker.out.remove(0)
-}
-
-fn not_utf8(input: &[u8], valid_up_to: usize) -> FileReport {
-    let text = std::str::from_utf8(&input[..valid_up_to]).unwrap_or_default();
-    let mut walker = Walker::new(text, 0, &Options::DEFAULT);
-    let _ = walker.malformed::<()>(valid_up_to, "invalid UTF-8: JSON text must be UTF-8");
-    let mut documents = vec![outside(walker.out)];
-    locate(text, &mut documents);
-    FileReport {
-        layout: Layout::Bare,
-        documents,
-    }
-}
-
-/// Fills in the line and column of every diagnostic, in one sweep of the text.
-fn locate(text: &str, documents: &mut [DocumentReport]) {
-    let mut all: Vec<&mut Diagnostic> = documents
-        .iter_mut()
-        .flat_map(|d| d.diagnostics.iter_mut())
-        .collect();
-    all.sort_by_key(|d| d.offset);
-    let (mut line, mut line_start, mut column, mut counted) = (1, 0, 1, 0);
-    for diagnostic in all {
-        let offset = diagnostic.offset.min(text.len());
-        let mut from = counted;
-        while let Some(i) = text.as_bytes()[from..offset]
-            .iter()
-            .position(|&b| b == b'\n')
-        {
-            line += 1;
-            line_start = from + i + 1;
-            from = line_start;
-            column = 1;
-        }
-        let scan_from = counted.max(line_start);
-        column += text
-            .get(scan_from..offset)
-            .map_or(offset - scan_from, |s| s.chars().count());
-        counted = offset;
-        diagnostic.line = line;
-        diagnostic.column = column;
-    }
+/// Validates every document read from `reader`, handing each document's
+/// report to `on_document` in file order as soon as it is known. Memory stays
+/// bounded by the largest document (and the first 16 MiB, kept to tell a
+/// container from a document whatever the order of its members), not the
+/// input's size. With `jobs` above 1, documents are validated on that many
+/// threads; the reports are the same, in the same order.
+///
+/// # Errors
+/// An error reading `reader`; the reports of the documents before it have
+/// been handed over.
+pub fn validate_reader(
+    reader: impl Read,
+    options: &Options,
+    jobs: usize,
+    mut on_document: impl FnMut(DocumentReport),
+) -> io::Result<Layout> {
+    let mut source = Source::new(reader);
+    stream::validate_source(&mut source, options, jobs, &mut on_document)
 }

@@ -1,8 +1,11 @@
-//! The JSON walker: a strict, single-pass reader over the bytes of a file that
-//! keeps byte offsets and a path stack, and records diagnostics.
+//! The JSON walker: a strict, single-pass reader over the bytes of one unit of
+//! a file (a document, or a member around documents) that keeps byte offsets
+//! and a path stack, and records diagnostics.
 //!
 //! It never builds a tree. On the valid path it only moves a cursor and pushes
 //! path segments; pointers and messages are made when a problem is found.
+//! UTF-8 is checked where it can occur in valid JSON, inside strings; any
+//! other byte beyond ASCII is a syntax error anyway.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -51,8 +54,11 @@ pub(crate) enum Segment {
 }
 
 pub(crate) struct Walker<'a> {
-    pub text: &'a str,
+    /// The bytes the walker may read: the unit, and possibly some context
+    /// around it.
     pub bytes: &'a [u8],
+    /// Offset in the file of `bytes[0]`: diagnostics carry file offsets.
+    pub base: usize,
     pub pos: usize,
     /// Pointer of the current document's root within the file.
     pub prefix: String,
@@ -65,12 +71,12 @@ pub(crate) struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
-    /// A walker over `text` (the input up to where the current document must
-    /// end), starting at byte `pos`.
-    pub fn new(text: &'a str, pos: usize, options: &'a Options) -> Self {
+    /// A walker over `bytes` (which must end where the current unit may
+    /// end), starting at `pos`; `bytes[0]` is at offset `base` of the file.
+    pub fn new(bytes: &'a [u8], base: usize, pos: usize, options: &'a Options) -> Self {
         Walker {
-            text,
-            bytes: text.as_bytes(),
+            bytes,
+            base,
             pos,
             prefix: String::new(),
             path: Vec::new(),
@@ -100,7 +106,8 @@ impl<'a> Walker<'a> {
         pointer
     }
 
-    /// Records a diagnostic about the current value (or its `member`).
+    /// Records a diagnostic about the current value (or its `member`) at
+    /// `at`, an index into `bytes`.
     pub fn report(
         &mut self,
         code: Code,
@@ -126,9 +133,10 @@ impl<'a> Walker<'a> {
             pointer,
             field,
             message,
-            offset: at,
+            offset: self.base + at,
             line: 0,
             column: 0,
+            excerpt: None,
         });
     }
 
@@ -140,20 +148,18 @@ impl<'a> Walker<'a> {
 
     /// Records that something else was expected at the cursor.
     pub fn unexpected<T>(&mut self, expected: &str) -> Result<T, Malformed> {
-        let found = match self.text[self.pos..].chars().next() {
-            None => "the end of the input".to_owned(),
-            Some(c) if c.is_control() || c == ' ' => format!("{c:?}"),
-            Some(c) => format!("`{c}`"),
-        };
+        let found = describe_byte(self.bytes, self.pos);
         self.malformed(self.pos, format!("expected {expected}, found {found}"))
     }
 
     // ----- tokens -----------------------------------------------------
 
+    #[inline]
     pub fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
+    #[inline]
     pub fn ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
             self.pos += 1;
@@ -176,23 +182,29 @@ impl<'a> Walker<'a> {
         let open = self.pos;
         self.pos += 1;
         let mut escaped = false;
+        let mut ascii = true;
         loop {
-            let rest = &self.bytes[self.pos..];
-            let Some(i) = rest
-                .iter()
-                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-            else {
+            let Some((i, stop)) = string_stop(&self.bytes[self.pos..], &mut ascii) else {
+                self.pos = self.bytes.len();
                 return self.malformed(open, "unterminated string");
             };
             self.pos += i;
-            match self.bytes[self.pos] {
+            match stop {
                 b'"' => {
                     self.pos += 1;
-                    return Ok(Str {
+                    let token = Str {
                         start: open + 1,
                         end: self.pos - 1,
                         escaped,
-                    });
+                    };
+                    if !ascii {
+                        if let Err(error) = std::str::from_utf8(&self.bytes[token.start..token.end])
+                        {
+                            let at = token.start + error.valid_up_to();
+                            return self.malformed(at, "invalid UTF-8 in a string");
+                        }
+                    }
+                    return Ok(token);
                 }
                 b'\\' => {
                     escaped = true;
@@ -239,16 +251,11 @@ impl<'a> Walker<'a> {
 
     /// At `\u`: reads four hex digits.
     fn hex4(&mut self, at: usize) -> Result<u32, Malformed> {
-        let digits = self.text.get(at + 2..at + 6);
-        match digits.and_then(|d| {
-            d.bytes()
-                .all(|b| b.is_ascii_hexdigit())
-                .then(|| u32::from_str_radix(d, 16).ok())
-                .flatten()
-        }) {
-            Some(unit) => {
+        let digits = self.bytes.get(at + 2..at + 6);
+        match digits.filter(|d| d.iter().all(u8::is_ascii_hexdigit)) {
+            Some(digits) => {
                 self.pos = at + 6;
-                Ok(unit)
+                Ok(digits.iter().fold(0, |unit, &d| unit * 16 + hex_value(d)))
             }
             None => self.malformed(at, "a \\u escape needs four hex digits"),
         }
@@ -256,9 +263,9 @@ impl<'a> Walker<'a> {
 
     /// The content of a string token, unescaped.
     pub fn decode(&self, s: Str) -> Cow<'a, str> {
-        let raw = &self.text[s.start..s.end];
+        let raw = String::from_utf8_lossy(&self.bytes[s.start..s.end]);
         if !s.escaped {
-            return Cow::Borrowed(raw);
+            return raw;
         }
         let mut out = String::with_capacity(raw.len());
         let mut chars = raw.chars();
@@ -282,7 +289,7 @@ impl<'a> Walker<'a> {
                     if (0xD800..0xDC00).contains(&unit) {
                         chars.nth(1); // the `\u` of the low half, checked when scanned
                         let low = hex(&mut chars);
-                        unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                        unit = 0x10000 + ((unit - 0xD800) << 10) + (low.wrapping_sub(0xDC00));
                     }
                     out.push(char::from_u32(unit).unwrap_or('\u{FFFD}'));
                 }
@@ -291,6 +298,11 @@ impl<'a> Walker<'a> {
             }
         }
         Cow::Owned(out)
+    }
+
+    /// The text of a token that is ASCII by construction (a number).
+    pub fn ascii(&self, start: usize, end: usize) -> &'a str {
+        std::str::from_utf8(&self.bytes[start..end]).unwrap_or_default()
     }
 
     /// At `-` or a digit: scans a number.
@@ -339,13 +351,15 @@ impl<'a> Walker<'a> {
             }
         }
         self.pos = pos;
-        let literal = &self.text[start..pos];
         // Only a long literal or one with an exponent can overflow a float.
-        if (!plain || literal.len() > 300) && !literal.parse::<f64>().is_ok_and(f64::is_finite) {
-            return self.malformed(
-                start,
-                format!("number {literal} is beyond the range of a 64-bit float"),
-            );
+        if !plain || pos - start > 300 {
+            let literal = self.ascii(start, pos);
+            if !literal.parse::<f64>().is_ok_and(f64::is_finite) {
+                return self.malformed(
+                    start,
+                    format!("number {literal} is beyond the range of a 64-bit float"),
+                );
+            }
         }
         Ok(Num {
             start,
@@ -380,11 +394,11 @@ impl<'a> Walker<'a> {
                 format!("nesting deeper than {MAX_DEPTH} arrays and objects is not followed"),
             );
             return match skip_raw(self.bytes, self.pos) {
-                Some(end) => {
+                Ok(end) => {
                     self.pos = end;
                     Ok(())
                 }
-                None => self.malformed(at, "malformed JSON inside a value nested too deep"),
+                Err(_) => self.malformed(at, "malformed JSON inside a value nested too deep"),
             };
         }
         self.depth += 1;
@@ -494,19 +508,93 @@ impl<'a> Walker<'a> {
 
     /// A short description of the value at `at`, for messages (`string "5"`).
     pub fn describe_value(&self, at: usize) -> String {
-        describe_value(self.text, at)
+        describe_value(self.bytes, at)
+    }
+
+    /// The decoded string at `at`, if a well-formed string is there.
+    pub fn string_at(&self, at: usize) -> Option<String> {
+        string_at(self.bytes, at)
+    }
+}
+
+/// The first byte of `bytes` that ends a run of plain string content (`"`,
+/// `\` or a control character), with its index; clears `ascii` when a byte
+/// beyond ASCII is passed. Eight bytes at a time.
+#[inline]
+fn string_stop(bytes: &[u8], ascii: &mut bool) -> Option<(usize, u8)> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while i + 8 <= bytes.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        let x = u64::from_le_bytes(word);
+        let quote = x ^ (ONES * u64::from(b'"'));
+        let backslash = x ^ (ONES * u64::from(b'\\'));
+        let stops = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (x.wrapping_sub(ONES * 0x20) & !x);
+        if x & HIGH != 0 {
+            *ascii = false;
+        }
+        if stops & HIGH != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            return Some((i, b));
+        }
+        if b >= 0x80 {
+            *ascii = false;
+        }
+        i += 1;
+    }
+    None
+}
+
+fn hex_value(digit: u8) -> u32 {
+    match digit {
+        b'0'..=b'9' => u32::from(digit - b'0'),
+        b'a'..=b'f' => u32::from(digit - b'a' + 10),
+        _ => u32::from(digit - b'A' + 10),
+    }
+}
+
+/// The byte at `at` in words, for "found …" in messages.
+fn describe_byte(bytes: &[u8], at: usize) -> String {
+    let Some(&first) = bytes.get(at) else {
+        return "the end of the input".to_owned();
+    };
+    let width = match first {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    };
+    let end = (at + width).min(bytes.len());
+    match std::str::from_utf8(&bytes[at..end])
+        .ok()
+        .and_then(|s| s.chars().next())
+    {
+        Some(c) if c.is_control() || c == ' ' => format!("{c:?}"),
+        Some(c) => format!("`{c}`"),
+        None => format!("the byte 0x{first:02X}, which is not UTF-8"),
     }
 }
 
 /// A short description of the JSON value at `at`, for messages.
-pub(crate) fn describe_value(text: &str, at: usize) -> String {
-    let bytes = text.as_bytes();
+pub(crate) fn describe_value(bytes: &[u8], at: usize) -> String {
+    let literal = |at: usize| {
+        let end = skip_raw(bytes, at).unwrap_or(bytes.len());
+        String::from_utf8_lossy(&bytes[at..end]).into_owned()
+    };
     match bytes.get(at) {
         Some(b'{') => "an object".to_owned(),
         Some(b'[') => "an array".to_owned(),
         Some(b'"') => {
-            let end = skip_raw(bytes, at).unwrap_or(text.len());
-            let literal = &text[at..end];
+            let literal = literal(at);
             if literal.chars().count() > 42 {
                 let cut: String = literal.chars().take(40).collect();
                 format!("string {cut}…\"")
@@ -519,34 +607,51 @@ pub(crate) fn describe_value(text: &str, at: usize) -> String {
             if bytes[at] == b't' { "true" } else { "false" }
         ),
         Some(b'n') => "null".to_owned(),
-        Some(_) => {
-            let end = skip_raw(bytes, at).unwrap_or(text.len());
-            format!("number {}", &text[at..end])
-        }
+        Some(_) => format!("number {}", literal(at)),
         None => "nothing".to_owned(),
     }
 }
 
+/// The decoded string at `at`, if a well-formed string is there.
+pub(crate) fn string_at(bytes: &[u8], at: usize) -> Option<String> {
+    const NO_OPTIONS: Options = Options::DEFAULT;
+    let mut probe = Walker::new(bytes, 0, at, &NO_OPTIONS);
+    if probe.peek() != Some(b'"') {
+        return None;
+    }
+    let token = probe.string().ok()?;
+    Some(probe.decode(token).into_owned())
+}
+
 /// Skips one value structurally (strings, brackets), without checking it
-/// closely or recording anything; returns the offset after it, or `None` if
-/// it is cut short or unbalanced. Iterative, so any depth is safe.
-pub(crate) fn skip_raw(bytes: &[u8], mut pos: usize) -> Option<usize> {
+/// closely or recording anything; returns the offset after it. `Err(at)`:
+/// the value is cut short (`at` is the end of `bytes`) or a bracket at `at`
+/// does not match. Iterative, so any depth is safe.
+pub(crate) fn skip_raw(bytes: &[u8], mut pos: usize) -> Result<usize, usize> {
     while let Some(b' ' | b'\n' | b'\r' | b'\t') = bytes.get(pos) {
         pos += 1;
     }
     let mut open: Vec<u8> = Vec::new();
     loop {
-        match *bytes.get(pos)? {
+        let Some(&byte) = bytes.get(pos) else {
+            return Err(bytes.len());
+        };
+        match byte {
             b'"' => {
                 pos += 1;
                 loop {
-                    match *bytes.get(pos)? {
+                    let mut ascii = true;
+                    let rest = bytes.get(pos..).unwrap_or_default();
+                    let Some((i, stop)) = string_stop(rest, &mut ascii) else {
+                        return Err(bytes.len());
+                    };
+                    pos += i + 1;
+                    match stop {
                         b'"' => break,
-                        b'\\' => pos += 2,
-                        _ => pos += 1,
+                        b'\\' => pos += 1,
+                        _ => {}
                     }
                 }
-                pos += 1;
             }
             b'{' => {
                 open.push(b'}');
@@ -558,7 +663,7 @@ pub(crate) fn skip_raw(bytes: &[u8], mut pos: usize) -> Option<usize> {
             }
             close @ (b'}' | b']') => {
                 if open.pop() != Some(close) {
-                    return None;
+                    return Err(pos);
                 }
                 pos += 1;
             }
@@ -569,12 +674,12 @@ pub(crate) fn skip_raw(bytes: &[u8], mut pos: usize) -> Option<usize> {
                     .iter()
                     .position(|b| b",]} \n\r\t:".contains(b))
                     .unwrap_or(bytes.len() - pos);
-                return Some(pos + len);
+                return Ok(pos + len);
             }
             _ => pos += 1,
         }
         if open.is_empty() {
-            return Some(pos);
+            return Ok(pos);
         }
     }
 }
@@ -612,5 +717,41 @@ pub(crate) fn push_escaped(pointer: &mut String, token: &str) {
             '/' => pointer.push_str("~1"),
             c => pointer.push(c),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_stop_finds_the_first_stop_and_notes_non_ascii() {
+        for text in [
+            "abc\"",
+            "abcdefghijklmnop\"",
+            "abcdefgh\\n\"",
+            "héllo wörld, longer than eight\"",
+            "0123456\u{1}",
+            "",
+        ] {
+            let bytes = text.as_bytes();
+            let mut ascii = true;
+            let expected = bytes
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .map(|i| (i, bytes[i]));
+            assert_eq!(string_stop(bytes, &mut ascii), expected, "{text:?}");
+            let upto = expected.map_or(bytes.len(), |(i, _)| i);
+            assert_eq!(ascii, bytes[..upto].is_ascii(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn skip_raw_tells_cut_short_from_mismatched() {
+        assert_eq!(skip_raw(br#"{"a": [1, "]"]} x"#, 0), Ok(15));
+        assert_eq!(skip_raw(br#"{"a": [1, 2}"#, 0), Err(11));
+        assert_eq!(skip_raw(br#"{"a": [1, 2"#, 0), Err(11));
+        assert_eq!(skip_raw(br#""abc\"de"  "#, 0), Ok(9));
+        assert_eq!(skip_raw(b"12345", 0), Ok(5));
     }
 }

@@ -1,0 +1,330 @@
+//! Validation on several threads. This thread reads the structure around the
+//! documents, finds where each document ends (a structural skip, much faster
+//! than validation) and hands out batches of whole documents; worker threads
+//! validate them; the reports are put back in file order before they are
+//! handed on, so they are exactly those of one thread.
+
+use std::collections::BTreeMap;
+use std::io;
+
+use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
+
+use crate::diagnostic::Diagnostic;
+
+use super::locate::{self, Position, CONTEXT_BYTES};
+use super::stream::{
+    container, for_each_line, outside_report, validate_document, validate_line, DocKind, Documents,
+    Source, Stop,
+};
+use super::walker::{skip_raw, Malformed, Walker};
+use super::{DocumentReport, Layout, Options};
+
+/// A batch is sent off once it holds this many bytes of documents.
+const BATCH_BYTES: usize = 1 << 20;
+
+/// Whole documents of consecutive places of a file, with some context
+/// around them for excerpts.
+struct Batch {
+    seq: usize,
+    /// The bytes from file offset `window_start` on.
+    bytes: Vec<u8>,
+    window_start: usize,
+    /// The position of the first document's start.
+    start: Position,
+    documents: Vec<Unit>,
+}
+
+/// One document of a batch.
+struct Unit {
+    /// File offset of its first byte.
+    at: usize,
+    pointer: String,
+    kind: DocKind,
+}
+
+/// What a worker found in a batch.
+struct Done {
+    seq: usize,
+    reports: Vec<DocumentReport>,
+    /// The file offset of the document that is malformed JSON, if one is:
+    /// nothing after it counts.
+    malformed: Option<usize>,
+}
+
+/// Validates the value at `start` of `src` on `jobs` threads.
+pub(crate) fn validate(
+    src: &mut Source<'_>,
+    start: usize,
+    options: &Options,
+    jobs: usize,
+    sink: &mut dyn FnMut(DocumentReport),
+) -> io::Result<Layout> {
+    std::thread::scope(|scope| {
+        let (work, done) = workers(scope, jobs, |batch: Batch| validate_batch(batch, options));
+        let mut batcher = Batcher::new(work, done, sink);
+        let (layout, outside, outcome) = container(src, start, options, &mut batcher);
+        let sent = batcher.send(src);
+        let stopped_at = batcher.finish();
+        // What was found around documents after a malformed one would not
+        // have been read by one thread.
+        let outside: Vec<Diagnostic> = outside
+            .into_iter()
+            .filter(|d| stopped_at.is_none_or(|at| d.offset < at))
+            .collect();
+        if !outside.is_empty() {
+            (batcher.order.sink)(outside_report(outside));
+        }
+        match outcome {
+            Err(Stop::Io(error)) => Err(error),
+            _ => sent.map(|()| layout),
+        }
+    })
+}
+
+/// Validates each line of JSON Lines on `jobs` threads; whether there was a
+/// line that is not blank.
+pub(crate) fn lines(
+    src: &mut Source<'_>,
+    start: usize,
+    options: &Options,
+    jobs: usize,
+    sink: &mut dyn FnMut(DocumentReport),
+) -> io::Result<bool> {
+    type Lines = (usize, Vec<(Vec<u8>, Position, usize)>);
+    std::thread::scope(|scope| {
+        let (work, done) = workers(scope, jobs, |(seq, lines): Lines| {
+            let mut reports = Vec::new();
+            for (line, at, number) in lines {
+                validate_line(line, at, number, options, &mut |report| {
+                    reports.push(report)
+                });
+            }
+            Done {
+                seq,
+                reports,
+                malformed: None,
+            }
+        });
+        let mut order = InOrder::new(done, sink);
+        let (mut seq, mut batch, mut size, mut any) = (0, Vec::new(), 0, false);
+        let result = for_each_line(src, start, &mut |line, at, number| {
+            any = true;
+            size += line.len();
+            batch.push((line, at, number));
+            if size >= BATCH_BYTES {
+                let _ = work.send((seq, std::mem::take(&mut batch)));
+                seq += 1;
+                size = 0;
+                order.poll();
+            }
+        });
+        if !batch.is_empty() {
+            let _ = work.send((seq, batch));
+        }
+        drop(work);
+        order.drain();
+        result.map(|()| any)
+    })
+}
+
+/// Starts `jobs` threads that apply `run` to what is sent on the first
+/// channel and send back the results on the second.
+fn workers<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    jobs: usize,
+    run: impl Fn(T) -> Done + Send + Sync + Copy + 'scope,
+) -> (Sender<T>, Receiver<Done>) {
+    // A bounded queue keeps memory bounded: reading waits for the workers.
+    let (work, todo) = bounded::<T>(2 * jobs);
+    let (finished, done) = unbounded();
+    for _ in 0..jobs {
+        let (todo, finished) = (todo.clone(), finished.clone());
+        scope.spawn(move || {
+            for item in todo {
+                if finished.send(run(item)).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    (work, done)
+}
+
+/// Hands on the workers' reports in file order, up to the first malformed
+/// document.
+struct InOrder<'s> {
+    done: Receiver<Done>,
+    waiting: BTreeMap<usize, Done>,
+    next: usize,
+    stopped_at: Option<usize>,
+    sink: &'s mut dyn FnMut(DocumentReport),
+}
+
+impl<'s> InOrder<'s> {
+    fn new(done: Receiver<Done>, sink: &'s mut dyn FnMut(DocumentReport)) -> Self {
+        InOrder {
+            done,
+            waiting: BTreeMap::new(),
+            next: 0,
+            stopped_at: None,
+            sink,
+        }
+    }
+
+    /// Hands on what has arrived, without waiting.
+    fn poll(&mut self) {
+        while let Ok(done) = self.done.try_recv() {
+            self.arrived(done);
+        }
+    }
+
+    /// Waits for every result, handing each on.
+    fn drain(&mut self) {
+        while let Ok(done) = self.done.recv() {
+            self.arrived(done);
+        }
+    }
+
+    fn arrived(&mut self, done: Done) {
+        self.waiting.insert(done.seq, done);
+        while let Some(done) = self.waiting.remove(&self.next) {
+            self.next += 1;
+            if self.stopped_at.is_some() {
+                continue;
+            }
+            done.reports.into_iter().for_each(&mut *self.sink);
+            self.stopped_at = done.malformed;
+        }
+    }
+}
+
+/// Gathers documents into batches for the workers.
+struct Batcher<'s> {
+    work: Option<Sender<Batch>>,
+    order: InOrder<'s>,
+    batch: Option<Batch>,
+    seq: usize,
+}
+
+impl<'s> Batcher<'s> {
+    fn new(
+        work: Sender<Batch>,
+        done: Receiver<Done>,
+        sink: &'s mut dyn FnMut(DocumentReport),
+    ) -> Self {
+        Batcher {
+            work: Some(work),
+            order: InOrder::new(done, sink),
+            batch: None,
+            seq: 0,
+        }
+    }
+
+    /// Sends off the batch being gathered, with the context after it.
+    fn send(&mut self, src: &mut Source<'_>) -> io::Result<()> {
+        let Some(mut batch) = self.batch.take() else {
+            return Ok(());
+        };
+        let end = batch.window_start + batch.bytes.len();
+        while src.end() < end + CONTEXT_BYTES && src.fill()? {}
+        let context = (end + CONTEXT_BYTES).min(src.end());
+        batch
+            .bytes
+            .extend_from_slice(&src.buf[end - src.base..context - src.base]);
+        if let Some(work) = &self.work {
+            // Waits while the workers are busy: memory stays bounded.
+            let _ = work.send(batch);
+        }
+        self.order.poll();
+        Ok(())
+    }
+
+    /// Waits for the workers to finish; the file offset of the first
+    /// malformed document, if there is one.
+    fn finish(&mut self) -> Option<usize> {
+        self.work = None;
+        self.order.drain();
+        self.order.stopped_at
+    }
+}
+
+impl Documents for Batcher<'_> {
+    fn document(
+        &mut self,
+        src: &mut Source<'_>,
+        at: usize,
+        pointer: String,
+        kind: DocKind,
+    ) -> Result<usize, Stop> {
+        self.order.poll();
+        if self.order.stopped_at.is_some() {
+            return Err(Stop::Malformed);
+        }
+        // Where the document ends: a malformed one, up to where that shows.
+        let end = loop {
+            match skip_raw(&src.buf, at - src.base) {
+                Ok(end) if end < src.buf.len() || src.eof => break src.base + end,
+                Err(end) if end < src.buf.len() => break src.base + end + 1,
+                _ if src.fill()? => {}
+                _ => break src.end(),
+            }
+        };
+        let batch = match &mut self.batch {
+            Some(batch) => batch,
+            empty => {
+                self.seq += 1;
+                empty.insert(Batch {
+                    seq: self.seq - 1,
+                    bytes: Vec::new(),
+                    window_start: at.saturating_sub(CONTEXT_BYTES).max(src.base),
+                    start: src.position(at),
+                    documents: Vec::new(),
+                })
+            }
+        };
+        let copied = batch.window_start + batch.bytes.len();
+        batch
+            .bytes
+            .extend_from_slice(&src.buf[copied - src.base..end - src.base]);
+        batch.documents.push(Unit { at, pointer, kind });
+        if batch.bytes.len() >= BATCH_BYTES {
+            self.send(src)?;
+        }
+        Ok(end)
+    }
+}
+
+/// Validates the documents of a batch, up to one that is malformed JSON.
+fn validate_batch(batch: Batch, options: &Options) -> Done {
+    let mut reports = Vec::with_capacity(batch.documents.len());
+    let mut malformed = None;
+    for unit in batch.documents {
+        let start = unit.at - batch.window_start;
+        let mut w = Walker::new(&batch.bytes, batch.window_start, start, options);
+        w.prefix.clone_from(&unit.pointer);
+        let kind = unit.kind.resolve(&batch.bytes, start);
+        let outcome = validate_document(&mut w, kind);
+        let mut diagnostics = w.out;
+        diagnostics.sort_by_key(|d| d.offset);
+        reports.push(DocumentReport {
+            pointer: unit.pointer,
+            line: None,
+            kind,
+            diagnostics,
+        });
+        if let Err(Malformed) = outcome {
+            malformed = Some(unit.at);
+            break;
+        }
+    }
+    let mut all: Vec<&mut Diagnostic> = reports
+        .iter_mut()
+        .flat_map(|report| report.diagnostics.iter_mut())
+        .collect();
+    locate::locate(&batch.bytes, batch.window_start, batch.start, &mut all);
+    Done {
+        seq: batch.seq,
+        reports,
+        malformed,
+    }
+}

@@ -1,0 +1,735 @@
+//! Reading a file as a stream of documents. The container around the
+//! documents (a catalog's `{"meta": …, "data": {"<CODE>": …}}`, a list
+//! object, an array, JSON Lines) is read here, a piece at a time; each
+//! document is handed to a [`Documents`] handler, which validates it at once
+//! or sends it off to another thread. Only the part of the input around the
+//! current document is kept in memory.
+
+use std::io::{self, Read};
+
+use crate::diagnostic::{Code, Diagnostic};
+
+use super::engine::Site;
+use super::layout::{self, NeedMore};
+use super::locate::{self, Position, CONTEXT_BYTES};
+use super::walker::{push_escaped, skip_raw, DuplicateKeys, Flow, Malformed, Walker};
+use super::{DocumentReport, Kind, Layout, Options, BOM};
+
+/// How much of an input is read before its layout is told: within it, the
+/// whole root object is seen, so a `data` member cannot mislead.
+pub(crate) const RETAIN: usize = 16 << 20;
+
+/// How much is read at a time, at least.
+const CHUNK: usize = 4 << 20;
+
+/// The part of an input at hand: `buf` holds the bytes from file offset
+/// `base` on; lines and columns have been counted up to `at`.
+pub(crate) struct Source<'r> {
+    reader: Option<Box<dyn Read + 'r>>,
+    pub buf: Vec<u8>,
+    pub base: usize,
+    pub eof: bool,
+    at: Position,
+}
+
+impl<'r> Source<'r> {
+    /// A source that reads from `reader`.
+    pub fn new(reader: impl Read + 'r) -> Self {
+        Source {
+            reader: Some(Box::new(reader)),
+            buf: Vec::new(),
+            base: 0,
+            eof: false,
+            at: Position::START,
+        }
+    }
+
+    /// A source whose bytes are all at hand, starting at `start`.
+    pub fn complete(bytes: Vec<u8>, start: Position) -> Source<'static> {
+        Source {
+            reader: None,
+            buf: bytes,
+            base: start.offset,
+            eof: true,
+            at: start,
+        }
+    }
+
+    /// The file offset just after the bytes at hand.
+    pub fn end(&self) -> usize {
+        self.base + self.buf.len()
+    }
+
+    /// Reads more of the input (about as much as is at hand, at least a
+    /// chunk); `false` at its end.
+    pub fn fill(&mut self) -> io::Result<bool> {
+        let Some(reader) = self.reader.as_mut().filter(|_| !self.eof) else {
+            return Ok(false);
+        };
+        let want = CHUNK.max(self.buf.len());
+        let read = reader.take(want as u64).read_to_end(&mut self.buf)?;
+        self.eof = read < want;
+        Ok(read > 0)
+    }
+
+    /// Reads until `len` bytes are at hand or the input ends.
+    pub fn fill_to(&mut self, len: usize) -> io::Result<()> {
+        while self.buf.len() < len && self.fill()? {}
+        Ok(())
+    }
+
+    /// The position of file offset `offset`, which must not be before the
+    /// last one asked for.
+    pub fn position(&mut self, offset: usize) -> Position {
+        let from = self.at.offset.max(self.base);
+        let to = offset.clamp(from, self.end());
+        self.at = self.at.advance(&self.buf[from - self.base..to - self.base]);
+        self.at
+    }
+
+    /// Fills in the line, column and excerpt of diagnostics found in the
+    /// bytes at hand, after every diagnostic located before. Reads on if the
+    /// context an excerpt shows is not at hand yet.
+    pub fn locate(&mut self, diagnostics: &mut [Diagnostic]) -> io::Result<()> {
+        let mut all: Vec<&mut Diagnostic> = diagnostics.iter_mut().collect();
+        let Some(first) = all.iter().map(|d| d.offset).min() else {
+            return Ok(());
+        };
+        let last = all.iter().map(|d| d.offset).max().unwrap_or(first);
+        while self.end() < last + CONTEXT_BYTES && self.fill()? {}
+        let from = self.position(first);
+        self.at = locate::locate(&self.buf, self.base, from, &mut all);
+        Ok(())
+    }
+
+    /// Forgets the bytes before `offset` (but for some context), once there
+    /// are enough of them to be worth moving the rest.
+    pub fn release(&mut self, offset: usize) {
+        let cut = offset.saturating_sub(CONTEXT_BYTES).max(self.base);
+        let drop = cut - self.base;
+        if drop >= CHUNK && drop * 2 >= self.buf.len() {
+            self.position(cut);
+            self.buf.drain(..drop);
+            self.base = cut;
+        }
+    }
+}
+
+/// Why reading stopped early.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// Malformed JSON, reported; nothing after it can be read.
+    Malformed,
+    /// The input could not be read.
+    Io(io::Error),
+}
+
+impl From<io::Error> for Stop {
+    fn from(error: io::Error) -> Self {
+        Stop::Io(error)
+    }
+}
+
+/// How the kind of a document is found.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum DocKind {
+    /// It is known (`None`: it cannot be told).
+    Named(Option<Kind>),
+    /// It is `forced`, or told from the document's members, or else
+    /// `otherwise`.
+    Told {
+        forced: Option<Kind>,
+        otherwise: Option<Kind>,
+    },
+}
+
+impl DocKind {
+    /// The kind of the document at `pos` of `bytes`.
+    pub fn resolve(self, bytes: &[u8], pos: usize) -> Option<Kind> {
+        match self {
+            DocKind::Named(kind) => kind,
+            DocKind::Told { forced, otherwise } => {
+                forced.or_else(|| layout::kind_of(bytes, pos)).or(otherwise)
+            }
+        }
+    }
+}
+
+/// What is done with each document found.
+pub(crate) trait Documents {
+    /// The document at file offset `at`: validates it (or sends it off to
+    /// be) and returns the offset after it. `Stop::Malformed` when it is
+    /// malformed JSON, found now.
+    fn document(
+        &mut self,
+        src: &mut Source<'_>,
+        at: usize,
+        pointer: String,
+        kind: DocKind,
+    ) -> Result<usize, Stop>;
+}
+
+/// Validates every document of `src`.
+pub(crate) fn validate_source(
+    src: &mut Source<'_>,
+    options: &Options,
+    jobs: usize,
+    sink: &mut dyn FnMut(DocumentReport),
+) -> io::Result<Layout> {
+    src.fill_to(RETAIN)?;
+    let start = if src.buf.starts_with(BOM) {
+        src.base + BOM.len()
+    } else {
+        src.base
+    };
+    if options.json_lines {
+        lines(src, start, options, jobs, sink)?;
+        return Ok(Layout::Array);
+    }
+    if jobs > 1 {
+        return super::parallel::validate(src, start, options, jobs, sink);
+    }
+    let mut documents = Sequential { options, sink };
+    let (layout, outside, outcome) = container(src, start, options, &mut documents);
+    if !outside.is_empty() {
+        sink(outside_report(outside));
+    }
+    match outcome {
+        Err(Stop::Io(error)) => Err(error),
+        _ => Ok(layout),
+    }
+}
+
+/// Reads the value at `start` of `src` (the whole input, or one line of JSON
+/// Lines), handing its documents to `documents`. Returns the layout, the
+/// diagnostics found outside documents, and how reading ended.
+pub(crate) fn container<D: Documents>(
+    src: &mut Source<'_>,
+    start: usize,
+    options: &Options,
+    documents: &mut D,
+) -> (Layout, Vec<Diagnostic>, Result<(), Stop>) {
+    let mut reader = Container {
+        src,
+        pos: start,
+        options,
+        documents,
+        out: Vec::new(),
+        layout: Layout::Bare,
+    };
+    let outcome = reader.file();
+    (reader.layout, reader.out, outcome)
+}
+
+/// The report of the diagnostics found outside any document.
+pub(crate) fn outside_report(diagnostics: Vec<Diagnostic>) -> DocumentReport {
+    DocumentReport {
+        pointer: String::new(),
+        line: None,
+        kind: None,
+        diagnostics,
+    }
+}
+
+/// Validates each document as it is found, on this thread.
+pub(crate) struct Sequential<'s> {
+    pub options: &'s Options,
+    pub sink: &'s mut dyn FnMut(DocumentReport),
+}
+
+impl Documents for Sequential<'_> {
+    fn document(
+        &mut self,
+        src: &mut Source<'_>,
+        at: usize,
+        pointer: String,
+        kind: DocKind,
+    ) -> Result<usize, Stop> {
+        let options = self.options;
+        let mut resolved = None;
+        let (mut diagnostics, outcome, end) = walk_unit(src, at, &pointer, options, |w| {
+            let kind = kind.resolve(w.bytes, w.pos);
+            resolved = Some(kind);
+            validate_document(w, kind)
+        })?;
+        src.locate(&mut diagnostics)?;
+        (self.sink)(DocumentReport {
+            pointer,
+            line: None,
+            kind: resolved.flatten(),
+            diagnostics,
+        });
+        outcome.map(|()| end).map_err(|Malformed| Stop::Malformed)
+    }
+}
+
+/// Validates the document at the walker's cursor as `kind`.
+pub(crate) fn validate_document(w: &mut Walker<'_>, kind: Option<Kind>) -> Flow {
+    w.ws();
+    match kind {
+        Some(kind) => w.value(kind.root_type(), false, Site::ROOT),
+        None => {
+            let at = w.pos;
+            w.report(
+                Code::UnknownKind,
+                at,
+                None,
+                None,
+                "cannot tell whether this is a template, card, set or migration: name the kind with --kind".to_owned(),
+            );
+            w.skip_value()
+        }
+    }
+}
+
+/// Runs `walk` over the value at file offset `at`, reading more of the input
+/// whenever the value may go on beyond the bytes at hand. Returns the
+/// diagnostics in document order, how the walk ended and the offset after
+/// the value.
+pub(crate) fn walk_unit(
+    src: &mut Source<'_>,
+    at: usize,
+    pointer: &str,
+    options: &Options,
+    mut walk: impl FnMut(&mut Walker<'_>) -> Flow,
+) -> Result<(Vec<Diagnostic>, Flow, usize), Stop> {
+    loop {
+        let start = at - src.base;
+        let mut w = Walker::new(&src.buf, src.base, start, options);
+        w.prefix = pointer.to_owned();
+        let outcome = walk(&mut w);
+        let cut_short = match outcome {
+            // The last token (a number) may go on.
+            Ok(()) => w.pos >= src.buf.len(),
+            Err(Malformed) => skip_raw(&src.buf, start).is_err_and(|e| e >= src.buf.len()),
+        };
+        let (mut diagnostics, end) = (w.out, src.base + w.pos);
+        if cut_short && src.fill()? {
+            continue;
+        }
+        // Missing members are found at the end of their object but belong
+        // where it starts.
+        diagnostics.sort_by_key(|d| d.offset);
+        return Ok((diagnostics, outcome, end));
+    }
+}
+
+/// Reads the structure around the documents of one value.
+struct Container<'c, 'r, D> {
+    src: &'c mut Source<'r>,
+    /// The file offset being read.
+    pos: usize,
+    options: &'c Options,
+    documents: &'c mut D,
+    /// Diagnostics found outside documents, located.
+    out: Vec<Diagnostic>,
+    layout: Layout,
+}
+
+impl<D: Documents> Container<'_, '_, D> {
+    fn file(&mut self) -> Result<(), Stop> {
+        self.ws()?;
+        if self.peek()?.is_none() {
+            let at = self.pos;
+            self.report(
+                Code::InvalidJson,
+                at,
+                String::new(),
+                "empty input: expected a JSON document".to_owned(),
+            )?;
+            return Err(Stop::Malformed);
+        }
+        let forced = self.options.kind;
+        let (layout, kind) = loop {
+            let at = self.pos - self.src.base;
+            match layout::detect(&self.src.buf, at, self.src.eof, forced) {
+                Ok(found) => break found,
+                Err(NeedMore) => {
+                    self.src.fill()?;
+                }
+            }
+        };
+        self.layout = layout;
+        match layout {
+            Layout::Bare => self.document(String::new(), DocKind::Named(kind))?,
+            Layout::Array => self.array(
+                String::new(),
+                DocKind::Told {
+                    forced,
+                    otherwise: None,
+                },
+            )?,
+            Layout::Wrapped | Layout::Catalog | Layout::List => self.root(layout, kind)?,
+            Layout::CodeMap => self.code_map(String::new(), forced.unwrap_or(Kind::Set))?,
+        }
+        self.ws()?;
+        if self.peek()?.is_some() {
+            let at = self.pos;
+            self.report(
+                Code::InvalidJson,
+                at,
+                String::new(),
+                "unexpected content after the JSON value".to_owned(),
+            )?;
+            return Err(Stop::Malformed);
+        }
+        Ok(())
+    }
+
+    /// The root object of a wrapped document, a catalog or a list.
+    fn root(&mut self, layout: Layout, kind: Option<Kind>) -> Result<(), Stop> {
+        let forced = self.options.kind;
+        let mut keys = DuplicateKeys::default();
+        let mut contradicted = false;
+        self.members(String::new(), |c, key, key_at, pointer| {
+            if !keys.insert(key.clone().into()) {
+                c.duplicate_key(key_at, &key, pointer.clone())?;
+            }
+            if key != "data" {
+                if !contradicted {
+                    contradicted = c.contradiction(&key, key_at)?;
+                }
+                return c.skip(pointer);
+            }
+            match layout {
+                Layout::Wrapped => c.document(pointer, DocKind::Named(kind)),
+                Layout::Catalog => c.code_map(pointer, forced.unwrap_or(Kind::Set)),
+                _ if c.peek()? == Some(b'[') => c.array(
+                    pointer,
+                    DocKind::Told {
+                        forced,
+                        otherwise: Some(Kind::Migration),
+                    },
+                ),
+                _ => {
+                    let at = c.pos;
+                    let found = c.describe_value();
+                    c.report(
+                        Code::WrongType,
+                        at,
+                        pointer.clone(),
+                        format!("expected the list's documents in an array, found {found}"),
+                    )?;
+                    c.skip(pointer)
+                }
+            }
+        })
+    }
+
+    /// `{"<CODE>": <document>, ...}`.
+    fn code_map(&mut self, pointer: String, kind: Kind) -> Result<(), Stop> {
+        let mut codes = DuplicateKeys::default();
+        self.members(pointer, |c, code, code_at, pointer| {
+            if !codes.insert(code.clone().into()) {
+                c.duplicate_key(code_at, &code, pointer.clone())?;
+            }
+            c.document(pointer, DocKind::Named(Some(kind)))
+        })
+    }
+
+    /// `[<document>, ...]`.
+    fn array(&mut self, pointer: String, kind: DocKind) -> Result<(), Stop> {
+        self.pos += 1;
+        self.ws()?;
+        if self.peek()? == Some(b']') {
+            self.pos += 1;
+            return Ok(());
+        }
+        for index in 0.. {
+            self.ws()?;
+            self.document(format!("{pointer}/{index}"), kind)?;
+            self.ws()?;
+            match self.peek()? {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.unexpected(&pointer, "`,` or `]` after an array item")),
+            }
+        }
+        Ok(())
+    }
+
+    /// At `{`: reads each member, calling `member` with its decoded key, the
+    /// key's offset and its pointer; `member` must consume the value.
+    fn members(
+        &mut self,
+        pointer: String,
+        mut member: impl FnMut(&mut Self, String, usize, String) -> Result<(), Stop>,
+    ) -> Result<(), Stop> {
+        self.pos += 1;
+        self.ws()?;
+        if self.peek()? == Some(b'}') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.ws()?;
+            if self.peek()? != Some(b'"') {
+                return Err(self.unexpected(&pointer, "a member name in double quotes"));
+            }
+            let key_at = self.pos;
+            let key = self.key(&pointer)?;
+            self.ws()?;
+            if self.peek()? != Some(b':') {
+                return Err(self.unexpected(&pointer, "`:` after the member name"));
+            }
+            self.pos += 1;
+            self.ws()?;
+            let mut inner = pointer.clone();
+            inner.push('/');
+            push_escaped(&mut inner, &key);
+            member(self, key, key_at, inner)?;
+            self.ws()?;
+            match self.peek()? {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.unexpected(&pointer, "`,` or `}` after an object member")),
+            }
+        }
+    }
+
+    /// Hands the document at the cursor to the handler.
+    fn document(&mut self, pointer: String, kind: DocKind) -> Result<(), Stop> {
+        self.pos = self.documents.document(self.src, self.pos, pointer, kind)?;
+        self.src.release(self.pos);
+        Ok(())
+    }
+
+    /// Reads past a value around the documents (such as `meta`), reporting
+    /// only malformed JSON, duplicate keys and excessive depth.
+    fn skip(&mut self, pointer: String) -> Result<(), Stop> {
+        let (mut diagnostics, outcome, end) =
+            walk_unit(self.src, self.pos, &pointer, self.options, |w| {
+                w.skip_value()
+            })?;
+        self.src.locate(&mut diagnostics)?;
+        self.out.extend(diagnostics);
+        self.pos = end;
+        outcome.map_err(|Malformed| Stop::Malformed)
+    }
+
+    /// Reports a member beside an early `data` that names a document kind, when
+    /// the input was too long to see it before `data` was read as a container.
+    fn contradiction(&mut self, key: &str, key_at: usize) -> Result<bool, Stop> {
+        self.ensure_value()?;
+        let at = self.pos - self.src.base;
+        let Some(kind) = layout::contradicting_kind(&self.src.buf, key, at) else {
+            return Ok(false);
+        };
+        let mut pointer = String::from("/");
+        push_escaped(&mut pointer, key);
+        self.report(
+            Code::UnknownKind,
+            key_at,
+            pointer,
+            format!(
+                "`{key}` is a field of a {kind}, but this object's `data` was read as a {}: name the kind with --kind, or put `data` after `{key}`",
+                self.layout.as_str()
+            ),
+        )?;
+        Ok(true)
+    }
+
+    /// Makes sure a string value at the cursor is all at hand.
+    fn ensure_value(&mut self) -> Result<(), Stop> {
+        while self.src.buf.get(self.pos - self.src.base) == Some(&b'"')
+            && skip_raw(&self.src.buf, self.pos - self.src.base)
+                .is_err_and(|e| e >= self.src.buf.len())
+            && self.src.fill()?
+        {}
+        Ok(())
+    }
+
+    /// At `"`: reads a key.
+    fn key(&mut self, pointer: &str) -> Result<String, Stop> {
+        self.ensure_value()?;
+        let mut w = Walker::new(
+            &self.src.buf,
+            self.src.base,
+            self.pos - self.src.base,
+            self.options,
+        );
+        w.prefix = pointer.to_owned();
+        match w.string() {
+            Ok(token) => {
+                let key = w.decode(token).into_owned();
+                self.pos = self.src.base + w.pos;
+                Ok(key)
+            }
+            Err(Malformed) => {
+                let diagnostics = w.out;
+                self.record(diagnostics)?;
+                Err(Stop::Malformed)
+            }
+        }
+    }
+
+    fn peek(&mut self) -> Result<Option<u8>, Stop> {
+        while self.pos >= self.src.end() {
+            if !self.src.fill()? {
+                return Ok(None);
+            }
+        }
+        Ok(Some(self.src.buf[self.pos - self.src.base]))
+    }
+
+    fn ws(&mut self) -> Result<(), Stop> {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek()? {
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
+    fn describe_value(&mut self) -> String {
+        super::walker::describe_value(&self.src.buf, self.pos - self.src.base)
+    }
+
+    /// Locates diagnostics found outside documents and keeps them.
+    fn record(&mut self, mut diagnostics: Vec<Diagnostic>) -> Result<(), Stop> {
+        self.src.locate(&mut diagnostics)?;
+        self.out.extend(diagnostics);
+        Ok(())
+    }
+
+    fn report(
+        &mut self,
+        code: Code,
+        at: usize,
+        pointer: String,
+        message: String,
+    ) -> Result<(), Stop> {
+        let found = diagnostic(self.options, code, at, pointer, message);
+        self.record(vec![found])
+    }
+
+    fn duplicate_key(&mut self, key_at: usize, key: &str, pointer: String) -> Result<(), Stop> {
+        self.report(
+            Code::DuplicateKey,
+            key_at,
+            pointer,
+            format!("duplicate key `{key}`: this later value replaces the earlier one"),
+        )
+    }
+
+    /// Reports malformed JSON at the cursor: something else was expected.
+    fn unexpected(&mut self, pointer: &str, expected: &str) -> Stop {
+        let at = (self.pos - self.src.base).min(self.src.buf.len());
+        let mut w = Walker::new(&self.src.buf, self.src.base, at, self.options);
+        w.prefix = pointer.to_owned();
+        let _ = w.unexpected::<()>(expected);
+        let diagnostics = w.out;
+        match self.record(diagnostics) {
+            Ok(()) => Stop::Malformed,
+            Err(stop) => stop,
+        }
+    }
+}
+
+/// A diagnostic about the value at file offset `at`, not yet located.
+fn diagnostic(
+    options: &Options,
+    code: Code,
+    at: usize,
+    pointer: String,
+    message: String,
+) -> Diagnostic {
+    let mut w = Walker::new(&[], at, 0, options);
+    w.prefix = pointer;
+    w.report(code, 0, None, None, message);
+    w.out.remove(0)
+}
+
+/// Validates each line of JSON Lines as its own value, on `jobs` threads.
+fn lines(
+    src: &mut Source<'_>,
+    start: usize,
+    options: &Options,
+    jobs: usize,
+    sink: &mut dyn FnMut(DocumentReport),
+) -> io::Result<()> {
+    let any = if jobs > 1 {
+        super::parallel::lines(src, start, options, jobs, sink)?
+    } else {
+        let mut any = false;
+        for_each_line(src, start, &mut |line, at, number| {
+            any = true;
+            validate_line(line, at, number, options, sink);
+        })?;
+        any
+    };
+    if !any {
+        let at = src.end();
+        let mut diagnostics = vec![diagnostic(
+            options,
+            Code::InvalidJson,
+            at,
+            String::new(),
+            "empty input: expected a JSON document".to_owned(),
+        )];
+        src.locate(&mut diagnostics)?;
+        sink(outside_report(diagnostics));
+    }
+    Ok(())
+}
+
+/// Calls `each` with every line that is not blank, its position and its
+/// 1-based number.
+pub(crate) fn for_each_line(
+    src: &mut Source<'_>,
+    start: usize,
+    each: &mut dyn FnMut(Vec<u8>, Position, usize),
+) -> io::Result<()> {
+    let mut line_start = start;
+    let mut number = 0;
+    loop {
+        let line_end = loop {
+            let from = line_start - src.base;
+            if let Some(i) = memchr::memchr(b'\n', &src.buf[from..]) {
+                break line_start + i;
+            }
+            if !src.fill()? {
+                break src.end();
+            }
+        };
+        number += 1;
+        let line = &src.buf[line_start - src.base..line_end - src.base];
+        if !line.trim_ascii().is_empty() {
+            let line = line.to_vec();
+            each(line, src.position(line_start), number);
+        }
+        if line_end >= src.end() {
+            return Ok(());
+        }
+        line_start = line_end + 1;
+        src.release(line_start);
+    }
+}
+
+/// Validates one line of JSON Lines (a document or a container of them),
+/// which starts at `at`.
+pub(crate) fn validate_line(
+    line: Vec<u8>,
+    at: Position,
+    number: usize,
+    options: &Options,
+    sink: &mut dyn FnMut(DocumentReport),
+) {
+    let mut src = Source::complete(line, at);
+    let mut numbered = |mut document: DocumentReport| {
+        document.line = Some(number);
+        sink(document);
+    };
+    let mut documents = Sequential {
+        options,
+        sink: &mut numbered,
+    };
+    let (_, outside, _) = container(&mut src, at.offset, options, &mut documents);
+    if !outside.is_empty() {
+        numbered(outside_report(outside));
+    }
+}
