@@ -310,20 +310,16 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
         });
         wire_names.push(wire);
     }
-    let mut order: Vec<u16> = (0..wire_names.len() as u16).collect();
-    order.sort_by(|&a, &b| wire_names[a as usize].cmp(&wire_names[b as usize]));
-    if let Some(pair) = order
-        .windows(2)
-        .find(|w| wire_names[w[0] as usize] == wire_names[w[1] as usize])
-    {
+    let mut sorted: Vec<&String> = wire_names.iter().collect();
+    sorted.sort();
+    if let Some(pair) = sorted.windows(2).find(|w| w[0] == w[1]) {
         return Err(Error::new(
             input.span(),
-            format!(
-                "two fields have the wire name `{}`",
-                wire_names[pair[0] as usize]
-            ),
+            format!("two fields have the wire name `{}`", pair[0]),
         ));
     }
+    let (slots, seed) = perfect_hash(&wire_names)
+        .ok_or_else(|| Error::new(input.span(), "no perfect hash found for the field names"))?;
 
     // A static reached through a function: models refer to each other in
     // cycles (a Group's children are layers, one of which is a Group), which
@@ -336,7 +332,9 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
             name: #model_name,
             doc: #model_doc,
             fields: &[#(#fields),*],
-            by_name: &[#(#order),*],
+            keys: &[#(::cardkit::schema::key_words(#wire_names.as_bytes())),*],
+            slots: &[#(#slots),*],
+            seed: #seed,
             required: #required_mask,
         };
         impl ::cardkit::schema::Model for #ident {
@@ -349,6 +347,54 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
                 &::cardkit::schema::Type::Model { model: <#ident as ::cardkit::schema::Model>::model };
         }
     })
+}
+
+/// A table in which each wire name has a slot of its own, and the
+/// multiplier that spreads them so: the validator finds a field with one hash
+/// and one comparison. The slot holds the field's index; 255 marks an empty
+/// slot.
+fn perfect_hash(names: &[String]) -> Option<(Vec<u8>, u64)> {
+    let mut len = names.len().next_power_of_two().max(1) * 4;
+    while len <= 1 << 14 {
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407)
+                | 1;
+            let mut slots = vec![u8::MAX; len];
+            let spread = names.iter().enumerate().all(|(index, name)| {
+                let slot = &mut slots[key_hash(name.as_bytes(), seed, len)];
+                let free = *slot == u8::MAX;
+                *slot = u8::try_from(index).unwrap_or(u8::MAX);
+                free
+            });
+            if spread {
+                return Some((slots, seed));
+            }
+        }
+        len *= 2;
+    }
+    None
+}
+
+/// A copy of `cardkit::schema::key_hash` of a name, which the tables are
+/// built for.
+fn key_hash(key: &[u8], seed: u64, slots: usize) -> usize {
+    let word = |bytes: &[u8]| {
+        let mut word = [0u8; 8];
+        word[..bytes.len()].copy_from_slice(bytes);
+        u64::from_le_bytes(word)
+    };
+    let len = key.len();
+    let head = word(&key[..len.min(8)]);
+    let tail = word(&key[len.saturating_sub(8)..]);
+    let mixed = head ^ tail.rotate_left(23) ^ (len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let bits = slots.trailing_zeros();
+    if bits == 0 {
+        return 0;
+    }
+    (mixed.wrapping_mul(seed) >> (64 - bits)) as usize
 }
 
 fn derive_enum(input: &DeriveInput) -> Result<Tokens> {

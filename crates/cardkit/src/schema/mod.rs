@@ -59,8 +59,14 @@ pub struct ModelDef {
     pub doc: &'static str,
     /// The fields, in definition order.
     pub fields: &'static [FieldDef],
-    /// Indexes into `fields`, sorted by wire name, for binary search.
-    pub by_name: &'static [u16],
+    /// [`key_words`] of each field's wire name, in the order of `fields`.
+    pub keys: &'static [(u64, u64)],
+    /// A perfect hash table of the wire names: slot [`key_hash`] of a name
+    /// holds its index in `fields`, [`NO_FIELD`] where no name hashes.
+    pub slots: &'static [u8],
+    /// The multiplier of [`key_hash`] that spreads this model's names over
+    /// `slots` without collisions.
+    pub seed: u64,
     /// Bit `i` is set when `fields[i]` is required (models have at most 128
     /// fields).
     pub required: u128,
@@ -76,15 +82,91 @@ impl ModelDef {
     /// The field with this wire name given as UTF-8 bytes.
     #[must_use]
     pub fn field_by_bytes(&self, wire_name: &[u8]) -> Option<(usize, &'static FieldDef)> {
-        let fields = self.fields;
-        self.by_name
-            .binary_search_by(|&i| fields[i as usize].name.as_bytes().cmp(wire_name))
-            .ok()
-            .map(|slot| {
-                let index = self.by_name[slot] as usize;
-                (index, &fields[index])
-            })
+        self.field_at(wire_name, 0, wire_name.len())
     }
+
+    /// The field whose wire name is `bytes[start..end]`: one hash and one
+    /// comparison of two words (and of the middle of names over 16 bytes).
+    #[must_use]
+    #[inline]
+    pub fn field_at(
+        &self,
+        bytes: &[u8],
+        start: usize,
+        end: usize,
+    ) -> Option<(usize, &'static FieldDef)> {
+        let words = words_at(bytes, start, end);
+        let len = end - start;
+        let slot = key_hash(len, words, self.seed, self.slots.len());
+        let index = usize::from(*self.slots.get(slot)?);
+        let field = self.fields.get(index)?;
+        let name = field.name.as_bytes();
+        let same = name.len() == len
+            && self.keys.get(index) == Some(&words)
+            && (len <= 16 || name[8..len - 8] == bytes[start + 8..end - 8]);
+        same.then_some((index, field))
+    }
+}
+
+/// The mark of an empty slot of [`ModelDef::slots`].
+pub const NO_FIELD: u8 = u8::MAX;
+
+/// The first and the last eight bytes of a wire name as little-endian words,
+/// zero-padded when it is shorter: what a field lookup hashes and compares.
+#[must_use]
+pub const fn key_words(key: &[u8]) -> (u64, u64) {
+    let len = key.len();
+    let (mut head, mut tail) = ([0u8; 8], [0u8; 8]);
+    let from = len.saturating_sub(8);
+    let mut i = 0;
+    while i < 8 && i < len {
+        head[i] = key[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < 8 && from + j < len {
+        tail[j] = key[from + j];
+        j += 1;
+    }
+    (u64::from_le_bytes(head), u64::from_le_bytes(tail))
+}
+
+/// [`key_words`] of `bytes[start..end]`, with whole-word reads where the
+/// bytes around allow them.
+#[inline]
+fn words_at(bytes: &[u8], start: usize, end: usize) -> (u64, u64) {
+    let word = |at: usize| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(word)
+    };
+    let len = end - start;
+    if len >= 8 {
+        (word(start), word(end - 8))
+    } else if start + 8 <= bytes.len() {
+        let head = word(start) & ((1u64 << (8 * len)) - 1);
+        (head, head)
+    } else {
+        key_words(&bytes[start..end])
+    }
+}
+
+/// The slot of a wire name of `len` bytes with [`key_words`] `words` in a
+/// table of `slots` slots (a power of two), for the multiplier `seed`.
+/// `#[derive(Model)]` builds the tables with a copy of this function (the
+/// derive cannot depend on this crate); a test checks that every field is
+/// found through them.
+#[must_use]
+#[inline]
+pub fn key_hash(len: usize, words: (u64, u64), seed: u64, slots: usize) -> usize {
+    let mixed =
+        words.0 ^ words.1.rotate_left(23) ^ (len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let bits = slots.trailing_zeros();
+    if bits == 0 {
+        return 0;
+    }
+    // `slots` is a power of two: keep the high bits, the best mixed.
+    (mixed.wrapping_mul(seed) >> (64 - bits)) as usize
 }
 
 /// One field of a model.
@@ -274,4 +356,32 @@ impl<T: Describe> Describe for Option<T> {
 }
 impl<T: Describe> Describe for Box<T> {
     const TYPE: &'static Type = T::TYPE;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::Kind;
+
+    #[test]
+    fn every_field_is_found_by_its_wire_name_and_nothing_else_is() {
+        let mut models = 0;
+        for kind in Kind::ALL {
+            for model in models_of(kind.model()) {
+                models += 1;
+                assert!(model.slots.len().is_power_of_two(), "{}", model.name);
+                for (index, field) in model.fields.iter().enumerate() {
+                    let found = model.field(field.name).map(|(i, f)| (i, f.name));
+                    assert_eq!(found, Some((index, field.name)), "{}", model.name);
+                    for near in [format!("{}x", field.name), field.name.to_uppercase()] {
+                        if model.fields.iter().all(|f| f.name != near) {
+                            assert!(model.field(&near).is_none(), "{}.{near}", model.name);
+                        }
+                    }
+                }
+                assert!(model.field("").is_none());
+            }
+        }
+        assert!(models >= 25, "{models} models");
+    }
 }

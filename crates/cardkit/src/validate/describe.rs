@@ -1,5 +1,8 @@
 //! Words for messages: what a type expects, and the nearest known field name.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use crate::schema::{ModelDef, Type};
 
 /// What a value of `ty` is, in words: `an integer`, `an array of CardSet`.
@@ -46,8 +49,30 @@ fn plural(item: &Type) -> String {
 }
 
 /// The known field whose name is closest to an unknown `name`, when one is
-/// close enough to be a likely typo.
-pub(crate) fn nearest_field(model: &ModelDef, name: &str) -> Option<&'static str> {
+/// close enough to be a likely typo. The same unknown names come back on
+/// every record of a catalog: each is compared with the model's fields once.
+pub(crate) fn nearest_field(model: &'static ModelDef, name: &str) -> Option<&'static str> {
+    /// Enough for every unknown name of real data; past it, start over.
+    const REMEMBERED: usize = 4096;
+    thread_local! {
+        static NEAREST: RefCell<HashMap<(usize, String), Option<&'static str>>> =
+            RefCell::new(HashMap::new());
+    }
+    let key = (std::ptr::from_ref(model) as usize, name.to_owned());
+    NEAREST.with_borrow_mut(|known| {
+        if let Some(&near) = known.get(&key) {
+            return near;
+        }
+        if known.len() >= REMEMBERED {
+            known.clear();
+        }
+        let near = compare(model, name);
+        known.insert(key, near);
+        near
+    })
+}
+
+fn compare(model: &ModelDef, name: &str) -> Option<&'static str> {
     let lower = name.to_lowercase();
     model
         .fields

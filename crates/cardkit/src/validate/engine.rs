@@ -144,6 +144,10 @@ impl Walker<'_> {
 
     /// Checks that a number token is an integer within 64-bit range.
     fn integer(&mut self, number: Num, site: Site) {
+        // Up to 18 digits always fit: the common case needs no parsing.
+        if number.plain && number.end - number.start <= 18 {
+            return;
+        }
         let literal = self.ascii(number.start, number.end);
         let verdict = if number.plain {
             if literal.parse::<i64>().is_ok() || literal.parse::<u64>().is_ok() {
@@ -186,7 +190,7 @@ impl Walker<'_> {
             let found = if key.escaped {
                 model.field(&w.decode(key))
             } else {
-                model.field_by_bytes(&w.bytes[key.start..key.end])
+                model.field_at(w.bytes, key.start, key.end)
             };
             if let Some((index, field)) = found {
                 let bit = 1u128 << index;
@@ -484,6 +488,7 @@ struct EarlierValues<'a> {
 
 impl<'a> EarlierValues<'a> {
     /// Notes the diagnostics recorded since `from` as those of `key`'s value.
+    #[inline]
     fn record(&mut self, w: &Walker<'_>, key: Cow<'a, str>, from: usize) {
         if w.out.len() > from {
             self.spans.push((key, from..w.out.len()));

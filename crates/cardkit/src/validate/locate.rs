@@ -75,84 +75,45 @@ pub(crate) fn locate(
 fn excerpt(bytes: &[u8], offset: usize) -> Option<Excerpt> {
     let lower = offset.saturating_sub(CONTEXT_BYTES);
     let upper = (offset + CONTEXT_BYTES).min(bytes.len());
-    let start = bytes[lower..offset]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(lower, |i| lower + i + 1);
-    let end = bytes[offset..upper]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(upper, |i| offset + i);
-    // A window that cuts into the line must not cut into a character.
-    let start = (start..offset)
-        .find(|&i| !is_continuation(bytes[i]))
-        .unwrap_or(offset);
+    let start = memchr::memrchr(b'\n', &bytes[lower..offset]).map_or(lower, |i| lower + i + 1);
+    let end = memchr::memchr(b'\n', &bytes[offset..upper]).map_or(upper, |i| offset + i);
+    let before = String::from_utf8_lossy(&bytes[start..offset]);
+    let after = String::from_utf8_lossy(&bytes[offset..end]);
+    let after = after.strip_suffix('\r').unwrap_or(&after);
+    // The line goes on past the bytes looked at, or past the window shown.
     let cut_before = start > 0 && bytes[start - 1] != b'\n';
     let cut_after = end < bytes.len() && bytes[end] != b'\n';
-    let before = String::from_utf8_lossy(&bytes[start..offset])
-        .chars()
-        .count();
-    let line = String::from_utf8_lossy(&bytes[start..end]);
-    let line = line.trim_end_matches('\r');
-    let chars: Vec<char> = line
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if chars.iter().all(|c| c.is_whitespace()) && before >= chars.len() {
-        return (!chars.is_empty() || offset == bytes.len()).then(|| Excerpt {
-            text: chars.iter().collect(),
-            caret: before,
-        });
-    }
-    let from = before.saturating_sub(EXCERPT_CONTEXT);
-    let to = (before + EXCERPT_CONTEXT).min(chars.len());
-    let mut text: String = chars[from..to].iter().collect();
-    let mut caret = before - from;
-    if from > 0 || cut_before {
-        text.insert(0, '…');
-        caret += 1;
-    }
-    if to < chars.len() || cut_after {
+    let shown_before: Vec<char> = before.chars().rev().take(EXCERPT_CONTEXT + 1).collect();
+    let shown_after: Vec<char> = after.chars().take(EXCERPT_CONTEXT + 1).collect();
+    let more_before = shown_before.len() > EXCERPT_CONTEXT || (cut_before && !before.is_empty());
+    let more_after = shown_after.len() > EXCERPT_CONTEXT || (cut_after && !after.is_empty());
+    let visible = |c: &char| if c.is_control() { ' ' } else { *c };
+    let mut text = String::new();
+    if more_before {
         text.push('…');
+    }
+    text.extend(shown_before.iter().take(EXCERPT_CONTEXT).rev().map(visible));
+    let caret = text.chars().count();
+    text.extend(shown_after.iter().take(EXCERPT_CONTEXT).map(visible));
+    if more_after {
+        text.push('…');
+    }
+    if text.trim().is_empty() && after.is_empty() {
+        // Nothing but white space before the end of a line: show it only
+        // at the end of the input, where the caret has nowhere else to go.
+        return (!text.is_empty() || offset == bytes.len()).then_some(Excerpt { text, caret });
     }
     Some(Excerpt { text, caret })
 }
 
-fn is_continuation(byte: u8) -> bool {
-    byte & 0xC0 == 0x80
-}
-
-/// `\n` bytes in `bytes`, eight at a time.
+/// `\n` bytes in `bytes`.
 fn count_newlines(bytes: &[u8]) -> usize {
-    count_where(bytes, |x| {
-        let y = x ^ (ONES * u64::from(b'\n'));
-        // A byte is zero exactly when its high bit ends up set here.
-        !(((y & !HIGH) + !HIGH) | y) & HIGH
-    })
+    bytecount::count(bytes, b'\n')
 }
 
 /// Characters in `bytes` (UTF-8): the bytes that are not continuation bytes.
 fn count_chars(bytes: &[u8]) -> usize {
-    bytes.len() - count_where(bytes, |x| x & !(x << 1) & HIGH)
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// Counts the bytes for which `mark` sets the high bit of the byte's lane.
-fn count_where(bytes: &[u8], mark: impl Fn(u64) -> u64) -> usize {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut count = 0;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        count += mark(u64::from_le_bytes(word)).count_ones() as usize;
-    }
-    let mut tail = [0u8; 8];
-    let rest = chunks.remainder();
-    tail[..rest.len()].copy_from_slice(rest);
-    // The padding is zero bytes, which neither mark counts.
-    count + mark(u64::from_le_bytes(tail)).count_ones() as usize
+    bytecount::num_chars(bytes)
 }
 
 #[cfg(test)]

@@ -22,6 +22,10 @@ pub(crate) const RETAIN: usize = 16 << 20;
 /// How much is read at a time, at least.
 const CHUNK: usize = 4 << 20;
 
+/// How much of the input is at hand, if it is that long, when a value starts
+/// to be validated: larger than most documents.
+const READ_AHEAD: usize = 8 << 20;
+
 /// The part of an input at hand: `buf` holds the bytes from file offset
 /// `base` on; lines and columns have been counted up to `at`.
 pub(crate) struct Source<'r> {
@@ -293,6 +297,9 @@ pub(crate) fn walk_unit(
     options: &Options,
     mut walk: impl FnMut(&mut Walker<'_>) -> Flow,
 ) -> Result<(Vec<Diagnostic>, Flow, usize), Stop> {
+    // Reading ahead makes it rare that a value goes on beyond the bytes at
+    // hand, which costs walking it again.
+    while src.end() - at < READ_AHEAD && src.fill()? {}
     loop {
         let start = at - src.base;
         let mut w = Walker::new(&src.buf, src.base, start, options);

@@ -197,12 +197,11 @@ impl<'a> Walker<'a> {
                         end: self.pos - 1,
                         escaped,
                     };
-                    if !ascii {
-                        if let Err(error) = std::str::from_utf8(&self.bytes[token.start..token.end])
-                        {
-                            let at = token.start + error.valid_up_to();
-                            return self.malformed(at, "invalid UTF-8 in a string");
-                        }
+                    let content = &self.bytes[token.start..token.end];
+                    if !ascii && simdutf8::basic::from_utf8(content).is_err() {
+                        let valid =
+                            std::str::from_utf8(content).map_or_else(|e| e.valid_up_to(), str::len);
+                        return self.malformed(token.start + valid, "invalid UTF-8 in a string");
                     }
                     return Ok(token);
                 }
