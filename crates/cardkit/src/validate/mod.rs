@@ -33,6 +33,9 @@ use crate::schema::{Describe, Model, ModelDef, Type, Version};
 pub use layout::Layout;
 pub use walker::MAX_DEPTH;
 
+#[doc(hidden)]
+pub use stream::Buffering;
+
 use locate::Position;
 use stream::Source;
 
@@ -249,8 +252,23 @@ pub fn validate_reader(
     reader: impl Read,
     options: &Options,
     jobs: usize,
+    on_document: impl FnMut(DocumentReport),
+) -> io::Result<Layout> {
+    validate_buffered(reader, options, jobs, Buffering::default(), on_document)
+}
+
+/// [`validate_reader`] with other buffer sizes, for the tests of streaming.
+///
+/// # Errors
+/// As [`validate_reader`].
+#[doc(hidden)]
+pub fn validate_buffered(
+    reader: impl Read,
+    options: &Options,
+    jobs: usize,
+    buffering: Buffering,
     mut on_document: impl FnMut(DocumentReport),
 ) -> io::Result<Layout> {
-    let mut source = Source::new(reader);
-    stream::validate_source(&mut source, options, jobs, &mut on_document)
+    let mut source = Source::new(reader, buffering);
+    stream::validate_source(&mut source, options, jobs.max(1), &mut on_document)
 }

@@ -19,9 +19,6 @@ use super::stream::{
 use super::walker::{skip_raw, Malformed, Walker};
 use super::{DocumentReport, Layout, Options};
 
-/// A batch is sent off once it holds this many bytes of documents.
-const BATCH_BYTES: usize = 1 << 20;
-
 /// Whole documents of consecutive places of a file, with some context
 /// around them for excerpts.
 struct Batch {
@@ -106,12 +103,13 @@ pub(crate) fn lines(
             }
         });
         let mut order = InOrder::new(done, sink);
+        let batch_bytes = src.buffering.batch;
         let (mut seq, mut batch, mut size, mut any) = (0, Vec::new(), 0, false);
         let result = for_each_line(src, start, &mut |line, at, number| {
             any = true;
             size += line.len();
             batch.push((line, at, number));
-            if size >= BATCH_BYTES {
+            if size >= batch_bytes {
                 let _ = work.send((seq, std::mem::take(&mut batch)));
                 seq += 1;
                 size = 0;
@@ -287,7 +285,7 @@ impl Documents for Batcher<'_> {
             .bytes
             .extend_from_slice(&src.buf[copied - src.base..end - src.base]);
         batch.documents.push(Unit { at, pointer, kind });
-        if batch.bytes.len() >= BATCH_BYTES {
+        if batch.bytes.len() >= src.buffering.batch {
             self.send(src)?;
         }
         Ok(end)

@@ -15,16 +15,34 @@ use super::locate::{self, Position, CONTEXT_BYTES};
 use super::walker::{push_escaped, skip_raw, DuplicateKeys, Flow, Malformed, Walker};
 use super::{DocumentReport, Kind, Layout, Options, BOM};
 
-/// How much of an input is read before its layout is told: within it, the
-/// whole root object is seen, so a `data` member cannot mislead.
-pub(crate) const RETAIN: usize = 16 << 20;
+/// How much of an input is held in memory while it is read. Only the tests
+/// of the streaming itself change it, to make every boundary fall anywhere.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct Buffering {
+    /// How much is read at a time, at least.
+    pub chunk: usize,
+    /// How much of the input is at hand, if it is that long, when a value
+    /// starts to be validated: larger than most documents, so that a value
+    /// rarely has to be walked again because it went on beyond the bytes.
+    pub read_ahead: usize,
+    /// How much is read before the layout is told: within it, the whole root
+    /// object is seen, so an early `data` member cannot mislead.
+    pub retain: usize,
+    /// Documents are sent to other threads in batches of about this size.
+    pub batch: usize,
+}
 
-/// How much is read at a time, at least.
-const CHUNK: usize = 4 << 20;
-
-/// How much of the input is at hand, if it is that long, when a value starts
-/// to be validated: larger than most documents.
-const READ_AHEAD: usize = 8 << 20;
+impl Default for Buffering {
+    fn default() -> Self {
+        Buffering {
+            chunk: 4 << 20,
+            read_ahead: 8 << 20,
+            retain: 16 << 20,
+            batch: 1 << 20,
+        }
+    }
+}
 
 /// The part of an input at hand: `buf` holds the bytes from file offset
 /// `base` on; lines and columns have been counted up to `at`.
@@ -34,17 +52,19 @@ pub(crate) struct Source<'r> {
     pub base: usize,
     pub eof: bool,
     at: Position,
+    pub buffering: Buffering,
 }
 
 impl<'r> Source<'r> {
     /// A source that reads from `reader`.
-    pub fn new(reader: impl Read + 'r) -> Self {
+    pub fn new(reader: impl Read + 'r, buffering: Buffering) -> Self {
         Source {
             reader: Some(Box::new(reader)),
             buf: Vec::new(),
             base: 0,
             eof: false,
             at: Position::START,
+            buffering,
         }
     }
 
@@ -56,6 +76,7 @@ impl<'r> Source<'r> {
             base: start.offset,
             eof: true,
             at: start,
+            buffering: Buffering::default(),
         }
     }
 
@@ -70,7 +91,7 @@ impl<'r> Source<'r> {
         let Some(reader) = self.reader.as_mut().filter(|_| !self.eof) else {
             return Ok(false);
         };
-        let want = CHUNK.max(self.buf.len());
+        let want = self.buffering.chunk.max(self.buf.len());
         let read = reader.take(want as u64).read_to_end(&mut self.buf)?;
         self.eof = read < want;
         Ok(read > 0)
@@ -111,7 +132,7 @@ impl<'r> Source<'r> {
     pub fn release(&mut self, offset: usize) {
         let cut = offset.saturating_sub(CONTEXT_BYTES).max(self.base);
         let drop = cut - self.base;
-        if drop >= CHUNK && drop * 2 >= self.buf.len() {
+        if drop >= self.buffering.chunk && drop * 2 >= self.buf.len() {
             self.position(cut);
             self.buf.drain(..drop);
             self.base = cut;
@@ -180,7 +201,7 @@ pub(crate) fn validate_source(
     jobs: usize,
     sink: &mut dyn FnMut(DocumentReport),
 ) -> io::Result<Layout> {
-    src.fill_to(RETAIN)?;
+    src.fill_to(src.buffering.retain.max(BOM.len()))?;
     let start = if src.buf.starts_with(BOM) {
         src.base + BOM.len()
     } else {
@@ -299,7 +320,7 @@ pub(crate) fn walk_unit(
 ) -> Result<(Vec<Diagnostic>, Flow, usize), Stop> {
     // Reading ahead makes it rare that a value goes on beyond the bytes at
     // hand, which costs walking it again.
-    while src.end() - at < READ_AHEAD && src.fill()? {}
+    while src.end() - at < src.buffering.read_ahead && src.fill()? {}
     loop {
         let start = at - src.base;
         let mut w = Walker::new(&src.buf, src.base, start, options);

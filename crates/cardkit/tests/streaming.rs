@@ -1,0 +1,284 @@
+//! Streaming and parallel validation give the report of validation in memory:
+//! the same documents, diagnostics, offsets, lines, columns and excerpts, in
+//! the same order, whatever the buffer sizes and the number of threads.
+//!
+//! The buffers are made tiny here so that every boundary of the input (a
+//! read, a document cut short, a batch sent to another thread) falls
+//! anywhere, including inside strings, numbers and keys.
+
+mod support;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use cardkit::validate::{validate, validate_buffered, Buffering, Layout, Options};
+use cardkit::{Code, DocumentReport, Kind};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+
+/// The report of one input, with everything that can differ between ways of
+/// reading it.
+type Report = (Layout, Vec<DocumentReport>);
+
+fn in_memory(input: &[u8], options: &Options) -> Report {
+    let report = validate(input, options);
+    (report.layout, report.documents)
+}
+
+/// A reader that hands out at most `step` bytes at a time.
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    step: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.step.min(buf.len()).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+fn streamed(input: &[u8], options: &Options, jobs: usize, buffering: Buffering) -> Report {
+    let mut documents = Vec::new();
+    let reader = Trickle {
+        bytes: input,
+        step: 1 + buffering.chunk / 3,
+    };
+    let layout = validate_buffered(reader, options, jobs, buffering, |d| documents.push(d))
+        .expect("reading memory");
+    (layout, documents)
+}
+
+fn tiny(chunk: usize) -> Buffering {
+    Buffering {
+        chunk,
+        read_ahead: chunk,
+        retain: chunk,
+        batch: chunk,
+    }
+}
+
+/// Over 16 MiB, a container whose `data` comes before the member that names
+/// a document kind is read as a container (and the member reported): with
+/// tiny buffers, inputs that do so are told apart by that diagnostic.
+fn misled_by_early_data(report: &Report) -> bool {
+    report
+        .1
+        .iter()
+        .flat_map(|d| &d.diagnostics)
+        .any(|d| d.code == Code::UnknownKind && d.message.contains("`data` was read as"))
+}
+
+/// Checks every way of reading `input` against reading it in memory; false
+/// when the input is one that tiny buffers read differently by design.
+fn check_same(name: &str, input: &[u8], options: &Options) -> bool {
+    let expected = in_memory(input, options);
+    for (jobs, chunk) in [(1, 1), (1, 7), (1, 64), (2, 5), (3, 100), (4, 4096)] {
+        let actual = streamed(input, options, jobs, tiny(chunk));
+        if misled_by_early_data(&actual) {
+            return false;
+        }
+        assert_eq!(
+            actual, expected,
+            "{name}: {jobs} threads, buffers of {chunk} bytes"
+        );
+    }
+    for jobs in [1, 2, 4] {
+        let actual = streamed(input, options, jobs, Buffering::default());
+        assert_eq!(actual, expected, "{name}: {jobs} threads, default buffers");
+    }
+    true
+}
+
+fn conformance_cases() -> Vec<(PathBuf, Options)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    let mut cases = Vec::new();
+    for folder in std::fs::read_dir(&root).expect("conformance folder") {
+        let folder = folder.expect("entry").path();
+        let kind = folder
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.parse::<Kind>().ok());
+        for file in std::fs::read_dir(&folder).expect("kind folder") {
+            let path = file.expect("entry").path();
+            let Some(ext @ ("json" | "jsonl")) = path.extension().and_then(|e| e.to_str()) else {
+                continue;
+            };
+            let options = Options {
+                kind,
+                json_lines: ext == "jsonl",
+                ..Options::default()
+            };
+            cases.push((path, options));
+        }
+    }
+    cases.sort_by(|a, b| a.0.cmp(&b.0));
+    cases
+}
+
+#[test]
+fn every_conformance_case_reads_the_same_streamed_and_in_parallel() {
+    let cases = conformance_cases();
+    assert!(cases.len() >= 200, "{} cases", cases.len());
+    let mut misled = Vec::new();
+    for (path, options) in &cases {
+        let input = std::fs::read(path).expect("case");
+        let name = path.display().to_string();
+        if !check_same(&name, &input, options) {
+            misled.push(
+                path.file_name()
+                    .expect("a name")
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+        }
+    }
+    // Only the cases about a `data` member before a kind's own fields.
+    misled.sort();
+    assert_eq!(
+        misled,
+        [
+            "data-first-is-array.json",
+            "data-first-with-unknown-object-member.json"
+        ],
+    );
+}
+
+#[test]
+fn every_corpus_file_reads_the_same_streamed_and_in_parallel() {
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    let mut files = 0;
+    for kind in ["set", "migration", "template", "card"] {
+        let folder = shared.join("corpus/neutral").join(kind);
+        for entry in std::fs::read_dir(&folder).expect("corpus folder") {
+            let path = entry.expect("entry").path();
+            let input = std::fs::read(&path).expect("corpus file");
+            let expected = in_memory(&input, &Options::default());
+            for (jobs, chunk) in [(1, 4096), (2, 4096), (3, 65536)] {
+                let actual = streamed(&input, &Options::default(), jobs, tiny(chunk));
+                assert_eq!(actual, expected, "{}: {jobs} threads", path.display());
+            }
+            files += 1;
+        }
+    }
+    assert!(files >= 40, "{files} corpus files");
+}
+
+/// A catalog of `sets` copies of a small set, each with `defects` in it.
+fn catalog(sets: usize, defect: impl Fn(usize) -> &'static str) -> String {
+    let mut data = Vec::new();
+    for i in 0..sets {
+        data.push(format!(
+            r#""S{i:03}": {{"baseSetSize": 1, "cards": [], "code": "S{i:03}", "iconCode": "x",
+  "isFoilOnly": false, "isOnlineOnly": false, "languages": ["English"], "name": "Set {i}",
+  "releaseDate": "2024-05-17", "sealedProduct": null, "tokens": [], "totalSetSize": 1,
+  "translations": {{}}, "type": "expansion"{}}}"#,
+            defect(i)
+        ));
+    }
+    format!(
+        "{{\"meta\": {{\"version\": \"5.2.2\"}}, \"data\": {{\n{}\n}}}}\n",
+        data.join(",\n")
+    )
+}
+
+#[test]
+fn errors_in_many_documents_are_reported_alike() {
+    let input = catalog(300, |i| match i % 4 {
+        0 => r#", "releaseDate": "2024-02-30""#,
+        1 => r#", "totalSetSize": "1""#,
+        2 => r#", "colour": "red""#,
+        _ => "",
+    });
+    assert!(check_same(
+        "errors in many sets",
+        input.as_bytes(),
+        &Options::default()
+    ));
+    let (layout, documents) = in_memory(input.as_bytes(), &Options::default());
+    assert_eq!(layout, Layout::Catalog);
+    assert_eq!(documents.len(), 300);
+    assert_eq!(documents.iter().filter(|d| !d.is_valid()).count(), 150);
+}
+
+#[test]
+fn a_syntax_error_in_the_middle_of_a_catalog_stops_there() {
+    let input = catalog(200, |i| if i == 120 { r#", "name" "x""# } else { "" });
+    assert!(check_same(
+        "syntax error",
+        input.as_bytes(),
+        &Options::default()
+    ));
+    let (_, documents) = in_memory(input.as_bytes(), &Options::default());
+    // The sets before it are reported, the broken one with the error at its
+    // place, and nothing after it.
+    assert_eq!(documents.len(), 121);
+    assert!(documents[..120].iter().all(DocumentReport::is_valid));
+    let broken = &documents[120];
+    assert_eq!(broken.pointer, "/data/S120");
+    let [error] = &broken.diagnostics[..] else {
+        panic!("{broken:?}");
+    };
+    assert_eq!(error.code, Code::InvalidJson);
+    let at = input.find(r#""name" "x""#).expect("the defect") + r#""name" "#.len();
+    assert_eq!(error.offset, at);
+    let line = 1 + input[..at].matches('\n').count();
+    assert_eq!(error.line, line);
+}
+
+/// Byte edits of a catalog and of JSON Lines, compared every way.
+fn edited(text: &str, edits: &[(usize, u8)]) -> Vec<u8> {
+    const INTERESTING: &[u8] = b"{}[]\":,\\ \n0e.-";
+    let mut bytes = text.as_bytes().to_vec();
+    for &(at, byte) in edits {
+        let at = at % (bytes.len() + 1);
+        match byte % 3 {
+            0 => {
+                bytes.truncate(at);
+            }
+            1 if at < bytes.len() => {
+                bytes.remove(at);
+            }
+            _ => bytes.insert(at, INTERESTING[usize::from(byte) % INTERESTING.len()]),
+        }
+    }
+    bytes
+}
+
+fn migrations(lines: usize) -> String {
+    (0..lines)
+        .map(|i| {
+            format!(
+                r#"{{"object": "migration", "uri": "https://e.org/m/{i}", "migration_strategy": "merge", "old_catalogA_id": "2b3c4d5e-6f70-4182-9394-a5b6c7d8e9f0", "note": "n{i}"}}"#
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+proptest! {
+    #![proptest_config(Config {
+        cases: std::env::var("CARDKIT_PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(96),
+        rng_seed: RngSeed::Fixed(0x005E_ED0F_CA7A),
+        failure_persistence: None,
+        ..Config::default()
+    })]
+
+    #[test]
+    fn edited_inputs_read_the_same_every_way(
+        edits in prop::collection::vec((any::<usize>(), any::<u8>()), 1..4),
+        lines in any::<bool>(),
+    ) {
+        let (text, options) = if lines {
+            (migrations(20), Options { json_lines: true, ..Options::default() })
+        } else {
+            (catalog(12, |i| if i % 5 == 0 { r#", "type": 5"# } else { "" }), Options::default())
+        };
+        let input = edited(&text, &edits);
+        check_same("edited input", &input, &options);
+    }
+}
