@@ -1,0 +1,90 @@
+//! Validation throughput against the parse floor (`serde_json` into
+//! `IgnoredAny`), on the inputs of `bench/run.sh`: a real set of the corpus,
+//! a generated 100 MB catalog, and the same catalog with a defect in every
+//! card. Inputs are generated under `target/bench-data` when missing.
+//!
+//! ```sh
+//! cargo bench -p cardkit --bench validate
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use cardkit::validate::{validate_reader, Options};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn shared() -> PathBuf {
+    std::env::var_os("CARDKIT_SHARED").map_or_else(|| workspace().join("../shared"), PathBuf::from)
+}
+
+/// The bytes of a benchmark input, made by `make` first if it is missing.
+fn input(name: &str, make: impl FnOnce(&Path)) -> Vec<u8> {
+    let path = workspace().join("target/bench-data").join(name);
+    if !path.exists() {
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("bench-data folder");
+        make(&path);
+    }
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn run(command: &mut Command) {
+    let status = command.status().expect("python3 runs");
+    assert!(status.success(), "{command:?} failed");
+}
+
+fn catalog(path: &Path) {
+    run(Command::new("python3")
+        .arg(shared().join("bench/make_allprintings.py"))
+        .arg(shared().join("corpus/raw/set/mightstone_set_BRO.json"))
+        .args(["--size-mb", "100", "--seed", "1", "--neutral", "-o"])
+        .arg(path));
+}
+
+fn throughput(c: &mut Criterion) {
+    let set_path = shared().join("corpus/neutral/set/mightstone_set_BRO.json");
+    let set = std::fs::read(&set_path).unwrap_or_else(|e| panic!("{}: {e}", set_path.display()));
+    let catalog_bytes = input("catalog-100.json", catalog);
+    let invalid = input("invalid-100.json", |path| {
+        let valid = workspace().join("target/bench-data/catalog-100.json");
+        run(Command::new("python3")
+            .arg(workspace().join("bench/make_invalid.py"))
+            .arg(&valid)
+            .arg("-o")
+            .arg(path));
+    });
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    for (name, bytes, samples) in [
+        ("real set (BRO, 2.8 MB)", &set, 50),
+        ("catalog (100 MB)", &catalog_bytes, 10),
+        ("invalid-heavy catalog (100 MB)", &invalid, 10),
+    ] {
+        let mut group = c.benchmark_group(name);
+        group.sample_size(samples);
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function("parse floor (serde_json, IgnoredAny)", |b| {
+            b.iter(|| serde_json::from_slice::<serde::de::IgnoredAny>(bytes).ok());
+        });
+        for jobs in [1, cores] {
+            group.bench_with_input(
+                BenchmarkId::new("cardkit", format!("{jobs} threads")),
+                bytes,
+                |b, bytes| {
+                    b.iter(|| {
+                        let mut documents = 0;
+                        validate_reader(&bytes[..], &Options::default(), jobs, |_| documents += 1)
+                            .expect("reading memory");
+                        documents
+                    });
+                },
+            );
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, throughput);
+criterion_main!(benches);
