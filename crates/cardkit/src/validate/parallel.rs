@@ -259,6 +259,8 @@ impl Documents for Batcher<'_> {
             return Err(Stop::Malformed);
         }
         // Where the document ends: a malformed one, up to where that shows.
+        // Reading ahead first makes it rare to skip a document twice.
+        while src.end() - at < src.buffering.read_ahead && src.fill()? {}
         let end = loop {
             match skip_raw(&src.buf, at - src.base) {
                 Ok(end) if end < src.buf.len() || src.eof => break src.base + end,
