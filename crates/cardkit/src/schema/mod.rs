@@ -6,7 +6,10 @@
 //! type, required flag, default, version tag and deprecation all come from the
 //! one Rust definition of that field.
 
+pub mod fields;
+pub mod lookup;
 mod version;
+pub mod words;
 
 pub use version::{ParseVersionError, Version};
 
