@@ -7,6 +7,7 @@
 //! one Rust definition of that field.
 
 pub mod fields;
+pub mod json_schema;
 pub mod lookup;
 mod version;
 pub mod words;
