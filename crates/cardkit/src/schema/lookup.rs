@@ -240,6 +240,7 @@ fn step(spot: &Spot, token: &str) -> Option<Spot> {
             let place = spot.place.clone().map(|place| Place {
                 pointer: pattern.clone(),
                 item: Some(item),
+                branches: spot.branches.clone(),
                 ..place
             });
             Some(Spot {
@@ -436,6 +437,15 @@ mod tests {
         let names = lookup(Kind::Card, "/data/children/0/name").unwrap();
         let models: Vec<&str> = names.iter().map(|p| p.model).collect();
         assert_eq!(models, ["Group", "Image", "Text"]);
+
+        let symbol = one(Kind::Template, "/context/symbolSets/0/symbols/1/name/0");
+        assert_eq!(symbol.member.name(), "name");
+        assert!(matches!(symbol.item, Some(Type::String { format: None })));
+        assert_eq!(
+            symbol.branches.len(),
+            1,
+            "the list alternative of SymbolName"
+        );
 
         let shadow_x = lookup(Kind::Card, "/data/children/0/filters/0/x").unwrap();
         assert_eq!(

@@ -28,6 +28,21 @@ pub fn type_words(ty: &Type) -> String {
     }
 }
 
+/// A type's short name, for listings: like [`type_words`], but an
+/// enumeration or a union is only named (`list of Tags`, `Layer`).
+#[must_use]
+pub fn type_label(ty: &Type) -> String {
+    match ty {
+        Type::Enum { name, .. } | Type::AnyOf { name, .. } => (*name).to_owned(),
+        Type::Tagged(union) => match union.variants {
+            [(_, model)] => model().name.to_owned(),
+            _ => union.name.to_owned(),
+        },
+        Type::List { item } => format!("list of {}", type_label(item)),
+        other => type_words(other),
+    }
+}
+
 /// A tagged union in words: `Layer (by "type": "group" Group, "image" Image,
 /// "text" Text)`, or for a one-shape union whose tag may be left out,
 /// `Group ("type" optional, "group" if present)`.
@@ -62,8 +77,18 @@ pub fn tag_words(union: &TaggedUnion) -> String {
 /// A field's type, with `or null` when null is allowed.
 #[must_use]
 pub fn field_type_words(field: &FieldDef) -> String {
-    let ty = type_words(field.ty);
-    if field.nullable {
+    or_null(type_words(field.ty), field.nullable)
+}
+
+/// A field's short type ([`type_label`]), with `or null` when null is
+/// allowed.
+#[must_use]
+pub fn field_type_label(field: &FieldDef) -> String {
+    or_null(type_label(field.ty), field.nullable)
+}
+
+fn or_null(ty: String, nullable: bool) -> String {
+    if nullable {
         format!("{ty} or null")
     } else {
         ty
