@@ -9,6 +9,7 @@
 pub mod fields;
 pub mod json_schema;
 pub mod lookup;
+pub mod reference;
 mod version;
 pub mod words;
 
