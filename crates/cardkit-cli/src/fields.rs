@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use cardkit::schema::fields::{fields, Choice, Member, Place};
 use cardkit::schema::words::{
-    default_words, field_type_label, field_type_words, presence_words, tag_words,
+    default_value, default_words, field_type_label, field_type_words, presence_words, tag_words,
 };
 use cardkit::schema::Version;
 use cardkit::validate::Kind;
@@ -213,8 +213,8 @@ fn as_json(place: &Place) -> Value {
             entry["type"] = field_type_words(field).into();
             entry["required"] = field.required.into();
             entry["nullable"] = field.nullable.into();
-            if let Some(default) = field.default {
-                entry["default"] = default();
+            if let Some(default) = default_value(field) {
+                entry["default"] = default;
             }
             entry["since"] = field.since.map(|v| v.to_string()).into();
             entry["deprecated"] = field.deprecated.into();

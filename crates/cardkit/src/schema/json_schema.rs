@@ -27,7 +27,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::schema::words::format_definition;
+use crate::schema::words::{default_value, format_definition};
 use crate::schema::{models_of, FieldDef, Format, ModelDef, TaggedUnion, Type};
 use crate::validate::Kind;
 
@@ -105,8 +105,8 @@ impl Writer {
         if !field.doc.is_empty() {
             object.insert("description".into(), field.doc.into());
         }
-        if let Some(default) = field.default {
-            object.insert("default".into(), default());
+        if let Some(default) = default_value(field) {
+            object.insert("default".into(), default);
         }
         if field.deprecated {
             object.insert("deprecated".into(), true.into());
@@ -278,6 +278,10 @@ mod tests {
         );
         let cmc = &set["$defs"]["CardSet"]["properties"]["convertedManaCost"];
         assert_eq!(cmc["deprecated"], true);
+        // `Migration.id` may be absent but not null: no `null` default.
+        let migration = json_schema(Kind::Migration);
+        assert_eq!(migration["properties"]["id"].get("default"), None);
+        assert_eq!(migration["properties"]["note"]["default"], Value::Null);
     }
 
     #[test]

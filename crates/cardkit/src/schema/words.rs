@@ -107,10 +107,19 @@ pub fn presence_words(field: &FieldDef) -> &'static str {
     }
 }
 
-/// A field's default as compact JSON, when it has one.
+/// A field's default value, when it has one. A `null` default of a field
+/// that may not be null (`Migration.id`) only says that an absent member has
+/// no value: it is no default.
+#[must_use]
+pub fn default_value(field: &FieldDef) -> Option<serde_json::Value> {
+    let default = field.default?();
+    (field.nullable || !default.is_null()).then_some(default)
+}
+
+/// A field's default as compact JSON, when it has one ([`default_value`]).
 #[must_use]
 pub fn default_words(field: &FieldDef) -> Option<String> {
-    field.default.map(|default| default().to_string())
+    default_value(field).map(|default| default.to_string())
 }
 
 /// What a string of a format is, for people reading a listing, the reference
