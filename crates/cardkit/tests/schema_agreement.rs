@@ -598,3 +598,27 @@ fn integer_rounding_is_told_exactly() {
         assert!(!rounds_across(same), "{same}");
     }
 }
+
+/// The literals the README names for the integer difference really differ,
+/// and their neighbours do not.
+#[test]
+fn integer_rounding_differences_are_real() {
+    let verdicts = |literal: &str| {
+        let text = format!(r#"{{"name": "x", "width": {literal}, "height": 1}}"#);
+        let difference = compare_text(Kind::Card, &text).expect("one document");
+        difference.map(|d| d.cardkit_valid)
+    };
+    assert_eq!(verdicts("-9223372036854775809"), Some(false));
+    assert_eq!(verdicts("5.0000000000000000001"), Some(false));
+    assert_eq!(verdicts("18446744073709551615.0"), Some(true));
+    for same in [
+        "-9223372036854775808",
+        "18446744073709551615",
+        "1e2",
+        "5.5",
+        "1e20",
+    ] {
+        assert!(verdicts(same).is_none(), "{same}");
+        assert!(!rounds_across(same), "{same}");
+    }
+}
