@@ -123,7 +123,7 @@ fn columns(place: &Place) -> [String; 7] {
                 "-".to_owned(),
             )
         }
-        (Member::Tag(union), None | Some(_)) => {
+        (Member::Tag(union), _) => {
             notes.push("chooses the shape".to_owned());
             (
                 tag_words(union),
@@ -165,7 +165,7 @@ fn model_chain(place: &Place) -> String {
 
 /// The model that comes back inside itself at a place: the branch chosen,
 /// or the value's type.
-pub fn repeated(place: &Place) -> String {
+fn repeated(place: &Place) -> String {
     match place.branches.last().map(|b| b.choice) {
         Some(Choice::Tag { union, value }) => union
             .variant(value)
