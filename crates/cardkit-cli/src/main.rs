@@ -1,7 +1,11 @@
 //! The `cardkit` command: parses arguments, reads inputs and renders the
 //! library's reports. Everything about documents lives in the library.
 
+mod explain;
+mod fields;
 mod inputs;
+mod kind;
+mod schema;
 mod validate;
 
 use std::io::{self, Write};
@@ -36,6 +40,25 @@ enum Command {
     ///
     /// Example: cardkit dummy > template.json
     Dummy,
+    /// Lists the fields of a document kind, each at its JSON Pointer: type,
+    /// required or optional, nullable, default, version tag, deprecation.
+    #[command(
+        after_help = "Examples:\n  cardkit fields set\n  cardkit fields set --since v5.2.0\n  cardkit fields set --deprecated --format json"
+    )]
+    Fields(fields::Args),
+    /// Explains one field of a document kind in plain words, found by its
+    /// JSON Pointer.
+    ///
+    /// Exit status: 0, or 2 when the pointer names no field (the nearest
+    /// known pointer is suggested when one is close).
+    #[command(
+        after_help = "Examples:\n  cardkit explain set /cards/3/identifiers/shopAId\n  cardkit explain card /data/children/0/src\n  cardkit explain set '/translations/Portuguese (Brazil)'"
+    )]
+    Explain(explain::Args),
+    /// Prints the JSON Schema (Draft 2020-12) of a document kind.
+    ///
+    /// Example: cardkit schema set > set.schema.json
+    Schema(schema::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +66,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Validate(args) => validate::run(&args),
         Command::Dummy => dummy(),
+        Command::Fields(args) => fields::run(&args),
+        Command::Explain(args) => explain::run(&args),
+        Command::Schema(args) => schema::run(&args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -6,7 +6,12 @@
 //! type, required flag, default, version tag and deprecation all come from the
 //! one Rust definition of that field.
 
+pub mod fields;
+pub mod json_schema;
+pub mod lookup;
+pub mod reference;
 mod version;
+pub mod words;
 
 pub use version::{ParseVersionError, Version};
 

@@ -1,6 +1,8 @@
 //! Test support shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod generate;
+
 use std::path::PathBuf;
 
 /// The `shared/` folder that sits beside the repository (the spec, the real

@@ -22,62 +22,63 @@ pub struct CardSet {
     #[field(since = "v4.0.0")]
     pub uuid: Uuid,
 
-    /// The `artist` value.
+    /// Name of the artist who illustrated the card.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub artist: Option<String>,
 
-    /// The `asciiName` value.
+    /// Name of the card in ASCII characters only, for names written with other characters.
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ascii_name: Option<String>,
 
-    /// The `attractionLights` value.
+    /// Numbers of the attraction lights lit on the card (attraction cards of some joke sets).
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attraction_lights: Option<Vec<String>>,
 
-    /// The `availability` value.
+    /// Where the card is available: in paper or on online game platforms.
     #[field(since = "v5.0.0")]
     pub availability: Vec<String>,
 
-    /// The `boosterTypes` value.
+    /// Kinds of booster pack the card can be found in.
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub booster_types: Option<Vec<String>>,
 
-    /// The `borderColor` value.
+    /// Color of the card's border (for example black, white, borderless or silver).
     #[field(since = "v4.0.0")]
     pub border_color: String,
 
-    /// The `cardParts` value.
+    /// Names of the cards that combine with this one into one card (such as melding cards).
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card_parts: Option<Vec<String>>,
 
-    /// The `colorIdentity` value.
+    /// Colors of the card's color identity (every color of mana symbol on the card), as color
+    /// letters.
     #[field(since = "v4.0.0")]
     pub color_identity: Vec<String>,
 
-    /// The `colorIndicator` value.
+    /// Colors shown by the card's color indicator, when it has one, as color letters.
     #[field(since = "v4.0.2")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color_indicator: Option<Vec<String>>,
 
-    /// The `colors` value.
+    /// Colors of the card, as color letters (W, U, B, R, G).
     #[field(since = "v4.0.0")]
     pub colors: Vec<String>,
 
-    /// The `convertedManaCost` value.
+    /// Converted mana cost of the card; replaced by `manaValue`.
     #[field(since = "v4.0.0", deprecated)]
     pub converted_mana_cost: f64,
 
-    /// The `defense` value.
+    /// Defense of the card (battle cards).
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defense: Option<String>,
 
-    /// The `communityRank` value.
+    /// Rank of the card's popularity at a community deck-building site.
     #[field(since = "v4.5.0")]
     #[serde(
         default,
@@ -86,319 +87,323 @@ pub struct CardSet {
     )]
     pub community_rank: Option<i64>,
 
-    /// The `communitySaltiness` value.
+    /// How much players dislike playing against the card, as scored at a community deck-
+    /// building site.
     #[field(since = "v4.5.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub community_saltiness: Option<f64>,
 
-    /// The `faceConvertedManaCost` value.
+    /// Converted mana cost of this face of the card; replaced by `faceManaValue`.
     #[field(since = "v4.1.1", deprecated)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub face_converted_mana_cost: Option<f64>,
 
-    /// The `faceFlavorName` value.
+    /// Flavor name of this face of the card.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub face_flavor_name: Option<String>,
 
-    /// The `faceManaValue` value.
+    /// Mana value of this face of the card.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub face_mana_value: Option<f64>,
 
-    /// The `faceName` value.
+    /// Name of this face of a card with several faces.
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub face_name: Option<String>,
 
-    /// The `finishes` value.
+    /// Finishes the card is printed in (for example nonfoil, foil, etched).
     #[field(since = "v5.2.0")]
     pub finishes: Vec<String>,
 
-    /// The `flavorName` value.
+    /// Promotional name printed above the card's true name.
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flavor_name: Option<String>,
 
-    /// The `flavorText` value.
+    /// Flavor text of the card (italic text without rules meaning).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flavor_text: Option<String>,
 
-    /// The `foreignData` value.
+    /// The card's name, text, type and flavor text in other languages.
     #[field(since = "v4.0.0")]
     pub foreign_data: Vec<ForeignData>,
 
-    /// The `frameEffects` value.
+    /// Visual effects of the card's frame (for example legendary, extendedart, showcase).
     #[field(since = "v4.6.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frame_effects: Option<Vec<String>>,
 
-    /// The `frameVersion` value.
+    /// Version of the card frame design (for example 1993, 2003, 2015, future).
     #[field(since = "v4.0.0")]
     pub frame_version: String,
 
-    /// The `hand` value.
+    /// Modifier to the starting hand size (vanguard cards).
     #[field(since = "v4.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hand: Option<String>,
 
-    /// The `hasAlternativeDeckLimit` value.
+    /// The card may be in a deck more times than the usual limit allows.
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub has_alternative_deck_limit: Option<bool>,
 
-    /// The `hasContentWarning` value.
+    /// The publisher marked the card for having sensitive content.
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub has_content_warning: Option<bool>,
 
-    /// The `hasFoil` value.
+    /// The card is printed in foil; replaced by `finishes`.
     #[field(since = "v4.0.0", deprecated)]
     pub has_foil: bool,
 
-    /// The `hasNonFoil` value.
+    /// The card is printed in non-foil; replaced by `finishes`.
     #[field(since = "v4.0.0", deprecated)]
     pub has_non_foil: bool,
 
-    /// The `identifiers` value.
+    /// Identifiers of the card at marketplaces, online game platforms, catalogs and registries.
     #[field(since = "v5.0.0")]
     pub identifiers: Identifiers,
 
-    /// The `isAlternative` value.
+    /// The card is an alternative variation of a card printed in the set.
     #[field(since = "v4.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_alternative: Option<bool>,
 
-    /// The `isFullArt` value.
+    /// The card's art covers the whole card.
     #[field(since = "v4.4.2")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_full_art: Option<bool>,
 
-    /// The `isFunny` value.
+    /// The card is part of a joke set, not meant for tournament play.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_funny: Option<bool>,
 
-    /// The `isOnlineOnly` value.
+    /// The card is available only in online game variations.
     #[field(since = "v4.0.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_online_only: Option<bool>,
 
-    /// The `isOversized` value.
+    /// The card is oversized.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_oversized: Option<bool>,
 
-    /// The `isPromo` value.
+    /// The card is a promotional printing.
     #[field(since = "v4.4.2")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_promo: Option<bool>,
 
-    /// The `isRebalanced` value.
+    /// The card was rebalanced for an online game platform.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_rebalanced: Option<bool>,
 
-    /// The `isReprint` value.
+    /// The card was printed in an earlier set.
     #[field(since = "v4.4.2")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_reprint: Option<bool>,
 
-    /// The `isReserved` value.
+    /// The card is on the publisher's reserved list: it is not reprinted.
     #[field(since = "v4.0.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_reserved: Option<bool>,
 
-    /// The `isStarter` value.
+    /// The card is found only in starter decks, not in booster packs.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_starter: Option<bool>,
 
-    /// The `isStorySpotlight` value.
+    /// The card tells part of the set's story (story spotlight).
     #[field(since = "v4.4.2")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_story_spotlight: Option<bool>,
 
-    /// The `isTextless` value.
+    /// The card has no rules text box.
     #[field(since = "v4.4.2")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_textless: Option<bool>,
 
-    /// The `isTimeshifted` value.
+    /// The card is timeshifted: printed in another set's older or newer frame.
     #[field(since = "v4.4.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_timeshifted: Option<bool>,
 
-    /// The `keywords` value.
+    /// Keywords of the card's rules text (for example Flying, Trample).
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keywords: Option<Vec<String>>,
 
-    /// The `language` value.
+    /// Language the card is printed in.
     #[field(since = "v5.2.1")]
     pub language: String,
 
-    /// The `layout` value.
+    /// Layout of the card (for example normal, split, transform, meld, saga, token).
     #[field(since = "v4.0.0")]
     pub layout: String,
 
-    /// The `leadershipSkills` value.
+    /// Formats in which the card can lead a deck.
     #[field(since = "v4.5.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leadership_skills: Option<LeadershipSkills>,
 
-    /// The `legalities` value.
+    /// Legality of the card per play format.
     #[field(since = "v4.0.0")]
     pub legalities: Legalities,
 
-    /// The `life` value.
+    /// Modifier to the starting life total (vanguard cards).
     #[field(since = "v4.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub life: Option<String>,
 
-    /// The `loyalty` value.
+    /// Starting loyalty of the card (planeswalkers).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loyalty: Option<String>,
 
-    /// The `manaCost` value.
+    /// Mana cost of the card, in mana symbols such as `{1}{G}`.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mana_cost: Option<String>,
 
-    /// The `manaValue` value.
+    /// Mana value of the card: the total amount of mana in its cost.
     #[field(since = "v5.2.0")]
     pub mana_value: f64,
 
-    /// The `name` value.
+    /// Name of the card; for a card with several faces, the faces' names joined by ` // `.
     #[field(since = "v4.0.0")]
     pub name: String,
 
-    /// The `number` value.
+    /// Collector number of the card in the set; it may contain letters and symbols.
     #[field(since = "v4.0.0")]
     pub number: String,
 
-    /// The `originalPrintings` value.
+    /// Identifiers (`uuid`) of the original printings of a card that differs from them, such as
+    /// a rebalanced card.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original_printings: Option<Vec<String>>,
 
-    /// The `originalReleaseDate` value.
+    /// Release date of a promotional card printed before or apart from its set, in ISO 8601
+    /// format (a plain string, not checked as a date).
     #[field(since = "v5.1.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original_release_date: Option<String>,
 
-    /// The `originalText` value.
+    /// Rules text of the card as originally printed.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original_text: Option<String>,
 
-    /// The `originalType` value.
+    /// Type line of the card as originally printed.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original_type: Option<String>,
 
-    /// The `otherFaceIds` value.
+    /// Identifiers (`uuid`) of the card's other faces.
     #[field(since = "v4.6.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_face_ids: Option<Vec<String>>,
 
-    /// The `power` value.
+    /// Power of the card (creatures); it may be `*` or hold symbols.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power: Option<String>,
 
-    /// The `printings` value.
+    /// Codes of every set the card was printed in.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub printings: Option<Vec<String>>,
 
-    /// The `promoTypes` value.
+    /// Kinds of promotion the card is part of (for example prerelease, buyabox).
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub promo_types: Option<Vec<String>>,
 
-    /// The `purchaseUrls` value.
+    /// Where to buy the card, per marketplace.
     #[field(since = "v4.4.0")]
     pub purchase_urls: PurchaseUrls,
 
-    /// The `rarity` value.
+    /// Rarity of the card (for example common, uncommon, rare, mythic).
     #[field(since = "v4.0.0")]
     pub rarity: String,
 
-    /// The `rebalancedPrintings` value.
+    /// Identifiers (`uuid`) of the rebalanced printings of the card.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rebalanced_printings: Option<Vec<Uuid>>,
 
-    /// The `relatedCards` value.
+    /// Cards related to this one.
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub related_cards: Option<RelatedCards>,
 
-    /// The `rulings` value.
+    /// Official rulings on the card.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rulings: Option<Vec<Ruling>>,
 
-    /// The `securityStamp` value.
+    /// Security stamp printed on the card (for example oval, triangle, acorn).
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub security_stamp: Option<String>,
 
-    /// The `setCode` value.
+    /// Code of the set the card is in.
     #[field(since = "v5.0.1")]
     pub set_code: String,
 
-    /// The `side` value.
+    /// Which face of a card with several faces this is (`a`, `b`, …).
     #[field(since = "v4.1.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
 
-    /// The `signature` value.
+    /// Name of the signature printed on the card.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
 
-    /// The `subsets` value.
+    /// Names of the subsets the card belongs to within its set.
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subsets: Option<Vec<String>>,
 
-    /// The `subtypes` value.
+    /// Subtypes of the card (after the dash of the type line).
     #[field(since = "v4.0.0")]
     pub subtypes: Vec<String>,
 
-    /// The `supertypes` value.
+    /// Supertypes of the card (for example Legendary, Basic, Snow).
     #[field(since = "v4.0.0")]
     pub supertypes: Vec<String>,
 
-    /// The `text` value.
+    /// Rules text of the card.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
 
-    /// The `toughness` value.
+    /// Toughness of the card (creatures); it may be `*` or hold symbols.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toughness: Option<String>,
 
-    /// The `type` value.
+    /// Type line of the card.
     #[field(since = "v4.0.0")]
     #[serde(rename = "type")]
     pub kind: String,
 
-    /// The `types` value.
+    /// Card types of the card (for example Creature, Instant).
     #[field(since = "v4.0.0")]
     pub types: Vec<String>,
 
-    /// The `variations` value.
+    /// Identifiers (`uuid`) of the card's variations in the set: the same card with other art
+    /// or frame.
     #[field(since = "v4.1.2")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variations: Option<Vec<Uuid>>,
 
-    /// The `watermark` value.
+    /// Name of the watermark printed on the card.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub watermark: Option<String>,

@@ -15,218 +15,220 @@ pub struct CardToken {
     #[field(since = "v4.0.0")]
     pub uuid: Uuid,
 
-    /// The `artist` value.
+    /// Name of the artist who illustrated the token.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub artist: Option<String>,
 
-    /// The `asciiName` value.
+    /// Name of the card in ASCII characters only, for names written with other characters.
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ascii_name: Option<String>,
 
-    /// The `availability` value.
+    /// Where the token is available: in paper or on online game platforms.
     #[field(since = "v5.0.0")]
     pub availability: Vec<String>,
 
-    /// The `boosterTypes` value.
+    /// Kinds of booster pack the card can be found in.
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub booster_types: Option<Vec<String>>,
 
-    /// The `borderColor` value.
+    /// Color of the token's border (for example black, white, borderless).
     #[field(since = "v4.0.0")]
     pub border_color: String,
 
-    /// The `cardParts` value.
+    /// Names of the cards that combine with this one into one card (such as melding cards).
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card_parts: Option<Vec<String>>,
 
-    /// The `colorIdentity` value.
+    /// Colors of the card's color identity (every color of mana symbol on the card), as color
+    /// letters.
     #[field(since = "v4.0.0")]
     pub color_identity: Vec<String>,
 
-    /// The `colorIndicator` value.
+    /// Colors shown by the card's color indicator, when it has one, as color letters.
     #[field(since = "v4.0.2")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color_indicator: Option<Vec<String>>,
 
-    /// The `colors` value.
+    /// Colors of the token, as color letters (W, U, B, R, G).
     #[field(since = "v4.0.0")]
     pub colors: Vec<String>,
 
-    /// The `faceName` value.
+    /// Name of this face of a card with several faces.
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub face_name: Option<String>,
 
-    /// The `faceFlavorName` value.
+    /// Flavor name of this face of the card.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub face_flavor_name: Option<String>,
 
-    /// The `finishes` value.
+    /// Finishes the token is printed in (for example nonfoil, foil, etched).
     #[field(since = "v5.2.0")]
     pub finishes: Vec<String>,
 
-    /// The `flavorText` value.
+    /// Flavor text of the card (italic text without rules meaning).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flavor_text: Option<String>,
 
-    /// The `frameEffects` value.
+    /// Visual effects of the card's frame (for example legendary, extendedart, showcase).
     #[field(since = "v4.6.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frame_effects: Option<Vec<String>>,
 
-    /// The `frameVersion` value.
+    /// Version of the card frame design (for example 1993, 2003, 2015, future).
     #[field(since = "v4.0.0")]
     pub frame_version: String,
 
-    /// The `hasFoil` value.
+    /// The token is printed in foil; replaced by `finishes`.
     #[field(since = "v4.0.0", deprecated)]
     pub has_foil: bool,
 
-    /// The `hasNonFoil` value.
+    /// The token is printed in non-foil; replaced by `finishes`.
     #[field(since = "v4.0.0", deprecated)]
     pub has_non_foil: bool,
 
-    /// The `identifiers` value.
+    /// Identifiers of the token at marketplaces, online game platforms, catalogs and
+    /// registries.
     #[field(since = "v5.0.0")]
     pub identifiers: Identifiers,
 
-    /// The `isFullArt` value.
+    /// The token's art covers the whole card.
     #[field(since = "v4.4.2")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_full_art: Option<bool>,
 
-    /// The `isFunny` value.
+    /// The token is part of a joke set, not meant for tournament play.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_funny: Option<bool>,
 
-    /// The `isOnlineOnly` value.
+    /// The token is available only in online game variations.
     #[field(since = "v4.0.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_online_only: Option<bool>,
 
-    /// The `isPromo` value.
+    /// The token is a promotional printing.
     #[field(since = "v4.4.2")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_promo: Option<bool>,
 
-    /// The `isReprint` value.
+    /// The token was printed in an earlier set.
     #[field(since = "v4.4.2")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_reprint: Option<bool>,
 
-    /// The `keywords` value.
+    /// Keywords of the card's rules text (for example Flying, Trample).
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keywords: Option<Vec<String>>,
 
-    /// The `language` value.
+    /// Language the token is printed in.
     #[field(since = "v5.2.1")]
     pub language: String,
 
-    /// The `layout` value.
+    /// Layout of the token (for example token, double_faced_token).
     #[field(since = "v4.0.0")]
     pub layout: String,
 
-    /// The `loyalty` value.
+    /// Starting loyalty of the card (planeswalkers).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loyalty: Option<String>,
 
-    /// The `name` value.
+    /// Name of the token; for a token with several faces, the faces' names joined by ` // `.
     #[field(since = "v4.0.0")]
     pub name: String,
 
-    /// The `number` value.
+    /// Collector number of the token in the set; it may contain letters and symbols.
     #[field(since = "v4.0.0")]
     pub number: String,
 
-    /// The `orientation` value.
+    /// Orientation of the card (for art series cards).
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orientation: Option<String>,
 
-    /// The `otherFaceIds` value.
+    /// Identifiers (`uuid`) of the card's other faces.
     #[field(since = "v4.6.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_face_ids: Option<Vec<String>>,
 
-    /// The `power` value.
+    /// Power of the card (creatures); it may be `*` or hold symbols.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power: Option<String>,
 
-    /// The `promoTypes` value.
+    /// Kinds of promotion the card is part of (for example prerelease, buyabox).
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub promo_types: Option<Vec<String>>,
 
-    /// The `relatedCards` value.
+    /// Cards related to this token, such as the cards that create it.
     #[field(since = "v5.2.1")]
     pub related_cards: RelatedCards,
 
-    /// The `reverseRelated` value.
+    /// Names of the cards that create this token; replaced by `relatedCards.reverseRelated`.
     #[field(since = "v4.0.0", deprecated)]
     pub reverse_related: Vec<String>,
 
-    /// The `securityStamp` value.
+    /// Security stamp printed on the card (for example oval, triangle, acorn).
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub security_stamp: Option<String>,
 
-    /// The `setCode` value.
+    /// Code of the set the token is in.
     #[field(since = "v5.0.1")]
     pub set_code: String,
 
-    /// The `side` value.
+    /// Which face of a card with several faces this is (`a`, `b`, …).
     #[field(since = "v4.1.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
 
-    /// The `signature` value.
+    /// Name of the signature printed on the card.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
 
-    /// The `subsets` value.
+    /// Names of the subsets the card belongs to within its set.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subsets: Option<Vec<String>>,
 
-    /// The `subtypes` value.
+    /// Subtypes of the card (after the dash of the type line).
     #[field(since = "v4.0.0")]
     pub subtypes: Vec<String>,
 
-    /// The `supertypes` value.
+    /// Supertypes of the card (for example Legendary, Basic, Snow).
     #[field(since = "v4.0.0")]
     pub supertypes: Vec<String>,
 
-    /// The `text` value.
+    /// Rules text of the token.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
 
-    /// The `toughness` value.
+    /// Toughness of the card (creatures); it may be `*` or hold symbols.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toughness: Option<String>,
 
-    /// The `type` value.
+    /// Type line of the token.
     #[field(since = "v4.0.0")]
     #[serde(rename = "type")]
     pub kind: String,
 
-    /// The `types` value.
+    /// Card types of the token (for example Creature, Artifact).
     #[field(since = "v4.0.0")]
     pub types: Vec<String>,
 
-    /// The `watermark` value.
+    /// Name of the watermark printed on the card.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub watermark: Option<String>,

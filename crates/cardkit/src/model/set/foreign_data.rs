@@ -10,21 +10,21 @@ use crate::Model;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct ForeignData {
-    /// The `faceName` value.
+    /// Name of this face of the card in the language.
     #[field(since = "v5.0.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub face_name: Option<String>,
 
-    /// The `flavorText` value.
+    /// Flavor text of the card in the language.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flavor_text: Option<String>,
 
-    /// The `language` value.
+    /// The language (for example German, Japanese).
     #[field(since = "v4.0.0")]
     pub language: String,
 
-    /// The `registryId` value.
+    /// Identifier of the card's printing in this language at the card registry.
     #[field(since = "v4.0.0")]
     #[serde(
         default,
@@ -33,16 +33,16 @@ pub struct ForeignData {
     )]
     pub registry_id: Option<i64>,
 
-    /// The `name` value.
+    /// Name of the card in the language.
     #[field(since = "v4.0.0")]
     pub name: String,
 
-    /// The `text` value.
+    /// Rules text of the card in the language.
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
 
-    /// The `type` value.
+    /// Type line of the card in the language.
     #[field(since = "v4.0.0")]
     #[serde(rename = "type")]
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -9,15 +9,15 @@ use crate::Model;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct LeadershipSkills {
-    /// The `brawl` value.
+    /// The card can lead a deck in the brawl format.
     #[field(since = "v4.5.1")]
     pub brawl: bool,
 
-    /// The `commander` value.
+    /// The card can lead a deck in the commander format.
     #[field(since = "v4.5.1")]
     pub commander: bool,
 
-    /// The `oathbreaker` value.
+    /// The card can lead a deck in the oathbreaker format.
     #[field(since = "v4.5.1")]
     pub oathbreaker: bool,
 

@@ -9,97 +9,103 @@ use crate::Model;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct Legalities {
-    /// The `brawl` value.
+    /// Legality of the card in the brawl play format (the allowed values are not specified).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub brawl: Option<String>,
 
-    /// The `commander` value.
+    /// Legality of the card in the commander play format (the allowed values are not
+    /// specified).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commander: Option<String>,
 
-    /// The `duel` value.
+    /// Legality of the card in the duel play format (the allowed values are not specified).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duel: Option<String>,
 
-    /// The `explorer` value.
+    /// Legality of the card in the explorer play format (the allowed values are not specified).
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explorer: Option<String>,
 
-    /// The `future` value.
+    /// Legality of the card in the future play format (the allowed values are not specified).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub future: Option<String>,
 
-    /// The `gladiator` value.
+    /// Legality of the card in the gladiator play format (the allowed values are not
+    /// specified).
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gladiator: Option<String>,
 
-    /// The `historic` value.
+    /// Legality of the card in the historic play format (the allowed values are not specified).
     #[field(since = "v5.1.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub historic: Option<String>,
 
-    /// The `historicbrawl` value.
+    /// Legality of the card in the historicbrawl play format (the allowed values are not
+    /// specified).
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub historicbrawl: Option<String>,
 
-    /// The `legacy` value.
+    /// Legality of the card in the legacy play format (the allowed values are not specified).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub legacy: Option<String>,
 
-    /// The `modern` value.
+    /// Legality of the card in the modern play format (the allowed values are not specified).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modern: Option<String>,
 
-    /// The `oldschool` value.
+    /// Legality of the card in the oldschool play format (the allowed values are not
+    /// specified).
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub oldschool: Option<String>,
 
-    /// The `pauper` value.
+    /// Legality of the card in the pauper play format (the allowed values are not specified).
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pauper: Option<String>,
 
-    /// The `paupercommander` value.
+    /// Legality of the card in the paupercommander play format (the allowed values are not
+    /// specified).
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paupercommander: Option<String>,
 
-    /// The `penny` value.
+    /// Legality of the card in the penny play format (the allowed values are not specified).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub penny: Option<String>,
 
-    /// The `pioneer` value.
+    /// Legality of the card in the pioneer play format (the allowed values are not specified).
     #[field(since = "v4.6.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pioneer: Option<String>,
 
-    /// The `predh` value.
+    /// Legality of the card in the predh play format (the allowed values are not specified).
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub predh: Option<String>,
 
-    /// The `premodern` value.
+    /// Legality of the card in the premodern play format (the allowed values are not
+    /// specified).
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub premodern: Option<String>,
 
-    /// The `standard` value.
+    /// Legality of the card in the standard play format (the allowed values are not specified).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub standard: Option<String>,
 
-    /// The `vintage` value.
+    /// Legality of the card in the vintage play format (the allowed values are not specified).
     #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vintage: Option<String>,

@@ -9,32 +9,32 @@ use crate::Model;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct PurchaseUrls {
-    /// The `shopA` value.
+    /// Where to buy the card or product at marketplace A.
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shop_a: Option<String>,
 
-    /// The `shopAEtched` value.
+    /// Where to buy the etched printing at marketplace A.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shop_a_etched: Option<String>,
 
-    /// The `shopAFoil` value.
+    /// Where to buy the foil printing at marketplace A.
     #[field(since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shop_a_foil: Option<String>,
 
-    /// The `shopC` value.
+    /// Where to buy the card or product at marketplace C.
     #[field(since = "v4.4.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shop_c: Option<String>,
 
-    /// The `shopD` value.
+    /// Where to buy the card or product at marketplace D.
     #[field(since = "v4.4.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shop_d: Option<String>,
 
-    /// The `shopDEtched` value.
+    /// Where to buy the etched printing at marketplace D.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shop_d_etched: Option<String>,

@@ -9,12 +9,13 @@ use crate::Model;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct RelatedCards {
-    /// The `reverseRelated` value.
+    /// Names of the cards this card is related to in reverse, such as the cards that create a
+    /// token.
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reverse_related: Option<Vec<String>>,
 
-    /// The `spellbook` value.
+    /// Names of the cards in this card's spellbook (online game variations).
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spellbook: Option<Vec<String>>,

@@ -13,20 +13,22 @@ use crate::Model;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct SealedProduct {
-    /// The `category` value.
+    /// Category of the product (for example booster box, deck); the allowed values are not
+    /// specified.
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
 
-    /// The `identifiers` value.
+    /// Identifiers of the product at marketplaces, online game platforms, catalogs and
+    /// registries.
     #[field(since = "v5.2.0")]
     pub identifiers: Identifiers,
 
-    /// The `name` value.
+    /// Name of the product.
     #[field(since = "v5.2.0")]
     pub name: String,
 
-    /// The `productSize` value.
+    /// Number of packs or cards in the product.
     #[field(since = "v5.2.1")]
     #[serde(
         default,
@@ -35,21 +37,22 @@ pub struct SealedProduct {
     )]
     pub product_size: Option<i64>,
 
-    /// The `purchaseUrls` value.
+    /// Where to buy the product, per marketplace.
     #[field(since = "v5.2.0")]
     pub purchase_urls: PurchaseUrls,
 
-    /// The `releaseDate` value.
+    /// Release date of the product in ISO 8601 format.
     #[field(since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub release_date: Option<NaiveDate>,
 
-    /// The `subtype` value.
+    /// Subtype of the product (for example collector, draft, set); the allowed values are not
+    /// specified.
     #[field(since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtype: Option<String>,
 
-    /// The `uuid` value.
+    /// Universally unique identifier of the product.
     #[field(since = "v5.2.0")]
     pub uuid: Uuid,
 

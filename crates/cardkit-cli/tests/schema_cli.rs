@@ -1,0 +1,247 @@
+//! `cardkit fields`, `cardkit explain` and `cardkit schema` as a user runs
+//! them: their output (snapshots of the human-facing text), exit statuses and
+//! usage errors.
+
+use assert_cmd::Command;
+use cardkit::schema::json_schema::json_schema;
+use cardkit::validate::Kind;
+use predicates::str::contains;
+use serde_json::Value;
+
+fn cardkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_cardkit"))
+}
+
+/// Runs `cardkit ARGS…`, expects `code`, and returns standard output.
+fn run(args: &[&str], code: i32) -> String {
+    let output = cardkit()
+        .args(args)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone();
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+/// Runs `cardkit ARGS…`, expects exit status 2 and nothing on standard
+/// output, and returns standard error.
+fn usage_error(args: &[&str]) -> String {
+    let output = cardkit().args(args).assert().code(2).get_output().clone();
+    assert!(output.stdout.is_empty(), "{args:?} printed on stdout");
+    String::from_utf8(output.stderr).expect("UTF-8 output")
+}
+
+#[test]
+fn fields_of_a_card_show_unions_and_recursion() {
+    insta::assert_snapshot!("fields_card", run(&["fields", "card"], 0));
+}
+
+#[test]
+fn fields_since_a_version() {
+    let listing = run(&["fields", "set", "--since", "v5.2.1"], 0);
+    insta::assert_snapshot!("fields_set_since_v5_2_1", listing);
+    // The bound is inclusive, and a version without the leading `v` works.
+    assert_eq!(run(&["fields", "set", "--since", "5.2.1"], 0), listing);
+    let older = run(&["fields", "set", "--since", "v5.2.0"], 0);
+    assert!(older.lines().count() > listing.lines().count());
+    assert!(older.contains("/cards/*/finishes") && !listing.contains("/cards/*/finishes"));
+}
+
+#[test]
+fn fields_since_leave_out_fields_without_a_version_tag() {
+    let listing = run(&["fields", "template", "--since", "v4.0.0"], 0);
+    assert_eq!(listing.lines().nth(1), Some("(no field matches)"));
+}
+
+#[test]
+fn deprecated_fields_as_json() {
+    let listing: Value = serde_json::from_str(&run(
+        &["fields", "set", "--deprecated", "--format", "json"],
+        0,
+    ))
+    .expect("JSON");
+    let pointers: Vec<&str> = listing
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|f| {
+            assert_eq!(f["deprecated"], true);
+            assert_eq!(f["member"], "field");
+            f["pointer"].as_str().expect("a pointer")
+        })
+        .collect();
+    assert_eq!(
+        pointers,
+        [
+            "/cards/*/convertedManaCost",
+            "/cards/*/faceConvertedManaCost",
+            "/cards/*/hasFoil",
+            "/cards/*/hasNonFoil",
+            "/cards/*/rulings/*/text",
+            "/tokens/*/hasFoil",
+            "/tokens/*/hasNonFoil",
+            "/tokens/*/reverseRelated",
+        ]
+    );
+}
+
+#[test]
+fn every_field_as_json() {
+    let listing: Value =
+        serde_json::from_str(&run(&["fields", "set", "--format", "json"], 0)).expect("JSON");
+    let shop = listing
+        .as_array()
+        .expect("an array")
+        .iter()
+        .find(|f| f["pointer"] == "/sealedProduct/*/identifiers/shopAId")
+        .expect("listed");
+    assert_eq!(shop["model"], "Identifiers");
+    assert_eq!(shop["required"], false);
+    assert_eq!(shop["nullable"], true);
+    assert_eq!(shop["default"], Value::Null);
+    assert_eq!(shop["since"], "v5.0.0");
+
+    let card: Value =
+        serde_json::from_str(&run(&["fields", "card", "--format", "json"], 0)).expect("JSON");
+    let repeat = card
+        .as_array()
+        .expect("an array")
+        .iter()
+        .find(|f| f["member"] == "repeat")
+        .expect("the recursion is listed");
+    assert_eq!(repeat["pointer"], "/data/children/*");
+    assert_eq!(repeat["repeats"], "/data");
+    assert_eq!(
+        repeat["when"],
+        serde_json::json!([{"at": "/data/children/*", "tag": "type", "value": "group"}])
+    );
+}
+
+#[test]
+fn explain_a_field_by_index_or_star() {
+    let by_index = run(&["explain", "set", "/cards/3/identifiers/shopAId"], 0);
+    insta::assert_snapshot!("explain_set_shop_a_id", by_index);
+    assert_eq!(
+        run(&["explain", "set", "/cards/*/identifiers/shopAId"], 0),
+        by_index
+    );
+}
+
+#[test]
+fn explain_a_required_nullable_field_with_a_format() {
+    insta::assert_snapshot!(
+        "explain_set_sealed_product",
+        run(&["explain", "set", "/sealedProduct"], 0)
+    );
+    insta::assert_snapshot!(
+        "explain_migration_uri",
+        run(&["explain", "migration", "/uri"], 0)
+    );
+}
+
+#[test]
+fn explain_a_member_of_every_union_branch() {
+    insta::assert_snapshot!(
+        "explain_card_child_name",
+        run(&["explain", "card", "/data/children/0/name"], 0)
+    );
+    insta::assert_snapshot!(
+        "explain_card_child_tag",
+        run(&["explain", "card", "/data/children/*/type"], 0)
+    );
+    insta::assert_snapshot!(
+        "explain_template_list_item",
+        run(&["explain", "template", "/card/data/children/0/masks/1"], 0)
+    );
+}
+
+#[test]
+fn explain_keys_with_spaces_and_escapes() {
+    let found = run(&["explain", "set", "/translations/Portuguese (Brazil)"], 0);
+    assert!(
+        found.contains("Translations.Portuguese (Brazil)"),
+        "{found}"
+    );
+    let error = usage_error(&["explain", "set", "/translations/Portuguese~2"]);
+    assert!(error.contains("`~` must be followed by 0 or 1"), "{error}");
+}
+
+#[test]
+fn explain_an_unknown_pointer_names_the_nearest() {
+    let error = usage_error(&["explain", "set", "/cards/0/identifiers/shopAid"]);
+    insta::assert_snapshot!("explain_unknown_pointer", error);
+    let error = usage_error(&["explain", "set", "/cards/uuid"]);
+    assert!(error.contains("did you mean `/cards/*/uuid`?"), "{error}");
+    let error = usage_error(&["explain", "set", "/nothingLikeIt"]);
+    assert!(!error.contains("did you mean"), "{error}");
+    let error = usage_error(&["explain", "set", "code"]);
+    assert!(error.contains("starts with `/`"), "{error}");
+}
+
+#[test]
+fn schema_prints_the_library_schema() {
+    for &kind in Kind::ALL {
+        let printed: Value =
+            serde_json::from_str(&run(&["schema", kind.as_str()], 0)).expect("JSON");
+        assert_eq!(printed, json_schema(kind), "{kind}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["fields"][..],
+        &["fields", "sett"],
+        &["fields", "auto"],
+        &["fields", "set", "--since", "5.x"],
+        &["fields", "set", "--since"],
+        &["fields", "set", "--format", "yaml"],
+        &["explain", "set"],
+        &["explain", "sets", "/code"],
+        &["schema"],
+        &["schema", "migrations"],
+    ] {
+        let error = usage_error(args);
+        assert!(
+            error.contains("Usage:") || error.contains("error:"),
+            "{args:?}: {error}"
+        );
+    }
+    let error = usage_error(&["fields", "sett"]);
+    assert!(
+        error.contains("[possible values: template, card, set, migration]"),
+        "{error}"
+    );
+    let error = usage_error(&["fields", "set", "--since", "5.x"]);
+    assert!(error.contains("`5.x` is not a version tag"), "{error}");
+}
+
+#[test]
+fn help_explains_every_flag_with_examples() {
+    for (command, flags) in [
+        ("fields", &["--since", "--deprecated", "--format"][..]),
+        ("explain", &[][..]),
+        ("schema", &[][..]),
+    ] {
+        let help = run(&[command, "--help"], 0);
+        for flag in flags {
+            assert!(
+                help.contains(flag),
+                "{command} --help does not mention {flag}"
+            );
+        }
+        // One example per argument and flag, and examples of the command.
+        let arguments = 1 + usize::from(command == "explain") + flags.len();
+        assert!(
+            help.matches("Example: ").count() >= arguments,
+            "{command} --help:\n{help}"
+        );
+    }
+    cardkit()
+        .arg("--help")
+        .assert()
+        .code(0)
+        .stdout(contains("fields"))
+        .stdout(contains("explain"))
+        .stdout(contains("schema"));
+}

@@ -1,0 +1,624 @@
+//! The exported JSON Schemas agree with cardkit's own validator.
+//!
+//! Each kind's schema (`cardkit::schema::json_schema`) is checked against the
+//! Draft 2020-12 metaschema, then an independent validator (the `jsonschema`
+//! crate, with format checking on, and the custom `color` format backed by
+//! `cardkit::format::is_color`) must give the same verdict (valid or
+//! invalid) as `cardkit::validate` with the kind named, for which a document
+//! is valid when it has no error-severity diagnostic. The verdicts are
+//! compared on:
+//!
+//! 1. every case of `tests/conformance/`: each document cardkit reports is
+//!    the sub-value at the document's pointer (of its line, for JSON Lines),
+//!    checked against the schema of its kind;
+//! 2. every file of `shared/corpus/neutral/`, the same way;
+//! 3. generated documents of every kind and single-defect mutants of them
+//!    (`support::generate`), from a fixed seed.
+//!
+//! Not compared, by rule: inputs that are not well-formed JSON (cardkit
+//! reports `invalid_json`; a schema applies to JSON values), cases validated
+//! with options other than the default (`deny-unknown-*` cases and cases with
+//! a `.options` file: a schema has one verdict), and documents whose kind
+//! cannot be told (no schema applies).
+//!
+//! Where a schema cannot say what cardkit says, the difference is named in
+//! [`Difference`], listed in the README, and the inputs it explains are
+//! listed by name below; each listed input must really disagree, so the lists
+//! cannot go stale, and every other input must agree.
+//!
+//! By default each kind gets 256 generated documents and 40 single-defect
+//! mutants of each: 10,496 verdicts per kind, in about 20 seconds for Sets
+//! in a debug build. Longer runs, by hand (10,000 documents and 400,000
+//! mutants per kind):
+//!
+//! ```sh
+//! CARDKIT_SCHEMA_CASES=10000 cargo test --release -p cardkit --test schema_agreement
+//! CARDKIT_PROPTEST_SEED=7 cargo test -p cardkit --test schema_agreement   # another seed
+//! ```
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use cardkit::schema::json_schema::json_schema;
+use cardkit::validate::{validate, DocumentReport, FileReport, Kind, Options};
+use cardkit::Code;
+use proptest::prelude::*;
+use proptest::sample::Index;
+use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError};
+use serde::Deserialize;
+use serde_json::Value;
+
+use support::generate::{apply, choose, document, mutations, style, write, Mutation, Node, Op, J};
+
+// ---------------------------------------------------------------------------
+// Known differences
+
+/// A rule that cardkit applies and a JSON Schema cannot express.
+#[derive(Debug, PartialEq, Eq)]
+enum Difference {
+    /// cardkit stops at a documented nesting depth (`too_deep`); a schema
+    /// has no depth limit.
+    DepthLimit,
+    /// cardkit judges an integer on its exact decimal digits; the schema
+    /// validator sees the binary64 float that JSON parsers read a number
+    /// literal as, when it is not a plain 64-bit integer. A literal beyond
+    /// the 64-bit range, or with a fraction too small for binary64, that
+    /// rounds to an in-range integer (`-9223372036854775809`), is valid to
+    /// the schema; an in-range integer written with a fraction or exponent
+    /// that rounds beyond it (`18446744073709551615.0`) is not.
+    IntegerRounding,
+}
+
+/// Conformance cases whose verdicts differ, and why.
+const CONFORMANCE_DIFFERENCES: &[(&str, Difference)] = &[
+    (
+        "card/integer-below-i64-min.json",
+        Difference::IntegerRounding,
+    ),
+    (
+        "card/nested-groups-550-too-deep.json",
+        Difference::DepthLimit,
+    ),
+    (
+        "template/license-nested-1101-levels-too-deep.json",
+        Difference::DepthLimit,
+    ),
+    (
+        "template/license-nested-1200-levels-too-deep.json",
+        Difference::DepthLimit,
+    ),
+];
+
+/// Whether a mutation is explained by a known difference.
+fn mutation_difference(mutation: &Mutation) -> Option<Difference> {
+    match &mutation.op {
+        Op::Replace(J::Num(literal)) if rounds_across(literal) => Some(Difference::IntegerRounding),
+        _ => None,
+    }
+}
+
+/// Whether a number literal is an integer within the 64-bit range on its
+/// exact digits, but not as the binary64 float that a JSON parser reads it as
+/// (or the other way around). Plain integers that fit 64 bits are read
+/// exactly.
+fn rounds_across(literal: &str) -> bool {
+    if literal.parse::<i64>().is_ok() || literal.parse::<u64>().is_ok() {
+        return false;
+    }
+    let Ok(float) = literal.parse::<f64>() else {
+        return false;
+    };
+    // -2^63 and 2^64 are exact as floats.
+    #[allow(clippy::cast_precision_loss)]
+    let as_float = float.fract() == 0.0 && float >= i64::MIN as f64 && float < 2f64.powi(64);
+    as_float != exact_integer_in_range(literal)
+}
+
+/// Whether a JSON number literal is exactly an integer in [-2^63, 2^64 - 1].
+fn exact_integer_in_range(literal: &str) -> bool {
+    let negative = literal.starts_with('-');
+    let unsigned = literal.trim_start_matches('-');
+    let (mantissa, exponent) = unsigned
+        .split_once(['e', 'E'])
+        .map_or((unsigned, 0), |(m, e)| {
+            (
+                m,
+                e.trim_start_matches('+').parse::<i64>().unwrap_or(i64::MAX),
+            )
+        });
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{whole}{fraction}");
+    let digits = digits.trim_start_matches('0');
+    let significant = digits.trim_end_matches('0');
+    if significant.is_empty() {
+        return true;
+    }
+    #[allow(clippy::cast_possible_wrap)]
+    let scale = exponent - fraction.len() as i64 + (digits.len() - significant.len()) as i64;
+    if scale < 0 || significant.len() as i64 + scale > 20 {
+        return false;
+    }
+    let magnitude = significant
+        .parse::<u128>()
+        .ok()
+        .and_then(|m| m.checked_mul(10u128.checked_pow(u32::try_from(scale).ok()?)?));
+    let limit = if negative {
+        1u128 << 63
+    } else {
+        u128::from(u64::MAX)
+    };
+    magnitude.is_some_and(|m| m <= limit)
+}
+
+// ---------------------------------------------------------------------------
+// The two validators
+
+/// One compiled schema per kind, in the order of `Kind::ALL`.
+static VALIDATORS: LazyLock<Vec<jsonschema::Validator>> = LazyLock::new(|| {
+    Kind::ALL
+        .iter()
+        .map(|&kind| {
+            jsonschema::options()
+                .should_validate_formats(true)
+                .with_format("color", cardkit::format::is_color)
+                .build(&json_schema(kind))
+                .unwrap_or_else(|e| panic!("the {kind} schema does not compile: {e}"))
+        })
+        .collect()
+});
+
+fn schema_validator(kind: Kind) -> &'static jsonschema::Validator {
+    let index = Kind::ALL.iter().position(|&k| k == kind).expect("a kind");
+    &VALIDATORS[index]
+}
+
+/// What the schema says, and why not when it says no.
+fn schema_verdict(kind: Kind, value: &Value) -> (bool, String) {
+    let validator = schema_validator(kind);
+    if validator.is_valid(value) {
+        return (true, String::new());
+    }
+    let errors: Vec<String> = validator
+        .iter_errors(value)
+        .take(5)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    (false, errors.join("\n"))
+}
+
+fn cardkit_errors(document: &DocumentReport) -> String {
+    let lines: Vec<String> = document
+        .diagnostics
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} {}: {}",
+                d.severity.as_str(),
+                d.code,
+                d.pointer,
+                d.message
+            )
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// Reads JSON without serde_json's nesting limit (deep layer trees are
+/// valid documents), after a byte order mark as cardkit allows it.
+fn parse(bytes: &[u8]) -> Result<Value, serde_json::Error> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut reader = serde_json::Deserializer::from_slice(bytes);
+    reader.disable_recursion_limit();
+    let value = Value::deserialize(&mut reader)?;
+    reader.end()?;
+    Ok(value)
+}
+
+/// Runs `f` on a thread with a stack deep enough for documents nested
+/// beyond a thousand levels, in debug builds.
+fn with_deep_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(f)
+        .expect("a thread")
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// A document whose verdicts differ.
+struct Disagreement {
+    pointer: String,
+    cardkit_valid: bool,
+    details: String,
+}
+
+/// Compares the verdicts on every document of a file that cardkit could
+/// read. `None` when the file is no well-formed JSON.
+fn compare_file(bytes: &[u8], report: &FileReport) -> Option<Vec<Disagreement>> {
+    let malformed = report
+        .documents
+        .iter()
+        .any(|d| d.diagnostics.iter().any(|x| x.code == Code::InvalidJson));
+    if malformed {
+        return None;
+    }
+    let whole = report.documents.iter().all(|d| d.line.is_none());
+    let root = whole.then(|| {
+        parse(bytes).unwrap_or_else(|e| panic!("cardkit read what serde_json refuses: {e}"))
+    });
+    let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let mut disagreements = Vec::new();
+    for document in &report.documents {
+        let Some(kind) = document.kind else {
+            continue;
+        };
+        let line_value;
+        let value = match (document.line, &root) {
+            (Some(line), _) => {
+                line_value = parse(lines[line - 1]).expect("a well-formed line");
+                &line_value
+            }
+            (None, Some(root)) => root,
+            (None, None) => unreachable!("documents of JSON Lines have lines"),
+        };
+        let value = value
+            .pointer(&document.pointer)
+            .expect("the document is where cardkit says");
+        let (schema_valid, why) = schema_verdict(kind, value);
+        if schema_valid != document.is_valid() {
+            disagreements.push(Disagreement {
+                pointer: document.pointer.clone(),
+                cardkit_valid: document.is_valid(),
+                details: format!(
+                    "{kind}: cardkit says {}, the schema {}\ncardkit:\n{}\nschema:\n{why}",
+                    verdict(document.is_valid()),
+                    verdict(schema_valid),
+                    cardkit_errors(document)
+                ),
+            });
+        }
+    }
+    Some(disagreements)
+}
+
+fn verdict(valid: bool) -> &'static str {
+    if valid {
+        "valid"
+    } else {
+        "invalid"
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The schemas themselves
+
+#[test]
+fn every_schema_is_valid_draft_2020_12() {
+    for &kind in Kind::ALL {
+        let schema = json_schema(kind);
+        assert_eq!(
+            schema["$schema"],
+            "https://json-schema.org/draft/2020-12/schema"
+        );
+        if let Err(error) = jsonschema::meta::validate(&schema) {
+            panic!("the {kind} schema is not a valid 2020-12 schema: {error}");
+        }
+        // The validator takes the schema's own dialect.
+        assert_eq!(
+            jsonschema::meta::validator_for(&schema).map(|_| ()).ok(),
+            Some(())
+        );
+    }
+}
+
+#[test]
+fn the_top_level_must_be_an_object() {
+    for &kind in Kind::ALL {
+        for value in [
+            serde_json::json!([]),
+            serde_json::json!("x"),
+            serde_json::json!(1),
+            Value::Null,
+        ] {
+            assert!(!schema_validator(kind).is_valid(&value), "{kind}: {value}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 1. The conformance cases
+
+#[test]
+fn conformance_cases_agree() {
+    with_deep_stack(conformance_cases);
+}
+
+fn conformance_cases() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    let mut cases = Vec::new();
+    collect(&root, &mut cases);
+    cases.sort();
+    let (mut compared, mut failures) = (0, Vec::new());
+    let mut explained: Vec<&str> = Vec::new();
+    for input in &cases {
+        let name = relative(&root, input);
+        let Some(options) = default_options(input) else {
+            continue;
+        };
+        let bytes = std::fs::read(input).expect("case input");
+        let report = validate(&bytes, &options);
+        let Some(disagreements) = compare_file(&bytes, &report) else {
+            continue;
+        };
+        compared += 1;
+        let known = CONFORMANCE_DIFFERENCES
+            .iter()
+            .find(|(case, _)| *case == name)
+            .map(|(case, difference)| (*case, difference));
+        match (known, disagreements.is_empty()) {
+            (None, true) => {}
+            (Some((case, _)), false) => explained.push(case),
+            (Some((case, difference)), true) => failures.push(format!(
+                "{case}: listed as a known difference ({difference:?}), but the verdicts agree"
+            )),
+            (None, false) => {
+                for d in disagreements {
+                    failures.push(format!("{name} {}:\n{}", d.pointer, d.details));
+                }
+            }
+        }
+    }
+    assert!(compared >= 150, "only {compared} cases compared");
+    assert_eq!(explained.len(), CONFORMANCE_DIFFERENCES.len());
+    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+}
+
+/// The options of a case, when they are the default ones (but for the kind).
+fn default_options(input: &Path) -> Option<Options> {
+    let name = input.file_name()?.to_str()?;
+    if name.starts_with("deny-unknown-") || input.with_extension("options").exists() {
+        return None;
+    }
+    let kind = match input.parent()?.file_name()?.to_str()? {
+        "auto" => None,
+        kind => Some(kind.parse::<Kind>().expect("a kind folder")),
+    };
+    Some(Options {
+        kind,
+        json_lines: name.ends_with(".jsonl"),
+        ..Options::default()
+    })
+}
+
+fn collect(dir: &Path, cases: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            collect(&path, cases);
+        } else if matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("json" | "jsonl")
+        ) {
+            cases.push(path);
+        }
+    }
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+// ---------------------------------------------------------------------------
+// 2. The real corpus
+
+#[test]
+fn corpus_files_agree() {
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    with_deep_stack(move || corpus(&shared.join("corpus/neutral")));
+}
+
+fn corpus(root: &Path) {
+    let mut files = Vec::new();
+    collect(root, &mut files);
+    files.sort();
+    assert!(files.len() >= 40, "only {} corpus files", files.len());
+    let mut failures = Vec::new();
+    let mut documents = 0;
+    for path in &files {
+        let bytes = std::fs::read(path).expect("a corpus file");
+        let report = validate(&bytes, &Options::default());
+        documents += report.documents.len();
+        let disagreements = compare_file(&bytes, &report)
+            .unwrap_or_else(|| panic!("{}: not well-formed", path.display()));
+        for d in disagreements {
+            failures.push(format!(
+                "{} {} (cardkit: {}):\n{}",
+                relative(root, path),
+                d.pointer,
+                verdict(d.cardkit_valid),
+                d.details
+            ));
+        }
+    }
+    assert!(documents >= files.len());
+    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+}
+
+// ---------------------------------------------------------------------------
+// 3. Generated documents and single-defect mutants
+
+/// Generated documents per kind: 256 unless `CARDKIT_SCHEMA_CASES` says
+/// otherwise; a fixed seed unless `CARDKIT_PROPTEST_SEED` says otherwise.
+/// Each document brings [`MUTANTS`] mutants.
+fn config() -> Config {
+    let cases = std::env::var("CARDKIT_SCHEMA_CASES")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+        .unwrap_or(256);
+    let seed = std::env::var("CARDKIT_PROPTEST_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x5C4E_3A00_2020);
+    Config {
+        cases,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        max_shrink_iters: 1024,
+        ..Config::default()
+    }
+}
+
+/// Mutants checked per generated document.
+const MUTANTS: usize = 40;
+
+/// The verdicts on one text of `kind`, which cardkit validates as one
+/// document.
+fn compare_text(kind: Kind, text: &str) -> Result<Option<Disagreement>, TestCaseError> {
+    let options = Options {
+        kind: Some(kind),
+        ..Options::default()
+    };
+    let report = validate(text.as_bytes(), &options);
+    prop_assert_eq!(report.documents.len(), 1);
+    let disagreements = compare_file(text.as_bytes(), &report)
+        .ok_or_else(|| TestCaseError::fail(format!("not well-formed:\n{text}")))?;
+    Ok(disagreements.into_iter().next())
+}
+
+fn check_agreement(
+    kind: Kind,
+    doc: &Node,
+    style: support::generate::Style,
+    picks: &[(Index, Index)],
+) -> Result<(), TestCaseError> {
+    let text = write(doc, style);
+    if let Some(d) = compare_text(kind, &text)? {
+        return Err(TestCaseError::fail(format!("{}\n{text}", d.details)));
+    }
+    let mut all = Vec::new();
+    mutations(doc, &mut Vec::new(), "", None, &mut all);
+    for pick in picks {
+        let [mutation] = &choose(&all, std::slice::from_ref(pick))[..] else {
+            unreachable!("one pick chooses one mutation");
+        };
+        let mut broken = doc.clone();
+        apply(&mut broken, &mutation.path, &mutation.op);
+        let text = write(&broken, style);
+        let disagreement = compare_text(kind, &text)?;
+        match (mutation_difference(mutation), disagreement) {
+            (None, None) => {}
+            // Listed differences must really be differences.
+            (Some(_), Some(_)) => {}
+            (Some(difference), None) => {
+                return Err(TestCaseError::fail(format!(
+                    "{difference:?} was expected for {mutation:?}, but the verdicts agree\n{text}"
+                )))
+            }
+            (None, Some(d)) => {
+                return Err(TestCaseError::fail(format!(
+                    "{}\nmutation {mutation:?}\n{text}",
+                    d.details
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn generated_templates_agree(
+        doc in document(Kind::Template),
+        style in style(),
+        picks in prop::collection::vec(any::<(Index, Index)>(), MUTANTS),
+    ) {
+        check_agreement(Kind::Template, &doc, style, &picks)?;
+    }
+
+    #[test]
+    fn generated_cards_agree(
+        doc in document(Kind::Card),
+        style in style(),
+        picks in prop::collection::vec(any::<(Index, Index)>(), MUTANTS),
+    ) {
+        check_agreement(Kind::Card, &doc, style, &picks)?;
+    }
+
+    #[test]
+    fn generated_sets_agree(
+        doc in document(Kind::Set),
+        style in style(),
+        picks in prop::collection::vec(any::<(Index, Index)>(), MUTANTS),
+    ) {
+        check_agreement(Kind::Set, &doc, style, &picks)?;
+    }
+
+    #[test]
+    fn generated_migrations_agree(
+        doc in document(Kind::Migration),
+        style in style(),
+        picks in prop::collection::vec(any::<(Index, Index)>(), MUTANTS),
+    ) {
+        check_agreement(Kind::Migration, &doc, style, &picks)?;
+    }
+}
+
+#[test]
+fn integer_rounding_is_told_exactly() {
+    for across in [
+        "-9223372036854775809",
+        "18446744073709551615.0",
+        "5.0000000000000000001",
+        "1.8446744073709551615e19",
+    ] {
+        assert!(rounds_across(across), "{across}");
+    }
+    for same in [
+        "18446744073709551616",
+        "-9223372036854775808",
+        "1e20",
+        "1e2",
+        "5.0",
+        "50E-1",
+        "5.5",
+        "-0",
+        "1.8446744073709551616e19",
+    ] {
+        assert!(!rounds_across(same), "{same}");
+    }
+}
+
+/// The literals the README names for the integer difference really differ,
+/// and their neighbours do not.
+#[test]
+fn integer_rounding_differences_are_real() {
+    let verdicts = |literal: &str| {
+        let text = format!(r#"{{"name": "x", "width": {literal}, "height": 1}}"#);
+        let difference = compare_text(Kind::Card, &text).expect("one document");
+        difference.map(|d| d.cardkit_valid)
+    };
+    assert_eq!(verdicts("-9223372036854775809"), Some(false));
+    assert_eq!(verdicts("5.0000000000000000001"), Some(false));
+    assert_eq!(verdicts("18446744073709551615.0"), Some(true));
+    for same in [
+        "-9223372036854775808",
+        "18446744073709551615",
+        "1e2",
+        "5.5",
+        "1e20",
+    ] {
+        assert!(verdicts(same).is_none(), "{same}");
+        assert!(!rounds_across(same), "{same}");
+    }
+}
