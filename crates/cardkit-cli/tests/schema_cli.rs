@@ -77,7 +77,6 @@ fn deprecated_fields_as_json() {
             "/cards/*/faceConvertedManaCost",
             "/cards/*/hasFoil",
             "/cards/*/hasNonFoil",
-            "/cards/*/rulings/*/text",
             "/tokens/*/hasFoil",
             "/tokens/*/hasNonFoil",
             "/tokens/*/reverseRelated",

@@ -88,6 +88,8 @@ struct MemberAttrs {
     ty: Option<Expr>,
     /// `#[serde(flatten)]`: the catch-all of unknown members, not a field.
     flatten: bool,
+    /// `#[serde(with = "path")]`: how the value is written, also its default.
+    with: Option<syn::Path>,
 }
 
 fn member_attrs(attrs: &[Attribute]) -> Result<MemberAttrs> {
@@ -105,6 +107,8 @@ fn member_attrs(attrs: &[Attribute]) -> Result<MemberAttrs> {
                     });
                 } else if meta.path.is_ident("flatten") {
                     out.flatten = true;
+                } else if meta.path.is_ident("with") {
+                    out.with = Some(meta.value()?.parse::<LitStr>()?.parse::<syn::Path>()?);
                 } else if meta.input.peek(syn::Token![=]) {
                     meta.value()?.parse::<Expr>()?;
                 }
@@ -277,9 +281,19 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
                 quote!(Some(|| ::cardkit::__private::serde_json::Value::Null))
             }
             None => quote!(None),
-            Some(None) => quote!(Some(|| {
-                ::cardkit::__private::to_json(&<#ty as ::core::default::Default>::default())
-            })),
+            Some(None) => match &attrs.with {
+                // Written by a custom function, as the default must be too.
+                Some(with) => quote!(Some(|| {
+                    #with::serialize(
+                        &<#ty as ::core::default::Default>::default(),
+                        ::cardkit::__private::serde_json::value::Serializer,
+                    )
+                    .expect("defaults serialize to JSON")
+                })),
+                None => quote!(Some(|| {
+                    ::cardkit::__private::to_json(&<#ty as ::core::default::Default>::default())
+                })),
+            },
             Some(Some(path)) => quote!(Some(|| ::cardkit::__private::to_json(&#path()))),
         };
         let since = match attrs.since {

@@ -17,7 +17,7 @@ pub struct Ruling {
     pub date: Option<NaiveDate>,
 
     /// Text of the ruling.
-    #[field(since = "v4.0.0", deprecated)]
+    #[field(since = "v4.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
 
