@@ -232,7 +232,7 @@ fn a_syntax_error_in_the_middle_of_a_catalog_stops_there() {
 
 /// Byte edits of a catalog and of JSON Lines, compared every way.
 fn edited(text: &str, edits: &[(usize, u8)]) -> Vec<u8> {
-    const INTERESTING: &[u8] = b"{}[]\":,\\ \n0e.-";
+    const INTERESTING: &[u8] = b"{}[]\":,\\ \n0e.-\x80\xC3\xE2";
     let mut bytes = text.as_bytes().to_vec();
     for &(at, byte) in edits {
         let at = at % (bytes.len() + 1);

@@ -4,6 +4,8 @@
 
 use crate::diagnostic::{Diagnostic, Excerpt};
 
+use super::walker::lossy;
+
 /// How many characters of a long source line are kept on each side of the
 /// offending one.
 const EXCERPT_CONTEXT: usize = 60;
@@ -77,8 +79,8 @@ fn excerpt(bytes: &[u8], offset: usize) -> Option<Excerpt> {
     let upper = (offset + CONTEXT_BYTES).min(bytes.len());
     let start = memchr::memrchr(b'\n', &bytes[lower..offset]).map_or(lower, |i| lower + i + 1);
     let end = memchr::memchr(b'\n', &bytes[offset..upper]).map_or(upper, |i| offset + i);
-    let before = String::from_utf8_lossy(&bytes[start..offset]);
-    let after = String::from_utf8_lossy(&bytes[offset..end]);
+    let before = lossy(&bytes[start..offset]);
+    let after = lossy(&bytes[offset..end]);
     let after = after.strip_suffix('\r').unwrap_or(&after);
     // The line goes on past the bytes looked at, or past the window shown.
     let cut_before = start > 0 && bytes[start - 1] != b'\n';

@@ -29,6 +29,8 @@ struct Batch {
     /// The position of the first document's start.
     start: Position,
     documents: Vec<Unit>,
+    /// `bytes` up to here are known to be UTF-8 (the reader checked them).
+    utf8_checked: usize,
 }
 
 /// One document of a batch.
@@ -46,6 +48,9 @@ struct Done {
     /// The file offset of the document that is malformed JSON, if one is:
     /// nothing after it counts.
     malformed: Option<usize>,
+    /// The batch's buffer, emptied, to be filled again: large buffers freshly
+    /// allocated would cost a page fault every few kilobytes.
+    spare: Vec<u8>,
 }
 
 /// Validates the value at `start` of `src` on `jobs` threads.
@@ -100,6 +105,7 @@ pub(crate) fn lines(
                 seq,
                 reports,
                 malformed: None,
+                spare: Vec::new(),
             }
         });
         let mut order = InOrder::new(done, sink);
@@ -156,6 +162,8 @@ struct InOrder<'s> {
     next: usize,
     stopped_at: Option<usize>,
     sink: &'s mut dyn FnMut(DocumentReport),
+    /// Buffers of finished batches, for the next ones.
+    spares: Vec<Vec<u8>>,
 }
 
 impl<'s> InOrder<'s> {
@@ -166,6 +174,7 @@ impl<'s> InOrder<'s> {
             next: 0,
             stopped_at: None,
             sink,
+            spares: Vec::new(),
         }
     }
 
@@ -183,7 +192,10 @@ impl<'s> InOrder<'s> {
         }
     }
 
-    fn arrived(&mut self, done: Done) {
+    fn arrived(&mut self, mut done: Done) {
+        if done.spare.capacity() > 0 {
+            self.spares.push(std::mem::take(&mut done.spare));
+        }
         self.waiting.insert(done.seq, done);
         while let Some(done) = self.waiting.remove(&self.next) {
             self.next += 1;
@@ -229,6 +241,7 @@ impl<'s> Batcher<'s> {
         batch
             .bytes
             .extend_from_slice(&src.buf[end - src.base..context - src.base]);
+        batch.utf8_checked = src.utf8_to().saturating_sub(batch.window_start);
         if let Some(work) = &self.work {
             // Waits while the workers are busy: memory stays bounded.
             let _ = work.send(batch);
@@ -275,10 +288,11 @@ impl Documents for Batcher<'_> {
                 self.seq += 1;
                 empty.insert(Batch {
                     seq: self.seq - 1,
-                    bytes: Vec::new(),
+                    bytes: self.order.spares.pop().unwrap_or_default(),
                     window_start: at.saturating_sub(CONTEXT_BYTES).max(src.base),
                     start: src.position(at),
                     documents: Vec::new(),
+                    utf8_checked: 0,
                 })
             }
         };
@@ -298,9 +312,11 @@ impl Documents for Batcher<'_> {
 fn validate_batch(batch: Batch, options: &Options) -> Done {
     let mut reports = Vec::with_capacity(batch.documents.len());
     let mut malformed = None;
+    let utf8_checked = batch.utf8_checked;
     for unit in batch.documents {
         let start = unit.at - batch.window_start;
         let mut w = Walker::new(&batch.bytes, batch.window_start, start, options);
+        w.utf8_checked = utf8_checked;
         w.prefix.clone_from(&unit.pointer);
         let kind = unit.kind.resolve(&batch.bytes, start);
         let outcome = validate_document(&mut w, kind);
@@ -322,9 +338,12 @@ fn validate_batch(batch: Batch, options: &Options) -> Done {
         .flat_map(|report| report.diagnostics.iter_mut())
         .collect();
     locate::locate(&batch.bytes, batch.window_start, batch.start, &mut all);
+    let mut spare = batch.bytes;
+    spare.clear();
     Done {
         seq: batch.seq,
         reports,
         malformed,
+        spare,
     }
 }

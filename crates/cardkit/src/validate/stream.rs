@@ -12,7 +12,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use super::engine::Site;
 use super::layout::{self, NeedMore};
 use super::locate::{self, Position, CONTEXT_BYTES};
-use super::walker::{push_escaped, skip_raw, DuplicateKeys, Flow, Malformed, Walker};
+use super::walker::{push_escaped, skip_raw, utf8_prefix, DuplicateKeys, Flow, Malformed, Walker};
 use super::{DocumentReport, Kind, Layout, Options, BOM};
 
 /// How much of an input is held in memory while it is read. Only the tests
@@ -53,6 +53,9 @@ pub(crate) struct Source<'r> {
     pub eof: bool,
     at: Position,
     pub buffering: Buffering,
+    /// The file offset up to which the bytes read are known to be UTF-8,
+    /// checked in bulk as they come; it stops at the first byte that is not.
+    utf8_to: usize,
 }
 
 impl<'r> Source<'r> {
@@ -65,11 +68,13 @@ impl<'r> Source<'r> {
             eof: false,
             at: Position::START,
             buffering,
+            utf8_to: 0,
         }
     }
 
     /// A source whose bytes are all at hand, starting at `start`.
     pub fn complete(bytes: Vec<u8>, start: Position) -> Source<'static> {
+        let utf8_to = start.offset + utf8_prefix(&bytes);
         Source {
             reader: None,
             buf: bytes,
@@ -77,7 +82,21 @@ impl<'r> Source<'r> {
             eof: true,
             at: start,
             buffering: Buffering::default(),
+            utf8_to,
         }
+    }
+
+    /// The file offset up to which the bytes read are known to be UTF-8.
+    pub fn utf8_to(&self) -> usize {
+        self.utf8_to
+    }
+
+    /// A walker over the bytes at hand from file offset `at`, which knows
+    /// how far they are UTF-8.
+    pub fn walker<'s>(&'s self, at: usize, options: &'s Options) -> Walker<'s> {
+        let mut w = Walker::new(&self.buf, self.base, at - self.base, options);
+        w.utf8_checked = self.utf8_to.saturating_sub(self.base);
+        w
     }
 
     /// The file offset just after the bytes at hand.
@@ -94,6 +113,12 @@ impl<'r> Source<'r> {
         let want = self.buffering.chunk.max(self.buf.len());
         let read = reader.take(want as u64).read_to_end(&mut self.buf)?;
         self.eof = read < want;
+        // The check stops at the first byte that is not UTF-8 (there, or
+        // once it is released, each string is checked on its own).
+        if self.utf8_to >= self.base {
+            let from = self.utf8_to - self.base;
+            self.utf8_to += utf8_prefix(&self.buf[from..]);
+        }
         Ok(read > 0)
     }
 
@@ -323,7 +348,7 @@ pub(crate) fn walk_unit(
     while src.end() - at < src.buffering.read_ahead && src.fill()? {}
     loop {
         let start = at - src.base;
-        let mut w = Walker::new(&src.buf, src.base, start, options);
+        let mut w = src.walker(at, options);
         w.prefix = pointer.to_owned();
         let outcome = walk(&mut w);
         let cut_short = match outcome {

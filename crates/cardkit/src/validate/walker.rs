@@ -67,6 +67,9 @@ pub(crate) struct Walker<'a> {
     pub options: &'a Options,
     /// Inside the value of a field newer than `options.as_of`.
     pub inside_newer: bool,
+    /// `bytes` up to here are known to be UTF-8 (checked in bulk): strings
+    /// before it need no check of their own.
+    pub utf8_checked: usize,
     depth: usize,
 }
 
@@ -83,6 +86,7 @@ impl<'a> Walker<'a> {
             out: Vec::new(),
             options,
             inside_newer: false,
+            utf8_checked: 0,
             depth: 0,
         }
     }
@@ -198,7 +202,8 @@ impl<'a> Walker<'a> {
                         escaped,
                     };
                     let content = &self.bytes[token.start..token.end];
-                    if !ascii && simdutf8::basic::from_utf8(content).is_err() {
+                    let checked = token.end <= self.utf8_checked;
+                    if !ascii && !checked && simdutf8::basic::from_utf8(content).is_err() {
                         let valid =
                             std::str::from_utf8(content).map_or_else(|e| e.valid_up_to(), str::len);
                         return self.malformed(token.start + valid, "invalid UTF-8 in a string");
@@ -262,7 +267,7 @@ impl<'a> Walker<'a> {
 
     /// The content of a string token, unescaped.
     pub fn decode(&self, s: Str) -> Cow<'a, str> {
-        let raw = String::from_utf8_lossy(&self.bytes[s.start..s.end]);
+        let raw = lossy(&self.bytes[s.start..s.end]);
         if !s.escaped {
             return raw;
         }
@@ -561,6 +566,24 @@ fn hex_value(digit: u8) -> u32 {
     }
 }
 
+/// `bytes` as text, invalid UTF-8 replaced: a quick check first, since it is
+/// nearly always valid.
+pub(crate) fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
+/// How far `bytes` are UTF-8 from the start: all of them, or up to the first
+/// byte that is not (or up to a character cut short at the end).
+pub(crate) fn utf8_prefix(bytes: &[u8]) -> usize {
+    match simdutf8::compat::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(error) => error.valid_up_to(),
+    }
+}
+
 /// The byte at `at` in words, for "found …" in messages.
 fn describe_byte(bytes: &[u8], at: usize) -> String {
     let Some(&first) = bytes.get(at) else {
@@ -690,6 +713,14 @@ pub(crate) fn skip_raw(bytes: &[u8], mut pos: usize) -> Result<usize, usize> {
             }
             in_string = inside >> 63 != 0;
             pos += 8;
+            // A word all inside a string is the middle of a long one (a
+            // card's text): jump to its next quote or backslash.
+            if in_string && quotes == 0 {
+                match memchr::memchr2(b'"', b'\\', &bytes[pos..]) {
+                    Some(i) => pos += i,
+                    None => return Err(bytes.len()),
+                }
+            }
         }
         // One byte at a time up to the next word boundary (or the end).
         let stop = (pos + 8).min(bytes.len());
