@@ -56,3 +56,20 @@ fn unbalanced_deep_input_is_malformed_not_a_crash() {
     assert!(found.contains(&Code::TooDeep), "{found:?}");
     assert_eq!(found.last(), Some(&Code::InvalidJson), "{found:?}");
 }
+
+#[test]
+fn a_thread_with_a_small_stack_validates_to_the_limit() {
+    // The walker grows its stack on the heap when it runs low.
+    let small = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            (
+                codes(&card_with_nested_groups(512), Kind::Card),
+                codes(&card_with_nested_groups(MAX_DEPTH), Kind::Card),
+            )
+        })
+        .expect("spawn");
+    let (valid, deep) = small.join().expect("no stack overflow");
+    assert_eq!(valid, []);
+    assert_eq!(deep, [Code::TooDeep]);
+}

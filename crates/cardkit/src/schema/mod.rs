@@ -93,7 +93,7 @@ impl ModelDef {
     /// The field whose wire name is `bytes[start..end]`: one hash and one
     /// comparison of two words (and of the middle of names over 16 bytes).
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub fn field_at(
         &self,
         bytes: &[u8],

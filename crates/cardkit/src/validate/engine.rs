@@ -271,7 +271,11 @@ impl Walker<'_> {
     /// The version-aware warnings about a present field: introduced after
     /// `as_of`, or deprecated (when asked for). Whether it is newer than
     /// `as_of`.
+    #[inline]
     fn version_checks(&mut self, model: &ModelDef, field: &FieldDef, key_at: usize) -> bool {
+        if self.options.as_of.is_none() && !self.options.warn_deprecated {
+            return false;
+        }
         let mut newer = false;
         if let (Some(as_of), Some(since)) = (self.options.as_of, field.since) {
             newer = since > as_of;

@@ -19,8 +19,10 @@ pub const MAX_DEPTH: usize = 1100;
 
 /// Stack left below which `enter` moves to a new stack segment, and that
 /// segment's size.
-const STACK_RED_ZONE: usize = 64 * 1024;
+const STACK_RED_ZONE: usize = 128 * 1024;
 const STACK_GROWTH: usize = 1024 * 1024;
+/// How many levels apart the stack is looked at.
+const STACK_CHECK_EVERY: usize = 8;
 
 /// The input is malformed JSON; the `invalid_json` diagnostic has been
 /// recorded, and nothing after it can be read.
@@ -182,6 +184,7 @@ impl<'a> Walker<'a> {
     }
 
     /// At an opening quote: scans the string.
+    #[inline(always)]
     pub fn string(&mut self) -> Result<Str, Malformed> {
         let open = self.pos;
         self.pos += 1;
@@ -407,8 +410,13 @@ impl<'a> Walker<'a> {
         }
         self.depth += 1;
         // Deep documents recurse deeply: grow the stack on the heap when it
-        // runs low, so any thread can validate up to MAX_DEPTH.
-        let result = stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || inside(self));
+        // runs low, so any thread can validate up to MAX_DEPTH. A level takes
+        // far less than the red zone over the levels between two looks.
+        let result = if self.depth.is_multiple_of(STACK_CHECK_EVERY) {
+            stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || inside(self))
+        } else {
+            inside(self)
+        };
         self.depth -= 1;
         result
     }
@@ -523,26 +531,31 @@ impl<'a> Walker<'a> {
 
 /// The first byte of `bytes` that ends a run of plain string content (`"`,
 /// `\` or a control character), with its index; clears `ascii` when a byte
-/// beyond ASCII is passed. Eight bytes at a time.
+/// beyond ASCII comes before it. Eight bytes at a time.
 #[inline]
 fn string_stop(bytes: &[u8], ascii: &mut bool) -> Option<(usize, u8)> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;
-    while i + 8 <= bytes.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&bytes[i..i + 8]);
-        let x = u64::from_le_bytes(word);
+    while let Some(word) = bytes.get(i..i + 8) {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or_default());
         let quote = x ^ (ONES * u64::from(b'"'));
         let backslash = x ^ (ONES * u64::from(b'\\'));
-        let stops = (quote.wrapping_sub(ONES) & !quote)
+        // Lanes that are `"`, `\` or below 0x20 get their high bit set; a
+        // borrow may set one in a later lane too, never in an earlier one,
+        // so the lowest is exact.
+        let stops = ((quote.wrapping_sub(ONES) & !quote)
             | (backslash.wrapping_sub(ONES) & !backslash)
-            | (x.wrapping_sub(ONES * 0x20) & !x);
+            | (x.wrapping_sub(ONES * 0x20) & !x))
+            & HIGH;
+        if stops != 0 {
+            let lane = stops.trailing_zeros() as usize / 8;
+            let before = (1u64 << (lane * 8)).wrapping_sub(1);
+            if x & HIGH & before != 0 {
+                *ascii = false;
+            }
+            return Some((i + lane, word[lane]));
+        }
         if x & HIGH != 0 {
             *ascii = false;
-        }
-        if stops & HIGH != 0 {
-            break;
         }
         i += 8;
     }
@@ -835,6 +848,8 @@ mod tests {
             "abcdefgh\\n\"",
             "héllo wörld, longer than eight\"",
             "0123456\u{1}",
+            "ab\"cdé fghijkl",
+            "abcdéfg\"h",
             "",
         ] {
             let bytes = text.as_bytes();
