@@ -163,12 +163,58 @@ pub struct Diagnostic {
     pub excerpt: Option<Excerpt>,
 }
 
-/// The source line around a diagnostic, cut to a window around its offset.
+/// The source line around a diagnostic, as bytes taken while the input was
+/// at hand; [`Excerpt::shown`] makes the text a renderer shows, only for the
+/// diagnostics that are shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Excerpt {
-    /// The line (or the part of it around the offset, `…` marking the cuts),
-    /// control characters shown as spaces.
-    pub text: String,
-    /// Where the offending character is in `text`, in characters from 0.
-    pub caret: usize,
+    /// The line, or the part of it within reach of the offset.
+    pub line: Vec<u8>,
+    /// Where the offending byte is in `line`.
+    pub at: usize,
+    /// The line goes on before `line`.
+    pub cut_before: bool,
+    /// The line goes on after `line`.
+    pub cut_after: bool,
+    /// The offset is at the end of the input.
+    pub at_end: bool,
+}
+
+impl Excerpt {
+    /// How many characters are shown on each side of the offending one.
+    pub const CONTEXT: usize = 60;
+
+    /// The line as shown (cut to [`Excerpt::CONTEXT`] characters on each
+    /// side of the offending one, `…` marking cuts, control characters as
+    /// spaces) and the caret's place in it, in characters; `None` when
+    /// there is nothing worth showing (only white space before the end of
+    /// the line).
+    #[must_use]
+    pub fn shown(&self) -> Option<(String, usize)> {
+        let before = String::from_utf8_lossy(&self.line[..self.at]);
+        let after = String::from_utf8_lossy(&self.line[self.at..]);
+        let after = after.strip_suffix('\r').unwrap_or(&after);
+        let shown_before: Vec<char> = before.chars().rev().take(Self::CONTEXT + 1).collect();
+        let shown_after: Vec<char> = after.chars().take(Self::CONTEXT + 1).collect();
+        let more_before =
+            shown_before.len() > Self::CONTEXT || (self.cut_before && !before.is_empty());
+        let more_after = shown_after.len() > Self::CONTEXT || (self.cut_after && !after.is_empty());
+        let visible = |c: &char| if c.is_control() { ' ' } else { *c };
+        let mut text = String::new();
+        if more_before {
+            text.push('…');
+        }
+        text.extend(shown_before.iter().take(Self::CONTEXT).rev().map(visible));
+        let caret = text.chars().count();
+        text.extend(shown_after.iter().take(Self::CONTEXT).map(visible));
+        if more_after {
+            text.push('…');
+        }
+        // An empty line: show it only at the end of the input, where the
+        // caret has nowhere else to go.
+        if text.is_empty() && !self.at_end {
+            return None;
+        }
+        Some((text, caret))
+    }
 }

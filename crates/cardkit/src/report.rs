@@ -1,6 +1,7 @@
 //! What a run over many files adds up to: counts by code, and which
 //! repeated warnings are shown and which are only counted.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
@@ -116,7 +117,8 @@ impl Summary {
 #[derive(Debug, Clone)]
 pub struct WarningFilter {
     limit: usize,
-    seen: HashMap<(Code, String), usize>,
+    /// How many of each kind were seen, by code and pattern.
+    seen: HashMap<Code, HashMap<String, usize>>,
     order: Vec<(Code, String)>,
 }
 
@@ -153,11 +155,18 @@ impl WarningFilter {
         if diagnostic.severity == Severity::Error {
             return true;
         }
-        let key = (diagnostic.code, pattern(diagnostic));
-        let count = self.seen.entry(key.clone()).or_insert_with(|| {
-            self.order.push(key);
-            0
-        });
+        // The same warnings come back on every record of a catalog: a
+        // pattern is made into a key of its own once.
+        let pattern = pattern(diagnostic);
+        let seen = self.seen.entry(diagnostic.code).or_default();
+        let count = match seen.get_mut(pattern.as_ref()) {
+            Some(count) => count,
+            None => {
+                self.order
+                    .push((diagnostic.code, pattern.clone().into_owned()));
+                seen.entry(pattern.into_owned()).or_default()
+            }
+        };
         *count += 1;
         *count <= self.limit
     }
@@ -169,7 +178,7 @@ impl WarningFilter {
         self.order
             .iter()
             .filter_map(|key| {
-                let total = self.seen[key];
+                let total = self.seen[&key.0][&key.1];
                 (total > self.limit).then(|| Suppressed {
                     code: key.0,
                     pattern: key.1.clone(),
@@ -188,11 +197,11 @@ impl Default for WarningFilter {
 }
 
 /// What repeated warnings have in common.
-fn pattern(diagnostic: &Diagnostic) -> String {
+fn pattern(diagnostic: &Diagnostic) -> Cow<'_, str> {
     if let Some(field) = &diagnostic.field {
-        return field.clone();
+        return Cow::Borrowed(field);
     }
-    diagnostic
+    let pattern = diagnostic
         .pointer
         .split('/')
         .map(|token| {
@@ -203,5 +212,6 @@ fn pattern(diagnostic: &Diagnostic) -> String {
             }
         })
         .collect::<Vec<_>>()
-        .join("/")
+        .join("/");
+    Cow::Owned(pattern)
 }

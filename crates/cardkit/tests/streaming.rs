@@ -60,7 +60,7 @@ fn tiny(chunk: usize) -> Buffering {
     }
 }
 
-/// Over 16 MiB, a container whose `data` comes before the member that names
+/// Past the first MiB, a container whose `data` comes before the member that names
 /// a document kind is read as a container (and the member reported): with
 /// tiny buffers, inputs that do so are told apart by that diagnostic.
 fn misled_by_early_data(report: &Report) -> bool {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::{FileEnd, Renderer};
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Excerpt};
 use crate::report::{Summary, WarningFilter};
 use crate::validate::DocumentReport;
 
@@ -114,16 +114,10 @@ fn diagnostic_text(path: &str, d: &Diagnostic) -> String {
     };
     let gutter = d.line.to_string().len();
     let _ = writeln!(text, "{:gutter$}--> {pointer}", "");
-    if let Some(excerpt) = &d.excerpt {
+    if let Some((line, caret)) = d.excerpt.as_ref().and_then(Excerpt::shown) {
         let _ = writeln!(text, "{:gutter$} |", "");
-        let _ = writeln!(text, "{} | {}", d.line, excerpt.text);
-        let _ = writeln!(
-            text,
-            "{:gutter$} | {:caret$}^",
-            "",
-            "",
-            caret = excerpt.caret
-        );
+        let _ = writeln!(text, "{} | {line}", d.line);
+        let _ = writeln!(text, "{:gutter$} | {:caret$}^", "", "");
     }
     text.push('\n');
     text

@@ -55,19 +55,20 @@ pub(crate) fn nearest_field(model: &'static ModelDef, name: &str) -> Option<&'st
     /// Enough for every unknown name of real data; past it, start over.
     const REMEMBERED: usize = 4096;
     thread_local! {
-        static NEAREST: RefCell<HashMap<(usize, String), Option<&'static str>>> =
+        /// By model (its table's address), then by unknown name.
+        static NEAREST: RefCell<HashMap<usize, HashMap<String, Option<&'static str>>>> =
             RefCell::new(HashMap::new());
     }
-    let key = (std::ptr::from_ref(model) as usize, name.to_owned());
     NEAREST.with_borrow_mut(|known| {
-        if let Some(&near) = known.get(&key) {
+        let names = known.entry(std::ptr::from_ref(model) as usize).or_default();
+        if let Some(&near) = names.get(name) {
             return near;
         }
-        if known.len() >= REMEMBERED {
-            known.clear();
+        if names.len() >= REMEMBERED {
+            names.clear();
         }
         let near = compare(model, name);
-        known.insert(key, near);
+        names.insert(name.to_owned(), near);
         near
     })
 }

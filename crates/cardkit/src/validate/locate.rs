@@ -4,14 +4,9 @@
 
 use crate::diagnostic::{Diagnostic, Excerpt};
 
-use super::walker::lossy;
-
-/// How many characters of a long source line are kept on each side of the
-/// offending one.
-const EXCERPT_CONTEXT: usize = 60;
-
-/// How many bytes of context around a unit are kept for excerpts.
-pub(crate) const CONTEXT_BYTES: usize = 4 * EXCERPT_CONTEXT;
+/// How many bytes of context around a unit are kept for excerpts: enough for
+/// the characters an excerpt shows, however long they are in UTF-8.
+pub(crate) const CONTEXT_BYTES: usize = 4 * Excerpt::CONTEXT;
 
 /// A place in a file: its byte offset, 1-based line and column (columns count
 /// characters).
@@ -72,40 +67,20 @@ pub(crate) fn locate(
     at
 }
 
-/// The source line around `offset` of `bytes` (cut to a window when long)
-/// and the caret's place in it.
+/// The bytes of the source line around `offset` of `bytes`, within reach
+/// of it: the text is made only if the diagnostic is shown.
 fn excerpt(bytes: &[u8], offset: usize) -> Option<Excerpt> {
     let lower = offset.saturating_sub(CONTEXT_BYTES);
     let upper = (offset + CONTEXT_BYTES).min(bytes.len());
     let start = memchr::memrchr(b'\n', &bytes[lower..offset]).map_or(lower, |i| lower + i + 1);
     let end = memchr::memchr(b'\n', &bytes[offset..upper]).map_or(upper, |i| offset + i);
-    let before = lossy(&bytes[start..offset]);
-    let after = lossy(&bytes[offset..end]);
-    let after = after.strip_suffix('\r').unwrap_or(&after);
-    // The line goes on past the bytes looked at, or past the window shown.
-    let cut_before = start > 0 && bytes[start - 1] != b'\n';
-    let cut_after = end < bytes.len() && bytes[end] != b'\n';
-    let shown_before: Vec<char> = before.chars().rev().take(EXCERPT_CONTEXT + 1).collect();
-    let shown_after: Vec<char> = after.chars().take(EXCERPT_CONTEXT + 1).collect();
-    let more_before = shown_before.len() > EXCERPT_CONTEXT || (cut_before && !before.is_empty());
-    let more_after = shown_after.len() > EXCERPT_CONTEXT || (cut_after && !after.is_empty());
-    let visible = |c: &char| if c.is_control() { ' ' } else { *c };
-    let mut text = String::new();
-    if more_before {
-        text.push('…');
-    }
-    text.extend(shown_before.iter().take(EXCERPT_CONTEXT).rev().map(visible));
-    let caret = text.chars().count();
-    text.extend(shown_after.iter().take(EXCERPT_CONTEXT).map(visible));
-    if more_after {
-        text.push('…');
-    }
-    if text.trim().is_empty() && after.is_empty() {
-        // Nothing but white space before the end of a line: show it only
-        // at the end of the input, where the caret has nowhere else to go.
-        return (!text.is_empty() || offset == bytes.len()).then_some(Excerpt { text, caret });
-    }
-    Some(Excerpt { text, caret })
+    Some(Excerpt {
+        line: bytes[start..end].to_vec(),
+        at: offset - start,
+        cut_before: start > 0 && bytes[start - 1] != b'\n',
+        cut_after: end < bytes.len() && bytes[end] != b'\n',
+        at_end: offset == bytes.len(),
+    })
 }
 
 /// `\n` bytes in `bytes`.

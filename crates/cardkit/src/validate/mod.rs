@@ -240,7 +240,7 @@ pub fn validate(input: &[u8], options: &Options) -> FileReport {
 
 /// Validates every document read from `reader`, handing each document's
 /// report to `on_document` in file order as soon as it is known. Memory stays
-/// bounded by the largest document (and the first 16 MiB, kept to tell a
+/// bounded by the largest document (and the first MiB, kept to tell a
 /// container from a document whatever the order of its members), not the
 /// input's size. With `jobs` above 1, documents are validated on that many
 /// threads; the reports are the same, in the same order.

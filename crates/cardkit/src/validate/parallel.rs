@@ -240,7 +240,7 @@ impl<'s> Batcher<'s> {
         let context = (end + CONTEXT_BYTES).min(src.end());
         batch
             .bytes
-            .extend_from_slice(&src.buf[end - src.base..context - src.base]);
+            .extend_from_slice(&src.bytes()[end - src.base..context - src.base]);
         batch.utf8_checked = src.utf8_to().saturating_sub(batch.window_start);
         if let Some(work) = &self.work {
             // Waits while the workers are busy: memory stays bounded.
@@ -275,9 +275,10 @@ impl Documents for Batcher<'_> {
         // Reading ahead first makes it rare to skip a document twice.
         while src.end() - at < src.buffering.read_ahead && src.fill()? {}
         let end = loop {
-            match skip_raw(&src.buf, at - src.base) {
-                Ok(end) if end < src.buf.len() || src.eof => break src.base + end,
-                Err(end) if end < src.buf.len() => break src.base + end + 1,
+            let bytes = src.bytes();
+            match skip_raw(bytes, at - src.base) {
+                Ok(end) if end < bytes.len() || src.eof => break src.base + end,
+                Err(end) if end < bytes.len() => break src.base + end + 1,
                 _ if src.fill()? => {}
                 _ => break src.end(),
             }
@@ -299,7 +300,7 @@ impl Documents for Batcher<'_> {
         let copied = batch.window_start + batch.bytes.len();
         batch
             .bytes
-            .extend_from_slice(&src.buf[copied - src.base..end - src.base]);
+            .extend_from_slice(&src.bytes()[copied - src.base..end - src.base]);
         batch.documents.push(Unit { at, pointer, kind });
         if batch.bytes.len() >= src.buffering.batch {
             self.send(src)?;

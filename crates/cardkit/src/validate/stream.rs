@@ -38,7 +38,7 @@ impl Default for Buffering {
         Buffering {
             chunk: 4 << 20,
             read_ahead: 8 << 20,
-            retain: 16 << 20,
+            retain: 1 << 20,
             batch: 1 << 20,
         }
     }
@@ -48,7 +48,10 @@ impl Default for Buffering {
 /// `base` on; lines and columns have been counted up to `at`.
 pub(crate) struct Source<'r> {
     reader: Option<Box<dyn Read + 'r>>,
-    pub buf: Vec<u8>,
+    /// The bytes at hand are `data[..filled]`; the rest is room to read
+    /// into, kept initialized so that reading needs no zeroing.
+    data: Vec<u8>,
+    filled: usize,
     pub base: usize,
     pub eof: bool,
     at: Position,
@@ -63,7 +66,8 @@ impl<'r> Source<'r> {
     pub fn new(reader: impl Read + 'r, buffering: Buffering) -> Self {
         Source {
             reader: Some(Box::new(reader)),
-            buf: Vec::new(),
+            data: Vec::new(),
+            filled: 0,
             base: 0,
             eof: false,
             at: Position::START,
@@ -77,7 +81,8 @@ impl<'r> Source<'r> {
         let utf8_to = start.offset + utf8_prefix(&bytes);
         Source {
             reader: None,
-            buf: bytes,
+            filled: bytes.len(),
+            data: bytes,
             base: start.offset,
             eof: true,
             at: start,
@@ -94,14 +99,19 @@ impl<'r> Source<'r> {
     /// A walker over the bytes at hand from file offset `at`, which knows
     /// how far they are UTF-8.
     pub fn walker<'s>(&'s self, at: usize, options: &'s Options) -> Walker<'s> {
-        let mut w = Walker::new(&self.buf, self.base, at - self.base, options);
+        let mut w = Walker::new(self.bytes(), self.base, at - self.base, options);
         w.utf8_checked = self.utf8_to.saturating_sub(self.base);
         w
     }
 
+    /// The bytes at hand, from file offset `base` on.
+    pub fn bytes(&self) -> &[u8] {
+        &self.data[..self.filled]
+    }
+
     /// The file offset just after the bytes at hand.
     pub fn end(&self) -> usize {
-        self.base + self.buf.len()
+        self.base + self.filled
     }
 
     /// Reads more of the input (about as much as is at hand, at least a
@@ -110,21 +120,35 @@ impl<'r> Source<'r> {
         let Some(reader) = self.reader.as_mut().filter(|_| !self.eof) else {
             return Ok(false);
         };
-        let want = self.buffering.chunk.max(self.buf.len());
-        let read = reader.take(want as u64).read_to_end(&mut self.buf)?;
+        let want = self.buffering.chunk.max(self.filled);
+        if self.data.len() < self.filled + want {
+            self.data.resize(self.filled + want, 0);
+        }
+        let mut read = 0;
+        while read < want {
+            match reader.read(&mut self.data[self.filled..self.filled + want - read]) {
+                Ok(0) => break,
+                Ok(n) => {
+                    read += n;
+                    self.filled += n;
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
         self.eof = read < want;
         // The check stops at the first byte that is not UTF-8 (there, or
         // once it is released, each string is checked on its own).
         if self.utf8_to >= self.base {
             let from = self.utf8_to - self.base;
-            self.utf8_to += utf8_prefix(&self.buf[from..]);
+            self.utf8_to += utf8_prefix(&self.data[from..self.filled]);
         }
         Ok(read > 0)
     }
 
     /// Reads until `len` bytes are at hand or the input ends.
     pub fn fill_to(&mut self, len: usize) -> io::Result<()> {
-        while self.buf.len() < len && self.fill()? {}
+        while self.filled < len && self.fill()? {}
         Ok(())
     }
 
@@ -133,7 +157,9 @@ impl<'r> Source<'r> {
     pub fn position(&mut self, offset: usize) -> Position {
         let from = self.at.offset.max(self.base);
         let to = offset.clamp(from, self.end());
-        self.at = self.at.advance(&self.buf[from - self.base..to - self.base]);
+        self.at = self
+            .at
+            .advance(&self.data[from - self.base..to - self.base]);
         self.at
     }
 
@@ -148,7 +174,7 @@ impl<'r> Source<'r> {
         let last = all.iter().map(|d| d.offset).max().unwrap_or(first);
         while self.end() < last + CONTEXT_BYTES && self.fill()? {}
         let from = self.position(first);
-        self.at = locate::locate(&self.buf, self.base, from, &mut all);
+        self.at = locate::locate(&self.data[..self.filled], self.base, from, &mut all);
         Ok(())
     }
 
@@ -157,9 +183,10 @@ impl<'r> Source<'r> {
     pub fn release(&mut self, offset: usize) {
         let cut = offset.saturating_sub(CONTEXT_BYTES).max(self.base);
         let drop = cut - self.base;
-        if drop >= self.buffering.chunk && drop * 2 >= self.buf.len() {
+        if drop >= self.buffering.chunk && drop * 2 >= self.filled {
             self.position(cut);
-            self.buf.drain(..drop);
+            self.data.copy_within(drop..self.filled, 0);
+            self.filled -= drop;
             self.base = cut;
         }
     }
@@ -227,7 +254,7 @@ pub(crate) fn validate_source(
     sink: &mut dyn FnMut(DocumentReport),
 ) -> io::Result<Layout> {
     src.fill_to(src.buffering.retain.max(BOM.len()))?;
-    let start = if src.buf.starts_with(BOM) {
+    let start = if src.bytes().starts_with(BOM) {
         src.base + BOM.len()
     } else {
         src.base
@@ -353,8 +380,8 @@ pub(crate) fn walk_unit(
         let outcome = walk(&mut w);
         let cut_short = match outcome {
             // The last token (a number) may go on.
-            Ok(()) => w.pos >= src.buf.len(),
-            Err(Malformed) => skip_raw(&src.buf, start).is_err_and(|e| e >= src.buf.len()),
+            Ok(()) => w.pos >= src.filled,
+            Err(Malformed) => skip_raw(src.bytes(), start).is_err_and(|e| e >= src.filled),
         };
         let (mut diagnostics, end) = (w.out, src.base + w.pos);
         if cut_short && src.fill()? {
@@ -395,7 +422,7 @@ impl<D: Documents> Container<'_, '_, D> {
         let forced = self.options.kind;
         let (layout, kind) = loop {
             let at = self.pos - self.src.base;
-            match layout::detect(&self.src.buf, at, self.src.eof, forced) {
+            match layout::detect(self.src.bytes(), at, self.src.eof, forced) {
                 Ok(found) => break found,
                 Err(NeedMore) => {
                     self.src.fill()?;
@@ -571,7 +598,7 @@ impl<D: Documents> Container<'_, '_, D> {
     fn contradiction(&mut self, key: &str, key_at: usize) -> Result<bool, Stop> {
         self.ensure_value()?;
         let at = self.pos - self.src.base;
-        let Some(kind) = layout::contradicting_kind(&self.src.buf, key, at) else {
+        let Some(kind) = layout::contradicting_kind(self.src.bytes(), key, at) else {
             return Ok(false);
         };
         let mut pointer = String::from("/");
@@ -590,9 +617,9 @@ impl<D: Documents> Container<'_, '_, D> {
 
     /// Makes sure a string value at the cursor is all at hand.
     fn ensure_value(&mut self) -> Result<(), Stop> {
-        while self.src.buf.get(self.pos - self.src.base) == Some(&b'"')
-            && skip_raw(&self.src.buf, self.pos - self.src.base)
-                .is_err_and(|e| e >= self.src.buf.len())
+        while self.src.bytes().get(self.pos - self.src.base) == Some(&b'"')
+            && skip_raw(self.src.bytes(), self.pos - self.src.base)
+                .is_err_and(|e| e >= self.src.filled)
             && self.src.fill()?
         {}
         Ok(())
@@ -602,7 +629,7 @@ impl<D: Documents> Container<'_, '_, D> {
     fn key(&mut self, pointer: &str) -> Result<String, Stop> {
         self.ensure_value()?;
         let mut w = Walker::new(
-            &self.src.buf,
+            self.src.bytes(),
             self.src.base,
             self.pos - self.src.base,
             self.options,
@@ -628,7 +655,7 @@ impl<D: Documents> Container<'_, '_, D> {
                 return Ok(None);
             }
         }
-        Ok(Some(self.src.buf[self.pos - self.src.base]))
+        Ok(Some(self.src.bytes()[self.pos - self.src.base]))
     }
 
     fn ws(&mut self) -> Result<(), Stop> {
@@ -639,7 +666,7 @@ impl<D: Documents> Container<'_, '_, D> {
     }
 
     fn describe_value(&mut self) -> String {
-        super::walker::describe_value(&self.src.buf, self.pos - self.src.base)
+        super::walker::describe_value(self.src.bytes(), self.pos - self.src.base)
     }
 
     /// Locates diagnostics found outside documents and keeps them.
@@ -671,8 +698,8 @@ impl<D: Documents> Container<'_, '_, D> {
 
     /// Reports malformed JSON at the cursor: something else was expected.
     fn unexpected(&mut self, pointer: &str, expected: &str) -> Stop {
-        let at = (self.pos - self.src.base).min(self.src.buf.len());
-        let mut w = Walker::new(&self.src.buf, self.src.base, at, self.options);
+        let at = (self.pos - self.src.base).min(self.src.filled);
+        let mut w = Walker::new(self.src.bytes(), self.src.base, at, self.options);
         w.prefix = pointer.to_owned();
         let _ = w.unexpected::<()>(expected);
         let diagnostics = w.out;
@@ -742,7 +769,7 @@ pub(crate) fn for_each_line(
     loop {
         let line_end = loop {
             let from = line_start - src.base;
-            if let Some(i) = memchr::memchr(b'\n', &src.buf[from..]) {
+            if let Some(i) = memchr::memchr(b'\n', &src.bytes()[from..]) {
                 break line_start + i;
             }
             if !src.fill()? {
@@ -750,7 +777,7 @@ pub(crate) fn for_each_line(
             }
         };
         number += 1;
-        let line = &src.buf[line_start - src.base..line_end - src.base];
+        let line = &src.bytes()[line_start - src.base..line_end - src.base];
         if !line.trim_ascii().is_empty() {
             let line = line.to_vec();
             each(line, src.position(line_start), number);
