@@ -1,5 +1,6 @@
 //! Validation throughput against the parse floor (`serde_json` into
-//! `IgnoredAny`), on the inputs of `bench/run.sh`: a real set of the corpus,
+//! `IgnoredAny`; `sonic-rs` and `simd-json` are measured too, as candidate
+//! floors), on the inputs of `bench/run.sh`: a real set of the corpus,
 //! a generated 100 MB catalog, and the same catalog with a defect in every
 //! card. Inputs are generated under `target/bench-data` when missing.
 //!
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use cardkit::validate::{validate_reader, Options};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -67,6 +68,17 @@ fn throughput(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("parse floor (serde_json, IgnoredAny)", |b| {
             b.iter(|| serde_json::from_slice::<serde::de::IgnoredAny>(bytes).ok());
+        });
+        // Candidate floors: parsers said to be faster (each only parses).
+        group.bench_function("sonic-rs (IgnoredAny)", |b| {
+            b.iter(|| sonic_rs::from_slice::<serde::de::IgnoredAny>(bytes).ok());
+        });
+        group.bench_function("simd-json (tape, parsing a copy in place)", |b| {
+            b.iter_batched_ref(
+                || bytes.clone(),
+                |copy| simd_json::to_tape(copy).map(|tape| tape.0.len()).ok(),
+                BatchSize::LargeInput,
+            );
         });
         for jobs in [1, cores] {
             group.bench_with_input(
