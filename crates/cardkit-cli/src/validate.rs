@@ -52,8 +52,9 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "WHAT")]
     warn: Vec<Warn>,
 
-    /// How many threads validate documents (default: one per core); the
-    /// report is the same whatever the number. Example: --jobs 1
+    /// How many threads validate documents (default: one per core); with
+    /// more than one, the reading thread finds where documents end and hands
+    /// them out. The report is the same whatever the number. Example: --jobs 1
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
 

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::io;
 
-use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
+use crossbeam_channel::{bounded, unbounded, Receiver, Sender, TrySendError};
 
 use crate::diagnostic::Diagnostic;
 
@@ -62,8 +62,8 @@ pub(crate) fn validate(
     sink: &mut dyn FnMut(DocumentReport),
 ) -> io::Result<Layout> {
     std::thread::scope(|scope| {
-        let (work, done) = workers(scope, jobs, |batch: Batch| validate_batch(batch, options));
-        let mut batcher = Batcher::new(work, done, sink);
+        let (pool, done) = Pool::start(scope, jobs, |batch: Batch| validate_batch(batch, options));
+        let mut batcher = Batcher::new(pool, done, sink);
         let (layout, outside, outcome) = container(src, start, options, &mut batcher);
         let sent = batcher.send(src);
         let stopped_at = batcher.finish();
@@ -94,7 +94,7 @@ pub(crate) fn lines(
 ) -> io::Result<bool> {
     type Lines = (usize, Vec<(Vec<u8>, Position, usize)>);
     std::thread::scope(|scope| {
-        let (work, done) = workers(scope, jobs, |(seq, lines): Lines| {
+        let (mut pool, done) = Pool::start(scope, jobs, |(seq, lines): Lines| {
             let mut reports = Vec::new();
             for (line, at, number) in lines {
                 validate_line(line, at, number, options, &mut |report| {
@@ -116,42 +116,83 @@ pub(crate) fn lines(
             size += line.len();
             batch.push((line, at, number));
             if size >= batch_bytes {
-                let _ = work.send((seq, std::mem::take(&mut batch)));
+                pool.submit((seq, std::mem::take(&mut batch)), &mut order);
                 seq += 1;
                 size = 0;
                 order.poll();
             }
         });
         if !batch.is_empty() {
-            let _ = work.send((seq, batch));
+            pool.submit((seq, batch), &mut order);
         }
-        drop(work);
-        order.drain();
+        pool.finish(&mut order);
         result.map(|()| any)
     })
 }
 
-/// Starts `jobs` threads that apply `run` to what is sent on the first
-/// channel and send back the results on the second.
-fn workers<'scope, T: Send + 'scope>(
-    scope: &'scope std::thread::Scope<'scope, '_>,
-    jobs: usize,
-    run: impl Fn(T) -> Done + Send + Sync + Copy + 'scope,
-) -> (Sender<T>, Receiver<Done>) {
-    // A bounded queue keeps memory bounded: reading waits for the workers.
-    let (work, todo) = bounded::<T>(2 * jobs);
-    let (finished, done) = unbounded();
-    for _ in 0..jobs {
-        let (todo, finished) = (todo.clone(), finished.clone());
-        scope.spawn(move || {
-            for item in todo {
-                if finished.send(run(item)).is_err() {
-                    return;
+/// Work handed out to `jobs` threads and to the thread that hands it out,
+/// which finds where documents end and, whenever the others are all busy,
+/// validates a batch itself instead of waiting.
+struct Pool<T, F> {
+    work: Option<Sender<T>>,
+    todo: Receiver<T>,
+    run: F,
+}
+
+impl<'scope, T: Send + 'scope, F: Fn(T) -> Done + Send + Sync + Copy + 'scope> Pool<T, F> {
+    fn start(
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        jobs: usize,
+        run: F,
+    ) -> (Self, Receiver<Done>) {
+        // A bounded queue keeps memory bounded: reading waits for the workers.
+        let (work, todo) = bounded::<T>(jobs);
+        let (finished, done) = unbounded();
+        for _ in 0..jobs {
+            let (todo, finished) = (todo.clone(), finished.clone());
+            scope.spawn(move || {
+                for item in todo {
+                    if finished.send(run(item)).is_err() {
+                        return;
+                    }
                 }
-            }
-        });
+            });
+        }
+        let pool = Pool {
+            work: Some(work),
+            todo,
+            run,
+        };
+        (pool, done)
     }
-    (work, done)
+
+    /// Queues `item`; while the queue is full, does the oldest piece here.
+    fn submit(&mut self, mut item: T, order: &mut InOrder<'_>) {
+        let Some(work) = &self.work else {
+            return;
+        };
+        loop {
+            match work.try_send(item) {
+                Ok(()) => return,
+                Err(TrySendError::Full(back)) => {
+                    item = back;
+                    if let Ok(queued) = self.todo.try_recv() {
+                        order.arrived((self.run)(queued));
+                    }
+                }
+                Err(TrySendError::Disconnected(_)) => return,
+            }
+        }
+    }
+
+    /// Does what is left, with the other threads, and hands on every result.
+    fn finish(&mut self, order: &mut InOrder<'_>) {
+        self.work = None;
+        while let Ok(queued) = self.todo.try_recv() {
+            order.arrived((self.run)(queued));
+        }
+        order.drain();
+    }
 }
 
 /// Hands on the workers' reports in file order, up to the first malformed
@@ -209,21 +250,21 @@ impl<'s> InOrder<'s> {
 }
 
 /// Gathers documents into batches for the workers.
-struct Batcher<'s> {
-    work: Option<Sender<Batch>>,
+struct Batcher<'s, F> {
+    pool: Pool<Batch, F>,
     order: InOrder<'s>,
     batch: Option<Batch>,
     seq: usize,
 }
 
-impl<'s> Batcher<'s> {
+impl<'s, F: Fn(Batch) -> Done + Send + Sync + Copy> Batcher<'s, F> {
     fn new(
-        work: Sender<Batch>,
+        pool: Pool<Batch, F>,
         done: Receiver<Done>,
         sink: &'s mut dyn FnMut(DocumentReport),
     ) -> Self {
         Batcher {
-            work: Some(work),
+            pool,
             order: InOrder::new(done, sink),
             batch: None,
             seq: 0,
@@ -242,10 +283,7 @@ impl<'s> Batcher<'s> {
             .bytes
             .extend_from_slice(&src.bytes()[end - src.base..context - src.base]);
         batch.utf8_checked = src.utf8_to().saturating_sub(batch.window_start);
-        if let Some(work) = &self.work {
-            // Waits while the workers are busy: memory stays bounded.
-            let _ = work.send(batch);
-        }
+        self.pool.submit(batch, &mut self.order);
         self.order.poll();
         Ok(())
     }
@@ -253,13 +291,12 @@ impl<'s> Batcher<'s> {
     /// Waits for the workers to finish; the file offset of the first
     /// malformed document, if there is one.
     fn finish(&mut self) -> Option<usize> {
-        self.work = None;
-        self.order.drain();
+        self.pool.finish(&mut self.order);
         self.order.stopped_at
     }
 }
 
-impl Documents for Batcher<'_> {
+impl<F: Fn(Batch) -> Done + Send + Sync + Copy> Documents for Batcher<'_, F> {
     fn document(
         &mut self,
         src: &mut Source<'_>,
