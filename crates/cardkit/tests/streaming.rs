@@ -230,6 +230,31 @@ fn a_syntax_error_in_the_middle_of_a_catalog_stops_there() {
     assert_eq!(error.line, line);
 }
 
+#[test]
+fn a_long_input_cut_short_before_its_kind_shows_is_malformed() {
+    // The root object goes on past the first MiB and ends before any member
+    // tells what it is.
+    let input = format!(
+        "{{\"meta\": {{\"note\": \"{}\"}}, \"other",
+        "x".repeat(2 << 20)
+    );
+    let (_, documents) = streamed(
+        input.as_bytes(),
+        &Options::default(),
+        1,
+        Buffering::default(),
+    );
+    let codes: Vec<Code> = documents
+        .iter()
+        .flat_map(|d| d.diagnostics.iter().map(|d| d.code))
+        .collect();
+    assert_eq!(codes.last(), Some(&Code::InvalidJson), "{codes:?}");
+    assert_eq!(
+        in_memory(input.as_bytes(), &Options::default()).1,
+        documents
+    );
+}
+
 /// Byte edits of a catalog and of JSON Lines, compared every way.
 fn edited(text: &str, edits: &[(usize, u8)]) -> Vec<u8> {
     const INTERESTING: &[u8] = b"{}[]\":,\\ \n0e.-\x80\xC3\xE2";

@@ -422,11 +422,17 @@ impl<D: Documents> Container<'_, '_, D> {
         let forced = self.options.kind;
         let (layout, kind) = loop {
             let at = self.pos - self.src.base;
-            match layout::detect(self.src.bytes(), at, self.src.eof, forced) {
+            // The whole root object is looked at when the input is short
+            // enough to be at hand from the start, whatever the reader.
+            let whole = self.src.eof && self.src.end() - self.pos <= self.src.buffering.retain;
+            match layout::detect(self.src.bytes(), at, whole, forced) {
                 Ok(found) => break found,
-                Err(NeedMore) => {
-                    self.src.fill()?;
+                // At the end of the input there is no more to wait for.
+                Err(NeedMore) if !self.src.fill()? => {
+                    break layout::detect(self.src.bytes(), at, true, forced)
+                        .unwrap_or((Layout::Bare, forced));
                 }
+                Err(NeedMore) => {}
             }
         };
         self.layout = layout;
