@@ -14,7 +14,7 @@ use crate::diagnostic::Diagnostic;
 use super::locate::{self, Position, CONTEXT_BYTES};
 use super::stream::{
     container, for_each_line, outside_report, validate_document, validate_line, DocKind, Documents,
-    Source, Stop,
+    Sequential, Source, Stop,
 };
 use super::walker::{skip_raw, Malformed, Walker};
 use super::{DocumentReport, Layout, Options};
@@ -63,7 +63,7 @@ pub(crate) fn validate(
 ) -> io::Result<Layout> {
     std::thread::scope(|scope| {
         let (pool, done) = Pool::start(scope, jobs, |batch: Batch| validate_batch(batch, options));
-        let mut batcher = Batcher::new(pool, done, sink);
+        let mut batcher = Batcher::new(pool, done, options, sink);
         let (layout, outside, outcome) = container(src, start, options, &mut batcher);
         let sent = batcher.send(src);
         let stopped_at = batcher.finish();
@@ -253,6 +253,9 @@ impl<'s> InOrder<'s> {
 struct Batcher<'s, F> {
     pool: Pool<Batch, F>,
     order: InOrder<'s>,
+    options: &'s Options,
+    /// The value is one document: there is nothing to do in parallel.
+    single: bool,
     batch: Option<Batch>,
     seq: usize,
 }
@@ -261,10 +264,13 @@ impl<'s, F: Fn(Batch) -> Done + Send + Sync + Copy> Batcher<'s, F> {
     fn new(
         pool: Pool<Batch, F>,
         done: Receiver<Done>,
+        options: &'s Options,
         sink: &'s mut dyn FnMut(DocumentReport),
     ) -> Self {
         Batcher {
             pool,
+            options,
+            single: false,
             order: InOrder::new(done, sink),
             batch: None,
             seq: 0,
@@ -297,6 +303,10 @@ impl<'s, F: Fn(Batch) -> Done + Send + Sync + Copy> Batcher<'s, F> {
 }
 
 impl<F: Fn(Batch) -> Done + Send + Sync + Copy> Documents for Batcher<'_, F> {
+    fn layout(&mut self, layout: Layout) {
+        self.single = matches!(layout, Layout::Bare | Layout::Wrapped);
+    }
+
     fn document(
         &mut self,
         src: &mut Source<'_>,
@@ -304,6 +314,13 @@ impl<F: Fn(Batch) -> Done + Send + Sync + Copy> Documents for Batcher<'_, F> {
         pointer: String,
         kind: DocKind,
     ) -> Result<usize, Stop> {
+        if self.single {
+            let mut here = Sequential {
+                options: self.options,
+                sink: &mut *self.order.sink,
+            };
+            return here.document(src, at, pointer, kind);
+        }
         self.order.poll();
         if self.order.stopped_at.is_some() {
             return Err(Stop::Malformed);

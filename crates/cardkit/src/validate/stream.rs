@@ -234,6 +234,9 @@ impl DocKind {
 
 /// What is done with each document found.
 pub(crate) trait Documents {
+    /// How the documents are laid out, told before the first document.
+    fn layout(&mut self, _layout: Layout) {}
+
     /// The document at file offset `at`: validates it (or sends it off to
     /// be) and returns the offset after it. `Stop::Malformed` when it is
     /// malformed JSON, found now.
@@ -436,6 +439,7 @@ impl<D: Documents> Container<'_, '_, D> {
             }
         };
         self.layout = layout;
+        self.documents.layout(layout);
         match layout {
             Layout::Bare => self.document(String::new(), DocKind::Named(kind))?,
             Layout::Array => self.array(
