@@ -103,7 +103,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     } else {
         args.warning_limit
     };
-    let mut renderer: Box<dyn Renderer> = match args.format {
+    let renderer: Box<dyn Renderer> = match args.format {
         Format::Text => Box::new(Text::new(WarningFilter::new(limit))),
         Format::Json => Box::new(Json::new(WarningFilter::new(limit))),
     };
@@ -112,65 +112,46 @@ pub fn run(args: &Args) -> io::Result<u8> {
         usize::from,
     );
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let mut summary = Summary::default();
+    let mut run = Run {
+        renderer,
+        out: io::BufWriter::new(stdout.lock()),
+        summary: Summary::default(),
+        jobs,
+        quiet: args.quiet,
+    };
     let started = Instant::now();
     for input in inputs::expand(&args.paths) {
-        let (name, reader, size): (String, Box<dyn Read>, Option<u64>) = match input {
-            Input::Stdin => {
-                let (reader, json_lines) = sniff(io::stdin().lock())?;
-                let options = options(args, kind, json_lines);
-                let name = "<stdin>";
-                let progress = Progress::new(args.quiet, None);
-                validate_one(
-                    name,
-                    reader,
-                    &options,
-                    jobs,
-                    &progress,
-                    &mut *renderer,
-                    &mut out,
-                    &mut summary,
-                )?;
-                continue;
-            }
+        let opened = match input {
+            Input::Stdin => sniff(io::stdin().lock())
+                .map(|(reader, json_lines)| ("<stdin>".to_owned(), reader, None, json_lines))
+                .map_err(|error| ("<stdin>".to_owned(), error.to_string())),
             Input::File(path) => {
                 let name = path.display().to_string();
                 match std::fs::File::open(&path) {
                     Ok(file) => {
                         let size = file.metadata().ok().map(|m| m.len());
-                        (name, Box::new(file), size)
+                        let json_lines = inputs::is_json_lines(&name);
+                        Ok((name, Box::new(file) as Box<dyn Read>, size, json_lines))
                     }
-                    Err(error) => {
-                        summary.add_unreadable();
-                        renderer.unreadable(&mut out, &name, &error.to_string())?;
-                        continue;
-                    }
+                    Err(error) => Err((name, error.to_string())),
                 }
             }
-            Input::Unreadable(path, error) => {
-                summary.add_unreadable();
-                renderer.unreadable(&mut out, &path, &error)?;
-                continue;
-            }
+            Input::Unreadable(path, error) => Err((path, error)),
         };
-        let options = options(args, kind, inputs::is_json_lines(&name));
-        let progress = Progress::new(args.quiet, size);
-        validate_one(
-            &name,
-            reader,
-            &options,
-            jobs,
-            &progress,
-            &mut *renderer,
-            &mut out,
-            &mut summary,
-        )?;
+        match opened {
+            Ok((name, reader, size, json_lines)) => {
+                run.input(&name, reader, size, &options(args, kind, json_lines))?;
+            }
+            Err((name, error)) => {
+                run.summary.add_unreadable();
+                run.renderer.unreadable(&mut run.out, &name, &error)?;
+            }
+        }
     }
-    summary.seconds = Some(started.elapsed().as_secs_f64());
-    renderer.finish(&mut out, &summary)?;
-    out.flush()?;
-    Ok(summary.exit_code())
+    run.summary.seconds = Some(started.elapsed().as_secs_f64());
+    run.renderer.finish(&mut run.out, &run.summary)?;
+    run.out.flush()?;
+    Ok(run.summary.exit_code())
 }
 
 fn options(args: &Args, kind: Option<Kind>, json_lines: bool) -> Options {
@@ -184,48 +165,58 @@ fn options(args: &Args, kind: Option<Kind>, json_lines: bool) -> Options {
     }
 }
 
-/// Validates one input, rendering each document's report as it comes.
-#[allow(clippy::too_many_arguments)] // the run's state, passed down once
-fn validate_one(
-    name: &str,
-    reader: Box<dyn Read + '_>,
-    options: &Options,
+/// The state of a run over many inputs.
+struct Run<W> {
+    renderer: Box<dyn Renderer>,
+    out: W,
+    summary: Summary,
     jobs: usize,
-    progress: &Progress,
-    renderer: &mut dyn Renderer,
-    out: &mut dyn Write,
-    summary: &mut Summary,
-) -> io::Result<()> {
-    renderer.begin_file(out, name)?;
-    let mut valid = true;
-    let mut written = Ok(());
-    let bytes = std::cell::Cell::new(0u64);
-    let counted = Counted {
-        inner: reader,
-        bytes: &bytes,
-        progress,
-    };
-    let read = validate::validate_reader(counted, options, jobs, |document| {
-        valid &= document.is_valid();
-        summary.add_document(&document);
-        progress.document(summary);
-        if written.is_ok() {
-            written = renderer.document(out, name, &document);
+    quiet: bool,
+}
+
+impl<W: Write> Run<W> {
+    /// Validates one input of `size` bytes (if known), rendering each
+    /// document's report as it comes.
+    fn input(
+        &mut self,
+        name: &str,
+        reader: Box<dyn Read + '_>,
+        size: Option<u64>,
+        options: &Options,
+    ) -> io::Result<()> {
+        let progress = Progress::new(self.quiet, size);
+        self.renderer.begin_file(&mut self.out, name)?;
+        let mut valid = true;
+        let mut written = Ok(());
+        let bytes = std::cell::Cell::new(0u64);
+        let counted = Counted {
+            inner: reader,
+            bytes: &bytes,
+            progress: &progress,
+        };
+        let (renderer, out, summary) = (&mut self.renderer, &mut self.out, &mut self.summary);
+        let read = validate::validate_reader(counted, options, self.jobs, |document| {
+            valid &= document.is_valid();
+            summary.add_document(&document);
+            progress.document(summary);
+            if written.is_ok() {
+                written = renderer.document(out, name, &document);
+            }
+        });
+        written?;
+        progress.done();
+        self.summary.add_file(bytes.get());
+        let error = read.as_ref().err().map(ToString::to_string);
+        if error.is_some() {
+            self.summary.add_unreadable();
         }
-    });
-    written?;
-    progress.done();
-    summary.add_file(bytes.get());
-    let error = read.as_ref().err().map(ToString::to_string);
-    if error.is_some() {
-        summary.add_unreadable();
+        let end = FileEnd {
+            layout: read.ok(),
+            valid: valid && error.is_none(),
+            error: error.as_deref(),
+        };
+        self.renderer.end_file(&mut self.out, name, end)
     }
-    let end = FileEnd {
-        layout: read.ok(),
-        valid: valid && error.is_none(),
-        error: error.as_deref(),
-    };
-    renderer.end_file(out, name, end)
 }
 
 /// Standard input, and whether it looks like JSON Lines: its first part is
