@@ -324,3 +324,41 @@ fn a_run_over_several_files() {
         WarningFilter::DEFAULT_LIMIT,
     );
 }
+
+/// A set in the v5.2.1 shape, pretty-printed: two cards with the deprecated
+/// `hasFoil`, and `languages`, `language` (v5.2.1) and `finishes` (v5.2.0).
+const VERSIONED_SET: &str = r#"{
+  "baseSetSize": 2,
+  "cards": [
+    {"uuid": "5f8287b1-5bb6-5f4c-ad17-316a40d5bb01", "availability": ["paper"], "borderColor": "black",
+     "colorIdentity": [], "colors": [], "convertedManaCost": 1, "finishes": ["nonfoil"],
+     "foreignData": [], "frameVersion": "2015", "hasFoil": false, "hasNonFoil": true,
+     "identifiers": {}, "language": "English", "layout": "normal", "legalities": {},
+     "manaValue": 1, "name": "Spark", "number": "1", "purchaseUrls": {}, "rarity": "common",
+     "setCode": "EXA", "subtypes": [], "supertypes": [], "type": "Instant", "types": ["Instant"]},
+    {"uuid": "6f8287b1-5bb6-5f4c-ad17-316a40d5bb02", "availability": ["paper"], "borderColor": "black",
+     "colorIdentity": [], "colors": [], "convertedManaCost": 2, "finishes": ["nonfoil"],
+     "foreignData": [], "frameVersion": "2015", "hasFoil": true, "hasNonFoil": true,
+     "identifiers": {}, "language": "English", "layout": "normal", "legalities": {},
+     "manaValue": 2, "name": "Flame", "number": "2", "purchaseUrls": {}, "rarity": "common",
+     "setCode": "EXA", "subtypes": [], "supertypes": [], "type": "Instant", "types": ["Instant"]}
+  ],
+  "code": "EXA", "iconCode": "exa", "isFoilOnly": false, "isOnlineOnly": false,
+  "languages": ["English"], "name": "Example", "releaseDate": "2024-05-17",
+  "sealedProduct": null, "tokens": [], "totalSetSize": 2, "translations": {}, "type": "expansion"
+}
+"#;
+
+#[test]
+fn fields_newer_than_a_version_and_deprecated_fields() {
+    let options = Options {
+        as_of: Some("v5.1.0".parse().expect("a version")),
+        warn_deprecated: true,
+        ..Options::default()
+    };
+    snapshot(
+        "versions",
+        &[Input::File("set.json", VERSIONED_SET, options)],
+        1,
+    );
+}
