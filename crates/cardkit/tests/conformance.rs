@@ -17,18 +17,18 @@
 //! To write the expected files after a deliberate change, run with
 //! `CARDKIT_BLESS=1` and review the diff.
 
+mod support;
+
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use cardkit::{validate, FileReport, Kind, Options};
 
 #[test]
 fn conformance_cases() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    let root = support::conformance_dir();
     let bless = std::env::var_os("CARDKIT_BLESS").is_some();
-    let mut cases = Vec::new();
-    collect(&root, &mut cases);
-    cases.sort();
+    let cases = support::json_files(&root);
     assert!(
         cases.len() >= 50,
         "only {} conformance cases found",
@@ -96,20 +96,6 @@ fn read_options(text: &str, options: &mut Options) {
             None if line == "warn_deprecated" => options.warn_deprecated = true,
             None if line == "deny_unknown_fields" => options.deny_unknown_fields = true,
             _ => panic!("unknown option line {line:?}"),
-        }
-    }
-}
-
-fn collect(dir: &Path, cases: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("conformance folder") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            collect(&path, cases);
-        } else if matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("json" | "jsonl")
-        ) {
-            cases.push(path);
         }
     }
 }

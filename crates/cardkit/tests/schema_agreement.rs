@@ -38,7 +38,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::LazyLock;
 
 use cardkit::schema::json_schema::json_schema;
@@ -336,10 +336,8 @@ fn conformance_cases_agree() {
 }
 
 fn conformance_cases() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
-    let mut cases = Vec::new();
-    collect(&root, &mut cases);
-    cases.sort();
+    let root = support::conformance_dir();
+    let cases = support::json_files(&root);
     let (mut compared, mut failures) = (0, Vec::new());
     let mut explained: Vec<&str> = Vec::new();
     for input in &cases {
@@ -392,20 +390,6 @@ fn default_options(input: &Path) -> Option<Options> {
     })
 }
 
-fn collect(dir: &Path, cases: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("a folder") {
-        let path = entry.expect("an entry").path();
-        if path.is_dir() {
-            collect(&path, cases);
-        } else if matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("json" | "jsonl")
-        ) {
-            cases.push(path);
-        }
-    }
-}
-
 fn relative(root: &Path, path: &Path) -> String {
     path.strip_prefix(root)
         .unwrap_or(path)
@@ -425,9 +409,7 @@ fn corpus_files_agree() {
 }
 
 fn corpus(root: &Path) {
-    let mut files = Vec::new();
-    collect(root, &mut files);
-    files.sort();
+    let files = support::json_files(root);
     assert!(files.len() >= 40, "only {} corpus files", files.len());
     let mut failures = Vec::new();
     let mut documents = 0;

@@ -93,29 +93,24 @@ fn check_same(name: &str, input: &[u8], options: &Options) -> bool {
 }
 
 fn conformance_cases() -> Vec<(PathBuf, Options)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
-    let mut cases = Vec::new();
-    for folder in std::fs::read_dir(&root).expect("conformance folder") {
-        let folder = folder.expect("entry").path();
-        let kind = folder
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.parse::<Kind>().ok());
-        for file in std::fs::read_dir(&folder).expect("kind folder") {
-            let path = file.expect("entry").path();
-            let Some(ext @ ("json" | "jsonl")) = path.extension().and_then(|e| e.to_str()) else {
-                continue;
-            };
+    support::json_files(&support::conformance_dir())
+        .into_iter()
+        .map(|path| {
+            // The folder names the kind (`auto`: none).
+            let kind = path
+                .parent()
+                .and_then(Path::file_name)
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.parse::<Kind>().ok());
+            let json_lines = path.extension().is_some_and(|e| e == "jsonl");
             let options = Options {
                 kind,
-                json_lines: ext == "jsonl",
+                json_lines,
                 ..Options::default()
             };
-            cases.push((path, options));
-        }
-    }
-    cases.sort_by(|a, b| a.0.cmp(&b.0));
-    cases
+            (path, options)
+        })
+        .collect()
 }
 
 #[test]
