@@ -7,7 +7,7 @@ use cardkit::schema::fields::{Member, Place};
 use cardkit::schema::lookup::lookup;
 use cardkit::schema::words::{default_words, field_type_words, format_definition, type_words};
 use cardkit::schema::{FieldDef, ModelDef, Type};
-use cardkit::validate::Kind;
+use cardkit::Kind;
 
 use crate::fields::{tag_default, tag_presence};
 use crate::kind;

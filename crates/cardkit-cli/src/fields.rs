@@ -8,7 +8,7 @@ use cardkit::schema::words::{
     default_value, default_words, field_type_label, field_type_words, presence_words, tag_words,
 };
 use cardkit::schema::Version;
-use cardkit::validate::Kind;
+use cardkit::Kind;
 use clap::ValueEnum;
 use serde_json::{json, Value};
 

@@ -1,6 +1,6 @@
 //! The KIND argument of the commands that describe a document kind.
 
-use cardkit::validate::Kind;
+use cardkit::Kind;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
 /// Parses `template`, `card`, `set` or `migration`; `--help` lists them.

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use cardkit::schema::json_schema::json_schema;
-use cardkit::validate::Kind;
+use cardkit::Kind;
 
 use crate::kind;
 

@@ -6,7 +6,8 @@ use std::time::Instant;
 use cardkit::render::{FileEnd, Json, Renderer, Text};
 use cardkit::report::{Summary, WarningFilter};
 use cardkit::schema::Version;
-use cardkit::validate::{self, looks_like_json_lines, Kind, Options};
+use cardkit::validate::{self, looks_like_json_lines, Options};
+use cardkit::Kind;
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 

@@ -4,7 +4,7 @@
 
 use assert_cmd::Command;
 use cardkit::schema::json_schema::json_schema;
-use cardkit::validate::Kind;
+use cardkit::Kind;
 use predicates::str::contains;
 use serde_json::Value;
 

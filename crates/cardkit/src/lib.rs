@@ -24,8 +24,9 @@ pub mod schema;
 pub mod validate;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
+pub use model::Kind;
 pub use parse::{from_slice, from_str, Document, ParseError};
-pub use validate::{validate, DocumentReport, FileReport, Kind, Options};
+pub use validate::{validate, DocumentReport, FileReport, Options};
 
 pub use cardkit_derive::Model;
 

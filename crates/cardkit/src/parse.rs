@@ -4,9 +4,10 @@ use std::fmt;
 
 use serde::de::DeserializeOwned;
 
+use crate::model::Kind;
 use crate::model::{Card, Migration, Set, Template};
 use crate::schema::Model;
-use crate::validate::{validate, FileReport, Kind, Layout, Options};
+use crate::validate::{validate, FileReport, Layout, Options};
 
 /// A model that is a whole document of one kind.
 pub trait Document: Model + DeserializeOwned {

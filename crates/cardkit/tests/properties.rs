@@ -32,7 +32,8 @@ use std::fmt;
 
 use cardkit::model::{Card, Migration, Set, Template};
 use cardkit::schema::{ModelDef, Type};
-use cardkit::validate::{validate, FileReport, Kind, Options};
+use cardkit::validate::{validate, FileReport, Options};
+use cardkit::Kind;
 use cardkit::{Code, Document, ParseError, Severity};
 use proptest::prelude::*;
 use proptest::sample::Index;

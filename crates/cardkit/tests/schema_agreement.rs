@@ -42,8 +42,9 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use cardkit::schema::json_schema::json_schema;
-use cardkit::validate::{validate, DocumentReport, FileReport, Kind, Options};
+use cardkit::validate::{validate, DocumentReport, FileReport, Options};
 use cardkit::Code;
+use cardkit::Kind;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError};

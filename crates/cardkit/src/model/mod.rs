@@ -9,6 +9,7 @@
 //! [`crate::validate`] (or [`crate::from_slice`]) for that.
 
 pub mod card;
+mod kind;
 pub mod migration;
 pub mod set;
 pub mod template;
@@ -19,6 +20,7 @@ pub use card::{
     Bound, BoundType, Card, Dependencies, Filter, FilterOverlay, FilterShadow, Group,
     HorizontalAlign, Image, Layer, Mask, Tag, TemplateRef, Text, VerticalAlign,
 };
+pub use kind::Kind;
 pub use migration::Migration;
 pub use set::{
     CardSet, CardToken, ForeignData, Identifiers, LeadershipSkills, Legalities, PurchaseUrls,

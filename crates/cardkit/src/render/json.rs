@@ -8,8 +8,9 @@ use serde::Serialize;
 
 use super::{FileEnd, Renderer};
 use crate::diagnostic::Diagnostic;
+use crate::model::Kind;
 use crate::report::{Summary, WarningFilter};
-use crate::validate::{DocumentReport, Kind, Layout};
+use crate::validate::{DocumentReport, Layout};
 
 /// The JSON renderer.
 #[derive(Debug, Default)]

@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use cardkit::schema::fields::fields;
-//! use cardkit::validate::Kind;
+//! use cardkit::Kind;
 //!
 //! let places = fields(Kind::Set);
 //! let shop = places
@@ -20,8 +20,8 @@
 //! the listing goes no deeper. Members of a union are listed once per branch,
 //! and each says which branch it belongs to ([`Place::branches`]).
 
+use crate::model::Kind;
 use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
-use crate::validate::Kind;
 
 /// One place of a document: a field's value, a union's tag member, or (where
 /// the listing stops a recursion, and in lookups) an item of a list field.

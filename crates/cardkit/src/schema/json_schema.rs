@@ -2,7 +2,7 @@
 //!
 //! ```
 //! use cardkit::schema::json_schema::json_schema;
-//! use cardkit::validate::Kind;
+//! use cardkit::Kind;
 //!
 //! let schema = json_schema(Kind::Migration);
 //! assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
@@ -27,9 +27,9 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::model::Kind;
 use crate::schema::words::{default_value, format_definition};
 use crate::schema::{models_of, FieldDef, Format, ModelDef, TaggedUnion, Type};
-use crate::validate::Kind;
 
 /// The dialect of the exported schemas.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";

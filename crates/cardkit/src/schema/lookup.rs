@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use cardkit::schema::lookup::lookup;
-//! use cardkit::validate::Kind;
+//! use cardkit::Kind;
 //!
 //! let found = lookup(Kind::Set, "/cards/3/identifiers/shopAId").unwrap();
 //! assert_eq!(found[0].pointer, "/cards/*/identifiers/shopAId");
@@ -22,9 +22,9 @@
 
 use std::fmt;
 
+use crate::model::Kind;
 use crate::schema::fields::{escape_token, Branch, Choice, Member, Place};
 use crate::schema::{ModelDef, Type};
-use crate::validate::Kind;
 
 /// A pointer that names no field of the kind.
 #[derive(Debug, Clone, PartialEq, Eq)]

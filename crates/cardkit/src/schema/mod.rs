@@ -366,7 +366,7 @@ impl<T: Describe> Describe for Box<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::Kind;
+    use crate::model::Kind;
 
     #[test]
     fn every_field_is_found_by_its_wire_name_and_nothing_else_is() {

@@ -8,11 +8,11 @@
 
 use std::fmt::Write as _;
 
+use crate::model::Kind;
 use crate::schema::words::{
     default_words, field_type_words, format_definition, presence_words, type_words,
 };
 use crate::schema::{models_of, FieldDef, Format, ModelDef, Type};
-use crate::validate::Kind;
 
 /// The reference, as Markdown.
 #[must_use]

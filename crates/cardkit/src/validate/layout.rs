@@ -5,8 +5,8 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use super::walker::{skip_raw, string_at};
-use super::Kind;
 use crate::model::card::LAYERS as LAYER_TAG;
+use crate::model::Kind;
 
 /// How the documents of one JSON value are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

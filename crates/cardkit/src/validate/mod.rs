@@ -21,14 +21,13 @@ mod parallel;
 mod stream;
 mod walker;
 
-use std::fmt;
 use std::io::{self, Read};
-use std::str::FromStr;
 
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::schema::{Describe, Model, ModelDef, Type, Version};
+use crate::model::Kind;
+use crate::schema::{ModelDef, Version};
 
 pub use layout::Layout;
 pub use walker::MAX_DEPTH;
@@ -38,76 +37,6 @@ pub use stream::Buffering;
 
 use locate::Position;
 use stream::Source;
-
-/// The four kinds of document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// A card-design template.
-    Template,
-    /// A card design on its own.
-    Card,
-    /// A card set.
-    Set,
-    /// A catalog migration notice.
-    Migration,
-}
-
-impl Kind {
-    /// Every kind.
-    pub const ALL: &'static [Kind] = &[Kind::Template, Kind::Card, Kind::Set, Kind::Migration];
-
-    /// `template`, `card`, `set` or `migration`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Template => "template",
-            Kind::Card => "card",
-            Kind::Set => "set",
-            Kind::Migration => "migration",
-        }
-    }
-
-    /// The top-level model of the kind.
-    #[must_use]
-    pub fn model(self) -> &'static ModelDef {
-        match self {
-            Kind::Template => crate::model::Template::model(),
-            Kind::Card => crate::model::Card::model(),
-            Kind::Set => crate::model::Set::model(),
-            Kind::Migration => crate::model::Migration::model(),
-        }
-    }
-
-    pub(crate) fn root_type(self) -> &'static Type {
-        match self {
-            Kind::Template => crate::model::Template::TYPE,
-            Kind::Card => crate::model::Card::TYPE,
-            Kind::Set => crate::model::Set::TYPE,
-            Kind::Migration => crate::model::Migration::TYPE,
-        }
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Kind {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Kind::ALL
-            .iter()
-            .copied()
-            .find(|kind| kind.as_str() == text)
-            .ok_or_else(|| {
-                format!("unknown kind `{text}`: expected template, card, set or migration")
-            })
-    }
-}
 
 /// How to validate.
 #[derive(Debug, Clone, Copy, Default)]

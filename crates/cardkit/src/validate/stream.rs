@@ -13,7 +13,8 @@ use super::engine::Site;
 use super::layout::{self, NeedMore};
 use super::locate::{self, Position, CONTEXT_BYTES};
 use super::walker::{push_escaped, skip_raw, utf8_prefix, DuplicateKeys, Flow, Malformed, Walker};
-use super::{DocumentReport, Kind, Layout, Options, BOM};
+use super::{DocumentReport, Layout, Options, BOM};
+use crate::model::Kind;
 
 /// How much of an input is held in memory while it is read. Only the tests
 /// of the streaming itself change it, to make every boundary fall anywhere.

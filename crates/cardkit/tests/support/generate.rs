@@ -10,8 +10,8 @@ use std::fmt;
 
 use cardkit::model::{Card, Migration, Set, Template};
 use cardkit::schema::{Describe, Format, ModelDef, TaggedUnion, Type};
-use cardkit::validate::Kind;
 use cardkit::Code;
+use cardkit::Kind;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::strategy::{BoxedStrategy, Union};
