@@ -400,8 +400,13 @@ fn json_output_has_the_documented_shape() {
     let error = &diagnostics[0];
     assert_eq!(
         keys(error),
-        ["code", "column", "field", "line", "message", "offset", "pointer", "severity"]
+        [
+            "code", "column", "expected", "field", "found", "line", "message", "offset", "pointer",
+            "severity"
+        ]
     );
+    assert_eq!(error["expected"], "uuid string");
+    assert_eq!(error["found"], "number 5");
     assert_eq!(error["code"], "wrong_type");
     assert_eq!(error["severity"], "error");
     assert_eq!(error["pointer"], "/id");

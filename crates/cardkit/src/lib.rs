@@ -16,6 +16,7 @@ extern crate self as cardkit;
 
 pub mod diagnostic;
 pub mod format;
+pub mod json;
 pub mod model;
 mod parse;
 pub mod render;

@@ -67,7 +67,11 @@ impl fmt::Display for ParseError {
                     write!(
                         f,
                         "{}:{}: {} at {:?}: {}",
-                        d.line, d.column, d.code, d.pointer, d.message
+                        d.line,
+                        d.column,
+                        d.code,
+                        d.pointer,
+                        d.message()
                     )?;
                 }
                 Ok(())

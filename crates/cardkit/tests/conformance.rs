@@ -138,7 +138,7 @@ fn render(report: &FileReport) -> String {
                 d.code,
                 d.line,
                 d.column,
-                d.message
+                d.message()
             );
         }
     }

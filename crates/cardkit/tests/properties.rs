@@ -87,7 +87,7 @@ fn errors_text(report: &FileReport) -> String {
                 d.offset,
                 d.line,
                 d.column,
-                d.message
+                d.message()
             ));
         }
     }
@@ -706,7 +706,7 @@ fn check_any_input(input: &[u8]) -> Result<(), TestCaseError> {
                     d.code.default_severity()
                 };
                 prop_assert_eq!(d.severity, severity, "{}", context());
-                prop_assert!(!d.message.is_empty());
+                prop_assert!(!d.message().is_empty());
             }
         }
         // KNOWN: as JSON Lines, an input whose lines hold only empty
@@ -717,7 +717,7 @@ fn check_any_input(input: &[u8]) -> Result<(), TestCaseError> {
             && report.documents.iter().all(|d| {
                 d.kind.is_none()
                     && d.diagnostics.iter().all(|x| {
-                        x.code == Code::InvalidJson && x.message.starts_with("empty input")
+                        x.code == Code::InvalidJson && x.message().starts_with("empty input")
                     })
             })
             && input.iter().any(|b| !b.is_ascii_whitespace());

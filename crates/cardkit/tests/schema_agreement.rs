@@ -199,7 +199,7 @@ fn cardkit_errors(document: &DocumentReport) -> String {
                 d.severity.as_str(),
                 d.code,
                 d.pointer,
-                d.message
+                d.message()
             )
         })
         .collect();

@@ -68,7 +68,7 @@ fn misled_by_early_data(report: &Report) -> bool {
         .1
         .iter()
         .flat_map(|d| &d.diagnostics)
-        .any(|d| d.code == Code::UnknownKind && d.message.contains("`data` was read as"))
+        .any(|d| d.code == Code::UnknownKind && d.message().contains("`data` was read as"))
 }
 
 /// Checks every way of reading `input` against reading it in memory; false

@@ -105,7 +105,7 @@ fn diagnostic_text(path: &str, d: &Diagnostic) -> String {
         d.column,
         d.severity.as_str(),
         d.code,
-        d.message
+        d.message()
     );
     let pointer = if d.pointer.is_empty() {
         "(the root)"

@@ -15,6 +15,10 @@ pub mod words;
 
 pub use version::{ParseVersionError, Version};
 
+/// The deepest nesting of arrays and objects the validator follows; a deeper
+/// value is reported as `too_deep` (512 levels of layer groups fit).
+pub const MAX_DEPTH: usize = 1100;
+
 /// Every model reachable from `root`, `root` first, each once.
 #[must_use]
 pub fn models_of(root: &'static ModelDef) -> Vec<&'static ModelDef> {
@@ -362,6 +366,22 @@ impl<T: Describe> Describe for Option<T> {
 impl<T: Describe> Describe for Box<T> {
     const TYPE: &'static Type = T::TYPE;
 }
+
+/// Types and unions are static tables: two are equal when they are the same
+/// table (so diagnostics that name them can be compared).
+impl PartialEq for Type {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+impl Eq for Type {}
+
+impl PartialEq for TaggedUnion {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+impl Eq for TaggedUnion {}
 
 #[cfg(test)]
 mod tests {

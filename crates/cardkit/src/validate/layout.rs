@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::walker::{skip_raw, string_at};
+use crate::json::{skip_raw, Scanner};
 use crate::model::card::LAYERS as LAYER_TAG;
 use crate::model::Kind;
 
@@ -56,7 +56,7 @@ pub(crate) fn detect(
 ) -> Result<(Layout, Option<Kind>), NeedMore> {
     Ok(match bytes.get(pos) {
         Some(b'[') => (Layout::Array, forced),
-        Some(b'{') => match root(bytes, pos, complete)? {
+        Some(b'{') => match root(bytes, pos, complete, Depth::Root)? {
             Guess::Kind(kind) => (Layout::Bare, forced.or(Some(kind))),
             Guess::Container(layout, kind) => (layout, forced.or(kind)),
             Guess::Unknown => (Layout::Bare, forced),
@@ -68,7 +68,7 @@ pub(crate) fn detect(
 /// The kind of a single document at `pos` (an element of a container), whose
 /// bytes are all there.
 pub(crate) fn kind_of(bytes: &[u8], pos: usize) -> Option<Kind> {
-    match root(bytes, pos, true) {
+    match root(bytes, pos, true, Depth::Root) {
         Ok(Guess::Kind(kind)) => Some(kind),
         _ => None,
     }
@@ -80,54 +80,85 @@ enum Guess {
     Unknown,
 }
 
+/// Whether the object being read is the root, or a member's value looked
+/// at to tell a code map: a code map's values are sets, not code maps, so
+/// that look goes no deeper, and every input is read a bounded number of
+/// times whatever its nesting.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Depth {
+    Root,
+    MemberValue,
+}
+
 /// Reads the members of the object at `pos` until one decides what it is. A
 /// container decided by an early `data` gives way to a later member that
 /// names a document kind (`{"data": [], "width": 5, ...}` is a card), when
 /// the whole object is at hand.
-fn root(bytes: &[u8], pos: usize, complete: bool) -> Result<Guess, NeedMore> {
+fn root(bytes: &[u8], pos: usize, complete: bool, depth: Depth) -> Result<Guess, NeedMore> {
     let mut guess = Guess::Unknown;
-    let mut need_more = false;
-    let scan = for_members(bytes, pos, |key, value_at| {
-        match member(bytes, key, value_at, complete) {
-            Err(NeedMore) => {
-                need_more = true;
+    let mut members = Scanner::new(bytes, pos).members();
+    for member in members.by_ref() {
+        // A string value (a tag) must be whole to be read.
+        let value = &bytes[member.value_at..];
+        let cut = value.is_empty()
+            || (value[0] == b'"'
+                && skip_raw(bytes, member.value_at).is_err_and(|at| at >= bytes.len()));
+        if cut {
+            if complete {
+                break;
+            }
+            return Err(NeedMore);
+        }
+        let said = match self::member(bytes, &member.name, member.value_at, complete, depth) {
+            Ok(said) => said,
+            Err(NeedMore) if complete => Guess::Unknown,
+            Err(NeedMore) => return Err(NeedMore),
+        };
+        let stop = match (&guess, said) {
+            (Guess::Unknown, Guess::Unknown) => false,
+            (Guess::Unknown, decided @ Guess::Container(..)) if complete => {
+                guess = decided;
+                false
+            }
+            (Guess::Unknown, decided) => {
+                guess = decided;
                 true
             }
-            Ok(said) => match (&guess, said) {
-                (Guess::Unknown, Guess::Unknown) => false,
-                (Guess::Unknown, decided @ Guess::Container(..)) if complete => {
-                    guess = decided;
-                    false
-                }
-                (Guess::Unknown, decided) => {
-                    guess = decided;
-                    true
-                }
-                (Guess::Container(..), Guess::Kind(kind)) => {
-                    guess = Guess::Kind(kind);
-                    true
-                }
-                _ => false,
-            },
+            (Guess::Container(..), Guess::Kind(kind)) => {
+                guess = Guess::Kind(kind);
+                true
+            }
+            _ => false,
+        };
+        if stop {
+            return Ok(guess);
         }
-    });
-    let undecided = scan == Scan::Truncated && matches!(guess, Guess::Unknown);
-    if !complete && (need_more || undecided) {
+    }
+    let undecided = members.cut_short() && matches!(guess, Guess::Unknown);
+    if !complete && undecided {
         return Err(NeedMore);
     }
     Ok(guess)
 }
 
 /// What one member of an object says the object is, if anything.
-fn member(bytes: &[u8], key: &str, value_at: usize, complete: bool) -> Result<Guess, NeedMore> {
+fn member(
+    bytes: &[u8],
+    key: &str,
+    value_at: usize,
+    complete: bool,
+    depth: Depth,
+) -> Result<Guess, NeedMore> {
     let signs = &*SIGNS;
     let first = bytes.get(value_at).copied();
     if key == "object" {
-        return Ok(match string_at(bytes, value_at).as_deref() {
-            Some("list") => Guess::Container(Layout::List, None),
-            Some("migration") => Guess::Kind(Kind::Migration),
-            _ => Guess::Unknown,
-        });
+        return Ok(
+            match Scanner::new(bytes, value_at).string_here().as_deref() {
+                Some("list") => Guess::Container(Layout::List, None),
+                Some("migration") => Guess::Kind(Kind::Migration),
+                _ => Guess::Unknown,
+            },
+        );
     }
     if key == "data" {
         return Ok(match first {
@@ -144,8 +175,9 @@ fn member(bytes: &[u8], key: &str, value_at: usize, complete: bool) -> Result<Gu
     if let Some(kind) = signs.kind_of_key(key) {
         return Ok(Guess::Kind(kind));
     }
-    if first == Some(b'{') && !signs.known.contains(key) {
-        if let Guess::Kind(Kind::Set) = root(bytes, value_at, complete)? {
+    let unknown_object = first == Some(b'{') && !signs.known.contains(key);
+    if unknown_object && depth == Depth::Root {
+        if let Guess::Kind(Kind::Set) = root(bytes, value_at, complete, Depth::MemberValue)? {
             return Ok(Guess::Container(Layout::CodeMap, Some(Kind::Set)));
         }
     }
@@ -155,7 +187,7 @@ fn member(bytes: &[u8], key: &str, value_at: usize, complete: bool) -> Result<Gu
 /// The kind a member beside a container's `data` says the whole object is,
 /// when the container was decided before that member could be seen.
 pub(crate) fn contradicting_kind(bytes: &[u8], key: &str, value_at: usize) -> Option<Kind> {
-    match member(bytes, key, value_at, true) {
+    match member(bytes, key, value_at, true, Depth::Root) {
         Ok(Guess::Kind(kind)) => Some(kind),
         _ => None,
     }
@@ -171,35 +203,43 @@ enum Data {
 /// What the `data` object at `pos` holds.
 fn data(bytes: &[u8], pos: usize) -> Result<Data, NeedMore> {
     let signs = &*SIGNS;
-    let mut found = Data::Unknown;
-    let scan = for_members(bytes, pos, |key, value_at| {
+    let mut members = Scanner::new(bytes, pos).members();
+    for member in members.by_ref() {
+        let key = member.name.as_ref();
+        let value = Scanner::new(bytes, member.value_at);
         // A set has a `type` too, but not one that names a layer kind.
-        let layer_tag = key == LAYER_TAG.tag
-            && string_at(bytes, value_at)
+        if key == LAYER_TAG.tag {
+            let cut = bytes.get(member.value_at) == Some(&b'"')
+                && value.string_here().is_none()
+                && skip_raw(bytes, member.value_at).is_err_and(|at| at >= bytes.len());
+            if cut {
+                return Err(NeedMore);
+            }
+            let layer_tag = value
+                .string_here()
                 .is_some_and(|tag| LAYER_TAG.variants.iter().any(|(t, _)| *t == tag));
-        if layer_tag {
-            found = Data::Layers;
-            return true;
+            if layer_tag {
+                return Ok(Data::Layers);
+            }
+        }
+        if member.value_at >= bytes.len() {
+            return Err(NeedMore);
         }
         if let Some(kind) = signs.kind_of_key(key) {
-            found = Data::Document(kind);
-            return true;
+            return Ok(Data::Document(kind));
         }
         if signs.layer_keys.contains(key) {
-            found = Data::Layers;
-            return true;
+            return Ok(Data::Layers);
         }
-        let object = bytes.get(value_at) == Some(&b'{');
+        let object = bytes.get(member.value_at) == Some(&b'{');
         if object && !signs.known.contains(key) {
-            found = Data::Sets;
-            return true;
+            return Ok(Data::Sets);
         }
-        false
-    });
-    match (scan, found) {
-        (Scan::Truncated, Data::Unknown) => Err(NeedMore),
-        (_, found) => Ok(found),
     }
+    if members.cut_short() {
+        return Err(NeedMore);
+    }
+    Ok(Data::Unknown)
 }
 
 /// Member names that tell a kind apart, taken from the field tables.
@@ -248,69 +288,3 @@ static SIGNS: LazyLock<Signs> = LazyLock::new(|| {
         known,
     }
 });
-
-/// How a scan of an object's members ended.
-#[derive(Debug, PartialEq, Eq)]
-enum Scan {
-    /// The visitor asked to stop.
-    Stopped,
-    /// At the object's end, or at something malformed (validation reports it).
-    Done,
-    /// The bytes end inside the object.
-    Truncated,
-}
-
-/// Calls `visit(key, value_offset)` for each member of the object at `pos`
-/// until it returns `true`. A string value is all there when it is called;
-/// of an object or array value, only its first bytes may be.
-fn for_members(bytes: &[u8], pos: usize, mut visit: impl FnMut(&str, usize) -> bool) -> Scan {
-    let ws = |pos: &mut usize| {
-        while let Some(b' ' | b'\n' | b'\r' | b'\t') = bytes.get(*pos) {
-            *pos += 1;
-        }
-    };
-    let cut = |at: usize| {
-        if at >= bytes.len() {
-            Scan::Truncated
-        } else {
-            Scan::Done
-        }
-    };
-    let mut pos = pos + 1;
-    loop {
-        ws(&mut pos);
-        if bytes.get(pos) != Some(&b'"') {
-            return cut(pos);
-        }
-        let key_end = match skip_raw(bytes, pos) {
-            Ok(end) => end,
-            Err(at) => return cut(at),
-        };
-        let key = string_at(bytes, pos);
-        pos = key_end;
-        ws(&mut pos);
-        if bytes.get(pos) != Some(&b':') {
-            return cut(pos);
-        }
-        pos += 1;
-        ws(&mut pos);
-        // A string value (a tag) is read whole by the visitor.
-        let scalar_cut = bytes.get(pos) == Some(&b'"')
-            && skip_raw(bytes, pos).is_err_and(|at| at >= bytes.len());
-        if pos >= bytes.len() || scalar_cut {
-            return Scan::Truncated;
-        }
-        if visit(key.as_deref().unwrap_or(""), pos) {
-            return Scan::Stopped;
-        }
-        pos = match skip_raw(bytes, pos) {
-            Ok(end) => end,
-            Err(at) => return cut(at),
-        };
-        ws(&mut pos);
-        if bytes.get(pos) != Some(&b',') {
-            return cut(pos);
-        }
-        pos += 1;
-    }
-}

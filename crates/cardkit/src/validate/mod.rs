@@ -13,13 +13,14 @@
 //! assert_eq!(codes, ["missing_field", "missing_field", "missing_field"]);
 //! ```
 
-mod describe;
-mod engine;
+mod check;
+pub(crate) mod describe;
+mod findings;
 mod layout;
 mod locate;
 mod parallel;
+mod reader;
 mod stream;
-mod walker;
 
 use std::io::{self, Read};
 
@@ -29,8 +30,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::Kind;
 use crate::schema::{ModelDef, Version};
 
+pub use crate::schema::MAX_DEPTH;
 pub use layout::Layout;
-pub use walker::MAX_DEPTH;
 
 #[doc(hidden)]
 pub use stream::Buffering;
@@ -142,7 +143,7 @@ impl Serialize for Layout {
 pub fn looks_like_json_lines(input: &[u8]) -> bool {
     let input = input.strip_prefix(BOM).unwrap_or(input);
     let start = input.iter().position(|b| !b.is_ascii_whitespace());
-    let Some(Ok(end)) = start.map(|start| walker::skip_raw(input, start)) else {
+    let Some(Ok(end)) = start.map(|start| crate::json::skip_raw(input, start)) else {
         return false;
     };
     let rest = &input[end..];
@@ -150,8 +151,7 @@ pub fn looks_like_json_lines(input: &[u8]) -> bool {
     next.is_some_and(|next| rest[..next].contains(&b'\n'))
 }
 
-/// The UTF-8 byte order mark, skipped at the start of an input.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+use crate::json::BOM;
 
 /// Validates every document of a file held in memory.
 #[must_use]

@@ -11,13 +11,14 @@ use crossbeam_channel::{bounded, unbounded, Receiver, Sender, TrySendError};
 
 use crate::diagnostic::Diagnostic;
 
+use super::check::{Checker, Malformed};
 use super::locate::{self, Position, CONTEXT_BYTES};
 use super::stream::{
-    container, for_each_line, outside_report, validate_document, validate_line, DocKind, Documents,
-    Sequential, Source, Stop,
+    container, for_each_line, outside_report, validate_line, DocKind, Documents, Sequential,
+    Source, Stop,
 };
-use super::walker::{skip_raw, Malformed, Walker};
 use super::{DocumentReport, Layout, Options};
+use crate::json::skip_raw;
 
 /// Whole documents of consecutive places of a file, with some context
 /// around them for excerpts.
@@ -370,13 +371,17 @@ fn validate_batch(batch: Batch, options: &Options) -> Done {
     let utf8_checked = batch.utf8_checked;
     for unit in batch.documents {
         let start = unit.at - batch.window_start;
-        let mut w = Walker::new(&batch.bytes, batch.window_start, start, options);
-        w.utf8_checked = utf8_checked;
-        w.prefix.clone_from(&unit.pointer);
         let kind = unit.kind.resolve(&batch.bytes, start);
-        let outcome = validate_document(&mut w, kind);
-        let mut diagnostics = w.out;
-        diagnostics.sort_by_key(|d| d.offset);
+        let mut checker = Checker::new(
+            &batch.bytes,
+            batch.window_start,
+            start,
+            &unit.pointer,
+            utf8_checked,
+            options,
+        );
+        let outcome = checker.document(kind);
+        let diagnostics = checker.into_diagnostics();
         reports.push(DocumentReport {
             pointer: unit.pointer,
             line: None,

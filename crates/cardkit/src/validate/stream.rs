@@ -7,12 +7,15 @@
 
 use std::io::{self, Read};
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Detail, Diagnostic};
+use crate::json::{
+    push_escaped, skip_raw, utf8_prefix, DuplicateKeys, Expect, FoundValue, Scanner, Syntax,
+};
 
-use super::engine::Site;
+use super::check::{Checker, Flow, Malformed};
+use super::findings::severity;
 use super::layout::{self, NeedMore};
 use super::locate::{self, Position, CONTEXT_BYTES};
-use super::walker::{push_escaped, skip_raw, utf8_prefix, DuplicateKeys, Flow, Malformed, Walker};
 use super::{DocumentReport, Layout, Options, BOM};
 use crate::model::Kind;
 
@@ -97,12 +100,18 @@ impl<'r> Source<'r> {
         self.utf8_to
     }
 
-    /// A walker over the bytes at hand from file offset `at`, which knows
-    /// how far they are UTF-8.
-    pub fn walker<'s>(&'s self, at: usize, options: &'s Options) -> Walker<'s> {
-        let mut w = Walker::new(self.bytes(), self.base, at - self.base, options);
-        w.utf8_checked = self.utf8_to.saturating_sub(self.base);
-        w
+    /// A checker over the bytes at hand from file offset `at`, which knows
+    /// how far they are UTF-8; the value there is at `pointer` in the file.
+    pub fn checker<'s>(&'s self, at: usize, pointer: &'s str, options: &'s Options) -> Checker<'s> {
+        let utf8_checked = self.utf8_to.saturating_sub(self.base);
+        Checker::new(
+            self.bytes(),
+            self.base,
+            at - self.base,
+            pointer,
+            utf8_checked,
+            options,
+        )
     }
 
     /// The bytes at hand, from file offset `base` on.
@@ -328,10 +337,10 @@ impl Documents for Sequential<'_> {
     ) -> Result<usize, Stop> {
         let options = self.options;
         let mut resolved = None;
-        let (mut diagnostics, outcome, end) = walk_unit(src, at, &pointer, options, |w| {
-            let kind = kind.resolve(w.bytes, w.pos);
+        let (mut diagnostics, outcome, end) = walk_unit(src, at, &pointer, options, |c| {
+            let kind = kind.resolve(c.read.scan.bytes, c.pos());
             resolved = Some(kind);
-            validate_document(w, kind)
+            c.document(kind)
         })?;
         src.locate(&mut diagnostics)?;
         (self.sink)(DocumentReport {
@@ -344,25 +353,6 @@ impl Documents for Sequential<'_> {
     }
 }
 
-/// Validates the document at the walker's cursor as `kind`.
-pub(crate) fn validate_document(w: &mut Walker<'_>, kind: Option<Kind>) -> Flow {
-    w.ws();
-    match kind {
-        Some(kind) => w.value(kind.root_type(), false, Site::ROOT),
-        None => {
-            let at = w.pos;
-            w.report(
-                Code::UnknownKind,
-                at,
-                None,
-                None,
-                "cannot tell whether this is a template, card, set or migration: name the kind with --kind".to_owned(),
-            );
-            w.skip_value()
-        }
-    }
-}
-
 /// Runs `walk` over the value at file offset `at`, reading more of the input
 /// whenever the value may go on beyond the bytes at hand. Returns the
 /// diagnostics in document order, how the walk ended and the offset after
@@ -372,28 +362,25 @@ pub(crate) fn walk_unit(
     at: usize,
     pointer: &str,
     options: &Options,
-    mut walk: impl FnMut(&mut Walker<'_>) -> Flow,
+    mut walk: impl FnMut(&mut Checker<'_>) -> Flow,
 ) -> Result<(Vec<Diagnostic>, Flow, usize), Stop> {
     // Reading ahead makes it rare that a value goes on beyond the bytes at
     // hand, which costs walking it again.
     while src.end() - at < src.buffering.read_ahead && src.fill()? {}
     loop {
         let start = at - src.base;
-        let mut w = src.walker(at, options);
-        w.prefix = pointer.to_owned();
-        let outcome = walk(&mut w);
+        let mut checker = src.checker(at, pointer, options);
+        let outcome = walk(&mut checker);
         let cut_short = match outcome {
             // The last token (a number) may go on.
-            Ok(()) => w.pos >= src.filled,
+            Ok(()) => checker.pos() >= src.filled,
             Err(Malformed) => skip_raw(src.bytes(), start).is_err_and(|e| e >= src.filled),
         };
-        let (mut diagnostics, end) = (w.out, src.base + w.pos);
+        let end = src.base + checker.pos();
+        let diagnostics = checker.into_diagnostics();
         if cut_short && src.fill()? {
             continue;
         }
-        // Missing members are found at the end of their object but belong
-        // where it starts.
-        diagnostics.sort_by_key(|d| d.offset);
         return Ok((diagnostics, outcome, end));
     }
 }
@@ -415,12 +402,7 @@ impl<D: Documents> Container<'_, '_, D> {
         self.ws()?;
         if self.peek()?.is_none() {
             let at = self.pos;
-            self.report(
-                Code::InvalidJson,
-                at,
-                String::new(),
-                "empty input: expected a JSON document".to_owned(),
-            )?;
+            self.report(Detail::Syntax(Syntax::EmptyInput), at, String::new())?;
             return Err(Stop::Malformed);
         }
         let forced = self.options.kind;
@@ -456,12 +438,7 @@ impl<D: Documents> Container<'_, '_, D> {
         self.ws()?;
         if self.peek()?.is_some() {
             let at = self.pos;
-            self.report(
-                Code::InvalidJson,
-                at,
-                String::new(),
-                "unexpected content after the JSON value".to_owned(),
-            )?;
+            self.report(Detail::Syntax(Syntax::TrailingContent), at, String::new())?;
             return Err(Stop::Malformed);
         }
         Ok(())
@@ -494,13 +471,8 @@ impl<D: Documents> Container<'_, '_, D> {
                 ),
                 _ => {
                     let at = c.pos;
-                    let found = c.describe_value();
-                    c.report(
-                        Code::WrongType,
-                        at,
-                        pointer.clone(),
-                        format!("expected the list's documents in an array, found {found}"),
-                    )?;
+                    let found = c.found_value();
+                    c.report(Detail::DocumentsNotInArray { found }, at, pointer.clone())?;
                     c.skip(pointer)
                 }
             }
@@ -536,7 +508,7 @@ impl<D: Documents> Container<'_, '_, D> {
                     self.pos += 1;
                     return Ok(());
                 }
-                _ => return Err(self.unexpected(&pointer, "`,` or `]` after an array item")),
+                _ => return Err(self.unexpected(&pointer, Expect::CommaOrBracket)),
             }
         }
         Ok(())
@@ -558,13 +530,13 @@ impl<D: Documents> Container<'_, '_, D> {
         loop {
             self.ws()?;
             if self.peek()? != Some(b'"') {
-                return Err(self.unexpected(&pointer, "a member name in double quotes"));
+                return Err(self.unexpected(&pointer, Expect::MemberName));
             }
             let key_at = self.pos;
             let key = self.key(&pointer)?;
             self.ws()?;
             if self.peek()? != Some(b':') {
-                return Err(self.unexpected(&pointer, "`:` after the member name"));
+                return Err(self.unexpected(&pointer, Expect::Colon));
             }
             self.pos += 1;
             self.ws()?;
@@ -579,7 +551,7 @@ impl<D: Documents> Container<'_, '_, D> {
                     self.pos += 1;
                     return Ok(());
                 }
-                _ => return Err(self.unexpected(&pointer, "`,` or `}` after an object member")),
+                _ => return Err(self.unexpected(&pointer, Expect::CommaOrBrace)),
             }
         }
     }
@@ -595,8 +567,8 @@ impl<D: Documents> Container<'_, '_, D> {
     /// only malformed JSON, duplicate keys and excessive depth.
     fn skip(&mut self, pointer: String) -> Result<(), Stop> {
         let (mut diagnostics, outcome, end) =
-            walk_unit(self.src, self.pos, &pointer, self.options, |w| {
-                w.skip_value()
+            walk_unit(self.src, self.pos, &pointer, self.options, |c| {
+                c.skip_value()
             })?;
         self.src.locate(&mut diagnostics)?;
         self.out.extend(diagnostics);
@@ -614,15 +586,12 @@ impl<D: Documents> Container<'_, '_, D> {
         };
         let mut pointer = String::from("/");
         push_escaped(&mut pointer, key);
-        self.report(
-            Code::UnknownKind,
-            key_at,
-            pointer,
-            format!(
-                "`{key}` is a field of a {kind}, but this object's `data` was read as a {}: name the kind with --kind, or put `data` after `{key}`",
-                self.layout.as_str()
-            ),
-        )?;
+        let detail = Detail::KindAfterData {
+            key: key.to_owned(),
+            kind,
+            layout: self.layout.as_str(),
+        };
+        self.report(detail, key_at, pointer)?;
         Ok(true)
     }
 
@@ -639,22 +608,16 @@ impl<D: Documents> Container<'_, '_, D> {
     /// At `"`: reads a key.
     fn key(&mut self, pointer: &str) -> Result<String, Stop> {
         self.ensure_value()?;
-        let mut w = Walker::new(
-            self.src.bytes(),
-            self.src.base,
-            self.pos - self.src.base,
-            self.options,
-        );
-        w.prefix = pointer.to_owned();
-        match w.string() {
+        let mut scan = Scanner::new(self.src.bytes(), self.pos - self.src.base);
+        match scan.string() {
             Ok(token) => {
-                let key = w.decode(token).into_owned();
-                self.pos = self.src.base + w.pos;
+                let key = scan.decode(token).into_owned();
+                self.pos = self.src.base + scan.pos;
                 Ok(key)
             }
-            Err(Malformed) => {
-                let diagnostics = w.out;
-                self.record(diagnostics)?;
+            Err(error) => {
+                let at = self.src.base + error.at;
+                self.report(Detail::Syntax(error.syntax), at, pointer.to_owned())?;
                 Err(Stop::Malformed)
             }
         }
@@ -676,8 +639,8 @@ impl<D: Documents> Container<'_, '_, D> {
         Ok(())
     }
 
-    fn describe_value(&mut self) -> String {
-        super::walker::describe_value(self.src.bytes(), self.pos - self.src.base)
+    fn found_value(&mut self) -> FoundValue {
+        FoundValue::at(self.src.bytes(), self.pos - self.src.base)
     }
 
     /// Locates diagnostics found outside documents and keeps them.
@@ -687,34 +650,25 @@ impl<D: Documents> Container<'_, '_, D> {
         Ok(())
     }
 
-    fn report(
-        &mut self,
-        code: Code,
-        at: usize,
-        pointer: String,
-        message: String,
-    ) -> Result<(), Stop> {
-        let found = diagnostic(self.options, code, at, pointer, message);
+    /// Records a problem at file offset `at`.
+    fn report(&mut self, detail: Detail, at: usize, pointer: String) -> Result<(), Stop> {
+        let found = diagnostic(self.options, detail, at, pointer);
         self.record(vec![found])
     }
 
     fn duplicate_key(&mut self, key_at: usize, key: &str, pointer: String) -> Result<(), Stop> {
-        self.report(
-            Code::DuplicateKey,
-            key_at,
-            pointer,
-            format!("duplicate key `{key}`: this later value replaces the earlier one"),
-        )
+        let detail = Detail::DuplicateKey {
+            name: key.to_owned(),
+        };
+        self.report(detail, key_at, pointer)
     }
 
     /// Reports malformed JSON at the cursor: something else was expected.
-    fn unexpected(&mut self, pointer: &str, expected: &str) -> Stop {
+    fn unexpected(&mut self, pointer: &str, expected: Expect) -> Stop {
         let at = (self.pos - self.src.base).min(self.src.filled);
-        let mut w = Walker::new(self.src.bytes(), self.src.base, at, self.options);
-        w.prefix = pointer.to_owned();
-        let _ = w.unexpected::<()>(expected);
-        let diagnostics = w.out;
-        match self.record(diagnostics) {
+        let error = Scanner::new(self.src.bytes(), at).unexpected(expected);
+        let at = self.src.base + error.at;
+        match self.report(Detail::Syntax(error.syntax), at, pointer.to_owned()) {
             Ok(()) => Stop::Malformed,
             Err(stop) => stop,
         }
@@ -722,17 +676,9 @@ impl<D: Documents> Container<'_, '_, D> {
 }
 
 /// A diagnostic about the value at file offset `at`, not yet located.
-fn diagnostic(
-    options: &Options,
-    code: Code,
-    at: usize,
-    pointer: String,
-    message: String,
-) -> Diagnostic {
-    let mut w = Walker::new(&[], at, 0, options);
-    w.prefix = pointer;
-    w.report(code, 0, None, None, message);
-    w.out.remove(0)
+fn diagnostic(options: &Options, detail: Detail, at: usize, pointer: String) -> Diagnostic {
+    let severity = severity(options, detail.code());
+    Diagnostic::new(detail, severity, pointer, None, at)
 }
 
 /// Validates each line of JSON Lines as its own value, on `jobs` threads.
@@ -757,10 +703,9 @@ fn lines(
         let at = src.end();
         let mut diagnostics = vec![diagnostic(
             options,
-            Code::InvalidJson,
+            Detail::Syntax(Syntax::EmptyInput),
             at,
             String::new(),
-            "empty input: expected a JSON document".to_owned(),
         )];
         src.locate(&mut diagnostics)?;
         sink(outside_report(diagnostics));

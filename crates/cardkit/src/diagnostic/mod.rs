@@ -1,14 +1,22 @@
-//! Diagnostics: what is wrong, where and why, as plain data. Rendering them is
-//! the business of [`crate::render`].
+//! Diagnostics: what is wrong, where and why, as plain data. The words of a
+//! diagnostic's message come from [`words`]; laying diagnostics out is the
+//! business of [`crate::render`].
+
+mod detail;
+pub mod words;
 
 use std::fmt;
 
+use serde::ser::SerializeMap;
 use serde::Serialize;
+
+pub use detail::Detail;
 
 /// A stable machine code for each kind of problem. The strings returned by
 /// [`Code::as_str`] are part of cardkit's public interface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Code {
     /// The input is not well-formed JSON (syntax, encoding, a number beyond
     /// 64-bit float range, trailing content, an empty input).
@@ -135,7 +143,7 @@ impl Severity {
 }
 
 /// One problem found in a document.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// What kind of problem.
     pub code: Code,
@@ -146,10 +154,10 @@ pub struct Diagnostic {
     pub pointer: String,
     /// The spec's `Model.field` the problem is about, e.g. `CardSet.uuid`,
     /// when there is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    /// What was expected and what was found.
-    pub message: String,
+    /// What was expected and what was found, as data; [`Diagnostic::message`]
+    /// puts it in words.
+    pub detail: Detail,
     /// Byte offset in the file of the offending value (of the enclosing
     /// object for a missing member).
     pub offset: usize,
@@ -159,8 +167,69 @@ pub struct Diagnostic {
     pub column: usize,
     /// The source line around `offset`, taken while the bytes were at hand,
     /// for renderers that show it.
-    #[serde(skip)]
     pub excerpt: Option<Excerpt>,
+}
+
+impl Diagnostic {
+    /// A diagnostic about the value at file offset `offset`, not yet
+    /// located (line, column and excerpt are filled in later).
+    #[must_use]
+    pub fn new(
+        detail: Detail,
+        severity: Severity,
+        pointer: String,
+        field: Option<String>,
+        offset: usize,
+    ) -> Self {
+        Diagnostic {
+            code: detail.code(),
+            severity,
+            pointer,
+            field,
+            detail,
+            offset,
+            line: 0,
+            column: 0,
+            excerpt: None,
+        }
+    }
+
+    /// What was expected and what was found, in words.
+    #[must_use]
+    pub fn message(&self) -> String {
+        words::message(&self.detail)
+    }
+}
+
+/// The JSON form of a diagnostic, documented in the README: its data, the
+/// message in words, and what was expected and found, where the code has them.
+impl Serialize for Diagnostic {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("code", &self.code)?;
+        map.serialize_entry("severity", &self.severity)?;
+        map.serialize_entry("pointer", &self.pointer)?;
+        if let Some(field) = &self.field {
+            map.serialize_entry("field", field)?;
+        }
+        map.serialize_entry("message", &self.message())?;
+        if let Some(expected) = words::expected(&self.detail) {
+            map.serialize_entry("expected", &expected)?;
+        }
+        if let Some(allowed) = self.detail.allowed() {
+            map.serialize_entry("allowed", &allowed)?;
+        }
+        if let Some(found) = words::found(&self.detail) {
+            map.serialize_entry("found", &found)?;
+        }
+        if let Some(suggestion) = self.detail.suggestion() {
+            map.serialize_entry("suggestion", suggestion)?;
+        }
+        map.serialize_entry("offset", &self.offset)?;
+        map.serialize_entry("line", &self.line)?;
+        map.serialize_entry("column", &self.column)?;
+        map.end()
+    }
 }
 
 /// The source line around a diagnostic, as bytes taken while the input was

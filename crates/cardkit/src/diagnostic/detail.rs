@@ -1,0 +1,217 @@
+//! What a diagnostic says, as data: the problem, what was expected and what
+//! was found. Every message is made from this by [`super::words`].
+
+use crate::json::{FoundValue, Syntax};
+use crate::model::Kind;
+use crate::schema::{Format, TaggedUnion, Type, Version};
+
+use super::Code;
+
+/// The data of one problem. Each variant belongs to one [`Code`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Detail {
+    /// Malformed JSON.
+    Syntax(Syntax),
+    /// A required member is absent.
+    MissingField {
+        /// The model the member belongs to.
+        model: &'static str,
+        /// The member's name.
+        field: &'static str,
+    },
+    /// A value of another JSON type than expected.
+    WrongType {
+        /// The type expected.
+        expected: &'static Type,
+        /// The value found.
+        found: FoundValue,
+    },
+    /// A number with a fractional part where an integer is expected.
+    Fraction {
+        /// The number found.
+        found: FoundValue,
+    },
+    /// The value of a container's `data` that should hold documents in an
+    /// array.
+    DocumentsNotInArray {
+        /// The value found.
+        found: FoundValue,
+    },
+    /// `null` where the field does not allow it.
+    NullNotAllowed {
+        /// The type expected.
+        expected: &'static Type,
+    },
+    /// A constant with another value.
+    Constant {
+        /// The constant.
+        expected: &'static str,
+        /// The value found.
+        found: FoundValue,
+    },
+    /// A value outside its enumeration.
+    Enum {
+        /// The enumeration's name.
+        name: &'static str,
+        /// Its values.
+        values: &'static [&'static str],
+        /// The value found.
+        found: FoundValue,
+    },
+    /// A string that does not have its format.
+    Format {
+        /// The format.
+        format: Format,
+        /// The string found.
+        found: FoundValue,
+    },
+    /// An object of a tagged union without its tag.
+    MissingTag {
+        /// The union.
+        union: &'static TaggedUnion,
+    },
+    /// A tag that names no shape of its union.
+    UnknownTag {
+        /// The union.
+        union: &'static TaggedUnion,
+        /// The tag's value.
+        found: FoundValue,
+    },
+    /// A value of a plain union that matches none of its shapes, told apart
+    /// by a constant member.
+    NoMatchingShape {
+        /// Each shape's model name and the value of its constant member.
+        shapes: Vec<(&'static str, &'static str)>,
+        /// The constant member's name.
+        member: &'static str,
+        /// The member's value, when it is there.
+        found: Option<FoundValue>,
+    },
+    /// An integer beyond the 64-bit range.
+    OutOfRange {
+        /// The number found.
+        found: FoundValue,
+    },
+    /// Nesting deeper than the limit.
+    TooDeep {
+        /// The limit: arrays and objects within one another.
+        limit: usize,
+    },
+    /// The kind of a document cannot be told.
+    UnknownKind,
+    /// A member names a document kind, but the object's `data` came first
+    /// and was read as a container.
+    KindAfterData {
+        /// The member's name.
+        key: String,
+        /// The kind it names.
+        kind: Kind,
+        /// The container `data` was read as (`wrapped`, `catalog`, `list`).
+        layout: &'static str,
+    },
+    /// A member the model does not define.
+    UnknownField {
+        /// The model.
+        model: &'static str,
+        /// The member's name.
+        name: String,
+        /// The nearest known field name, when one is close.
+        suggestion: Option<&'static str>,
+    },
+    /// The same key again in one object.
+    DuplicateKey {
+        /// The key.
+        name: String,
+    },
+    /// A field introduced after the version validated against.
+    NewerField {
+        /// The model.
+        model: &'static str,
+        /// The field.
+        field: &'static str,
+        /// Its version tag.
+        since: Version,
+        /// The version validated against.
+        as_of: Version,
+    },
+    /// A deprecated field that is present.
+    DeprecatedField {
+        /// The model.
+        model: &'static str,
+        /// The field.
+        field: &'static str,
+    },
+}
+
+impl Detail {
+    /// The code of the problem.
+    #[must_use]
+    pub fn code(&self) -> Code {
+        match self {
+            Detail::Syntax(_) => Code::InvalidJson,
+            Detail::MissingField { .. } => Code::MissingField,
+            Detail::WrongType { .. }
+            | Detail::Fraction { .. }
+            | Detail::DocumentsNotInArray { .. } => Code::WrongType,
+            Detail::NullNotAllowed { .. } => Code::NullNotAllowed,
+            Detail::Constant { .. } => Code::ConstMismatch,
+            Detail::Enum { .. } => Code::EnumMismatch,
+            Detail::Format { .. } => Code::InvalidFormat,
+            Detail::MissingTag { .. } => Code::MissingDiscriminator,
+            Detail::UnknownTag { .. } => Code::UnknownDiscriminator,
+            Detail::NoMatchingShape { .. } => Code::NoMatchingShape,
+            Detail::OutOfRange { .. } => Code::OutOfRange,
+            Detail::TooDeep { .. } => Code::TooDeep,
+            Detail::UnknownKind | Detail::KindAfterData { .. } => Code::UnknownKind,
+            Detail::UnknownField { .. } => Code::UnknownField,
+            Detail::DuplicateKey { .. } => Code::DuplicateKey,
+            Detail::NewerField { .. } => Code::NewerField,
+            Detail::DeprecatedField { .. } => Code::DeprecatedField,
+        }
+    }
+
+    /// The values allowed where one of a list was expected (an enumeration,
+    /// a constant, the tags of a union).
+    #[must_use]
+    pub fn allowed(&self) -> Option<Vec<&'static str>> {
+        match self {
+            Detail::Constant { expected, .. } => Some(vec![*expected]),
+            Detail::Enum { values, .. } => Some(values.to_vec()),
+            Detail::MissingTag { union } | Detail::UnknownTag { union, .. } => {
+                Some(union.variants.iter().map(|(tag, _)| *tag).collect())
+            }
+            Detail::NoMatchingShape { shapes, .. } => {
+                Some(shapes.iter().map(|(_, value)| *value).collect())
+            }
+            _ => None,
+        }
+    }
+
+    /// The nearest known name of an unknown field, when one is close.
+    #[must_use]
+    pub fn suggestion(&self) -> Option<&'static str> {
+        match self {
+            Detail::UnknownField { suggestion, .. } => *suggestion,
+            _ => None,
+        }
+    }
+
+    /// The value found, when the problem is about one.
+    #[must_use]
+    pub fn found(&self) -> Option<&FoundValue> {
+        match self {
+            Detail::WrongType { found, .. }
+            | Detail::Fraction { found }
+            | Detail::DocumentsNotInArray { found }
+            | Detail::Constant { found, .. }
+            | Detail::Enum { found, .. }
+            | Detail::Format { found, .. }
+            | Detail::UnknownTag { found, .. }
+            | Detail::OutOfRange { found } => Some(found),
+            Detail::NoMatchingShape { found, .. } => found.as_ref(),
+            Detail::NullNotAllowed { .. } => Some(&FoundValue::Null),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The one place that reads JSON bytes: white space, strings (escapes,
+//! UTF-8), numbers, literals, the members of objects and the items of arrays,
+//! and a fast structural skip. Every reader of the crate (the validator, the
+//! reader of containers around documents, kind detection, member look-ups)
+//! reads through [`Scanner`], so a rule of JSON syntax is written once.
+//!
+//! Problems are typed ([`Syntax`]); their words are in [`crate::words`].
+
+mod found;
+mod scan;
+mod skip;
+mod text;
+
+pub use found::{FoundByte, FoundValue, QUOTED_CHARS};
+pub use scan::{Num, Scanner, Str};
+pub use skip::skip_raw;
+pub use text::{lossy, push_escaped, utf8_prefix, DuplicateKeys};
+
+/// The UTF-8 byte order mark, skipped at the start of an input.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// What is wrong with malformed JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Syntax {
+    /// Something else was expected here.
+    Expected {
+        /// What was expected.
+        expected: Expect,
+        /// What was found instead.
+        found: FoundByte,
+    },
+    /// A number starts with `0` followed by more digits (`01`).
+    LeadingZero,
+    /// A string without its closing quote.
+    UnterminatedString,
+    /// Bytes in a string that are not UTF-8.
+    InvalidUtf8,
+    /// A raw control character (below U+0020) in a string.
+    ControlCharacter,
+    /// A `\uDC00`–`\uDFFF` escape without a high surrogate before it.
+    LoneLowSurrogate,
+    /// A `\uD800`–`\uDBFF` escape without a low surrogate after it.
+    LoneHighSurrogate,
+    /// A backslash followed by something that is no escape.
+    InvalidEscape,
+    /// `\u` followed by fewer than four hex digits.
+    ShortUnicodeEscape,
+    /// A number beyond the range of a 64-bit float (`1e400`).
+    FloatOverflow {
+        /// The literal as written (cut short when long).
+        literal: FoundValue,
+    },
+    /// Nothing but white space.
+    EmptyInput,
+    /// More content after the one JSON value.
+    TrailingContent,
+    /// Malformed JSON inside a value that is not followed for its depth.
+    MalformedTooDeep,
+    /// The input is UTF-16, not UTF-8.
+    Utf16 {
+        /// Big-endian (else little-endian).
+        big_endian: bool,
+        /// It starts with a byte order mark.
+        bom: bool,
+    },
+}
+
+/// What the reader expected where it found something else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Expect {
+    /// Any JSON value.
+    Value,
+    /// A digit (after `-`).
+    Digit,
+    /// A digit after the decimal point.
+    FractionDigit,
+    /// A digit in the exponent.
+    ExponentDigit,
+    /// A member name in double quotes.
+    MemberName,
+    /// `:` after a member name.
+    Colon,
+    /// `,` or `}` after an object member.
+    CommaOrBrace,
+    /// `,` or `]` after an array item.
+    CommaOrBracket,
+}
+
+/// Malformed JSON at a byte offset of the bytes read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// Where, as an index into the bytes read.
+    pub at: usize,
+    /// What is wrong.
+    pub syntax: Syntax,
+}

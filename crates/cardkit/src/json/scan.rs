@@ -1,0 +1,538 @@
+//! The scanner: a cursor over JSON bytes that reads one token or one step of
+//! an object or array at a time, strictly, and says what is wrong when the
+//! bytes are not JSON. It keeps no path and records nothing: its callers do.
+
+use std::borrow::Cow;
+
+use super::found::{FoundByte, FoundValue};
+use super::skip::string_stop;
+use super::text::lossy;
+use super::{Expect, Syntax, SyntaxError};
+
+/// A string token: the byte range of its content, without the quotes.
+#[derive(Debug, Clone, Copy)]
+pub struct Str {
+    /// Index of the first byte of the content.
+    pub start: usize,
+    /// Index just past the content (the closing quote).
+    pub end: usize,
+    /// The content holds escapes: decode it before comparing.
+    pub escaped: bool,
+}
+
+/// A number token.
+#[derive(Debug, Clone, Copy)]
+pub struct Num {
+    /// Index of its first byte.
+    pub start: usize,
+    /// Index just past it.
+    pub end: usize,
+    /// No fraction and no exponent.
+    pub plain: bool,
+}
+
+/// A cursor over JSON bytes.
+#[derive(Debug, Clone)]
+pub struct Scanner<'a> {
+    /// The bytes that may be read.
+    pub bytes: &'a [u8],
+    /// The cursor.
+    pub pos: usize,
+    /// `bytes` up to here are known to be UTF-8 (checked in bulk as they
+    /// were read): strings before it need no check of their own.
+    pub utf8_checked: usize,
+}
+
+type Scan<T> = Result<T, SyntaxError>;
+
+impl<'a> Scanner<'a> {
+    /// A scanner over `bytes` at `pos`.
+    #[must_use]
+    pub fn new(bytes: &'a [u8], pos: usize) -> Self {
+        Scanner {
+            bytes,
+            pos,
+            utf8_checked: 0,
+        }
+    }
+
+    /// The byte at the cursor.
+    #[inline]
+    #[must_use]
+    pub fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// The cursor has reached the end of the bytes.
+    #[must_use]
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+
+    /// Skips white space.
+    #[inline]
+    pub fn ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    /// Malformed JSON at `at`.
+    #[must_use]
+    pub fn error(at: usize, syntax: Syntax) -> SyntaxError {
+        SyntaxError { at, syntax }
+    }
+
+    /// Something else than `expected` at the cursor.
+    #[must_use]
+    pub fn unexpected(&self, expected: Expect) -> SyntaxError {
+        let found = FoundByte::at(self.bytes, self.pos);
+        Self::error(self.pos, Syntax::Expected { expected, found })
+    }
+
+    /// Skips white space and consumes `byte`, or says what was expected.
+    fn expect(&mut self, byte: u8, expected: Expect) -> Scan<()> {
+        self.ws();
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.unexpected(expected))
+        }
+    }
+
+    // ----- tokens -----------------------------------------------------
+
+    /// At an opening quote: scans the string.
+    #[inline(always)]
+    pub fn string(&mut self) -> Scan<Str> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut escaped = false;
+        let mut ascii = true;
+        loop {
+            let Some((i, stop)) = string_stop(&self.bytes[self.pos..], &mut ascii) else {
+                self.pos = self.bytes.len();
+                return Err(Self::error(open, Syntax::UnterminatedString));
+            };
+            self.pos += i;
+            match stop {
+                b'"' => {
+                    self.pos += 1;
+                    let token = Str {
+                        start: open + 1,
+                        end: self.pos - 1,
+                        escaped,
+                    };
+                    let content = &self.bytes[token.start..token.end];
+                    let checked = token.end <= self.utf8_checked;
+                    if !ascii && !checked && simdutf8::basic::from_utf8(content).is_err() {
+                        let valid =
+                            std::str::from_utf8(content).map_or_else(|e| e.valid_up_to(), str::len);
+                        return Err(Self::error(token.start + valid, Syntax::InvalidUtf8));
+                    }
+                    return Ok(token);
+                }
+                b'\\' => {
+                    escaped = true;
+                    self.escape()?;
+                }
+                _ => return Err(Self::error(self.pos, Syntax::ControlCharacter)),
+            }
+        }
+    }
+
+    /// At a backslash inside a string: checks and consumes one escape.
+    fn escape(&mut self) -> Scan<()> {
+        let at = self.pos;
+        match self.bytes.get(at + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                self.pos += 2;
+                Ok(())
+            }
+            Some(b'u') => {
+                let unit = self.hex4(at)?;
+                if (0xDC00..0xE000).contains(&unit) {
+                    return Err(Self::error(at, Syntax::LoneLowSurrogate));
+                }
+                if (0xD800..0xDC00).contains(&unit) {
+                    let low = if self.bytes.get(self.pos..self.pos + 2) == Some(b"\\u") {
+                        self.hex4(self.pos)?
+                    } else {
+                        0
+                    };
+                    if !(0xDC00..0xE000).contains(&low) {
+                        return Err(Self::error(at, Syntax::LoneHighSurrogate));
+                    }
+                }
+                Ok(())
+            }
+            None => {
+                self.pos = self.bytes.len();
+                Err(Self::error(at, Syntax::UnterminatedString))
+            }
+            _ => Err(Self::error(at, Syntax::InvalidEscape)),
+        }
+    }
+
+    /// At `\u`: reads four hex digits.
+    fn hex4(&mut self, at: usize) -> Scan<u32> {
+        let digits = self.bytes.get(at + 2..at + 6);
+        match digits.filter(|d| d.iter().all(u8::is_ascii_hexdigit)) {
+            Some(digits) => {
+                self.pos = at + 6;
+                Ok(digits.iter().fold(0, |unit, &d| unit * 16 + hex_value(d)))
+            }
+            None => {
+                if digits.is_none() {
+                    self.pos = self.bytes.len();
+                }
+                Err(Self::error(at, Syntax::ShortUnicodeEscape))
+            }
+        }
+    }
+
+    /// The content of a string token, unescaped.
+    #[must_use]
+    pub fn decode(&self, s: Str) -> Cow<'a, str> {
+        decode(self.bytes, s)
+    }
+
+    /// The text of a token that is ASCII by construction (a number).
+    #[must_use]
+    pub fn ascii(&self, start: usize, end: usize) -> &'a str {
+        std::str::from_utf8(&self.bytes[start..end]).unwrap_or_default()
+    }
+
+    /// At `-` or a digit: scans a number.
+    pub fn number(&mut self) -> Scan<Num> {
+        let start = self.pos;
+        let b = self.bytes;
+        let mut pos = start;
+        let digits = |pos: &mut usize| {
+            let from = *pos;
+            while b.get(*pos).is_some_and(u8::is_ascii_digit) {
+                *pos += 1;
+            }
+            *pos > from
+        };
+        if b.get(pos) == Some(&b'-') {
+            pos += 1;
+        }
+        match b.get(pos) {
+            Some(b'0') => {
+                pos += 1;
+                if b.get(pos).is_some_and(u8::is_ascii_digit) {
+                    self.pos = pos;
+                    return Err(Self::error(start, Syntax::LeadingZero));
+                }
+            }
+            Some(b'1'..=b'9') => {
+                digits(&mut pos);
+            }
+            _ => {
+                self.pos = pos;
+                return Err(self.unexpected(Expect::Digit));
+            }
+        }
+        let mut plain = true;
+        if b.get(pos) == Some(&b'.') {
+            pos += 1;
+            plain = false;
+            if !digits(&mut pos) {
+                self.pos = pos;
+                return Err(self.unexpected(Expect::FractionDigit));
+            }
+        }
+        if let Some(b'e' | b'E') = b.get(pos) {
+            pos += 1;
+            plain = false;
+            if let Some(b'+' | b'-') = b.get(pos) {
+                pos += 1;
+            }
+            if !digits(&mut pos) {
+                self.pos = pos;
+                return Err(self.unexpected(Expect::ExponentDigit));
+            }
+        }
+        self.pos = pos;
+        // Only a long literal or one with an exponent can overflow a float.
+        if !plain || pos - start > 300 {
+            let literal = self.ascii(start, pos);
+            if !literal.parse::<f64>().is_ok_and(f64::is_finite) {
+                let literal = FoundValue::number(&b[start..pos]);
+                return Err(Self::error(start, Syntax::FloatOverflow { literal }));
+            }
+        }
+        Ok(Num {
+            start,
+            end: pos,
+            plain,
+        })
+    }
+
+    /// At `t`, `f` or `n`: consumes `true`, `false` or `null`.
+    pub fn literal(&mut self) -> Scan<&'static str> {
+        for word in ["true", "false", "null"] {
+            if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+                self.pos += word.len();
+                return Ok(word);
+            }
+        }
+        Err(self.unexpected(Expect::Value))
+    }
+
+    /// Reads any scalar value (string, number, literal) at the cursor.
+    pub fn scalar(&mut self) -> Scan<()> {
+        match self.peek() {
+            Some(b'"') => self.string().map(drop),
+            Some(b'-' | b'0'..=b'9') => self.number().map(drop),
+            Some(b't' | b'f' | b'n') => self.literal().map(drop),
+            _ => Err(self.unexpected(Expect::Value)),
+        }
+    }
+
+    // ----- objects and arrays -------------------------------------------
+
+    /// At `{` or `[`: steps inside; `false` when the object or array is
+    /// empty (and has been read past).
+    pub fn open(&mut self) -> Scan<bool> {
+        let close = if self.peek() == Some(b'{') {
+            b'}'
+        } else {
+            b']'
+        };
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(close) {
+            self.pos += 1;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Inside an object, before a member: reads its name and the `:` after
+    /// it, and leaves the cursor at its value. Returns the name and where
+    /// it starts.
+    pub fn member_name(&mut self) -> Scan<(Str, usize)> {
+        self.ws();
+        if self.peek() != Some(b'"') {
+            return Err(self.unexpected(Expect::MemberName));
+        }
+        let at = self.pos;
+        let name = self.string()?;
+        self.expect(b':', Expect::Colon)?;
+        self.ws();
+        Ok((name, at))
+    }
+
+    /// After a member's value: reads the `,` before the next member (`true`)
+    /// or the `}` that ends the object (`false`).
+    pub fn after_member(&mut self) -> Scan<bool> {
+        self.after(b'}', Expect::CommaOrBrace)
+    }
+
+    /// After an array item: reads the `,` before the next item (`true`) or
+    /// the `]` that ends the array (`false`).
+    pub fn after_item(&mut self) -> Scan<bool> {
+        self.after(b']', Expect::CommaOrBracket)
+    }
+
+    fn after(&mut self, close: u8, expected: Expect) -> Scan<bool> {
+        self.ws();
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                self.ws();
+                Ok(true)
+            }
+            Some(c) if c == close => {
+                self.pos += 1;
+                Ok(false)
+            }
+            _ => Err(self.unexpected(expected)),
+        }
+    }
+
+    /// Reads past the value at the cursor by structure alone (strings and
+    /// brackets), without checking it closely.
+    pub fn skip_structure(&mut self) -> Scan<()> {
+        match super::skip_raw(self.bytes, self.pos) {
+            Ok(end) => {
+                self.pos = end;
+                Ok(())
+            }
+            Err(at) => {
+                self.pos = at;
+                Err(self.unexpected(Expect::Value))
+            }
+        }
+    }
+
+    /// The decoded string at the cursor, if a well-formed string is there.
+    #[must_use]
+    pub fn string_here(&self) -> Option<Cow<'a, str>> {
+        let mut probe = self.clone();
+        if probe.peek() != Some(b'"') {
+            return None;
+        }
+        let token = probe.string().ok()?;
+        Some(probe.decode(token))
+    }
+
+    /// The value at the cursor, described for a report.
+    #[must_use]
+    pub fn found_value(&self) -> FoundValue {
+        FoundValue::at(self.bytes, self.pos)
+    }
+
+    /// The members of the object at the cursor, read by structure: each
+    /// member's name and where its value starts. The values are skipped,
+    /// not checked; the iteration ends at the object's end or at the first
+    /// thing that is not JSON (then [`Members::error`] says what).
+    #[must_use]
+    pub fn members(&self) -> Members<'a> {
+        Members {
+            scan: self.clone(),
+            state: MembersState::Start,
+            error: None,
+        }
+    }
+}
+
+/// The members of one object, by structure: see [`Scanner::members`].
+#[derive(Debug)]
+pub struct Members<'a> {
+    scan: Scanner<'a>,
+    state: MembersState,
+    error: Option<SyntaxError>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MembersState {
+    Start,
+    /// The cursor is at a member's value.
+    AtValue,
+    Done,
+}
+
+/// A member found by [`Members`].
+#[derive(Debug, Clone)]
+pub struct Member<'a> {
+    /// The member's name, decoded.
+    pub name: Cow<'a, str>,
+    /// Where the name starts.
+    pub name_at: usize,
+    /// Where the value starts.
+    pub value_at: usize,
+}
+
+impl<'a> Members<'a> {
+    /// Why the iteration ended early, if it did: malformed JSON, or bytes
+    /// that end inside the object (then the error is at the end of the
+    /// bytes).
+    #[must_use]
+    pub fn error(&self) -> Option<&SyntaxError> {
+        self.error.as_ref()
+    }
+
+    /// The object was read to its closing brace.
+    #[must_use]
+    pub fn complete(&self) -> bool {
+        self.state == MembersState::Done && self.error.is_none()
+    }
+
+    /// The iteration stopped because the bytes end inside the object.
+    #[must_use]
+    pub fn cut_short(&self) -> bool {
+        self.error.is_some() && self.scan.at_end()
+    }
+
+    fn step(&mut self) -> Scan<Option<Member<'a>>> {
+        match self.state {
+            MembersState::Done => return Ok(None),
+            MembersState::Start => {
+                if !self.scan.open()? {
+                    self.state = MembersState::Done;
+                    return Ok(None);
+                }
+            }
+            MembersState::AtValue => {
+                self.scan.skip_structure()?;
+                if !self.scan.after_member()? {
+                    self.state = MembersState::Done;
+                    return Ok(None);
+                }
+            }
+        }
+        let (name, name_at) = self.scan.member_name()?;
+        self.state = MembersState::AtValue;
+        Ok(Some(Member {
+            name: self.scan.decode(name),
+            name_at,
+            value_at: self.scan.pos,
+        }))
+    }
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = Member<'a>;
+
+    fn next(&mut self) -> Option<Member<'a>> {
+        match self.step() {
+            Ok(found) => found,
+            Err(error) => {
+                self.state = MembersState::Done;
+                self.error = Some(error);
+                None
+            }
+        }
+    }
+}
+
+/// The content of the string token `s` of `bytes`, unescaped.
+fn decode(bytes: &[u8], s: Str) -> Cow<'_, str> {
+    let raw = lossy(&bytes[s.start..s.end]);
+    if !s.escaped {
+        return raw;
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some('u') => {
+                let hex = |chars: &mut std::str::Chars| {
+                    let digits: String = chars.by_ref().take(4).collect();
+                    u32::from_str_radix(&digits, 16).unwrap_or(0xFFFD)
+                };
+                let mut unit = hex(&mut chars);
+                if (0xD800..0xDC00).contains(&unit) {
+                    chars.nth(1); // the `\u` of the low half, checked when scanned
+                    let low = hex(&mut chars);
+                    unit = 0x10000 + ((unit - 0xD800) << 10) + (low.wrapping_sub(0xDC00));
+                }
+                out.push(char::from_u32(unit).unwrap_or('\u{FFFD}'));
+            }
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn hex_value(digit: u8) -> u32 {
+    match digit {
+        b'0'..=b'9' => u32::from(digit - b'0'),
+        b'a'..=b'f' => u32::from(digit - b'a' + 10),
+        _ => u32::from(digit - b'A' + 10),
+    }
+}

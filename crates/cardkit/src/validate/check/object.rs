@@ -1,0 +1,310 @@
+//! Objects: a model's members, tagged unions and plain unions.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use crate::diagnostic::Detail;
+use crate::json::DuplicateKeys;
+use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
+use crate::validate::describe::nearest_field;
+
+use super::tags::Lookup;
+use super::value::Site;
+use super::{Checker, Flow};
+
+impl Checker<'_> {
+    /// At `{`: validates an object against a model. `tag` names a member the
+    /// enclosing union has already checked.
+    pub(crate) fn object(&mut self, model: &'static ModelDef, tag: Option<&'static str>) -> Flow {
+        let start = self.pos();
+        let mut seen: u128 = 0;
+        let mut others = DuplicateKeys::default();
+        let mut earlier = EarlierValues::default();
+        self.members(|c, key, key_at| {
+            let found = if key.escaped {
+                model.field(&c.read.scan.decode(key))
+            } else {
+                model.field_at(c.read.scan.bytes, key.start, key.end)
+            };
+            if let Some((index, field)) = found {
+                let bit = 1u128 << index;
+                if seen & bit != 0 {
+                    earlier.discard(c, field.name);
+                    c.duplicate_key(key_at, field.name, Some(label(model, field)));
+                }
+                seen |= bit;
+                let newer = c.version_checks(model, field, key_at);
+                let from = c.found.out.len();
+                let site = Site {
+                    model: model.name,
+                    field: field.name,
+                };
+                // Inside a field its consumers do not know, the fields of its
+                // value are not news of their own.
+                let outer = c.inside_newer;
+                c.inside_newer |= newer;
+                let flow = c.value(field.ty, field.nullable, site);
+                c.inside_newer = outer;
+                flow?;
+                earlier.record(c, Cow::Borrowed(field.name), from);
+                return Ok(());
+            }
+            let name = c.read.scan.decode(key);
+            if !others.insert(name.clone()) {
+                earlier.discard(c, &name);
+                c.duplicate_key(key_at, &name, None);
+            }
+            if tag != Some(name.as_ref()) {
+                let detail = Detail::UnknownField {
+                    model: model.name,
+                    name: name.clone().into_owned(),
+                    suggestion: nearest_field(model, &name),
+                };
+                let field = format!("{}.{}", model.name, unknown_label(&name));
+                c.report(detail, key_at, None, Some(field));
+            }
+            let from = c.found.out.len();
+            c.skip_value()?;
+            earlier.record(c, name, from);
+            Ok(())
+        })?;
+        let required = self.required(model);
+        if seen & required != required {
+            for (index, field) in model.fields.iter().enumerate() {
+                if required & !seen & (1u128 << index) != 0 {
+                    let detail = Detail::MissingField {
+                        model: model.name,
+                        field: field.name,
+                    };
+                    self.report(detail, start, Some(field.name), Some(label(model, field)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The fields of `model` that must be present: with `as_of`, those
+    /// introduced after that version are not required yet.
+    fn required(&self, model: &ModelDef) -> u128 {
+        let Some(as_of) = self.options.as_of else {
+            return model.required;
+        };
+        model
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(_, field)| field.since.is_some_and(|since| since > as_of))
+            .fold(model.required, |mask, (index, _)| mask & !(1u128 << index))
+    }
+
+    /// The version-aware warnings about a present field: introduced after
+    /// `as_of`, or deprecated (when asked for). Whether it is newer than
+    /// `as_of`.
+    #[inline]
+    fn version_checks(&mut self, model: &ModelDef, field: &FieldDef, key_at: usize) -> bool {
+        if self.options.as_of.is_none() && !self.options.warn_deprecated {
+            return false;
+        }
+        let mut newer = false;
+        if let (Some(as_of), Some(since)) = (self.options.as_of, field.since) {
+            newer = since > as_of;
+            if newer && !self.inside_newer {
+                let detail = Detail::NewerField {
+                    model: model.name,
+                    field: field.name,
+                    since,
+                    as_of,
+                };
+                self.report(detail, key_at, None, Some(label(model, field)));
+            }
+        }
+        if self.options.warn_deprecated && field.deprecated {
+            let detail = Detail::DeprecatedField {
+                model: model.name,
+                field: field.name,
+            };
+            self.report(detail, key_at, None, Some(label(model, field)));
+        }
+        newer
+    }
+
+    /// At `{`: the member `name` of the object at the cursor, read ahead.
+    fn look_ahead(&mut self, name: &'static str) -> Lookup {
+        let at = self.pos();
+        self.tags.lookup(self.read.scan.bytes, at, name)
+    }
+
+    /// At `{`: validates an object of a tagged union.
+    pub(crate) fn tagged(&mut self, union: &'static TaggedUnion) -> Flow {
+        let start = self.pos();
+        let tag_label = || Some(format!("{}.{}", union.name, union.tag));
+        let model = match self.look_ahead(union.tag) {
+            Lookup::Malformed => return self.skip_value(),
+            Lookup::Absent if union.tag_optional => union.variants[0].1(),
+            Lookup::Absent => {
+                let detail = Detail::MissingTag { union };
+                self.report(detail, start, Some(union.tag), tag_label());
+                return self.skip_value();
+            }
+            Lookup::Found(at) => {
+                let value = crate::json::Scanner::new(self.read.scan.bytes, at).string_here();
+                match value.as_deref().and_then(|tag| union.variant(tag)) {
+                    Some(model) => model,
+                    // A union of one shape (the card's top group): its tag is
+                    // a constant, and the rest is still that shape.
+                    None if union.variants.len() == 1 => {
+                        let (tag, model) = union.variants[0];
+                        let found = self.found_at(at);
+                        let detail = Detail::Constant {
+                            expected: tag,
+                            found,
+                        };
+                        self.report_at_member(detail, at, union.tag, tag_label());
+                        model()
+                    }
+                    None => {
+                        let found = self.found_at(at);
+                        let detail = Detail::UnknownTag { union, found };
+                        self.report_at_member(detail, at, union.tag, tag_label());
+                        return self.skip_value();
+                    }
+                }
+            }
+        };
+        self.enter(|c| c.object(model, Some(union.tag)))
+    }
+
+    /// Records a problem about the value of `member` of the current object,
+    /// found at `at` before the object is read.
+    fn report_at_member(&mut self, detail: Detail, at: usize, member: &str, field: Option<String>) {
+        self.report(detail, at, Some(member), field);
+    }
+
+    /// Validates a value of a plain union: by JSON type where that decides,
+    /// else by the constant member the object shapes carry.
+    pub(crate) fn any_of(
+        &mut self,
+        ty: &'static Type,
+        types: &'static [&'static Type],
+        site: Site,
+    ) -> Flow {
+        let at = self.pos();
+        let first = self.read.scan.peek().unwrap_or(b' ');
+        let mut fitting = types.iter().copied().filter(|t| accepts(t, first));
+        let (Some(only), None) = (fitting.next(), fitting.next()) else {
+            if types.iter().any(|t| accepts(t, first)) {
+                return self.by_constant(ty, types, site);
+            }
+            return self.wrong_type(at, ty, site);
+        };
+        self.value(only, false, site)
+    }
+
+    /// At `{`: picks the shape of a plain union whose constant member (such as
+    /// a filter's `type`) matches, or reports that none does.
+    fn by_constant(
+        &mut self,
+        ty: &'static Type,
+        types: &'static [&'static Type],
+        site: Site,
+    ) -> Flow {
+        let at = self.pos();
+        let shapes = types.iter().filter_map(|t| match t {
+            Type::Model { model } => {
+                let model = model();
+                model.fields.iter().find_map(|f| match f.ty {
+                    Type::Const { value } => Some((model, f.name, *value)),
+                    _ => None,
+                })
+            }
+            _ => None,
+        });
+        let shapes: Vec<_> = shapes.collect();
+        let Some(&(_, member, _)) = shapes.first() else {
+            return self.wrong_type(at, ty, site);
+        };
+        let found = match self.look_ahead(member) {
+            Lookup::Malformed => return self.skip_value(),
+            Lookup::Absent => None,
+            Lookup::Found(value_at) => Some(value_at),
+        };
+        let bytes = self.read.scan.bytes;
+        let tag =
+            found.and_then(|value_at| crate::json::Scanner::new(bytes, value_at).string_here());
+        if let Some(&(model, ..)) = shapes
+            .iter()
+            .find(|(_, _, value)| Some(*value) == tag.as_deref())
+        {
+            return self.enter(|c| c.object(model, None));
+        }
+        let detail = Detail::NoMatchingShape {
+            shapes: shapes.iter().map(|(m, _, v)| (m.name, *v)).collect(),
+            member,
+            found: found.map(|value_at| self.found_at(value_at)),
+        };
+        self.report(detail, at, None, site.label());
+        self.skip_value()
+    }
+}
+
+/// The diagnostics of member values read so far in one object, so that when
+/// a key comes again the earlier value, which the later one replaces, takes
+/// its diagnostics with it. Empty (no allocation) while nothing is wrong.
+#[derive(Default)]
+struct EarlierValues<'a> {
+    /// Key and range in the findings of each value that had diagnostics.
+    spans: Vec<(Cow<'a, str>, Range<usize>)>,
+}
+
+impl<'a> EarlierValues<'a> {
+    /// Notes the diagnostics recorded since `from` as those of `key`'s value.
+    #[inline]
+    fn record(&mut self, c: &Checker<'_>, key: Cow<'a, str>, from: usize) {
+        if c.found.out.len() > from {
+            self.spans.push((key, from..c.found.out.len()));
+        }
+    }
+
+    /// Drops the diagnostics of the earlier value of `key`.
+    fn discard(&mut self, c: &mut Checker<'_>, key: &str) {
+        let Some(i) = self.spans.iter().position(|(k, _)| k == key) else {
+            return;
+        };
+        let (_, range) = self.spans.remove(i);
+        let removed = range.len();
+        c.found.out.drain(range.clone());
+        for (_, later) in &mut self.spans[i..] {
+            *later = later.start - removed..later.end - removed;
+        }
+    }
+}
+
+/// Whether a value starting with `first` has the JSON type of `ty`.
+fn accepts(ty: &Type, first: u8) -> bool {
+    match ty {
+        Type::String { .. } | Type::Const { .. } | Type::Enum { .. } => first == b'"',
+        Type::Integer | Type::Number => matches!(first, b'-' | b'0'..=b'9'),
+        Type::Boolean => matches!(first, b't' | b'f'),
+        Type::List { .. } => first == b'[',
+        Type::FreeObject | Type::Model { .. } | Type::Tagged(_) => first == b'{',
+        Type::AnyOf { types, .. } => types.iter().any(|t| accepts(t, first)),
+    }
+}
+
+fn label(model: &ModelDef, field: &FieldDef) -> String {
+    format!("{}.{}", model.name, field.name)
+}
+
+/// An unknown member's name as it stands in a `Model.field` label: cut when
+/// long, so a huge key is not copied into every report of it.
+fn unknown_label(name: &str) -> Cow<'_, str> {
+    const LONGEST: usize = 64;
+    if name.len() <= LONGEST {
+        return Cow::Borrowed(name);
+    }
+    let mut end = LONGEST;
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}…", &name[..end]))
+}
