@@ -2,13 +2,15 @@
 //! files, directories and standard input, the JSON report's shape, the flags,
 //! the help and usage errors.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
 use serde_json::Value;
+use support::{cardkit, examples_dir, workspace_dir};
 use tempfile::TempDir;
 
 /// A valid migration, pretty-printed over several lines.
@@ -52,10 +54,6 @@ fn migration_line(id: &str) -> String {
 }
 
 const GOOD_ID: &str = r#""0fca5b4c-3a5a-4a22-bd26-4b7a3f1b4c9e""#;
-
-fn cardkit() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_cardkit"))
-}
 
 /// A temporary directory with the given files (paths relative to it).
 fn dir_with(files: &[(&str, &str)]) -> TempDir {
@@ -862,19 +860,11 @@ fn writing_into_a_closed_pipe_is_not_an_error() {
     assert_eq!(output.status.code(), Some(0), "{:?}", output.status);
 }
 
-fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 #[test]
 fn the_readme_command_reports_the_bundled_examples() {
     // `cardkit validate examples/`, run from the repository's root.
     let output = cardkit()
-        .current_dir(workspace())
+        .current_dir(workspace_dir())
         .args(["validate", "examples/"])
         .assert()
         .code(1);
@@ -911,7 +901,7 @@ fn the_readme_command_reports_the_bundled_examples() {
     // Every file is reported in JSON: the valid ones valid, and each invalid
     // example showing at least one problem.
     let output = cardkit()
-        .current_dir(workspace())
+        .current_dir(workspace_dir())
         .args(["validate", "--format", "json", "examples/"])
         .assert()
         .code(1);
@@ -919,7 +909,7 @@ fn the_readme_command_reports_the_bundled_examples() {
     let files = report["files"].as_array().expect("files");
     let mut on_disk: Vec<String> = Vec::new();
     for folder in ["invalid", "valid"] {
-        let mut names: Vec<String> = std::fs::read_dir(examples().join(folder))
+        let mut names: Vec<String> = std::fs::read_dir(examples_dir().join(folder))
             .expect("examples folder")
             .map(|entry| {
                 entry

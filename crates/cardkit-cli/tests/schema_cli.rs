@@ -2,15 +2,13 @@
 //! them: their output (snapshots of the human-facing text), exit statuses and
 //! usage errors.
 
-use assert_cmd::Command;
+mod support;
+
 use cardkit::schema::json_schema::json_schema;
 use cardkit::Kind;
 use predicates::str::contains;
 use serde_json::Value;
-
-fn cardkit() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_cardkit"))
-}
+use support::cardkit;
 
 /// Runs `cardkit ARGS…`, expects `code`, and returns standard output.
 fn run(args: &[&str], code: i32) -> String {

@@ -1,13 +1,17 @@
 //! The conformance suite: every case under `tests/conformance/` is an input
-//! file and the report expected for it, run by this one test.
+//! file and the report expected for it, each run as a test of its own named
+//! after the case (`set/card-every-field`), so that every failing case is
+//! reported and one case can be run by name:
 //!
-//! Layout: `tests/conformance/<kind>/<case>.json` (or `.jsonl`) with
-//! `<case>.expected` beside it. `<kind>` is `auto`, `template`, `card`, `set`
-//! or `migration`: the `--kind` the case is validated with. A case whose name
-//! starts with `deny-unknown-` is validated with unknown fields denied; a
-//! `<case>.options` file beside it sets other options (see `read_options`).
+//! ```sh
+//! cargo test -p cardkit --test conformance -- set/card-every-field
+//! cargo test -p cardkit --test conformance -- --exact set/card-every-field
+//! cargo test -p cardkit --test conformance -- --list
+//! ```
 //!
-//! The expected report has one line per document, then one per diagnostic:
+//! The layout of the cases and their options are described in
+//! `support/cases.rs`. The expected report has one line per document, then
+//! one per diagnostic:
 //!
 //! ```text
 //! document /data set invalid
@@ -20,84 +24,101 @@
 mod support;
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::PathBuf;
 
-use cardkit::{validate, FileReport, Kind, Options};
+use cardkit::{validate, FileReport, Kind};
+use libtest_mimic::{Arguments, Failed, Trial};
+use support::cases::Case;
 
-#[test]
-fn conformance_cases() {
-    let root = support::conformance_dir();
+/// Fewer cases than this means they were not found, not that they pass.
+const MINIMUM_CASES: usize = 50;
+
+fn main() {
+    let args = Arguments::from_args();
+    let paths = support::cases::case_paths();
+    assert!(
+        paths.len() >= MINIMUM_CASES,
+        "only {} conformance cases found in {}",
+        paths.len(),
+        support::conformance_dir().display()
+    );
     let bless = std::env::var_os("CARDKIT_BLESS").is_some();
-    let cases = support::json_files(&root);
-    assert!(
-        cases.len() >= 50,
-        "only {} conformance cases found",
-        cases.len()
-    );
-
-    let mut failures = Vec::new();
-    for input in &cases {
-        let kind_dir = input
-            .parent()
-            .and_then(Path::file_name)
-            .and_then(|n| n.to_str());
-        let kind = match kind_dir {
-            Some("auto") => None,
-            Some(name) => Some(name.parse::<Kind>().unwrap_or_else(|e| panic!("{e}"))),
-            None => unreachable!(),
-        };
-        let name = input
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        let mut options = Options {
-            kind,
-            deny_unknown_fields: name.starts_with("deny-unknown-"),
-            json_lines: name.ends_with(".jsonl"),
-            ..Options::default()
-        };
-        if let Ok(extra) = std::fs::read_to_string(input.with_extension("options")) {
-            read_options(&extra, &mut options);
-        }
-        let bytes = std::fs::read(input).expect("case input");
-        let actual = render(&validate(&bytes, &options));
-        let expected_path = input.with_extension("expected");
-        if bless {
-            std::fs::write(&expected_path, &actual).expect("write expected");
-            continue;
-        }
-        match std::fs::read_to_string(&expected_path) {
-            Ok(expected) if expected == actual => {}
-            Ok(expected) => failures.push(format!(
-                "{}:\n--- expected\n{expected}--- actual\n{actual}",
-                input.strip_prefix(&root).unwrap_or(input).display()
-            )),
-            Err(_) => failures.push(format!("{}: no .expected file", input.display())),
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ:\n\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    let trials = paths
+        .into_iter()
+        .map(|path| {
+            let name = support::cases::name(&path);
+            Trial::test(name, move || run(&Case::load(&path), bless))
+        })
+        .collect();
+    libtest_mimic::run(&args, trials).exit();
 }
 
-/// The options of a `<case>.options` file: one per line, `as_of = vX.Y.Z`,
-/// `strict_version`, `warn_deprecated` or `deny_unknown_fields`.
-fn read_options(text: &str, options: &mut Options) {
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        match line.split_once('=').map(|(k, v)| (k.trim(), v.trim())) {
-            Some(("as_of", version)) => {
-                options.as_of = Some(version.parse().expect("a version tag"));
-            }
-            None if line == "strict_version" => options.strict_version = true,
-            None if line == "warn_deprecated" => options.warn_deprecated = true,
-            None if line == "deny_unknown_fields" => options.deny_unknown_fields = true,
-            _ => panic!("unknown option line {line:?}"),
+/// Validates one case and compares (or, blessing, writes) its report.
+fn run(case: &Case, bless: bool) -> Result<(), Failed> {
+    let actual = render(&validate(&case.input, &case.options));
+    if bless {
+        std::fs::write(&case.expected, &actual)
+            .map_err(|e| format!("{}: {e}", case.expected.display()))?;
+        return Ok(());
+    }
+    let expected = std::fs::read_to_string(&case.expected).map_err(|e| {
+        format!(
+            "{}: {e} (CARDKIT_BLESS=1 writes it)",
+            relative(&case.expected).display()
+        )
+    })?;
+    if expected == actual {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} differs from the report:\n{}",
+            relative(&case.expected).display(),
+            diff(&expected, &actual)
+        )
+        .into())
+    }
+}
+
+fn relative(path: &std::path::Path) -> PathBuf {
+    let root = support::conformance_dir();
+    path.strip_prefix(&root).unwrap_or(path).to_path_buf()
+}
+
+/// The expected and actual reports line by line: `-` lines only expected,
+/// `+` lines only in the report, `  ` lines in both, in order.
+fn diff(expected: &str, actual: &str) -> String {
+    let old: Vec<&str> = expected.lines().collect();
+    let new: Vec<&str> = actual.lines().collect();
+    // The longest common subsequence, by dynamic programming: reports are a
+    // few dozen lines.
+    let mut lcs = vec![vec![0usize; new.len() + 1]; old.len() + 1];
+    for i in (0..old.len()).rev() {
+        for j in (0..new.len()).rev() {
+            lcs[i][j] = if old[i] == new[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
         }
     }
+    let (mut i, mut j, mut text) = (0, 0, String::new());
+    while i < old.len() || j < new.len() {
+        if i < old.len() && j < new.len() && old[i] == new[j] {
+            let _ = writeln!(text, "  {}", old[i]);
+            i += 1;
+            j += 1;
+        } else if i < old.len() && (j == new.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            let _ = writeln!(text, "- {}", old[i]);
+            i += 1;
+        } else {
+            let _ = writeln!(text, "+ {}", new[j]);
+            j += 1;
+        }
+    }
+    if !text.lines().any(|l| l.starts_with(['-', '+'])) {
+        text.push_str("(the lines are the same: they differ in line endings or a final newline)\n");
+    }
+    text
 }
 
 /// The report in the expected-file form.

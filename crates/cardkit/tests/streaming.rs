@@ -9,10 +9,9 @@
 mod support;
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
 
 use cardkit::validate::{validate, validate_buffered, Buffering, Layout, Options};
-use cardkit::{Code, DocumentReport, Kind};
+use cardkit::{Code, DocumentReport};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -92,51 +91,22 @@ fn check_same(name: &str, input: &[u8], options: &Options) -> bool {
     true
 }
 
-fn conformance_cases() -> Vec<(PathBuf, Options)> {
-    support::json_files(&support::conformance_dir())
-        .into_iter()
-        .map(|path| {
-            // The folder names the kind (`auto`: none).
-            let kind = path
-                .parent()
-                .and_then(Path::file_name)
-                .and_then(|n| n.to_str())
-                .and_then(|n| n.parse::<Kind>().ok());
-            let json_lines = path.extension().is_some_and(|e| e == "jsonl");
-            let options = Options {
-                kind,
-                json_lines,
-                ..Options::default()
-            };
-            (path, options)
-        })
-        .collect()
-}
-
 #[test]
 fn every_conformance_case_reads_the_same_streamed_and_in_parallel() {
-    let cases = conformance_cases();
+    let cases = support::cases::all();
     assert!(cases.len() >= 200, "{} cases", cases.len());
     let mut misled = Vec::new();
-    for (path, options) in &cases {
-        let input = std::fs::read(path).expect("case");
-        let name = path.display().to_string();
-        if !check_same(&name, &input, options) {
-            misled.push(
-                path.file_name()
-                    .expect("a name")
-                    .to_string_lossy()
-                    .into_owned(),
-            );
+    for case in &cases {
+        if !check_same(&case.name, &case.input, &case.options) {
+            misled.push(case.name.as_str());
         }
     }
     // Only the cases about a `data` member before a kind's own fields.
-    misled.sort();
     assert_eq!(
         misled,
         [
-            "data-first-is-array.json",
-            "data-first-with-unknown-object-member.json"
+            "card/data-first-is-array",
+            "card/data-first-with-unknown-object-member"
         ],
     );
 }

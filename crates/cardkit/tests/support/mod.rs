@@ -1,6 +1,7 @@
 //! Test support shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod cases;
 pub mod generate;
 
 use std::path::{Path, PathBuf};
