@@ -53,10 +53,11 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "WHAT")]
     warn: Vec<Warn>,
 
-    /// How many threads validate documents (default: one per core); with
-    /// more than one, the reading thread finds where documents end and hands
-    /// them out. The report is the same whatever the number. Example: --jobs 1
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// How many threads validate documents, from 1 to 256 (default: one per
+    /// core, at most 256); with more than one, the reading thread finds where
+    /// documents end and hands them out. The report is the same whatever the
+    /// number. Example: --jobs 1
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
     jobs: Option<u16>,
 
     /// Shows no progress bar (it is shown on a terminal for inputs of 32 MB
@@ -69,6 +70,10 @@ pub struct Args {
     #[arg(long, default_value_t = WarningFilter::DEFAULT_LIMIT, value_name = "N")]
     warning_limit: usize,
 }
+
+/// The most threads `--jobs` asks for: more than any machine this runs on
+/// has cores, and few enough that starting them cannot fail.
+const MAX_JOBS: u16 = 256;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum KindArg {
@@ -109,7 +114,11 @@ pub fn run(args: &Args) -> io::Result<u8> {
         Format::Json => Box::new(Json::new(WarningFilter::new(limit))),
     };
     let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        || {
+            std::thread::available_parallelism()
+                .map_or(1, std::num::NonZero::get)
+                .min(usize::from(MAX_JOBS))
+        },
         usize::from,
     );
     let stdout = io::stdout();
