@@ -72,7 +72,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
-        // A closed pipe (`cardkit validate … | head`) is not an error.
+        // A closed pipe (`cardkit fields set | head`) is not an error.
+        // `validate` keeps going without writing, for its exit status.
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("cardkit: {error}");

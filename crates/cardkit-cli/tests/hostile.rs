@@ -5,6 +5,7 @@
 //! that should fail, or write raw control characters to a terminal.
 
 use std::path::Path;
+use std::process::{Command as StdCommand, Stdio};
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -64,4 +65,58 @@ fn jobs_beyond_256_is_a_usage_error() {
     let output = cardkit().args(["validate", "--help"]).assert().code(0);
     let help = String::from_utf8_lossy(&output.get_output().stdout).into_owned();
     assert!(help.contains("from 1 to 256"), "{help}");
+}
+
+/// Runs `cardkit ARGS…` with its standard output a pipe whose reading end is
+/// closed at once, and returns the exit status and standard error.
+fn into_a_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn cardkit");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("wait for cardkit");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_closed_pipe_keeps_the_exit_status() {
+    // Some 10 MB of diagnostics: far more than a pipe holds, so the command
+    // writes after the reader is gone whatever the timing.
+    let many = vec![r#"{"object": "migration"}"#; 20_000].join(",\n");
+    let valid = vec![MIGRATION; 20_000].join(",\n");
+    let dir = dir_with(&[
+        ("many.json", &format!("[{many}]\n")),
+        ("valid.json", &format!("[{valid}]\n")),
+    ]);
+    let many = show(&dir.path().join("many.json"));
+    let valid = show(&dir.path().join("valid.json"));
+    let missing = show(&dir.path().join("missing.json"));
+    let invalid_examples = examples("invalid");
+    let valid_examples = examples("valid");
+    for format in ["text", "json"] {
+        for (args, code) in [
+            (vec![invalid_examples.as_str()], 1),
+            (vec![valid_examples.as_str()], 0),
+            (vec![missing.as_str()], 2),
+            (vec![many.as_str()], 1),
+            (vec![valid.as_str()], 0),
+            // The inputs after the closing are still validated.
+            (vec![many.as_str(), valid_examples.as_str()], 1),
+            (vec![valid.as_str(), invalid_examples.as_str()], 1),
+            (vec![many.as_str(), missing.as_str()], 2),
+        ] {
+            let mut all = vec!["validate", "--format", format];
+            all.extend(&args);
+            let (status, stderr) = into_a_closed_pipe(&all);
+            assert_eq!(status, Some(code), "{all:?}: {stderr}");
+            assert_eq!(stderr, "", "{all:?}: a closed pipe is reported");
+        }
+    }
 }
