@@ -13,8 +13,10 @@ pub enum Input {
 /// File endings searched for in directories.
 const ENDINGS: [&str; 3] = ["json", "jsonl", "ndjson"];
 
-/// Expands directories (recursively, in name order) into their JSON files;
-/// files and `-` are taken as given.
+/// Expands directories (recursively, in name order, following symbolic
+/// links) into their JSON files; files and `-` are taken as given. A link
+/// that leads back to a directory it is in, or that cannot be followed, is
+/// an unreadable path.
 pub fn expand(paths: &[String]) -> Vec<Input> {
     let mut inputs = Vec::new();
     for path in paths {
@@ -27,20 +29,47 @@ pub fn expand(paths: &[String]) -> Vec<Input> {
             inputs.push(Input::File(path.to_path_buf()));
             continue;
         }
-        for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
+        let walk = walkdir::WalkDir::new(path)
+            .follow_links(true)
+            .sort_by_file_name();
+        for entry in walk {
             match entry {
                 Ok(entry) if entry.file_type().is_file() && has_json_ending(entry.path()) => {
                     inputs.push(Input::File(entry.into_path()));
                 }
                 Ok(_) => {}
                 Err(error) => {
-                    let at = error.path().unwrap_or(path).display().to_string();
-                    inputs.push(Input::Unreadable(at, error.to_string()));
+                    let at = error.path().unwrap_or(path);
+                    inputs.push(Input::Unreadable(at.display().to_string(), reason(&error)));
                 }
             }
         }
     }
     inputs
+}
+
+/// Why a directory's entry could not be listed, in words.
+fn reason(error: &walkdir::Error) -> String {
+    if let Some(ancestor) = error.loop_ancestor() {
+        return format!(
+            "symbolic link loop: it leads back to {}, a directory it is in",
+            ancestor.display()
+        );
+    }
+    let Some(io) = error.io_error() else {
+        return error.to_string();
+    };
+    let link = error
+        .path()
+        .filter(|at| at.is_symlink())
+        .and_then(|at| std::fs::read_link(at).ok());
+    match link {
+        Some(target) => format!(
+            "symbolic link to {} that cannot be followed: {io}",
+            target.display()
+        ),
+        None => io.to_string(),
+    }
 }
 
 fn has_json_ending(path: &Path) -> bool {

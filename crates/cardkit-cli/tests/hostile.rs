@@ -120,3 +120,110 @@ fn a_closed_pipe_keeps_the_exit_status() {
         }
     }
 }
+
+#[cfg(unix)]
+fn symlink(target: &str, link: &Path) {
+    std::os::unix::fs::symlink(target, link).expect("make a symbolic link");
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_in_directories_are_followed() {
+    let dir = dir_with(&[
+        ("outside/real.json", MIGRATION),
+        ("outside/folder/inner.json", MIGRATION),
+        ("outside/folder/bad.json", r#"{"object": "migration"}"#),
+        ("inputs/plain.json", MIGRATION),
+    ]);
+    let inputs = dir.path().join("inputs");
+    symlink("../outside/real.json", &inputs.join("link.json"));
+    symlink("../outside/folder", &inputs.join("sub"));
+    let root = show(&inputs);
+    cardkit()
+        .args(["validate", &root])
+        .assert()
+        .code(1)
+        .stdout(contains(format!(
+            "{}:1:1: error[missing_field]",
+            show(&inputs.join("sub/bad.json"))
+        )))
+        .stdout(contains(
+            "checked 4 documents in 4 files: 3 valid, 1 invalid\n",
+        ));
+    let output = cardkit()
+        .args(["validate", "--format", "json", &root])
+        .assert()
+        .code(1);
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.get_output().stdout).expect("JSON output");
+    let paths: Vec<&str> = report["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|file| file["path"].as_str().expect("path"))
+        .collect();
+    let expected: Vec<String> = ["link.json", "plain.json", "sub/bad.json", "sub/inner.json"]
+        .iter()
+        .map(|name| show(&inputs.join(name)))
+        .collect();
+    assert_eq!(paths, expected);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_loop_in_a_directory_is_unreadable() {
+    let dir = dir_with(&[("inputs/plain.json", MIGRATION), ("inputs/deep/x.txt", "")]);
+    let inputs = dir.path().join("inputs");
+    symlink(".", &inputs.join("again"));
+    symlink("..", &inputs.join("deep/back"));
+    let root = show(&inputs);
+    cardkit()
+        .args(["validate", &root])
+        .assert()
+        .code(2)
+        .stdout(contains(format!(
+            "{}: error: cannot read: symbolic link loop: it leads back to {root}, \
+             a directory it is in\n",
+            show(&inputs.join("again"))
+        )))
+        .stdout(contains(format!(
+            "{}: error: cannot read: symbolic link loop: it leads back to {root}, \
+             a directory it is in\n",
+            show(&inputs.join("deep/back"))
+        )))
+        .stdout(contains(
+            "checked 1 document in 3 files: 1 valid, 0 invalid, 2 paths unreadable\n",
+        ));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_dangling_symbolic_link_in_a_directory_is_unreadable() {
+    let dir = dir_with(&[("inputs/plain.json", MIGRATION)]);
+    let inputs = dir.path().join("inputs");
+    symlink("nowhere.json", &inputs.join("gone.json"));
+    let root = show(&inputs);
+    cardkit()
+        .args(["validate", &root])
+        .assert()
+        .code(2)
+        .stdout(contains(format!(
+            "{}: error: cannot read: symbolic link to nowhere.json that cannot be followed: \
+             No such file or directory",
+            show(&inputs.join("gone.json"))
+        )))
+        .stdout(contains(
+            "checked 1 document in 2 files: 1 valid, 0 invalid, 1 path unreadable\n",
+        ));
+
+    // Named on the command line, a dangling link is a file that cannot be
+    // opened.
+    let gone = show(&inputs.join("gone.json"));
+    cardkit()
+        .args(["validate", &gone])
+        .assert()
+        .code(2)
+        .stdout(contains(format!(
+            "{gone}: error: cannot read: No such file or directory"
+        )));
+}
