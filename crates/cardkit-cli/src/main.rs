@@ -11,7 +11,8 @@ mod validate;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Validates trading-card data documents (templates, card designs, sets,
 /// migrations) and reports every error with where it is and why.
@@ -64,7 +65,12 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Validate(args) => validate::run(&args),
+        Command::Validate(args) => {
+            if let Err(why) = args.check() {
+                usage_error("validate", &why);
+            }
+            validate::run(&args)
+        }
         Command::Dummy => dummy(),
         Command::Fields(args) => fields::run(&args),
         Command::Explain(args) => explain::run(&args),
@@ -79,6 +85,17 @@ fn main() -> ExitCode {
             eprintln!("cardkit: {error}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Exits with a usage error of a subcommand, as clap does for its own
+/// (`error: …`, the subcommand's usage, status 2).
+fn usage_error(subcommand: &str, why: &str) -> ! {
+    let mut cli = Cli::command();
+    cli.build();
+    match cli.find_subcommand_mut(subcommand) {
+        Some(command) => command.error(ErrorKind::ArgumentConflict, why).exit(),
+        None => cli.error(ErrorKind::ArgumentConflict, why).exit(),
     }
 }
 

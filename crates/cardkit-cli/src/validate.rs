@@ -15,7 +15,7 @@ use crate::inputs::{self, Input};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Files or directories to validate; `-` reads standard input.
+    /// Files or directories to validate; `-` reads standard input (once).
     /// Directories are searched recursively for *.json, *.jsonl and *.ndjson.
     /// Example: cardkit validate examples/ extra/set.json
     #[arg(required = true, value_name = "PATH")]
@@ -94,6 +94,19 @@ enum Format {
 enum Warn {
     /// Deprecated fields that are present.
     Deprecated,
+}
+
+impl Args {
+    /// What the arguments ask that cannot be done, beyond what clap checks.
+    pub fn check(&self) -> Result<(), String> {
+        let stdin = self.paths.iter().filter(|path| *path == "-").count();
+        if stdin > 1 {
+            return Err(format!(
+                "`-` is given {stdin} times: standard input can be read once"
+            ));
+        }
+        Ok(())
+    }
 }
 
 pub fn run(args: &Args) -> io::Result<u8> {

@@ -227,3 +227,26 @@ fn a_dangling_symbolic_link_in_a_directory_is_unreadable() {
             "{gone}: error: cannot read: No such file or directory"
         )));
 }
+
+#[test]
+fn standard_input_named_twice_is_a_usage_error() {
+    let set = examples("valid/set.json");
+    for args in [vec!["-", "-"], vec!["-", &set, "-"], vec!["-", "-", "-"]] {
+        cardkit()
+            .arg("validate")
+            .args(&args)
+            .write_stdin(MIGRATION)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(contains("`-` is given"))
+            .stderr(contains("standard input can be read once"))
+            .stderr(contains("Usage: cardkit validate"));
+    }
+    cardkit()
+        .args(["validate", "-", &set])
+        .write_stdin(MIGRATION)
+        .assert()
+        .code(0)
+        .stdout("checked 2 documents in 2 files: 2 valid, 0 invalid\n");
+}
