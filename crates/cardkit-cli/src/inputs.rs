@@ -10,15 +10,24 @@ pub enum Input {
     Unreadable(String, String),
 }
 
-/// File endings searched for in directories.
+/// File endings searched for in directories, in any case.
 const ENDINGS: [&str; 3] = ["json", "jsonl", "ndjson"];
+
+/// The inputs the PATH arguments name.
+pub struct Expanded {
+    /// Every input, in order.
+    pub inputs: Vec<Input>,
+    /// The directories given that hold no JSON file (and nothing unreadable).
+    pub empty: Vec<PathBuf>,
+}
 
 /// Expands directories (recursively, in name order, following symbolic
 /// links) into their JSON files; files and `-` are taken as given. A link
 /// that leads back to a directory it is in, or that cannot be followed, is
 /// an unreadable path.
-pub fn expand(paths: &[String]) -> Vec<Input> {
+pub fn expand(paths: &[String]) -> Expanded {
     let mut inputs = Vec::new();
+    let mut empty = Vec::new();
     for path in paths {
         if path == "-" {
             inputs.push(Input::Stdin);
@@ -29,6 +38,7 @@ pub fn expand(paths: &[String]) -> Vec<Input> {
             inputs.push(Input::File(path.to_path_buf()));
             continue;
         }
+        let before = inputs.len();
         let walk = walkdir::WalkDir::new(path)
             .follow_links(true)
             .sort_by_file_name();
@@ -44,8 +54,11 @@ pub fn expand(paths: &[String]) -> Vec<Input> {
                 }
             }
         }
+        if inputs.len() == before {
+            empty.push(path.to_path_buf());
+        }
     }
-    inputs
+    Expanded { inputs, empty }
 }
 
 /// Why a directory's entry could not be listed, in words.
@@ -75,10 +88,12 @@ fn reason(error: &walkdir::Error) -> String {
 fn has_json_ending(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| ENDINGS.contains(&e))
+        .is_some_and(|e| ENDINGS.iter().any(|ending| e.eq_ignore_ascii_case(ending)))
 }
 
-/// Whether a file is JSON Lines by its name.
+/// Whether a file is JSON Lines by its name (`.jsonl` or `.ndjson`, in any
+/// case).
 pub fn is_json_lines(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
     name.ends_with(".jsonl") || name.ends_with(".ndjson")
 }

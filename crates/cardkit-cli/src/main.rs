@@ -32,7 +32,8 @@ enum Command {
     ///
     /// Exit status: 0 when every document is valid, 1 when any is invalid,
     /// 2 for usage errors or paths that cannot be read (the other paths are
-    /// still checked).
+    /// still checked), and when nothing was checked (the directories given
+    /// hold no JSON file).
     #[command(
         after_help = "Examples:\n  cardkit validate examples/\n  cardkit validate --kind template my-template.json\n  cardkit validate --format json --deny-unknown-fields sets/ > report.json\n  cardkit validate --as-of v5.0.0 --warn deprecated set.json\n  curl -s https://example.org/migrations | cardkit validate --kind migration -"
     )]

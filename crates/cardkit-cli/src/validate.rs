@@ -16,7 +16,8 @@ use crate::inputs::{self, Input};
 #[derive(clap::Args)]
 pub struct Args {
     /// Files or directories to validate; `-` reads standard input (once).
-    /// Directories are searched recursively for *.json, *.jsonl and *.ndjson.
+    /// Directories are searched recursively for *.json, *.jsonl and *.ndjson
+    /// (in any case), following symbolic links.
     /// Example: cardkit validate examples/ extra/set.json
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
@@ -143,7 +144,15 @@ pub fn run(args: &Args) -> io::Result<u8> {
         quiet: args.quiet,
     };
     let started = Instant::now();
-    for input in inputs::expand(&args.paths) {
+    let expanded = inputs::expand(&args.paths);
+    for directory in &expanded.empty {
+        to_stderr(&format!(
+            "note: {} holds no *.json, *.jsonl or *.ndjson file",
+            directory.display()
+        ));
+    }
+    let nothing = expanded.inputs.is_empty();
+    for input in expanded.inputs {
         let opened = match input {
             Input::Stdin => sniff(io::stdin().lock())
                 .map(|(reader, json_lines)| ("<stdin>".to_owned(), reader, None, json_lines))
@@ -174,7 +183,18 @@ pub fn run(args: &Args) -> io::Result<u8> {
     run.summary.seconds = Some(started.elapsed().as_secs_f64());
     run.renderer.finish(&mut run.out, &run.summary)?;
     run.out.flush()?;
+    if nothing {
+        // A run that passes on nothing would let a CI job pass on a wrong
+        // path: it is an error.
+        to_stderr("error: nothing was checked: no input was found in the paths given");
+        return Ok(2);
+    }
     Ok(run.summary.exit_code())
+}
+
+/// Writes a line on standard error (which may be closed: the line is lost).
+fn to_stderr(text: &str) {
+    let _ = writeln!(io::stderr(), "cardkit validate: {text}");
 }
 
 fn options(args: &Args, kind: Option<Kind>, json_lines: bool) -> Options {

@@ -250,3 +250,102 @@ fn standard_input_named_twice_is_a_usage_error() {
         .code(0)
         .stdout("checked 2 documents in 2 files: 2 valid, 0 invalid\n");
 }
+
+#[test]
+fn a_run_that_checks_nothing_says_so_and_fails() {
+    let dir = dir_with(&[
+        ("notes/readme.txt", "no JSON here"),
+        ("notes/x.json.bak", "{"),
+    ]);
+    std::fs::create_dir(dir.path().join("empty")).expect("an empty directory");
+    let empty = show(&dir.path().join("empty"));
+    let notes = show(&dir.path().join("notes"));
+    for format in ["text", "json"] {
+        cardkit()
+            .args(["validate", "--format", format, &empty, &notes])
+            .assert()
+            .code(2)
+            .stderr(contains(format!(
+                "cardkit validate: note: {empty} holds no *.json, *.jsonl or *.ndjson file\n"
+            )))
+            .stderr(contains(format!(
+                "cardkit validate: note: {notes} holds no *.json, *.jsonl or *.ndjson file\n"
+            )))
+            .stderr(contains(
+                "cardkit validate: error: nothing was checked: no input was found",
+            ));
+    }
+    cardkit()
+        .args(["validate", &empty])
+        .assert()
+        .code(2)
+        .stdout("checked 0 documents in 0 files: 0 valid, 0 invalid\n");
+
+    // With something checked beside it, an empty directory is only noted.
+    let set = examples("valid/set.json");
+    cardkit()
+        .args(["validate", &empty, &set])
+        .assert()
+        .code(0)
+        .stdout("checked 1 document in 1 file: 1 valid, 0 invalid\n")
+        .stderr(format!(
+            "cardkit validate: note: {empty} holds no *.json, *.jsonl or *.ndjson file\n"
+        ));
+    // A file with no document in it was checked: no note.
+    let dir = dir_with(&[("list/none.json", "[]")]);
+    cardkit()
+        .arg("validate")
+        .arg(dir.path().join("list"))
+        .assert()
+        .code(0)
+        .stdout("checked 0 documents in 1 file: 0 valid, 0 invalid\n")
+        .stderr("");
+}
+
+#[test]
+fn json_endings_are_matched_in_any_case() {
+    let line = MIGRATION;
+    let bad = r#"{"object": "migration"}"#;
+    let dir = dir_with(&[
+        ("in/A.JSON", MIGRATION),
+        ("in/b.Json", MIGRATION),
+        ("in/c.JSONL", &format!("{line}\n{bad}\n")),
+        ("in/d.NdJson", &format!("{line}\n{line}\n")),
+        ("in/e.TXT", "not JSON"),
+    ]);
+    let root = dir.path().join("in");
+    let output = cardkit()
+        .args(["validate", "--format", "json", &show(&root)])
+        .assert()
+        .code(1);
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.get_output().stdout).expect("JSON output");
+    let files = report["files"].as_array().expect("files");
+    let paths: Vec<&str> = files
+        .iter()
+        .map(|file| file["path"].as_str().expect("path"))
+        .collect();
+    let expected: Vec<String> = ["A.JSON", "b.Json", "c.JSONL", "d.NdJson"]
+        .iter()
+        .map(|name| show(&root.join(name)))
+        .collect();
+    assert_eq!(paths, expected);
+    // Upper-case JSON Lines endings are read as JSON Lines.
+    for file in &files[2..] {
+        let documents = file["documents"].as_array().expect("documents");
+        assert_eq!(documents.len(), 2, "{file}");
+        assert_eq!(documents[1]["line"], 2, "{file}");
+    }
+    assert_eq!(report["summary"]["documents"], 6);
+    assert_eq!(report["summary"]["invalid"], 1);
+
+    // Named on the command line too.
+    cardkit()
+        .arg("validate")
+        .arg(root.join("c.JSONL"))
+        .assert()
+        .code(1)
+        .stdout(contains(
+            "checked 2 documents in 1 file: 1 valid, 1 invalid\n",
+        ));
+}
