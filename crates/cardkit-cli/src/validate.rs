@@ -248,10 +248,14 @@ impl<W: Write> Run<W> {
         });
         written?;
         progress.done();
-        self.summary.add_file(bytes.get());
         let error = read.as_ref().err().map(ToString::to_string);
+        // An input that could not be read to its end counts once, as
+        // unreadable; its bytes and the documents before the error count.
         if error.is_some() {
+            self.summary.bytes += bytes.get();
             self.summary.add_unreadable();
+        } else {
+            self.summary.add_file(bytes.get());
         }
         let end = FileEnd {
             layout: read.ok(),

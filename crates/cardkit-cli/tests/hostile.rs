@@ -349,3 +349,36 @@ fn json_endings_are_matched_in_any_case() {
             "checked 2 documents in 1 file: 1 valid, 1 invalid\n",
         ));
 }
+
+/// `/proc/self/mem` opens, but reading its start fails.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_that_fails_half_way_counts_once_as_unreadable() {
+    let mem = "/proc/self/mem";
+    cardkit()
+        .args(["validate", mem])
+        .assert()
+        .code(2)
+        .stdout(contains(format!("{mem}: error: cannot read: ")))
+        .stdout(contains(
+            "checked 0 documents in 1 file: 0 valid, 0 invalid, 1 path unreadable\n",
+        ));
+    let set = examples("valid/set.json");
+    cardkit()
+        .args(["validate", &set, mem])
+        .assert()
+        .code(2)
+        .stdout(contains(
+            "checked 1 document in 2 files: 1 valid, 0 invalid, 1 path unreadable\n",
+        ));
+    let output = cardkit()
+        .args(["validate", "--format", "json", &set, mem])
+        .assert()
+        .code(2);
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.get_output().stdout).expect("JSON output");
+    assert_eq!(report["summary"]["files"], 1);
+    assert_eq!(report["summary"]["unreadable"], 1);
+    assert_eq!(report["files"].as_array().expect("files").len(), 2);
+    assert!(report["files"][1]["error"].is_string());
+}
