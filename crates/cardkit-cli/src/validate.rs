@@ -148,7 +148,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     for directory in &expanded.empty {
         to_stderr(&format!(
             "note: {} holds no *.json, *.jsonl or *.ndjson file",
-            directory.display()
+            Text::escape(&directory.display().to_string())
         ));
     }
     let nothing = expanded.inputs.is_empty();

@@ -382,3 +382,164 @@ fn a_file_that_fails_half_way_counts_once_as_unreadable() {
     assert_eq!(report["files"].as_array().expect("files").len(), 2);
     assert!(report["files"][1]["error"].is_string());
 }
+
+/// The characters that must not reach a terminal raw: controls (C0, DEL,
+/// C1), line and paragraph separators, bidirectional formatting.
+fn unsafe_on_a_terminal(c: char) -> bool {
+    (c.is_control() && c != '\n')
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+fn assert_terminal_safe(output: &[u8]) {
+    let text = String::from_utf8_lossy(output);
+    let raw: Vec<char> = text.chars().filter(|&c| unsafe_on_a_terminal(c)).collect();
+    assert!(raw.is_empty(), "raw {raw:?} in:\n{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn text_output_escapes_control_characters_from_inputs() {
+    // Keys that set the window title and clear the screen, a right-to-left
+    // override, a line separator and a C1 control; a string value with a raw
+    // override; a set code with a line feed.
+    let keys = r#"{"object": "migration", "uri": "https://e.org/m", "created_at": "2023-01-15",
+"migration_strategy": "delete", "old_catalogA_id": "2b3c4d5e-6f70-4182-9394-a5b6c7d8e9f0",
+"\u001b]0;owned\u0007\u001b[2J": 1, "a\u202eb": 2, "c\u2028d\u0085e\u007f": 3,
+"note": 5, "id": "x\u202ey"}"#;
+    let catalog = r#"{"meta": {}, "data": {"A\nB:1:1: error[fake]": {"code": "A"}}}"#;
+    let repeated = format!(
+        "[{}]",
+        [r#"{"object": "migration", "\u001b[31mred": 1}"#; 4].join(",")
+    );
+    let evil_name = "evil\u{1b}[2J\nname:9:9: error[fake]\u{202e}.json";
+    let dir = dir_with(&[
+        ("keys.json", keys),
+        ("catalog.json", catalog),
+        ("repeated.json", &repeated),
+        (evil_name, r#"{"object": "migration"}"#),
+    ]);
+    let root = show(dir.path());
+    let missing = show(&dir.path().join("gone\u{1b}[2J.json"));
+    let output = cardkit()
+        .args(["validate", &root, &missing])
+        .assert()
+        .code(2);
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).into_owned();
+    assert_terminal_safe(&output.get_output().stdout);
+
+    // Keys in messages and pointers, as `\u{…}`.
+    assert!(
+        stdout.contains(
+            "warning[unknown_field]: unknown field `\\u{1b}]0;owned\\u{7}\\u{1b}[2J` in Migration\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(" --> /\\u{1b}]0;owned\\u{7}\\u{1b}[2J\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(" --> /a\\u{202e}b\n"), "{stdout}");
+    assert!(
+        stdout.contains(" --> /c\\u{2028}d\\u{85}e\\u{7f}\n"),
+        "{stdout}"
+    );
+    // A string value keeps its JSON escaping.
+    assert!(stdout.contains(r#"found string "x\u202ey""#), "{stdout}");
+    // A set code with a line feed stays on the pointer's line.
+    assert!(
+        stdout.contains(" --> /data/A\\u{a}B:1:1: error[fake]/cards\n"),
+        "{stdout}"
+    );
+    // A file name with a line feed stays on the diagnostic's line.
+    let evil = show(
+        &dir.path()
+            .join("evil\\u{1b}[2J\\u{a}name:9:9: error[fake]\\u{202e}.json"),
+    );
+    assert!(
+        stdout.contains(&format!("{evil}:1:1: error[missing_field]")),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("\nname:9:9"), "{stdout}");
+    // Repeated warnings are summarised under an escaped pattern.
+    assert!(
+        stdout.contains(
+            "note: 1 more unknown_field warnings like Migration.\\u{1b}[31mred not shown"
+        ),
+        "{stdout}"
+    );
+    // A path that cannot be read.
+    assert!(
+        stdout.contains(&format!(
+            "{}: error: cannot read: No such file or directory",
+            show(&dir.path().join("gone\\u{1b}[2J.json"))
+        )),
+        "{stdout}"
+    );
+    // No name split a line: each line is a diagnostic's or a path's (it
+    // starts with the folder), a pointer, an excerpt, or a closing line.
+    for line in stdout.lines() {
+        let excerpt = line
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_digit() || c == '|');
+        assert!(
+            line.is_empty()
+                || line.starts_with(&root)
+                || line.starts_with(" --> ")
+                || excerpt
+                || ["note: ", "checked ", "errors: ", "warnings: "]
+                    .iter()
+                    .any(|start| line.starts_with(start)),
+            "a line split: {line:?}\n{stdout}"
+        );
+    }
+
+    // JSON output escapes as JSON does (C0 controls), and the values are
+    // the raw ones.
+    let output = cardkit()
+        .args(["validate", "--format", "json", &root])
+        .assert()
+        .code(1);
+    let json = String::from_utf8_lossy(&output.get_output().stdout).into_owned();
+    assert!(!json.contains(|c: char| c < ' ' && c != '\n'), "{json}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.get_output().stdout).expect("JSON output");
+    let paths: Vec<&str> = report["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|file| file["path"].as_str().expect("path"))
+        .collect();
+    assert!(
+        paths.contains(&show(&dir.path().join(evil_name)).as_str()),
+        "{paths:?}"
+    );
+
+    // The note about a directory without JSON files.
+    let empty = dir.path().join("empty\u{1b}[2J\n");
+    std::fs::create_dir(&empty).expect("a directory");
+    let output = cardkit().arg("validate").arg(&empty).assert().code(2);
+    assert_terminal_safe(&output.get_output().stderr);
+    assert!(
+        String::from_utf8_lossy(&output.get_output().stderr).contains(&format!(
+            "note: {} holds no",
+            show(&dir.path().join("empty\\u{1b}[2J\\u{a}"))
+        ))
+    );
+}
+
+#[test]
+fn the_source_excerpt_shows_layout_characters_as_spaces() {
+    let dir = dir_with(&[(
+        "m.json",
+        "{\"object\": \"migration\", \"x\u{202e}\": \"\u{2066}\"}",
+    )]);
+    let path = show(&dir.path().join("m.json"));
+    let output = cardkit().args(["validate", &path]).assert().code(1);
+    assert_terminal_safe(&output.get_output().stdout);
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("1 | {\"object\": \"migration\", \"x \": \" \"}\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(" --> /x\\u{202e}\n"), "{stdout}");
+}
