@@ -12,6 +12,7 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::inputs::{self, Input};
+use crate::kind;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -24,14 +25,16 @@ pub struct Args {
 
     /// The kind of the documents. `auto` tells each document's kind from its
     /// members (see the README for the rules). Example: --kind set
-    #[arg(long, value_enum, default_value_t = KindArg::Auto)]
-    kind: KindArg,
+    #[arg(long, value_name = "KIND", value_parser = kind::or_auto_parser(), default_value = "auto")]
+    // `None` for `auto`. The path is spelled out so that clap takes the
+    // whole `Option` as the value instead of making the flag optional.
+    kind: std::option::Option<Kind>,
 
     /// The report format: `text` (compiler-style diagnostics with the source
     /// line) or `json` (one stable structure, documented in the README).
     /// Example: --format json
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    format: ReportFormat,
 
     /// Treats members the spec does not define as errors instead of warnings.
     /// Example: --deny-unknown-fields
@@ -76,17 +79,9 @@ pub struct Args {
 /// has cores, and few enough that starting them cannot fail.
 const MAX_JOBS: u16 = 256;
 
+/// The format of `validate`'s report.
 #[derive(Clone, Copy, ValueEnum)]
-enum KindArg {
-    Auto,
-    Template,
-    Card,
-    Set,
-    Migration,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
+enum ReportFormat {
     Text,
     Json,
 }
@@ -111,21 +106,15 @@ impl Args {
 }
 
 pub fn run(args: &Args) -> io::Result<u8> {
-    let kind = match args.kind {
-        KindArg::Auto => None,
-        KindArg::Template => Some(Kind::Template),
-        KindArg::Card => Some(Kind::Card),
-        KindArg::Set => Some(Kind::Set),
-        KindArg::Migration => Some(Kind::Migration),
-    };
+    let kind = args.kind;
     let limit = if args.warning_limit == 0 {
         usize::MAX
     } else {
         args.warning_limit
     };
     let renderer: Box<dyn Renderer> = match args.format {
-        Format::Text => Box::new(Text::new(WarningFilter::new(limit))),
-        Format::Json => Box::new(Json::new(WarningFilter::new(limit))),
+        ReportFormat::Text => Box::new(Text::new(WarningFilter::new(limit))),
+        ReportFormat::Json => Box::new(Json::new(WarningFilter::new(limit))),
     };
     let jobs = args.jobs.map_or_else(
         || {

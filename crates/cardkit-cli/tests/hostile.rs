@@ -543,3 +543,38 @@ fn the_source_excerpt_shows_layout_characters_as_spaces() {
     );
     assert!(stdout.contains(" --> /x\\u{202e}\n"), "{stdout}");
 }
+
+#[test]
+fn kind_takes_auto_or_any_kind_name() {
+    let migration = examples("valid/migration.json");
+    let template = examples("valid/template.json");
+    for (kind, code) in [
+        ("auto", 0),
+        ("migration", 0),
+        ("template", 1),
+        ("card", 1),
+        ("set", 1),
+    ] {
+        cardkit()
+            .args(["validate", "--kind", kind, &migration])
+            .assert()
+            .code(code);
+    }
+    cardkit()
+        .args(["validate", &migration, &template])
+        .assert()
+        .code(0);
+    for bad in ["Auto", "SET", "none"] {
+        cardkit()
+            .args(["validate", "--kind", bad, &migration])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(contains(format!(
+                "invalid value '{bad}' for '--kind <KIND>'"
+            )))
+            .stderr(contains(
+                "[possible values: auto, template, card, set, migration]",
+            ));
+    }
+}
