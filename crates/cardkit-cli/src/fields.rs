@@ -33,12 +33,13 @@ pub struct Args {
 
     /// The output format: `text` (one aligned line per field) or `json` (an
     /// array of objects, one per field). Example: --format json
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = ListingFormat::Text)]
+    format: ListingFormat,
 }
 
+/// The format of the `fields` listing.
 #[derive(Clone, Copy, ValueEnum)]
-enum Format {
+enum ListingFormat {
     Text,
     Json,
 }
@@ -61,8 +62,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
         .collect();
     let mut out = io::BufWriter::new(io::stdout().lock());
     match args.format {
-        Format::Text => text(&mut out, &places)?,
-        Format::Json => {
+        ListingFormat::Text => text(&mut out, &places)?,
+        ListingFormat::Json => {
             let all: Vec<Value> = places.iter().map(as_json).collect();
             serde_json::to_writer_pretty(&mut out, &all)?;
             writeln!(out)?;

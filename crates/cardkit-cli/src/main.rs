@@ -11,7 +11,8 @@ mod validate;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Validates trading-card data documents (templates, card designs, sets,
 /// migrations) and reports every error with where it is and why.
@@ -31,7 +32,8 @@ enum Command {
     ///
     /// Exit status: 0 when every document is valid, 1 when any is invalid,
     /// 2 for usage errors or paths that cannot be read (the other paths are
-    /// still checked).
+    /// still checked), and when nothing was checked (the directories given
+    /// hold no JSON file).
     #[command(
         after_help = "Examples:\n  cardkit validate examples/\n  cardkit validate --kind template my-template.json\n  cardkit validate --format json --deny-unknown-fields sets/ > report.json\n  cardkit validate --as-of v5.0.0 --warn deprecated set.json\n  curl -s https://example.org/migrations | cardkit validate --kind migration -"
     )]
@@ -64,7 +66,12 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Validate(args) => validate::run(&args),
+        Command::Validate(args) => {
+            if let Err(why) = args.check() {
+                usage_error("validate", &why);
+            }
+            validate::run(&args)
+        }
         Command::Dummy => dummy(),
         Command::Fields(args) => fields::run(&args),
         Command::Explain(args) => explain::run(&args),
@@ -72,12 +79,24 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
-        // A closed pipe (`cardkit validate … | head`) is not an error.
+        // A closed pipe (`cardkit fields set | head`) is not an error.
+        // `validate` keeps going without writing, for its exit status.
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("cardkit: {error}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Exits with a usage error of a subcommand, as clap does for its own
+/// (`error: …`, the subcommand's usage, status 2).
+fn usage_error(subcommand: &str, why: &str) -> ! {
+    let mut cli = Cli::command();
+    cli.build();
+    match cli.find_subcommand_mut(subcommand) {
+        Some(command) => command.error(ErrorKind::ArgumentConflict, why).exit(),
+        None => cli.error(ErrorKind::ArgumentConflict, why).exit(),
     }
 }
 

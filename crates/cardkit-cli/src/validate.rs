@@ -12,25 +12,29 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::inputs::{self, Input};
+use crate::kind;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Files or directories to validate; `-` reads standard input.
-    /// Directories are searched recursively for *.json, *.jsonl and *.ndjson.
+    /// Files or directories to validate; `-` reads standard input (once).
+    /// Directories are searched recursively for *.json, *.jsonl and *.ndjson
+    /// (in any case), following symbolic links.
     /// Example: cardkit validate examples/ extra/set.json
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
 
     /// The kind of the documents. `auto` tells each document's kind from its
     /// members (see the README for the rules). Example: --kind set
-    #[arg(long, value_enum, default_value_t = KindArg::Auto)]
-    kind: KindArg,
+    #[arg(long, value_name = "KIND", value_parser = kind::or_auto_parser(), default_value = "auto")]
+    // `None` for `auto`. The path is spelled out so that clap takes the
+    // whole `Option` as the value instead of making the flag optional.
+    kind: std::option::Option<Kind>,
 
     /// The report format: `text` (compiler-style diagnostics with the source
     /// line) or `json` (one stable structure, documented in the README).
     /// Example: --format json
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    format: ReportFormat,
 
     /// Treats members the spec does not define as errors instead of warnings.
     /// Example: --deny-unknown-fields
@@ -53,10 +57,11 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "WHAT")]
     warn: Vec<Warn>,
 
-    /// How many threads validate documents (default: one per core); with
-    /// more than one, the reading thread finds where documents end and hands
-    /// them out. The report is the same whatever the number. Example: --jobs 1
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// How many threads validate documents, from 1 to 256 (default: one per
+    /// core, at most 256); with more than one, the reading thread finds where
+    /// documents end and hands them out. The report is the same whatever the
+    /// number. Example: --jobs 1
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
     jobs: Option<u16>,
 
     /// Shows no progress bar (it is shown on a terminal for inputs of 32 MB
@@ -70,17 +75,13 @@ pub struct Args {
     warning_limit: usize,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum KindArg {
-    Auto,
-    Template,
-    Card,
-    Set,
-    Migration,
-}
+/// The most threads `--jobs` asks for: more than any machine this runs on
+/// has cores, and few enough that starting them cannot fail.
+const MAX_JOBS: u16 = 256;
 
+/// The format of `validate`'s report.
 #[derive(Clone, Copy, ValueEnum)]
-enum Format {
+enum ReportFormat {
     Text,
     Json,
 }
@@ -91,37 +92,56 @@ enum Warn {
     Deprecated,
 }
 
+impl Args {
+    /// What the arguments ask that cannot be done, beyond what clap checks.
+    pub fn check(&self) -> Result<(), String> {
+        let stdin = self.paths.iter().filter(|path| *path == "-").count();
+        if stdin > 1 {
+            return Err(format!(
+                "`-` is given {stdin} times: standard input can be read once"
+            ));
+        }
+        Ok(())
+    }
+}
+
 pub fn run(args: &Args) -> io::Result<u8> {
-    let kind = match args.kind {
-        KindArg::Auto => None,
-        KindArg::Template => Some(Kind::Template),
-        KindArg::Card => Some(Kind::Card),
-        KindArg::Set => Some(Kind::Set),
-        KindArg::Migration => Some(Kind::Migration),
-    };
+    let kind = args.kind;
     let limit = if args.warning_limit == 0 {
         usize::MAX
     } else {
         args.warning_limit
     };
     let renderer: Box<dyn Renderer> = match args.format {
-        Format::Text => Box::new(Text::new(WarningFilter::new(limit))),
-        Format::Json => Box::new(Json::new(WarningFilter::new(limit))),
+        ReportFormat::Text => Box::new(Text::new(WarningFilter::new(limit))),
+        ReportFormat::Json => Box::new(Json::new(WarningFilter::new(limit))),
     };
     let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        || {
+            std::thread::available_parallelism()
+                .map_or(1, std::num::NonZero::get)
+                .min(usize::from(MAX_JOBS))
+        },
         usize::from,
     );
     let stdout = io::stdout();
     let mut run = Run {
         renderer,
-        out: io::BufWriter::new(stdout.lock()),
+        out: io::BufWriter::new(UntilClosed::new(stdout.lock())),
         summary: Summary::default(),
         jobs,
         quiet: args.quiet,
     };
     let started = Instant::now();
-    for input in inputs::expand(&args.paths) {
+    let expanded = inputs::expand(&args.paths);
+    for directory in &expanded.empty {
+        to_stderr(&format!(
+            "note: {} holds no *.json, *.jsonl or *.ndjson file",
+            Text::escape(&directory.display().to_string())
+        ));
+    }
+    let nothing = expanded.inputs.is_empty();
+    for input in expanded.inputs {
         let opened = match input {
             Input::Stdin => sniff(io::stdin().lock())
                 .map(|(reader, json_lines)| ("<stdin>".to_owned(), reader, None, json_lines))
@@ -152,7 +172,18 @@ pub fn run(args: &Args) -> io::Result<u8> {
     run.summary.seconds = Some(started.elapsed().as_secs_f64());
     run.renderer.finish(&mut run.out, &run.summary)?;
     run.out.flush()?;
+    if nothing {
+        // A run that passes on nothing would let a CI job pass on a wrong
+        // path: it is an error.
+        to_stderr("error: nothing was checked: no input was found in the paths given");
+        return Ok(2);
+    }
     Ok(run.summary.exit_code())
+}
+
+/// Writes a line on standard error (which may be closed: the line is lost).
+fn to_stderr(text: &str) {
+    let _ = writeln!(io::stderr(), "cardkit validate: {text}");
 }
 
 fn options(args: &Args, kind: Option<Kind>, json_lines: bool) -> Options {
@@ -206,10 +237,14 @@ impl<W: Write> Run<W> {
         });
         written?;
         progress.done();
-        self.summary.add_file(bytes.get());
         let error = read.as_ref().err().map(ToString::to_string);
+        // An input that could not be read to its end counts once, as
+        // unreadable; its bytes and the documents before the error count.
         if error.is_some() {
+            self.summary.bytes += bytes.get();
             self.summary.add_unreadable();
+        } else {
+            self.summary.add_file(bytes.get());
         }
         let end = FileEnd {
             layout: read.ok(),
@@ -217,6 +252,53 @@ impl<W: Write> Run<W> {
             error: error.as_deref(),
         };
         self.renderer.end_file(&mut self.out, name, end)
+    }
+}
+
+/// Standard output that goes quiet when its reader is gone: a closed pipe
+/// (`cardkit validate … | head`) stops the output, not the run, so that every
+/// input is still validated and the exit status still tells the verdict.
+/// Other write errors are errors.
+struct UntilClosed<W> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W> UntilClosed<W> {
+    fn new(inner: W) -> Self {
+        UntilClosed {
+            inner,
+            closed: false,
+        }
+    }
+
+    /// Swallows a closed pipe's error, and everything written after it.
+    fn unless_closed<T>(&mut self, result: io::Result<T>, swallowed: T) -> io::Result<T> {
+        match result {
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(swallowed)
+            }
+            other => other,
+        }
+    }
+}
+
+impl<W: Write> Write for UntilClosed<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let written = self.inner.write(buf);
+        self.unless_closed(written, buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let flushed = self.inner.flush();
+        self.unless_closed(flushed, ())
     }
 }
 

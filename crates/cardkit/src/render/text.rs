@@ -1,6 +1,11 @@
 //! Compiler-style text: `path:line:col: error[code]: message`, the offending
 //! source line with a caret, and a closing summary.
+//!
+//! What comes from the inputs (paths, pointers, messages) may hold control
+//! characters meant for a terminal: they are written escaped (see
+//! [`Text::escape`]), so that no input can rewrite the screen or split a line.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -24,6 +29,35 @@ impl Text {
     pub fn new(filter: WarningFilter) -> Self {
         Text { filter }
     }
+
+    /// `text` as the text renderer writes what comes from an input: each
+    /// control character (C0, DEL, C1), line or paragraph separator (U+2028,
+    /// U+2029) and bidirectional embedding, override or isolate (U+202A to
+    /// U+202E, U+2066 to U+2069) as `\u{…}` with its code point in hex
+    /// (`\u{1b}` for ESC, `\u{a}` for a line feed). Everything else,
+    /// backslashes included, is written as it is.
+    #[must_use]
+    pub fn escape(text: &str) -> Cow<'_, str> {
+        if !text.chars().any(unsafe_on_a_terminal) {
+            return Cow::Borrowed(text);
+        }
+        let mut escaped = String::with_capacity(text.len() + 8);
+        for c in text.chars() {
+            if unsafe_on_a_terminal(c) {
+                let _ = write!(escaped, "\\u{{{:x}}}", u32::from(c));
+            } else {
+                escaped.push(c);
+            }
+        }
+        Cow::Owned(escaped)
+    }
+}
+
+/// Whether a character can act on a terminal or on how a line is shown:
+/// controls, line and paragraph separators, bidirectional formatting.
+fn unsafe_on_a_terminal(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 impl Renderer for Text {
@@ -47,7 +81,12 @@ impl Renderer for Text {
 
     fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
         match end.error {
-            Some(error) => writeln!(out, "{path}: error: cannot read: {error}\n"),
+            Some(error) => writeln!(
+                out,
+                "{}: error: cannot read: {}\n",
+                Text::escape(path),
+                Text::escape(error)
+            ),
             None => Ok(()),
         }
     }
@@ -59,7 +98,7 @@ impl Renderer for Text {
                 "note: {} more {} warnings like {} not shown ({} in all)",
                 hidden.total - hidden.shown,
                 hidden.code,
-                hidden.pattern,
+                Text::escape(&hidden.pattern),
                 hidden.total
             )?;
         }
@@ -100,21 +139,29 @@ impl Renderer for Text {
 /// One diagnostic with its source excerpt.
 fn diagnostic_text(path: &str, d: &Diagnostic) -> String {
     let mut text = format!(
-        "{path}:{}:{}: {}[{}]: {}\n",
+        "{}:{}:{}: {}[{}]: {}\n",
+        Text::escape(path),
         d.line,
         d.column,
         d.severity.as_str(),
         d.code,
-        d.message()
+        Text::escape(&d.message())
     );
     let pointer = if d.pointer.is_empty() {
-        "(the root)"
+        Cow::Borrowed("(the root)")
     } else {
-        &d.pointer
+        Text::escape(&d.pointer)
     };
     let gutter = d.line.to_string().len();
     let _ = writeln!(text, "{:gutter$}--> {pointer}", "");
     if let Some((line, caret)) = d.excerpt.as_ref().and_then(Excerpt::shown) {
+        // The excerpt shows controls as spaces; the other characters that
+        // act on how a line is shown become spaces too, keeping the caret
+        // in its place.
+        let line: String = line
+            .chars()
+            .map(|c| if unsafe_on_a_terminal(c) { ' ' } else { c })
+            .collect();
         let _ = writeln!(text, "{:gutter$} |", "");
         let _ = writeln!(text, "{} | {line}", d.line);
         let _ = writeln!(text, "{:gutter$} | {:caret$}^", "", "");
