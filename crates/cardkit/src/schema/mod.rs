@@ -15,6 +15,12 @@ pub mod words;
 
 pub use version::{ParseVersionError, Version};
 
+/// The deepest nesting of arrays and objects that documents may have: the
+/// validator follows no deeper and reports a deeper value as `too_deep` (512
+/// levels of layer groups fit), and a JSON Pointer of more reference tokens
+/// names nothing a document can hold.
+pub const MAX_DEPTH: usize = 1100;
+
 /// Every model reachable from `root`, `root` first, each once.
 #[must_use]
 pub fn models_of(root: &'static ModelDef) -> Vec<&'static ModelDef> {

@@ -13,9 +13,7 @@ use std::collections::HashSet;
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::validate::Options;
 
-/// The deepest nesting of arrays and objects the validator follows; a deeper
-/// value is reported as `too_deep` (512 levels of layer groups fit).
-pub const MAX_DEPTH: usize = 1100;
+pub use crate::schema::MAX_DEPTH;
 
 /// Stack left below which `enter` moves to a new stack segment, and that
 /// segment's size.
