@@ -5,11 +5,13 @@ use std::io::{self, Write};
 
 use cardkit::schema::fields::{Member, Place};
 use cardkit::schema::lookup::lookup;
-use cardkit::schema::words::{default_words, field_type_words, format_definition, type_words};
+use cardkit::schema::words::{
+    default_words, doc_words as meaning, field_type_words, format_words, since_words, tag_default,
+    type_words, Presence,
+};
 use cardkit::schema::{FieldDef, ModelDef, Type};
 use cardkit::Kind;
 
-use crate::fields::{tag_default, tag_presence};
 use crate::kind;
 
 #[derive(clap::Args)]
@@ -102,7 +104,7 @@ fn explain(out: &mut impl Write, kind: Kind, place: &Place) -> io::Result<()> {
                 format!("{} (its value chooses the shape)", union.name),
             ));
             lines.push(("type", cardkit::schema::words::tag_words(union)));
-            lines.push(("presence", tag_presence(union.tag_optional).to_owned()));
+            lines.push(("presence", Presence::of_tag(union).words().to_owned()));
             if let Some(default) = tag_default(union) {
                 lines.push(("default", format!("\"{default}\" (when absent)")));
             }
@@ -130,17 +132,12 @@ fn field_lines(lines: &mut Vec<(&str, String)>, place: &Place, field: &FieldDef)
     lines.push(("field", format!("{}.{}", place.model, field.name)));
     lines.push(("type", field_type_words(field)));
     type_lines(lines, field.ty);
-    lines.push(("presence", presence(field).to_owned()));
+    lines.push(("presence", Presence::of(field).explained().to_owned()));
     lines.push((
         "default",
         default_words(field).unwrap_or_else(|| "none".to_owned()),
     ));
-    lines.push((
-        "since",
-        field
-            .since
-            .map_or_else(|| "no version tag".to_owned(), |v| v.to_string()),
-    ));
+    lines.push(("since", since_words(field.since)));
     lines.push((
         "deprecated",
         if field.deprecated { "yes" } else { "no" }.to_owned(),
@@ -156,10 +153,7 @@ fn type_lines(lines: &mut Vec<(&str, String)>, ty: &Type) {
     match ty {
         Type::String {
             format: Some(format),
-        } => lines.push((
-            "format",
-            format!("{}: {}", format.name(), format_definition(*format)),
-        )),
+        } => lines.push(("format", format_words(*format))),
         Type::List { item } => type_lines(lines, item),
         _ => {}
     }
@@ -171,23 +165,5 @@ fn model_of(ty: &Type) -> Option<&'static ModelDef> {
         Type::Model { model } => Some(model()),
         Type::List { item } => model_of(item),
         _ => None,
-    }
-}
-
-/// Whether the member must be there and whether it may be null, in words.
-fn presence(field: &FieldDef) -> &'static str {
-    match (field.required, field.nullable) {
-        (true, false) => "required: the member must be present, and must not be null",
-        (true, true) => "required: the member must be present; its value may be null",
-        (false, true) => "optional: the member may be absent or null (both mean none)",
-        (false, false) => "optional: the member may be absent, but null is not allowed",
-    }
-}
-
-fn meaning(doc: &str) -> String {
-    if doc.is_empty() {
-        "(no description)".to_owned()
-    } else {
-        doc.replace("\n\n", " ")
     }
 }

@@ -5,7 +5,8 @@ use std::io::{self, Write};
 
 use cardkit::schema::fields::{fields, Choice, Member, Place};
 use cardkit::schema::words::{
-    default_value, default_words, field_type_label, field_type_words, presence_words, tag_words,
+    default_value, default_words, field_type_label, field_type_words, tag_default, tag_words,
+    Presence,
 };
 use cardkit::schema::Version;
 use cardkit::Kind;
@@ -107,7 +108,7 @@ fn columns(place: &Place) -> [String; 7] {
             }
             (
                 field_type_label(field),
-                presence_words(field).to_owned(),
+                Presence::of(field).words().to_owned(),
                 default_words(field).unwrap_or_else(|| "-".to_owned()),
                 field
                     .since
@@ -127,7 +128,7 @@ fn columns(place: &Place) -> [String; 7] {
             notes.push("chooses the shape".to_owned());
             (
                 tag_words(union),
-                tag_presence(union.tag_optional).to_owned(),
+                Presence::of_tag(union).words().to_owned(),
                 tag_default(union).map_or_else(|| "-".to_owned(), |d| format!("\"{d}\"")),
                 "-".to_owned(),
             )
@@ -174,19 +175,6 @@ fn repeated(place: &Place) -> String {
             .value_type()
             .map_or_else(String::new, cardkit::schema::words::type_words),
     }
-}
-
-pub fn tag_presence(optional: bool) -> &'static str {
-    if optional {
-        "optional, not null"
-    } else {
-        "required"
-    }
-}
-
-/// What an absent optional tag means: the first branch.
-pub fn tag_default(union: &cardkit::schema::TaggedUnion) -> Option<&'static str> {
-    union.tag_optional.then(|| union.variants[0].0)
 }
 
 fn as_json(place: &Place) -> Value {

@@ -24,6 +24,7 @@ use std::fmt;
 
 use crate::model::Kind;
 use crate::schema::fields::{escape_token, Branch, Choice, Member, Place};
+use crate::schema::words::{nearest_name, type_words};
 use crate::schema::{ModelDef, Type};
 
 /// A pointer that names no field of the kind.
@@ -317,17 +318,14 @@ fn why_not(kind: Kind, spots: &[Spot], tokens: &[String], i: usize) -> (String, 
             Value::Type(Type::FreeObject) => {
                 "a free-form object: the spec does not show its members".to_owned()
             }
-            Value::Type(ty) => format!(
-                "{}: it has no members",
-                crate::schema::words::type_words(ty)
-            ),
+            Value::Type(ty) => format!("{}: it has no members", type_words(ty)),
             _ => "a string: it has no members".to_owned(),
         };
         return (format!("{at} is {what}"), None);
     }
     known.sort_unstable();
     known.dedup();
-    let nearest = nearest_name(&known, token).map(|name| {
+    let nearest = nearest_name(known.iter().copied(), token).map(|name| {
         let full = with(name);
         if resolves(&full) {
             names(&full)
@@ -346,21 +344,6 @@ fn why_not(kind: Kind, spots: &[Spot], tokens: &[String], i: usize) -> (String, 
         ),
         nearest,
     )
-}
-
-/// The known name closest to `name`, when one is close enough to be a
-/// likely typo.
-fn nearest_name(known: &[&'static str], name: &str) -> Option<&'static str> {
-    let lower = name.to_lowercase();
-    known
-        .iter()
-        .map(|&candidate| {
-            let score = strsim::jaro_winkler(&candidate.to_lowercase(), &lower);
-            (score, candidate)
-        })
-        .filter(|&(score, _)| score >= 0.85)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, name)| name)
 }
 
 fn list(names: &[&str]) -> String {
@@ -467,8 +450,11 @@ mod tests {
         assert_eq!(error.nearest.as_deref(), Some("/tokenSetcode"));
         let error = lookup(Kind::Set, "/cards/uuid").unwrap_err();
         assert_eq!(error.nearest.as_deref(), Some("/cards/*/uuid"));
-        let error = lookup(Kind::Set, "/codd/x").unwrap_err();
+        let error = lookup(Kind::Set, "/cdoe/x").unwrap_err();
         assert_eq!(error.nearest.as_deref(), Some("/code"));
+        // The validator's threshold: `codd` is not near enough to `code`.
+        let error = lookup(Kind::Set, "/codd/x").unwrap_err();
+        assert_eq!(error.nearest, None);
         let error = lookup(Kind::Set, "/zzzzzz").unwrap_err();
         assert_eq!(error.nearest, None);
         let error = lookup(Kind::Set, "/code/x").unwrap_err();

@@ -4,9 +4,9 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::diagnostic::Code;
+use crate::schema::words::{nearest_field, type_with_article as expected};
 use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
 
-use super::describe::{expected, nearest_field};
 use super::walker::{skip_raw, DuplicateKeys, Flow, Num, Walker};
 
 /// Where a value sits in the spec, for the `field` of diagnostics.

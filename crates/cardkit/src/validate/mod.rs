@@ -13,7 +13,6 @@
 //! assert_eq!(codes, ["missing_field", "missing_field", "missing_field"]);
 //! ```
 
-mod describe;
 mod engine;
 mod layout;
 mod locate;
