@@ -30,14 +30,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let places = match lookup(args.kind, &args.pointer) {
         Ok(places) => places,
         Err(error) => {
-            let nearest = error
-                .nearest
-                .map(|nearest| format!("; did you mean `{nearest}`?"))
-                .unwrap_or_default();
-            eprintln!(
-                "cardkit explain: `{}` names no field of a {}: {}{nearest}",
-                error.pointer, args.kind, error.reason
-            );
+            eprintln!("cardkit explain: {error}");
             return Ok(2);
         }
     };

@@ -177,6 +177,50 @@ fn explain_an_unknown_pointer_names_the_nearest() {
     assert!(error.contains("starts with `/`"), "{error}");
 }
 
+/// `/data`, `levels` × `/children/0`, then `/type`.
+fn deep_pointer(levels: usize) -> String {
+    format!("/data{}/type", "/children/0".repeat(levels))
+}
+
+#[test]
+fn explain_refuses_pointers_deeper_than_documents_nest() {
+    for levels in [1600, 5000] {
+        let pointer = deep_pointer(levels);
+        let error = usage_error(&["explain", "card", &pointer]);
+        assert!(
+            error.contains(&format!(
+                "the pointer is {} levels deep, deeper than documents may nest",
+                2 * levels + 2
+            )),
+            "{}",
+            &error[error.len().saturating_sub(300)..]
+        );
+        // The pointer, and one sentence.
+        assert!(error.len() < pointer.len() + 300, "{} bytes", error.len());
+    }
+}
+
+#[test]
+fn explain_a_pointer_as_deep_as_documents_nest() {
+    // 1 + 2 × 549 + 1 = 1100 reference tokens, the most a document nests.
+    let pointer = deep_pointer(549);
+    let explained = run(&["explain", "card", &pointer], 0);
+    // The 548 groups around the tag are said once, not once per level.
+    let when: Vec<&str> = explained
+        .lines()
+        .filter(|line| line.trim_start().starts_with("when"))
+        .collect();
+    assert_eq!(when.len(), 1, "{when:?}");
+    assert!(
+        when[0].contains("the 548 values from /data/children/* to /data/children/*/children/*"),
+        "{}",
+        &when[0][..200]
+    );
+    assert!(explained.len() < 3 * pointer.len(), "{} bytes", explained.len());
+    let half = run(&["explain", "card", &deep_pointer(274)], 0);
+    assert!(explained.len() < 5 * half.len() / 2);
+}
+
 #[test]
 fn schema_prints_the_library_schema() {
     for &kind in Kind::ALL {
