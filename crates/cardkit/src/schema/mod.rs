@@ -8,6 +8,7 @@
 
 pub mod fields;
 pub mod json_schema;
+pub mod listing;
 pub mod lookup;
 pub mod reference;
 mod version;
