@@ -3,6 +3,7 @@
 //! usage errors.
 
 use assert_cmd::Command;
+use cardkit::schema::explain::explain;
 use cardkit::schema::json_schema::json_schema;
 use cardkit::Kind;
 use predicates::str::contains;
@@ -155,6 +156,41 @@ fn explain_a_member_of_every_union_branch() {
 }
 
 #[test]
+fn explain_as_json() {
+    let printed: Value = serde_json::from_str(&run(
+        &[
+            "explain",
+            "--format",
+            "json",
+            "card",
+            "/data/children/0/name",
+        ],
+        0,
+    ))
+    .expect("JSON");
+    let library = explain(Kind::Card, "/data/children/0/name").expect("a field");
+    assert_eq!(printed, serde_json::to_value(&library).expect("JSON"));
+    assert_eq!(printed["kind"], "card");
+    assert_eq!(printed["pointer"], "/data/children/0/name");
+    let places = printed["places"].as_array().expect("an array");
+    assert_eq!(places.len(), 3);
+    assert_eq!(places[1]["pointer"], "/data/children/*/name");
+    assert_eq!(places[1]["lines"][0]["label"], "when");
+    assert_eq!(
+        places[1]["lines"][0]["text"],
+        "/data/children/* has \"type\": \"image\""
+    );
+    assert_eq!(places[1]["row"]["model"], "Image");
+    assert_eq!(places[1]["row"]["nullable"], true);
+    // The text is the same lines.
+    let text = run(&["explain", "card", "/data/children/0/name"], 0);
+    assert_eq!(text, library.text());
+    // Errors are the same with either format.
+    let error = usage_error(&["explain", "--format", "json", "set", "/cards/uuid"]);
+    assert!(error.contains("did you mean `/cards/*/uuid`?"), "{error}");
+}
+
+#[test]
 fn explain_keys_with_spaces_and_escapes() {
     let found = run(&["explain", "set", "/translations/Portuguese (Brazil)"], 0);
     assert!(
@@ -216,7 +252,11 @@ fn explain_a_pointer_as_deep_as_documents_nest() {
         "{}",
         &when[0][..200]
     );
-    assert!(explained.len() < 3 * pointer.len(), "{} bytes", explained.len());
+    assert!(
+        explained.len() < 3 * pointer.len(),
+        "{} bytes",
+        explained.len()
+    );
     let half = run(&["explain", "card", &deep_pointer(274)], 0);
     assert!(explained.len() < 5 * half.len() / 2);
 }
@@ -263,7 +303,7 @@ fn usage_errors_exit_2() {
 fn help_explains_every_flag_with_examples() {
     for (command, flags) in [
         ("fields", &["--since", "--deprecated", "--format"][..]),
-        ("explain", &[][..]),
+        ("explain", &["--format"][..]),
         ("schema", &[][..]),
     ] {
         let help = run(&[command, "--help"], 0);

@@ -6,6 +6,7 @@
 //! type, required flag, default, version tag and deprecation all come from the
 //! one Rust definition of that field.
 
+pub mod explain;
 pub mod fields;
 pub mod json_schema;
 pub mod listing;
