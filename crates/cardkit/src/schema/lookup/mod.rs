@@ -58,7 +58,9 @@ impl fmt::Display for LookupError {
         write!(
             f,
             "`{}` names no field of a {}: {}",
-            self.pointer, self.kind, self.reason
+            shortened(&self.pointer),
+            self.kind,
+            self.reason
         )?;
         if let Some(nearest) = &self.nearest {
             write!(f, "; did you mean `{nearest}`?")?;
@@ -68,6 +70,20 @@ impl fmt::Display for LookupError {
 }
 
 impl std::error::Error for LookupError {}
+
+/// A pointer to show in a message: whole, or when it is very long, its
+/// start and its end around `…`.
+fn shortened(pointer: &str) -> std::borrow::Cow<'_, str> {
+    const HEAD: usize = 80;
+    const TAIL: usize = 40;
+    let chars = pointer.chars().count();
+    if chars <= 2 * (HEAD + TAIL) {
+        return pointer.into();
+    }
+    let head: String = pointer.chars().take(HEAD).collect();
+    let tail: String = pointer.chars().skip(chars - TAIL).collect();
+    format!("{head}…{tail}").into()
+}
 
 /// The places that `pointer` names in a document of `kind`: one, or one per
 /// union branch that has the member. Each place's `pointer` is the pattern
