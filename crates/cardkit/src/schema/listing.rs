@@ -1,5 +1,5 @@
 //! The listing of a document kind's fields (`cardkit fields`): every place
-//! of [`fields`](crate::schema::fields::fields), optionally filtered, as
+//! of [`fields`], optionally filtered, as
 //! serializable rows or as an aligned text table.
 //!
 //! ```
@@ -60,7 +60,7 @@ pub struct Listing {
     /// The kind listed.
     pub kind: Kind,
     /// The places kept, in the order of
-    /// [`fields`](crate::schema::fields::fields).
+    /// [`fields`].
     pub places: Vec<Place>,
 }
 

@@ -24,9 +24,10 @@
 //! A lookup takes time and memory in proportion to the pointer's length: the
 //! patterns and branches of the ways of reading it share their prefixes, and
 //! are written out only for the places found. Nested values that take the
-//! same branch (a group in a group in a group) are one [`Branch`] with a
-//! [`Run`], so a place's description grows with its pointer, not with the
-//! square of it.
+//! same branch (a group in a group in a group) are one
+//! [`Branch`](crate::schema::fields::Branch) with a
+//! [`Run`](crate::schema::fields::Run), so a place's description grows with
+//! its pointer, not with the square of it.
 
 use std::fmt;
 
