@@ -1,15 +1,12 @@
 //! `cardkit explain`: one field of a document kind in plain words, found by
-//! its JSON Pointer.
+//! its JSON Pointer; the explanation is the library's.
 
 use std::io::{self, Write};
 
-use cardkit::schema::fields::{Member, Place};
-use cardkit::schema::lookup::lookup;
-use cardkit::schema::words::{default_words, field_type_words, format_definition, type_words};
-use cardkit::schema::{FieldDef, ModelDef, Type};
+use cardkit::schema::explain::explain;
 use cardkit::Kind;
+use clap::ValueEnum;
 
-use crate::fields::{tag_default, tag_presence};
 use crate::kind;
 
 #[derive(clap::Args)]
@@ -22,172 +19,35 @@ pub struct Args {
     /// items by index or `*`. Example: /cards/*/identifiers/shopAId
     #[arg(value_name = "POINTER")]
     pointer: String,
+
+    /// The output format: `text` (labelled lines) or `json` (an object with
+    /// the lines of each place the pointer names). Example: --format json
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
 }
 
 pub fn run(args: &Args) -> io::Result<u8> {
-    let places = match lookup(args.kind, &args.pointer) {
-        Ok(places) => places,
+    let explanation = match explain(args.kind, &args.pointer) {
+        Ok(explanation) => explanation,
         Err(error) => {
-            let nearest = error
-                .nearest
-                .map(|nearest| format!("; did you mean `{nearest}`?"))
-                .unwrap_or_default();
-            eprintln!(
-                "cardkit explain: `{}` names no field of a {}: {}{nearest}",
-                error.pointer, args.kind, error.reason
-            );
+            eprintln!("cardkit explain: {error}");
             return Ok(2);
         }
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
-    if places.len() > 1 {
-        writeln!(
-            out,
-            "`{}` is in a union: it names {} fields, one per branch.\n",
-            args.pointer,
-            places.len()
-        )?;
-    }
-    for (i, place) in places.iter().enumerate() {
-        if i > 0 {
+    match args.format {
+        Format::Text => out.write_all(explanation.text().as_bytes())?,
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &explanation)?;
             writeln!(out)?;
         }
-        explain(&mut out, args.kind, place)?;
     }
     out.flush()?;
     Ok(0)
-}
-
-/// One place, as `label  value` lines.
-fn explain(out: &mut impl Write, kind: Kind, place: &Place) -> io::Result<()> {
-    let mut lines: Vec<(&str, String)> = Vec::new();
-    for branch in &place.branches {
-        lines.push((
-            "when",
-            branch.words().trim_start_matches("when ").to_owned(),
-        ));
-    }
-    match place.member {
-        Member::Field(field) => match place.item {
-            None => {
-                field_lines(&mut lines, place, field);
-                let owner = cardkit::schema::models_of(kind.model())
-                    .into_iter()
-                    .find(|model| model.name == place.model);
-                if let Some(owner) = owner {
-                    lines.push((
-                        "in model",
-                        format!("{}: {}", owner.name, meaning(owner.doc)),
-                    ));
-                }
-            }
-            Some(item) => {
-                let list = format!("{}.{}", place.model, field.name);
-                lines.push(("item of", format!("{list}: {}", field_type_words(field))));
-                lines.push(("type", type_words(item)));
-                type_lines(&mut lines, item);
-                lines.push(("presence", "an item of a list: never null".to_owned()));
-                lines.push((
-                    "meaning",
-                    format!("one item of {list} ({})", meaning(field.doc)),
-                ));
-                if let Some(model) = model_of(item) {
-                    lines.push(("value", format!("{}: {}", model.name, meaning(model.doc))));
-                }
-            }
-        },
-        Member::Tag(union) => {
-            lines.push((
-                "tag of",
-                format!("{} (its value chooses the shape)", union.name),
-            ));
-            lines.push(("type", cardkit::schema::words::tag_words(union)));
-            lines.push(("presence", tag_presence(union.tag_optional).to_owned()));
-            if let Some(default) = tag_default(union) {
-                lines.push(("default", format!("\"{default}\" (when absent)")));
-            }
-            let shapes: Vec<String> = union
-                .variants
-                .iter()
-                .map(|(tag, model)| format!("\"{tag}\": {}", model().name))
-                .collect();
-            lines.push(("shapes", shapes.join(", ")));
-        }
-    }
-    writeln!(out, "{} ({kind})", place.pointer)?;
-    let width = lines
-        .iter()
-        .map(|(label, _)| label.len())
-        .max()
-        .unwrap_or(0);
-    for (label, value) in lines {
-        writeln!(out, "  {label:width$}  {value}")?;
-    }
-    Ok(())
-}
-
-fn field_lines(lines: &mut Vec<(&str, String)>, place: &Place, field: &FieldDef) {
-    lines.push(("field", format!("{}.{}", place.model, field.name)));
-    lines.push(("type", field_type_words(field)));
-    type_lines(lines, field.ty);
-    lines.push(("presence", presence(field).to_owned()));
-    lines.push((
-        "default",
-        default_words(field).unwrap_or_else(|| "none".to_owned()),
-    ));
-    lines.push((
-        "since",
-        field
-            .since
-            .map_or_else(|| "no version tag".to_owned(), |v| v.to_string()),
-    ));
-    lines.push((
-        "deprecated",
-        if field.deprecated { "yes" } else { "no" }.to_owned(),
-    ));
-    lines.push(("meaning", meaning(field.doc)));
-    if let Some(model) = model_of(field.ty) {
-        lines.push(("value", format!("{}: {}", model.name, meaning(model.doc))));
-    }
-}
-
-/// A format's definition, for string types with one.
-fn type_lines(lines: &mut Vec<(&str, String)>, ty: &Type) {
-    match ty {
-        Type::String {
-            format: Some(format),
-        } => lines.push((
-            "format",
-            format!("{}: {}", format.name(), format_definition(*format)),
-        )),
-        Type::List { item } => type_lines(lines, item),
-        _ => {}
-    }
-}
-
-/// The model a value of `ty` is an object of, if one.
-fn model_of(ty: &Type) -> Option<&'static ModelDef> {
-    match ty {
-        Type::Model { model } => Some(model()),
-        Type::List { item } => model_of(item),
-        _ => None,
-    }
-}
-
-/// Whether the member must be there and whether it may be null, in words.
-fn presence(field: &FieldDef) -> &'static str {
-    match (field.required, field.nullable) {
-        (true, false) => "required: the member must be present, and must not be null",
-        (true, true) => "required: the member must be present; its value may be null",
-        (false, true) => "optional: the member may be absent or null (both mean none)",
-        (false, false) => "optional: the member may be absent, but null is not allowed",
-    }
-}
-
-fn meaning(doc: &str) -> String {
-    if doc.is_empty() {
-        "(no description)".to_owned()
-    } else {
-        doc.replace("\n\n", " ")
-    }
 }

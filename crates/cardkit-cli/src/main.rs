@@ -52,9 +52,10 @@ enum Command {
     /// JSON Pointer.
     ///
     /// Exit status: 0, or 2 when the pointer names no field (the nearest
-    /// known pointer is suggested when one is close).
+    /// known pointer is suggested when one is close) or goes deeper than
+    /// documents may nest.
     #[command(
-        after_help = "Examples:\n  cardkit explain set /cards/3/identifiers/shopAId\n  cardkit explain card /data/children/0/src\n  cardkit explain set '/translations/Portuguese (Brazil)'"
+        after_help = "Examples:\n  cardkit explain set /cards/3/identifiers/shopAId\n  cardkit explain card /data/children/0/src\n  cardkit explain set '/translations/Portuguese (Brazil)'\n  cardkit explain --format json migration /uri"
     )]
     Explain(explain::Args),
     /// Prints the JSON Schema (Draft 2020-12) of a document kind.

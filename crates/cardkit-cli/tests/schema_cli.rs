@@ -4,6 +4,7 @@
 
 mod support;
 
+use cardkit::schema::explain::explain;
 use cardkit::schema::json_schema::json_schema;
 use cardkit::Kind;
 use predicates::str::contains;
@@ -153,6 +154,41 @@ fn explain_a_member_of_every_union_branch() {
 }
 
 #[test]
+fn explain_as_json() {
+    let printed: Value = serde_json::from_str(&run(
+        &[
+            "explain",
+            "--format",
+            "json",
+            "card",
+            "/data/children/0/name",
+        ],
+        0,
+    ))
+    .expect("JSON");
+    let library = explain(Kind::Card, "/data/children/0/name").expect("a field");
+    assert_eq!(printed, serde_json::to_value(&library).expect("JSON"));
+    assert_eq!(printed["kind"], "card");
+    assert_eq!(printed["pointer"], "/data/children/0/name");
+    let places = printed["places"].as_array().expect("an array");
+    assert_eq!(places.len(), 3);
+    assert_eq!(places[1]["pointer"], "/data/children/*/name");
+    assert_eq!(places[1]["lines"][0]["label"], "when");
+    assert_eq!(
+        places[1]["lines"][0]["text"],
+        "/data/children/* has \"type\": \"image\""
+    );
+    assert_eq!(places[1]["row"]["model"], "Image");
+    assert_eq!(places[1]["row"]["nullable"], true);
+    // The text is the same lines.
+    let text = run(&["explain", "card", "/data/children/0/name"], 0);
+    assert_eq!(text, library.text());
+    // Errors are the same with either format.
+    let error = usage_error(&["explain", "--format", "json", "set", "/cards/uuid"]);
+    assert!(error.contains("did you mean `/cards/*/uuid`?"), "{error}");
+}
+
+#[test]
 fn explain_keys_with_spaces_and_escapes() {
     let found = run(&["explain", "set", "/translations/Portuguese (Brazil)"], 0);
     assert!(
@@ -173,6 +209,56 @@ fn explain_an_unknown_pointer_names_the_nearest() {
     assert!(!error.contains("did you mean"), "{error}");
     let error = usage_error(&["explain", "set", "code"]);
     assert!(error.contains("starts with `/`"), "{error}");
+}
+
+/// `/data`, `levels` × `/children/0`, then `/type`.
+fn deep_pointer(levels: usize) -> String {
+    format!("/data{}/type", "/children/0".repeat(levels))
+}
+
+#[test]
+fn explain_refuses_pointers_deeper_than_documents_nest() {
+    for levels in [1600, 5000] {
+        let pointer = deep_pointer(levels);
+        let error = usage_error(&["explain", "card", &pointer]);
+        assert!(
+            error.contains(&format!(
+                "the pointer is {} levels deep, deeper than documents may nest",
+                2 * levels + 2
+            )),
+            "{}",
+            &error[error.len().saturating_sub(300)..]
+        );
+        // The start and the end of the pointer, and one sentence.
+        assert!(error.len() < 400, "{error}");
+        let (head, tail) = (&pointer[..80], &pointer[pointer.len() - 40..]);
+        assert!(error.contains(&format!("`{head}…{tail}`")), "{error}");
+    }
+}
+
+#[test]
+fn explain_a_pointer_as_deep_as_documents_nest() {
+    // 1 + 2 × 549 + 1 = 1100 reference tokens, the most a document nests.
+    let pointer = deep_pointer(549);
+    let explained = run(&["explain", "card", &pointer], 0);
+    // The 548 groups around the tag are said once, not once per level.
+    let when: Vec<&str> = explained
+        .lines()
+        .filter(|line| line.trim_start().starts_with("when"))
+        .collect();
+    assert_eq!(when.len(), 1, "{when:?}");
+    assert!(
+        when[0].contains("the 548 values from /data/children/* to /data/children/*/children/*"),
+        "{}",
+        &when[0][..200]
+    );
+    assert!(
+        explained.len() < 3 * pointer.len(),
+        "{} bytes",
+        explained.len()
+    );
+    let half = run(&["explain", "card", &deep_pointer(274)], 0);
+    assert!(explained.len() < 5 * half.len() / 2);
 }
 
 #[test]
@@ -217,7 +303,7 @@ fn usage_errors_exit_2() {
 fn help_explains_every_flag_with_examples() {
     for (command, flags) in [
         ("fields", &["--since", "--deprecated", "--format"][..]),
-        ("explain", &[][..]),
+        ("explain", &["--format"][..]),
         ("schema", &[][..]),
     ] {
         let help = run(&[command, "--help"], 0);

@@ -3,7 +3,7 @@
 //! every renderer alike.
 
 use crate::json::{Expect, FoundByte, FoundValue, Syntax, QUOTED_CHARS};
-use crate::schema::Type;
+use crate::schema::words::type_with_article as a_type;
 
 use super::Detail;
 
@@ -252,48 +252,6 @@ fn name(key: &str) -> String {
     }
     let shown: String = key.chars().take(QUOTED_CHARS).collect();
     format!("{shown}… ({chars} characters)")
-}
-
-/// A type in words with its article: `an integer`, `an array of CardSet
-/// objects`, `one of "a", "b"`.
-#[must_use]
-pub fn a_type(ty: &Type) -> String {
-    match ty {
-        Type::String { format: None } => "a string".to_owned(),
-        Type::String {
-            format: Some(format),
-        } => format!("a {} string", format.name()),
-        Type::Integer => "an integer".to_owned(),
-        Type::Number => "a number".to_owned(),
-        Type::Boolean => "a boolean".to_owned(),
-        Type::Const { value } => format!("the constant \"{value}\""),
-        Type::Enum { values, .. } => format!("one of {}", quoted(values)),
-        Type::List { item } => format!("an array of {}", plural(item)),
-        Type::FreeObject => "an object".to_owned(),
-        Type::Model { model } => format!("an object ({})", model().name),
-        Type::Tagged(union) => format!("an object ({})", union.name),
-        Type::AnyOf { types, .. } => {
-            let each: Vec<String> = types.iter().map(|t| a_type(t)).collect();
-            each.join(" or ")
-        }
-    }
-}
-
-/// The items of a list, in words: `strings`, `CardSet objects`.
-fn plural(item: &Type) -> String {
-    match item {
-        Type::String { format: None } => "strings".to_owned(),
-        Type::String {
-            format: Some(format),
-        } => format!("{} strings", format.name()),
-        Type::Integer => "integers".to_owned(),
-        Type::Number => "numbers".to_owned(),
-        Type::Boolean => "booleans".to_owned(),
-        Type::Model { model } => format!("{} objects", model().name),
-        Type::Tagged(union) => format!("{} objects", union.name),
-        Type::AnyOf { name, .. } => format!("{name} values"),
-        other => format!("({})", a_type(other)),
-    }
 }
 
 fn with_article(name: &str) -> String {

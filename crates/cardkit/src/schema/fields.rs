@@ -77,10 +77,25 @@ impl Member {
 /// A branch of a union that a place is in.
 #[derive(Debug, Clone)]
 pub struct Branch {
-    /// The pointer pattern of the value whose branch is chosen.
+    /// The pointer pattern of the value whose branch is chosen (the
+    /// outermost of a run).
     pub at: String,
     /// The branch.
     pub choice: Choice,
+    /// Values nested one inside the next below `at` that all take the same
+    /// branch (layers in layers), said once: `None` for one value.
+    pub run: Option<Run>,
+}
+
+/// Nested values that take the same branch of a union, one inside the next,
+/// from [`Branch::at`] down to `last` (a lookup deep into layers in layers
+/// says so once, not once per level).
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// How many values, `at` and `last` included (3 or more).
+    pub count: usize,
+    /// The pointer pattern of the innermost value.
+    pub last: String,
 }
 
 /// How a union's branch is chosen.
@@ -103,16 +118,25 @@ pub enum Choice {
 }
 
 impl Branch {
-    /// The branch in words: `when /card/data/children/* has "type": "image"`.
+    /// The branch in words: `when /card/data/children/* has "type": "image"`,
+    /// or for a run, `when the 40 values from /data/children/* to
+    /// /data/children/*/…/children/* each have "type": "group"`.
     #[must_use]
     pub fn words(&self) -> String {
+        let (which, has, is) = match &self.run {
+            None => (self.at.clone(), "has", "is"),
+            Some(run) => (
+                format!("the {} values from {} to {}", run.count, self.at, run.last),
+                "each have",
+                "are each",
+            ),
+        };
         match self.choice {
             Choice::Tag { union, value } => {
-                format!("when {} has \"{}\": \"{value}\"", self.at, union.tag)
+                format!("when {which} {has} \"{}\": \"{value}\"", union.tag)
             }
             Choice::Shape { union, ty } => format!(
-                "when {} is the {} alternative of {union}",
-                self.at,
+                "when {which} {is} the {} alternative of {union}",
                 crate::schema::words::type_words(ty)
             ),
         }
@@ -220,6 +244,7 @@ impl Lister {
                         inner.push(Branch {
                             at: pointer.to_owned(),
                             choice: Choice::Tag { union, value },
+                            run: None,
                         });
                     }
                     self.enter(model(), pointer, &inner, Some(union.tag), holder);
@@ -234,6 +259,7 @@ impl Lister {
                             union: name,
                             ty: alternative,
                         },
+                        run: None,
                     });
                     self.value(alternative, pointer, &inner, holder);
                 }

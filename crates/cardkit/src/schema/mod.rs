@@ -6,8 +6,10 @@
 //! type, required flag, default, version tag and deprecation all come from the
 //! one Rust definition of that field.
 
+pub mod explain;
 pub mod fields;
 pub mod json_schema;
+pub mod listing;
 pub mod lookup;
 pub mod reference;
 mod version;
@@ -15,8 +17,10 @@ pub mod words;
 
 pub use version::{ParseVersionError, Version};
 
-/// The deepest nesting of arrays and objects the validator follows; a deeper
-/// value is reported as `too_deep` (512 levels of layer groups fit).
+/// The deepest nesting of arrays and objects that documents may have: the
+/// validator follows no deeper and reports a deeper value as `too_deep` (512
+/// levels of layer groups fit), and a JSON Pointer of more reference tokens
+/// names nothing a document can hold.
 pub const MAX_DEPTH: usize = 1100;
 
 /// Every model reachable from `root`, `root` first, each once.

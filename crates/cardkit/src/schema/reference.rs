@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use crate::model::Kind;
 use crate::schema::words::{
-    default_words, field_type_words, format_definition, presence_words, type_words,
+    default_words, field_type_words, format_definition, type_words, Presence,
 };
 use crate::schema::{models_of, FieldDef, Format, ModelDef, Type};
 
@@ -95,7 +95,7 @@ fn model_section(out: &mut String, model: &ModelDef) {
             "| `{}` | {} | {} | {} | {} | {} |",
             field.name,
             cell(&field_type_words(field)),
-            presence_words(field),
+            Presence::of(field).words(),
             default_words(field).map_or_else(String::new, |d| format!("`{}`", cell(&d))),
             field.since.map_or_else(String::new, |v| v.to_string()),
             meaning(field)

@@ -1,7 +1,13 @@
-//! The field tables in plain words, for listings, explanations and the
-//! reference: a type, a field's presence, a default, a format's definition.
+//! The field tables in plain words, in one place: a type (for listings, and
+//! with its article for the validator's messages), a member's presence, a
+//! default, a version tag, a format's definition, and the known name nearest
+//! to an unknown one. Listings, explanations, the reference, the JSON Schema
+//! and the validator's messages all word these facts through this module.
 
-use crate::schema::{FieldDef, Format, TaggedUnion, Type};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::schema::{FieldDef, Format, ModelDef, TaggedUnion, Type, Version};
 
 /// A JSON type in words: `string`, `uuid string`, `list of CardSet`,
 /// `HorizontalAlign ("left", "right", "center")`, …
@@ -40,6 +46,48 @@ pub fn type_label(ty: &Type) -> String {
         },
         Type::List { item } => format!("list of {}", type_label(item)),
         other => type_words(other),
+    }
+}
+
+/// What a value of `ty` is, in a sentence of a message: `an integer`,
+/// `an array of CardSet objects`, `one of "left", "right"`.
+#[must_use]
+pub fn type_with_article(ty: &Type) -> String {
+    match ty {
+        Type::String { format: None } => "a string".to_owned(),
+        Type::String {
+            format: Some(format),
+        } => format!("a {} string", format.name()),
+        Type::Integer => "an integer".to_owned(),
+        Type::Number => "a number".to_owned(),
+        Type::Boolean => "a boolean".to_owned(),
+        Type::Const { value } => format!("the constant \"{value}\""),
+        Type::Enum { values, .. } => format!("one of {}", quoted(values)),
+        Type::List { item } => format!("an array of {}", items_words(item)),
+        Type::FreeObject => "an object".to_owned(),
+        Type::Model { model } => format!("an object ({})", model().name),
+        Type::Tagged(union) => format!("an object ({})", union.name),
+        Type::AnyOf { types, .. } => {
+            let each: Vec<String> = types.iter().map(|t| type_with_article(t)).collect();
+            each.join(" or ")
+        }
+    }
+}
+
+/// The items of a list, in words: `strings`, `CardSet objects`.
+fn items_words(item: &Type) -> String {
+    match item {
+        Type::String { format: None } => "strings".to_owned(),
+        Type::String {
+            format: Some(format),
+        } => format!("{} strings", format.name()),
+        Type::Integer => "integers".to_owned(),
+        Type::Number => "numbers".to_owned(),
+        Type::Boolean => "booleans".to_owned(),
+        Type::Model { model } => format!("{} objects", model().name),
+        Type::Tagged(union) => format!("{} objects", union.name),
+        Type::AnyOf { name, .. } => format!("{name} values"),
+        other => format!("({})", type_with_article(other)),
     }
 }
 
@@ -95,15 +143,67 @@ fn or_null(ty: String, nullable: bool) -> String {
     }
 }
 
-/// Whether a field must be present and whether it may be null, in words:
-/// `required`, `required, may be null`, `optional`, `optional, not null`.
-#[must_use]
-pub fn presence_words(field: &FieldDef) -> &'static str {
-    match (field.required, field.nullable) {
-        (true, false) => "required",
-        (true, true) => "required, may be null",
-        (false, true) => "optional",
-        (false, false) => "optional, not null",
+/// Whether a member must be present and whether it may be null.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// The member must be present, and must not be null.
+    Required,
+    /// The member must be present; its value may be null.
+    RequiredMayBeNull,
+    /// The member may be absent or null (both mean none).
+    Optional,
+    /// The member may be absent, but null is not allowed.
+    OptionalNotNull,
+}
+
+impl Presence {
+    /// A field's presence.
+    #[must_use]
+    pub fn of(field: &FieldDef) -> Self {
+        match (field.required, field.nullable) {
+            (true, false) => Presence::Required,
+            (true, true) => Presence::RequiredMayBeNull,
+            (false, true) => Presence::Optional,
+            (false, false) => Presence::OptionalNotNull,
+        }
+    }
+
+    /// The presence of a union's tag member: never null, and required unless
+    /// an absent tag means the first shape.
+    #[must_use]
+    pub fn of_tag(union: &TaggedUnion) -> Self {
+        if union.tag_optional {
+            Presence::OptionalNotNull
+        } else {
+            Presence::Required
+        }
+    }
+
+    /// In short, for listings: `required`, `required, may be null`,
+    /// `optional`, `optional, not null`.
+    #[must_use]
+    pub fn words(self) -> &'static str {
+        match self {
+            Presence::Required => "required",
+            Presence::RequiredMayBeNull => "required, may be null",
+            Presence::Optional => "optional",
+            Presence::OptionalNotNull => "optional, not null",
+        }
+    }
+
+    /// In a sentence, for explanations.
+    #[must_use]
+    pub fn explained(self) -> &'static str {
+        match self {
+            Presence::Required => "required: the member must be present, and must not be null",
+            Presence::RequiredMayBeNull => {
+                "required: the member must be present; its value may be null"
+            }
+            Presence::Optional => "optional: the member may be absent or null (both mean none)",
+            Presence::OptionalNotNull => {
+                "optional: the member may be absent, but null is not allowed"
+            }
+        }
     }
 }
 
@@ -120,6 +220,35 @@ pub fn default_value(field: &FieldDef) -> Option<serde_json::Value> {
 #[must_use]
 pub fn default_words(field: &FieldDef) -> Option<String> {
     default_value(field).map(|default| default.to_string())
+}
+
+/// The tag value an absent tag member means, when it may be absent: the
+/// first shape's.
+#[must_use]
+pub fn tag_default(union: &TaggedUnion) -> Option<&'static str> {
+    union.tag_optional.then(|| union.variants[0].0)
+}
+
+/// A version tag in words: `v5.0.0`, or `no version tag`.
+#[must_use]
+pub fn since_words(since: Option<Version>) -> String {
+    since.map_or_else(|| "no version tag".to_owned(), |tag| tag.to_string())
+}
+
+/// A doc comment as one paragraph: `(no description)` when there is none.
+#[must_use]
+pub fn doc_words(doc: &str) -> String {
+    if doc.is_empty() {
+        "(no description)".to_owned()
+    } else {
+        doc.replace("\n\n", " ")
+    }
+}
+
+/// A format's name and definition: `uuid: A UUID in its hyphenated …`.
+#[must_use]
+pub fn format_words(format: Format) -> String {
+    format!("{}: {}", format.name(), format_definition(format))
 }
 
 /// What a string of a format is, for people reading a listing, the reference
@@ -155,4 +284,111 @@ pub fn format_definition(format: Format) -> &'static str {
 fn quoted(values: &[&str]) -> String {
     let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
     quoted.join(", ")
+}
+
+/// How alike (Jaro-Winkler similarity of the lowercased names, from 0 to 1)
+/// a known name must be to an unknown one to be suggested as a likely typo.
+pub const NEAR: f64 = 0.9;
+
+/// The known name closest to an unknown `name`, when one is close enough to
+/// be a likely typo ([`NEAR`]); of equally close names, the last.
+///
+/// ```
+/// use cardkit::schema::words::nearest_name;
+///
+/// let known = ["tokenSetcode", "code", "name"];
+/// assert_eq!(nearest_name(known, "tokenSetCode"), Some("tokenSetcode"));
+/// assert_eq!(nearest_name(known, "zzz"), None);
+/// ```
+pub fn nearest_name<'a>(known: impl IntoIterator<Item = &'a str>, name: &str) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    known
+        .into_iter()
+        .map(|candidate| {
+            let candidate_lower = candidate.to_lowercase();
+            let score = if candidate_lower == lower {
+                1.0
+            } else {
+                strsim::jaro_winkler(&candidate_lower, &lower)
+            };
+            (score, candidate)
+        })
+        .filter(|&(score, _)| score >= NEAR)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
+}
+
+/// The field of `model` whose name is closest to an unknown `name`
+/// ([`nearest_name`] of the model's fields). The same unknown names come back
+/// on every record of a catalog: each is compared with the model's fields
+/// once per thread.
+pub fn nearest_field(model: &'static ModelDef, name: &str) -> Option<&'static str> {
+    /// Enough for every unknown name of real data; past it, start over.
+    const REMEMBERED: usize = 4096;
+    thread_local! {
+        /// By model (its table's address), then by unknown name.
+        static NEAREST: RefCell<HashMap<usize, HashMap<String, Option<&'static str>>>> =
+            RefCell::new(HashMap::new());
+    }
+    NEAREST.with_borrow_mut(|known| {
+        let names = known.entry(std::ptr::from_ref(model) as usize).or_default();
+        if let Some(&near) = names.get(name) {
+            return near;
+        }
+        if names.len() >= REMEMBERED {
+            names.clear();
+        }
+        let near = nearest_name(model.fields.iter().map(|field| field.name), name);
+        names.insert(name.to_owned(), near);
+        near
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Kind;
+    use crate::schema::models_of;
+
+    #[test]
+    fn types_in_words_and_with_their_article() {
+        let set = Kind::Set.model();
+        let (_, cards) = set.field("cards").unwrap();
+        assert_eq!(type_words(cards.ty), "list of CardSet");
+        assert_eq!(type_with_article(cards.ty), "an array of CardSet objects");
+        assert_eq!(type_with_article(&Type::Integer), "an integer");
+        let (_, date) = set.field("releaseDate").unwrap();
+        assert_eq!(type_with_article(date.ty), "a date string");
+    }
+
+    #[test]
+    fn every_presence_is_worded_short_and_in_a_sentence() {
+        for presence in [
+            Presence::Required,
+            Presence::RequiredMayBeNull,
+            Presence::Optional,
+            Presence::OptionalNotNull,
+        ] {
+            let short = presence.words();
+            assert!(presence
+                .explained()
+                .starts_with(short.split(',').next().unwrap()));
+        }
+    }
+
+    #[test]
+    fn nearest_names_of_model_fields() {
+        let set = Kind::Set.model();
+        assert_eq!(nearest_field(set, "tokenSetCode"), Some("tokenSetcode"));
+        assert_eq!(nearest_field(set, "tokenSetCode"), Some("tokenSetcode"));
+        assert_eq!(nearest_field(set, "nothingLikeIt"), None);
+        // Every field is its own nearest name, whatever its case.
+        for model in models_of(set) {
+            for field in model.fields {
+                let upper = field.name.to_uppercase();
+                let near = nearest_field(model, &upper).unwrap();
+                assert_eq!(near.to_lowercase(), field.name.to_lowercase());
+            }
+        }
+    }
 }

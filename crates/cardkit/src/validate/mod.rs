@@ -14,7 +14,6 @@
 //! ```
 
 mod check;
-pub(crate) mod describe;
 mod findings;
 mod layout;
 mod locate;

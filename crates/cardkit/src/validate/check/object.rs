@@ -5,8 +5,8 @@ use std::ops::Range;
 
 use crate::diagnostic::Detail;
 use crate::json::DuplicateKeys;
+use crate::schema::words::nearest_field;
 use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
-use crate::validate::describe::nearest_field;
 
 use super::tags::Lookup;
 use super::value::Site;

@@ -1,0 +1,235 @@
+//! One field of a document kind in plain words, found by its JSON Pointer
+//! (`cardkit explain`): labelled lines per place the pointer names, as data
+//! and as aligned text.
+//!
+//! ```
+//! use cardkit::schema::explain::explain;
+//! use cardkit::Kind;
+//!
+//! let explanation = explain(Kind::Set, "/cards/3/identifiers/shopAId").unwrap();
+//! let place = &explanation.places[0];
+//! assert_eq!(place.pointer, "/cards/*/identifiers/shopAId");
+//! assert_eq!(place.lines[0].label, "field");
+//! assert_eq!(place.lines[0].text, "Identifiers.shopAId");
+//! assert!(explanation.text().starts_with("/cards/*/identifiers/shopAId (set)\n"));
+//! ```
+
+use serde::Serialize;
+
+use crate::model::Kind;
+use crate::schema::fields::{Member, Place};
+use crate::schema::listing::Row;
+use crate::schema::lookup::{lookup, LookupError};
+use crate::schema::words::{
+    default_words, doc_words, field_type_words, format_words, since_words, tag_default, tag_words,
+    type_words, Presence,
+};
+use crate::schema::{models_of, FieldDef, ModelDef, Type};
+
+/// What a pointer names, in words.
+#[derive(Debug, Clone, Serialize)]
+pub struct Explanation {
+    /// The kind of document.
+    pub kind: Kind,
+    /// The pointer asked for.
+    pub pointer: String,
+    /// One per place the pointer names: one, or one per union branch that
+    /// has the member.
+    pub places: Vec<Explained>,
+}
+
+/// One place, in words.
+#[derive(Debug, Clone, Serialize)]
+pub struct Explained {
+    /// The place's pointer pattern (list items as `*`).
+    pub pointer: String,
+    /// What is known of it, in order: `when` (the union branches it is in),
+    /// then `field`, `type`, `format`, `presence`, `default`, `since`,
+    /// `deprecated`, `meaning`, `value`, `in model` for a field; `item of`
+    /// first for an item of a list; `tag of` and `shapes` for a union's tag.
+    pub lines: Vec<Line>,
+    /// The facts as data, as the listing (`cardkit fields --format json`)
+    /// has them: for a field or a tag member, not for an item of a list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<Row>,
+}
+
+/// A labelled line of an explanation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Line {
+    /// What the line tells: `field`, `type`, `presence`, …
+    pub label: &'static str,
+    /// The line itself.
+    pub text: String,
+}
+
+/// Explains what `pointer` names in a document of `kind`.
+///
+/// # Errors
+/// The pointer names no field ([`lookup`]).
+pub fn explain(kind: Kind, pointer: &str) -> Result<Explanation, LookupError> {
+    let places = lookup(kind, pointer)?;
+    Ok(Explanation {
+        kind,
+        pointer: pointer.to_owned(),
+        places: places
+            .iter()
+            .map(|place| explain_place(kind, place))
+            .collect(),
+    })
+}
+
+impl Explanation {
+    /// The explanation as text: each place's pattern and kind, then its
+    /// lines, labels aligned; places apart by a blank line, after a line
+    /// that says how many there are when there are several.
+    #[must_use]
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        if self.places.len() > 1 {
+            out.push_str(&format!(
+                "`{}` is in a union: it names {} fields, one per branch.\n\n",
+                self.pointer,
+                self.places.len()
+            ));
+        }
+        for (i, place) in self.places.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(&format!("{} ({})\n", place.pointer, self.kind));
+            let width = place.lines.iter().map(|l| l.label.len()).max().unwrap_or(0);
+            for line in &place.lines {
+                out.push_str(&format!("  {:width$}  {}\n", line.label, line.text));
+            }
+        }
+        out
+    }
+}
+
+/// Collects the lines of one place.
+struct Lines(Vec<Line>);
+
+impl Lines {
+    fn push(&mut self, label: &'static str, text: String) {
+        self.0.push(Line { label, text });
+    }
+}
+
+fn explain_place(kind: Kind, place: &Place) -> Explained {
+    let mut lines = Lines(Vec::new());
+    for branch in &place.branches {
+        let words = branch.words();
+        let text = words.strip_prefix("when ").unwrap_or(&words).to_owned();
+        lines.push("when", text);
+    }
+    match place.member {
+        Member::Field(field) => match place.item {
+            None => {
+                field_lines(&mut lines, place, field);
+                let owner = models_of(kind.model())
+                    .into_iter()
+                    .find(|model| model.name == place.model);
+                if let Some(owner) = owner {
+                    let text = format!("{}: {}", owner.name, doc_words(owner.doc));
+                    lines.push("in model", text);
+                }
+            }
+            Some(item) => {
+                let list = format!("{}.{}", place.model, field.name);
+                lines.push("item of", format!("{list}: {}", field_type_words(field)));
+                lines.push("type", type_words(item));
+                format_lines(&mut lines, item);
+                lines.push("presence", "an item of a list: never null".to_owned());
+                let text = format!("one item of {list} ({})", doc_words(field.doc));
+                lines.push("meaning", text);
+                value_lines(&mut lines, item);
+            }
+        },
+        Member::Tag(union) => {
+            let text = format!("{} (its value chooses the shape)", union.name);
+            lines.push("tag of", text);
+            lines.push("type", tag_words(union));
+            lines.push("presence", Presence::of_tag(union).words().to_owned());
+            if let Some(default) = tag_default(union) {
+                lines.push("default", format!("\"{default}\" (when absent)"));
+            }
+            let shapes: Vec<String> = union
+                .variants
+                .iter()
+                .map(|(tag, model)| format!("\"{tag}\": {}", model().name))
+                .collect();
+            lines.push("shapes", shapes.join(", "));
+        }
+    }
+    Explained {
+        pointer: place.pointer.clone(),
+        lines: lines.0,
+        row: place.item.is_none().then(|| Row::of(place)),
+    }
+}
+
+fn field_lines(lines: &mut Lines, place: &Place, field: &FieldDef) {
+    lines.push("field", format!("{}.{}", place.model, field.name));
+    lines.push("type", field_type_words(field));
+    format_lines(lines, field.ty);
+    lines.push("presence", Presence::of(field).explained().to_owned());
+    let default = default_words(field).unwrap_or_else(|| "none".to_owned());
+    lines.push("default", default);
+    lines.push("since", since_words(field.since));
+    let deprecated = if field.deprecated { "yes" } else { "no" };
+    lines.push("deprecated", deprecated.to_owned());
+    lines.push("meaning", doc_words(field.doc));
+    value_lines(lines, field.ty);
+}
+
+/// A format's definition, for string types with one.
+fn format_lines(lines: &mut Lines, ty: &Type) {
+    match ty {
+        Type::String {
+            format: Some(format),
+        } => lines.push("format", format_words(*format)),
+        Type::List { item } => format_lines(lines, item),
+        _ => {}
+    }
+}
+
+/// The model a value is an object of, if one.
+fn value_lines(lines: &mut Lines, ty: &Type) {
+    fn model_of(ty: &Type) -> Option<&'static ModelDef> {
+        match ty {
+            Type::Model { model } => Some(model()),
+            Type::List { item } => model_of(item),
+            _ => None,
+        }
+    }
+    if let Some(model) = model_of(ty) {
+        lines.push("value", format!("{}: {}", model.name, doc_words(model.doc)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_place_per_union_branch() {
+        let explanation = explain(Kind::Card, "/data/children/0/name").unwrap();
+        assert_eq!(explanation.places.len(), 3);
+        let text = explanation.text();
+        assert!(text.starts_with("`/data/children/0/name` is in a union: it names 3 fields"));
+        assert_eq!(text.matches("\n\n").count(), 3);
+    }
+
+    #[test]
+    fn as_json() {
+        let explanation = explain(Kind::Set, "/code").unwrap();
+        let json = serde_json::to_value(&explanation).unwrap();
+        assert_eq!(json["kind"], "set");
+        assert_eq!(json["places"][0]["lines"][0]["label"], "field");
+        assert_eq!(json["places"][0]["lines"][0]["text"], "Set.code");
+        assert_eq!(json["places"][0]["row"]["required"], true);
+        let item = explain(Kind::Set, "/cards/0").unwrap();
+        assert!(item.places[0].row.is_none());
+    }
+}
