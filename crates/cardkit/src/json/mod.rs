@@ -19,6 +19,36 @@ pub use text::{lossy, push_escaped, utf8_prefix, DuplicateKeys};
 /// The UTF-8 byte order mark, skipped at the start of an input.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// Whether `bytes`, the start of an input, are UTF-16 rather than UTF-8:
+/// a UTF-16 byte order mark, or two ASCII characters each beside a zero
+/// byte.
+#[must_use]
+pub fn utf16(bytes: &[u8]) -> Option<Syntax> {
+    match bytes {
+        [0xFF, 0xFE, ..] => Some(Syntax::Utf16 {
+            big_endian: false,
+            bom: true,
+        }),
+        [0xFE, 0xFF, ..] => Some(Syntax::Utf16 {
+            big_endian: true,
+            bom: true,
+        }),
+        [a, 0, b, 0, ..] if ascii_nonzero(*a) && ascii_nonzero(*b) => Some(Syntax::Utf16 {
+            big_endian: false,
+            bom: false,
+        }),
+        [0, a, 0, b, ..] if ascii_nonzero(*a) && ascii_nonzero(*b) => Some(Syntax::Utf16 {
+            big_endian: true,
+            bom: false,
+        }),
+        _ => None,
+    }
+}
+
+fn ascii_nonzero(byte: u8) -> bool {
+    byte != 0 && byte.is_ascii()
+}
+
 /// What is wrong with malformed JSON.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

@@ -399,6 +399,13 @@ struct Container<'c, 'r, D> {
 
 impl<D: Documents> Container<'_, '_, D> {
     fn file(&mut self) -> Result<(), Stop> {
+        while self.src.end() < self.pos + 4 && self.src.fill()? {}
+        let start = self.pos - self.src.base;
+        if let Some(utf16) = crate::json::utf16(&self.src.bytes()[start..]) {
+            let at = self.pos;
+            self.report(Detail::Syntax(utf16), at, String::new())?;
+            return Err(Stop::Malformed);
+        }
         self.ws()?;
         if self.peek()?.is_none() {
             let at = self.pos;

@@ -88,9 +88,11 @@ impl<'a> Checker<'a> {
         match kind {
             Some(kind) => self.value(kind.root_type(), false, Site::ROOT),
             None => {
+                // Malformed JSON is the problem to report, not its kind.
                 let at = self.pos();
+                self.skip_value()?;
                 self.report(Detail::UnknownKind, at, None, None);
-                self.skip_value()
+                Ok(())
             }
         }
     }

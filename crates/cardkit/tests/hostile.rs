@@ -1,0 +1,179 @@
+//! Hostile input, one regression test per finding: deep nesting anywhere,
+//! malformed roots, encodings, numbers and keys of any length. Each asserts
+//! the verdict and the diagnostics, never a panic or a lost report.
+
+use cardkit::validate::{validate, Options};
+use cardkit::{Code, FileReport, Kind};
+
+fn codes(report: &FileReport) -> Vec<Code> {
+    report
+        .documents
+        .iter()
+        .flat_map(|d| &d.diagnostics)
+        .map(|d| d.code)
+        .collect()
+}
+
+/// Runs `f` on a thread with a small stack: deep input must not need a
+/// deep native stack.
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(f)
+        .expect("a thread")
+        .join()
+        .expect("no stack overflow")
+}
+
+fn nested(depth: usize, inner: &str) -> String {
+    format!("{}{inner}{}", "{\"a\":".repeat(depth), "}".repeat(depth))
+}
+
+#[test]
+fn deep_nesting_under_an_unknown_member_is_too_deep_in_every_container() {
+    let deep = nested(30_000, "1");
+    let inputs = [
+        deep.clone(),
+        format!("[{deep}]"),
+        format!("{{\"object\": \"list\", \"data\": [{deep}]}}"),
+        format!("{{\"ARC\": {deep}}}"),
+        format!("{{\"meta\": {{}}, \"data\": {{\"ARC\": {deep}}}}}"),
+    ];
+    for input in inputs {
+        for kind in [None, Some(Kind::Set), Some(Kind::Migration)] {
+            let input = input.clone();
+            let report = on_small_stack(move || {
+                validate(
+                    input.as_bytes(),
+                    &Options {
+                        kind,
+                        ..Options::default()
+                    },
+                )
+            });
+            assert!(!report.is_valid());
+            assert!(codes(&report).contains(&Code::TooDeep), "{kind:?}");
+        }
+    }
+    let lines = format!("{}\n{}\n", nested(30_000, "1"), nested(3, "1"));
+    let report = on_small_stack(move || {
+        validate(
+            lines.as_bytes(),
+            &Options {
+                json_lines: true,
+                ..Options::default()
+            },
+        )
+    });
+    assert_eq!(report.documents.len(), 2);
+    assert!(codes(&report).contains(&Code::TooDeep));
+}
+
+#[test]
+fn a_malformed_root_is_only_invalid_json() {
+    for input in ["{", "{\"a\": ", "[{\"x\": 1,", "{\"a\" 1}"] {
+        let report = validate(input.as_bytes(), &Options::default());
+        assert_eq!(codes(&report), [Code::InvalidJson], "{input:?}");
+    }
+    // A well-formed root whose kind cannot be told is still unknown_kind.
+    let report = validate(br#"{"a": 1}"#, &Options::default());
+    assert_eq!(codes(&report), [Code::UnknownKind]);
+}
+
+#[test]
+fn utf16_input_is_named_as_such() {
+    let text = "{\"object\": \"migration\"}";
+    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    let with_bom = [&[0xFF, 0xFE][..], &le].concat();
+    for (input, words) in [
+        (le, "UTF-16 (little-endian)"),
+        (be, "UTF-16 (big-endian)"),
+        (with_bom, "little-endian, with a byte order mark"),
+    ] {
+        let report = validate(&input, &Options::default());
+        let all: Vec<_> = report
+            .documents
+            .iter()
+            .flat_map(|d| &d.diagnostics)
+            .collect();
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].code, Code::InvalidJson);
+        assert!(all[0].message().contains(words), "{}", all[0].message());
+    }
+}
+
+#[test]
+fn a_leading_zero_is_named() {
+    let report = validate(br#"{"object": "migration", "x": 01}"#, &Options::default());
+    let d = report.documents[0]
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::InvalidJson)
+        .expect("malformed");
+    assert!(d.message().contains("leading zero"), "{}", d.message());
+    assert_eq!(d.column, 30);
+}
+
+#[test]
+fn a_line_separator_between_members_is_shown_escaped() {
+    let report = validate(
+        "{\"object\": \"migration\"\u{2028}}".as_bytes(),
+        &Options::default(),
+    );
+    let message = report.documents[0].diagnostics[0].message();
+    assert!(message.contains("'\\u{2028}'"), "{message}");
+    assert!(!message.contains('\u{2028}'));
+}
+
+#[test]
+fn quoted_literals_and_keys_are_cut_with_their_length() {
+    let digits = "7".repeat(1_000_000);
+    let input = format!(r#"{{"object": "migration", "created_at": {digits}}}"#);
+    let report = validate(input.as_bytes(), &Options::default());
+    let d = &report.documents[0].diagnostics[0];
+    let message = d.message();
+    assert!(message.len() < 200, "{} bytes", message.len());
+    assert!(message.contains("(1000000 characters)"), "{message}");
+
+    let key = "k".repeat(1_000_000);
+    let input = format!(r#"{{"object": "migration", "{key}": 1}}"#);
+    let report = validate(input.as_bytes(), &Options::default());
+    let unknown = report.documents[0]
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::UnknownField)
+        .expect("the unknown key");
+    assert!(unknown.message().len() < 200);
+    assert!(unknown.field.as_deref().is_some_and(|f| f.len() < 100));
+}
+
+#[test]
+fn layer_trees_with_tags_anywhere_are_checked_as_before() {
+    // The tag look-up index answers for tags first, last and repeated.
+    let input = br#"{"name": "x", "width": 5, "height": 5, "data": {"children": [
+        {"children": [{"text": "t", "type": "text", "size": 1, "x": 0, "y": 0,
+                       "width": 1, "height": 1}], "type": "group"},
+        {"type": "image", "type": "text"},
+        {"src": 5, "type": "image"}]}}"#;
+    let report = validate(input, &Options::default());
+    let found: Vec<(Code, &str)> = report.documents[0]
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.pointer.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            // Missing members belong where their object starts.
+            (Code::MissingField, "/data/children/1/text"),
+            (Code::MissingField, "/data/children/1/size"),
+            (Code::MissingField, "/data/children/1/x"),
+            (Code::MissingField, "/data/children/1/y"),
+            (Code::MissingField, "/data/children/1/width"),
+            (Code::MissingField, "/data/children/1/height"),
+            (Code::DuplicateKey, "/data/children/1/type"),
+            (Code::WrongType, "/data/children/2/src"),
+        ]
+    );
+}
