@@ -14,11 +14,13 @@
 //! ```
 
 mod check;
+mod dispatch;
 mod findings;
 mod layout;
 mod locate;
 mod parallel;
 mod reader;
+mod source;
 mod stream;
 
 use std::io::{self, Read};
@@ -33,10 +35,10 @@ pub use crate::schema::MAX_DEPTH;
 pub use layout::Layout;
 
 #[doc(hidden)]
-pub use stream::Buffering;
+pub use source::Buffering;
 
 use locate::Position;
-use stream::Source;
+use source::Source;
 
 /// How to validate.
 #[derive(Debug, Clone, Copy, Default)]
@@ -156,7 +158,7 @@ use crate::json::BOM;
 #[must_use]
 pub fn validate(input: &[u8], options: &Options) -> FileReport {
     let mut documents = Vec::new();
-    let layout = stream::validate_source(
+    let layout = dispatch::validate_source(
         &mut Source::complete(input.to_vec(), Position::START),
         options,
         1,
@@ -198,5 +200,5 @@ pub fn validate_buffered(
     mut on_document: impl FnMut(DocumentReport),
 ) -> io::Result<Layout> {
     let mut source = Source::new(reader, buffering);
-    stream::validate_source(&mut source, options, jobs.max(1), &mut on_document)
+    dispatch::validate_source(&mut source, options, jobs.max(1), &mut on_document)
 }

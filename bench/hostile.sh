@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Resource bounds on hostile input: runs the release CLI on each input class
+# of the hostile-input review at two sizes (or depths) and prints the wall
+# time, the peak RSS (/usr/bin/time -v) and the exit status, then a verdict:
+#   - time: the larger input may take at most SLACK times its share
+#     (linear time: 10x the input, at most 10*SLACK x the time);
+#   - memory: peak RSS at most the bound given per class;
+#   - status: never 134 (abort) or 0 on invalid input.
+# Inputs are generated under target/hostile. Prints one line per check and
+# exits 1 if any check fails.
+#
+# Usage: bench/hostile.sh [CARDKIT_BINARY]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+K=${1:-target/release/cardkit}
+[ "$#" -ge 1 ] || cargo build --release -q -p cardkit-cli
+D=target/hostile
+mkdir -p "$D"
+SLACK=${SLACK:-3}
+failed=0
+
+gen() { # name python-expression-printing-the-input
+  [ -f "$D/$1" ] || python3 -c "$2" > "$D/$1"
+}
+
+# run NAME ARGS... : sets T (seconds), RSS (MB), CODE, OUT (bytes of stdout)
+run() {
+  local name=$1; shift
+  /usr/bin/time -v -o "$D/$name.time" "$K" validate --quiet "$@" > "$D/$name.out" 2> "$D/$name.err"
+  CODE=$?
+  T=$(awk -F': ' '/Elapsed/ {split($2, p, ":"); print (p[1] * 60) + p[2]}' "$D/$name.time")
+  RSS=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$D/$name.time")
+  OUT=$(stat -c %s "$D/$name.out")
+}
+
+check() { # label condition-result
+  if [ "$2" = ok ]; then echo "ok    $1"; else echo "FAIL  $1"; failed=1; fi
+}
+
+linear() { # label small-input big-input size-ratio [args...]
+  local label=$1 small=$2 big=$3 ratio=$4; shift 4
+  run small "$@" "$D/$small"; local ts=$T cs=$CODE
+  run big "$@" "$D/$big"; local tb=$T cb=$CODE rb=$RSS
+  local verdict
+  verdict=$(awk -v s="$ts" -v b="$tb" -v r="$ratio" -v k="$SLACK" \
+    'BEGIN { s = (s < 0.05 ? 0.05 : s); print (b <= s * r * k) ? "ok" : "slow" }')
+  [ "$cs" != 134 ] && [ "$cb" != 134 ] || verdict=crash
+  check "$(printf '%-34s %6.2fs -> %6.2fs (x%s input), %5s MB, exit %s/%s' \
+    "$label" "$ts" "$tb" "$ratio" "$rb" "$cs" "$cb")" "$verdict"
+}
+
+bounded() { # label input max-rss-mb [args...]
+  local label=$1 input=$2 max=$3; shift 3
+  run bounded "$@" "$D/$input"
+  local verdict=ok
+  [ "$RSS" -le "$max" ] || verdict="rss"
+  [ "$CODE" != 134 ] && [ "$CODE" != 0 ] || verdict="exit $CODE"
+  check "$(printf '%-34s %6.2fs, %5s MB (bound %s), out %s bytes, exit %s' \
+    "$label" "$T" "$RSS" "$max" "$OUT" "$CODE")" "$verdict"
+}
+
+# 1. Deep nesting under an unknown member: no abort.
+gen deep.json "print('{\"a\":'*30000+'1'+'}'*30000)"
+bounded "deep nesting (30,000 levels)" deep.json 64 --jobs 1
+
+# 3. Code-map detection: nesting around a large array.
+gen codemap-100.json "D=100;print('{\"a\":'*D+'['+','.join(['[0]']*2500000)+']'+'}'*D)"
+gen codemap-2000.json "D=2000;print('{\"a\":'*D+'['+','.join(['[0]']*2500000)+']'+'}'*D)"
+linear "code map: depth 100 -> 2000" codemap-100.json codemap-2000.json 1 --jobs 1
+
+# 4. Layer trees: 500 nested groups around a big innermost layer.
+for n in 5 500; do
+  gen "layers-$n.json" "D=$n;i='{\"type\":\"text\",\"text\":\"t\",\"zz\":['+','.join(['[0]']*10**7)+']}';print('{\"name\":\"x\",\"width\":5,\"height\":5,\"data\":{\"children\":['+'{\"type\":\"group\",\"children\":['*D+i+']}'*D+']}}')"
+done
+linear "layer tree: depth 5 -> 500" layers-5.json layers-500.json 1
+
+# Layer trees: size x10 at the same depth.
+gen "layers-small.json" "D=500;i='{\"type\":\"text\",\"text\":\"t\",\"zz\":['+','.join(['[0]']*10**6)+']}';print('{\"name\":\"x\",\"width\":5,\"height\":5,\"data\":{\"children\":['+'{\"type\":\"group\",\"children\":['*D+i+']}'*D+']}}')"
+linear "layer tree: 4 MB -> 40 MB" layers-small.json layers-500.json 10
+
+# 7. Repeated and distinct unknown keys in one document.
+gen repeated-keys.json "print('{\"object\":\"migration\"'+',\"k\":0'*1000000+'}')"
+bounded "1,000,000 repeated keys" repeated-keys.json 256
+gen distinct-keys.json "print('{\"object\":\"migration\"'+''.join(',\"k%d\":0' % i for i in range(2000000))+'}')"
+bounded "2,000,000 distinct unknown keys" distinct-keys.json 512
+
+# 8. Many tiny documents on two threads.
+gen tiny-docs.json "print('['+','.join(['{}']*3000000)+']')"
+bounded "3,000,000 tiny documents, 2 jobs" tiny-docs.json 256 --jobs 2
+
+# 9. A large meta member.
+gen big-meta.json "print('{\"meta\":{\"x\":\"'+'m'*100000000+'\"},\"data\":{\"object\":\"migration\"}}')"
+bounded "100 MB meta string" big-meta.json 160
+
+# 17. Huge numbers and keys quoted in messages.
+gen long-number.json "print('{\"object\":\"migration\",\"id\":'+'7'*1000000+'}')"
+bounded "1,000,000-digit number" long-number.json 64
+
+exit $failed

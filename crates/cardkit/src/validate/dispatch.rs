@@ -1,0 +1,77 @@
+//! Validation dispatched in one place: one input is read as JSON Lines or as
+//! one value, on this thread or on several. The readers below it
+//! (`stream`, `parallel`) never choose among themselves.
+
+use std::io;
+
+use crate::diagnostic::Detail;
+use crate::json::{Syntax, BOM};
+
+use super::parallel;
+use super::stream::{
+    container, diagnostic, for_each_line, outside_report, validate_line, Sequential, Source, Stop,
+};
+use super::{DocumentReport, Layout, Options};
+
+/// Validates every document of `src`.
+pub(crate) fn validate_source(
+    src: &mut Source<'_>,
+    options: &Options,
+    jobs: usize,
+    sink: &mut dyn FnMut(DocumentReport),
+) -> io::Result<Layout> {
+    src.fill_to(src.buffering.retain.max(BOM.len()))?;
+    let start = if src.bytes().starts_with(BOM) {
+        src.base + BOM.len()
+    } else {
+        src.base
+    };
+    if options.json_lines {
+        lines(src, start, options, jobs, sink)?;
+        return Ok(Layout::Array);
+    }
+    if jobs > 1 && !src.small(start) {
+        return parallel::validate(src, start, options, jobs, sink);
+    }
+    let mut documents = Sequential { options, sink };
+    let (layout, outside, outcome) = container(src, start, options, &mut documents);
+    if !outside.is_empty() {
+        sink(outside_report(outside));
+    }
+    match outcome {
+        Err(Stop::Io(error)) => Err(error),
+        _ => Ok(layout),
+    }
+}
+
+/// Validates each line of JSON Lines as its own value, on `jobs` threads.
+fn lines(
+    src: &mut Source<'_>,
+    start: usize,
+    options: &Options,
+    jobs: usize,
+    sink: &mut dyn FnMut(DocumentReport),
+) -> io::Result<()> {
+    let any = if jobs > 1 {
+        parallel::lines(src, start, options, jobs, sink)?
+    } else {
+        let mut any = false;
+        for_each_line(src, start, &mut |line, at, number| {
+            any = true;
+            validate_line(line, at, number, options, sink);
+        })?;
+        any
+    };
+    if !any {
+        let at = src.end();
+        let mut diagnostics = vec![diagnostic(
+            options,
+            Detail::Syntax(Syntax::EmptyInput),
+            at,
+            String::new(),
+        )];
+        src.locate(&mut diagnostics)?;
+        sink(outside_report(diagnostics));
+    }
+    Ok(())
+}

@@ -1,0 +1,201 @@
+//! The part of an input at hand: bytes read a chunk at a time, released
+//! once they are behind, with lines and columns counted as they go and
+//! UTF-8 checked in bulk.
+
+use std::io::{self, Read};
+
+use crate::diagnostic::Diagnostic;
+use crate::json::utf8_prefix;
+
+use super::check::Checker;
+use super::locate::{self, Position, CONTEXT_BYTES};
+use super::Options;
+
+/// How much of an input is held in memory while it is read. Only the tests
+/// of the streaming itself change it, to make every boundary fall anywhere.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct Buffering {
+    /// How much is read at a time, at least.
+    pub chunk: usize,
+    /// How much of the input is at hand, if it is that long, when a value
+    /// starts to be validated: larger than most documents, so that a value
+    /// rarely has to be walked again because it went on beyond the bytes.
+    pub read_ahead: usize,
+    /// How much is read before the layout is told: within it, the whole root
+    /// object is seen, so an early `data` member cannot mislead.
+    pub retain: usize,
+    /// Documents are sent to other threads in batches of about this size.
+    pub batch: usize,
+}
+
+impl Default for Buffering {
+    fn default() -> Self {
+        Buffering {
+            chunk: 4 << 20,
+            read_ahead: 8 << 20,
+            retain: 1 << 20,
+            batch: 1 << 20,
+        }
+    }
+}
+
+/// The part of an input at hand: `buf` holds the bytes from file offset
+/// `base` on; lines and columns have been counted up to `at`.
+pub(crate) struct Source<'r> {
+    reader: Option<Box<dyn Read + 'r>>,
+    /// The bytes at hand are `data[..filled]`; the rest is room to read
+    /// into, kept initialized so that reading needs no zeroing.
+    data: Vec<u8>,
+    filled: usize,
+    pub base: usize,
+    pub eof: bool,
+    at: Position,
+    pub buffering: Buffering,
+    /// The file offset up to which the bytes read are known to be UTF-8,
+    /// checked in bulk as they come; it stops at the first byte that is not.
+    utf8_to: usize,
+}
+
+impl<'r> Source<'r> {
+    /// A source that reads from `reader`.
+    pub fn new(reader: impl Read + 'r, buffering: Buffering) -> Self {
+        Source {
+            reader: Some(Box::new(reader)),
+            data: Vec::new(),
+            filled: 0,
+            base: 0,
+            eof: false,
+            at: Position::START,
+            buffering,
+            utf8_to: 0,
+        }
+    }
+
+    /// A source whose bytes are all at hand, starting at `start`.
+    pub fn complete(bytes: Vec<u8>, start: Position) -> Source<'static> {
+        let utf8_to = start.offset + utf8_prefix(&bytes);
+        Source {
+            reader: None,
+            filled: bytes.len(),
+            data: bytes,
+            base: start.offset,
+            eof: true,
+            at: start,
+            buffering: Buffering::default(),
+            utf8_to,
+        }
+    }
+
+    /// The file offset up to which the bytes read are known to be UTF-8.
+    pub fn utf8_to(&self) -> usize {
+        self.utf8_to
+    }
+
+    /// A checker over the bytes at hand from file offset `at`, which knows
+    /// how far they are UTF-8; the value there is at `pointer` in the file.
+    pub fn checker<'s>(&'s self, at: usize, pointer: &'s str, options: &'s Options) -> Checker<'s> {
+        let utf8_checked = self.utf8_to.saturating_sub(self.base);
+        Checker::new(
+            self.bytes(),
+            self.base,
+            at - self.base,
+            pointer,
+            utf8_checked,
+            options,
+        )
+    }
+
+    /// The bytes at hand, from file offset `base` on.
+    pub fn bytes(&self) -> &[u8] {
+        &self.data[..self.filled]
+    }
+
+    /// The file offset just after the bytes at hand.
+    pub fn end(&self) -> usize {
+        self.base + self.filled
+    }
+
+    /// Reads more of the input (about as much as is at hand, at least a
+    /// chunk); `false` at its end.
+    pub fn fill(&mut self) -> io::Result<bool> {
+        let Some(reader) = self.reader.as_mut().filter(|_| !self.eof) else {
+            return Ok(false);
+        };
+        let want = self.buffering.chunk.max(self.filled);
+        if self.data.len() < self.filled + want {
+            self.data.resize(self.filled + want, 0);
+        }
+        let mut read = 0;
+        while read < want {
+            match reader.read(&mut self.data[self.filled..self.filled + want - read]) {
+                Ok(0) => break,
+                Ok(n) => {
+                    read += n;
+                    self.filled += n;
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
+        self.eof = read < want;
+        // The check stops at the first byte that is not UTF-8 (there, or
+        // once it is released, each string is checked on its own).
+        if self.utf8_to >= self.base {
+            let from = self.utf8_to - self.base;
+            self.utf8_to += utf8_prefix(&self.data[from..self.filled]);
+        }
+        Ok(read > 0)
+    }
+
+    /// The input is all at hand from file offset `start` on, and no more
+    /// than one batch: there is nothing to share with other threads.
+    pub fn small(&self, start: usize) -> bool {
+        self.eof && self.end() - start <= self.buffering.batch
+    }
+
+    /// Reads until `len` bytes are at hand or the input ends.
+    pub fn fill_to(&mut self, len: usize) -> io::Result<()> {
+        while self.filled < len && self.fill()? {}
+        Ok(())
+    }
+
+    /// The position of file offset `offset`, which must not be before the
+    /// last one asked for.
+    pub fn position(&mut self, offset: usize) -> Position {
+        let from = self.at.offset.max(self.base);
+        let to = offset.clamp(from, self.end());
+        self.at = self
+            .at
+            .advance(&self.data[from - self.base..to - self.base]);
+        self.at
+    }
+
+    /// Fills in the line, column and excerpt of diagnostics found in the
+    /// bytes at hand, after every diagnostic located before. Reads on if the
+    /// context an excerpt shows is not at hand yet.
+    pub fn locate(&mut self, diagnostics: &mut [Diagnostic]) -> io::Result<()> {
+        let mut all: Vec<&mut Diagnostic> = diagnostics.iter_mut().collect();
+        let Some(first) = all.iter().map(|d| d.offset).min() else {
+            return Ok(());
+        };
+        let last = all.iter().map(|d| d.offset).max().unwrap_or(first);
+        while self.end() < last + CONTEXT_BYTES && self.fill()? {}
+        let from = self.position(first);
+        self.at = locate::locate(&self.data[..self.filled], self.base, from, &mut all);
+        Ok(())
+    }
+
+    /// Forgets the bytes before `offset` (but for some context), once there
+    /// are enough of them to be worth moving the rest.
+    pub fn release(&mut self, offset: usize) {
+        let cut = offset.saturating_sub(CONTEXT_BYTES).max(self.base);
+        let drop = cut - self.base;
+        if drop >= self.buffering.chunk && drop * 2 >= self.filled {
+            self.position(cut);
+            self.data.copy_within(drop..self.filled, 0);
+            self.filled -= drop;
+            self.base = cut;
+        }
+    }
+}
