@@ -304,16 +304,33 @@ impl<W: Write> Write for UntilClosed<W> {
 
 /// Standard input, and whether it looks like JSON Lines: its first part is
 /// read to tell, then given back in front of the rest.
+/// The first value is read whole (up to [`SNIFF_LIMIT`]), so that a first
+/// line longer than any buffer still tells JSON Lines.
 fn sniff<'a>(stdin: impl Read + 'a) -> io::Result<(Box<dyn Read + 'a>, bool)> {
     let mut first = Vec::new();
     let mut stdin = stdin;
-    (&mut stdin).take(SNIFF_BYTES).read_to_end(&mut first)?;
+    loop {
+        let read = (&mut stdin).take(SNIFF_CHUNK).read_to_end(&mut first)?;
+        let at_end = read < SNIFF_CHUNK as usize;
+        if at_end || first.len() as u64 >= SNIFF_LIMIT || first_value_told(&first) {
+            break;
+        }
+    }
     let json_lines = looks_like_json_lines(&first);
     Ok((Box::new(io::Cursor::new(first).chain(stdin)), json_lines))
 }
 
-/// How much of standard input is read to tell whether it is JSON Lines.
-const SNIFF_BYTES: u64 = 1 << 20;
+/// Whether `bytes` hold the first value whole and something after it.
+fn first_value_told(bytes: &[u8]) -> bool {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    let end = start.and_then(|start| cardkit::json::skip_raw(bytes, start).ok());
+    end.is_some_and(|end| bytes[end..].iter().any(|b| !b.is_ascii_whitespace()))
+}
+
+/// How much of standard input is read at a time to tell whether it is JSON
+/// Lines, and at most: a single value longer than that is read as one value.
+const SNIFF_CHUNK: u64 = 1 << 20;
+const SNIFF_LIMIT: u64 = 64 << 20;
 
 /// Inputs at least this large get a progress bar (on a terminal).
 const LARGE: u64 = 32 << 20;

@@ -578,3 +578,22 @@ fn kind_takes_auto_or_any_kind_name() {
             ));
     }
 }
+
+/// Standard input is JSON Lines when its first line is longer than any
+/// buffer: every line is validated, not the first alone.
+#[test]
+fn json_lines_on_stdin_with_a_first_line_over_a_mebibyte() {
+    let line = format!(
+        "{{\"object\":\"migration\",\"note\":\"{}\"}}",
+        "x".repeat(1_100_000)
+    );
+    let input = format!("{line}\n{line}\n{line}\n");
+    let output = cardkit()
+        .args(["validate", "--format", "json", "-"])
+        .write_stdin(input)
+        .output()
+        .expect("cardkit runs");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["summary"]["documents"], 3, "{report}");
+    assert_eq!(output.status.code(), Some(1));
+}

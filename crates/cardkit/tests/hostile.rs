@@ -177,3 +177,17 @@ fn layer_trees_with_tags_anywhere_are_checked_as_before() {
         ]
     );
 }
+
+#[test]
+fn any_number_of_jobs_is_safe_and_gives_the_same_report() {
+    let input = br#"[{"object": "migration"}, {"object": "migration", "uri": 5}]"#;
+    let expected = validate(input, &Options::default()).documents;
+    for jobs in [0, 1, 2, 100_000] {
+        let mut documents = Vec::new();
+        cardkit::validate::validate_reader(&input[..], &Options::default(), jobs, |d| {
+            documents.push(d);
+        })
+        .expect("reading memory");
+        assert_eq!(documents, expected, "{jobs} jobs");
+    }
+}

@@ -52,7 +52,7 @@ fn lines(
     jobs: usize,
     sink: &mut dyn FnMut(DocumentReport),
 ) -> io::Result<()> {
-    let any = if jobs > 1 {
+    let any = if jobs > 1 && !src.small(start) {
         parallel::lines(src, start, options, jobs, sink)?
     } else {
         let mut any = false;

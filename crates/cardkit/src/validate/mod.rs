@@ -154,6 +154,9 @@ pub fn looks_like_json_lines(input: &[u8]) -> bool {
 
 use crate::json::BOM;
 
+/// The most threads one input is validated on, whatever is asked for.
+pub const MAX_JOBS: usize = 256;
+
 /// Validates every document of a file held in memory.
 #[must_use]
 pub fn validate(input: &[u8], options: &Options) -> FileReport {
@@ -200,5 +203,10 @@ pub fn validate_buffered(
     mut on_document: impl FnMut(DocumentReport),
 ) -> io::Result<Layout> {
     let mut source = Source::new(reader, buffering);
-    dispatch::validate_source(&mut source, options, jobs.max(1), &mut on_document)
+    dispatch::validate_source(
+        &mut source,
+        options,
+        jobs.clamp(1, MAX_JOBS),
+        &mut on_document,
+    )
 }

@@ -20,6 +20,11 @@ use super::stream::{
 use super::{DocumentReport, Layout, Options};
 use crate::json::skip_raw;
 
+/// The most documents in one batch: a batch of tiny documents can hold
+/// far more reports than bytes, and the reports of every batch in flight
+/// are in memory until they are written.
+const BATCH_DOCUMENTS: usize = 1024;
+
 /// Whole documents of consecutive places of a file, with some context
 /// around them for excerpts.
 struct Batch {
@@ -116,7 +121,7 @@ pub(crate) fn lines(
             any = true;
             size += line.len();
             batch.push((line, at, number));
-            if size >= batch_bytes {
+            if size >= batch_bytes || batch.len() >= BATCH_DOCUMENTS {
                 pool.submit((seq, std::mem::take(&mut batch)), &mut order);
                 seq += 1;
                 size = 0;
@@ -357,7 +362,7 @@ impl<F: Fn(Batch) -> Done + Send + Sync + Copy> Documents for Batcher<'_, F> {
             .bytes
             .extend_from_slice(&src.bytes()[copied - src.base..end - src.base]);
         batch.documents.push(Unit { at, pointer, kind });
-        if batch.bytes.len() >= src.buffering.batch {
+        if batch.bytes.len() >= src.buffering.batch || batch.documents.len() >= BATCH_DOCUMENTS {
             self.send(src)?;
         }
         Ok(end)
