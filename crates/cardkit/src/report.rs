@@ -69,6 +69,15 @@ impl Summary {
             };
             *counts.entry(diagnostic.code).or_default() += 1;
         }
+        // Counted, not kept: the totals stay exact.
+        for (counts, omitted) in [
+            (&mut self.errors, &document.omitted.errors),
+            (&mut self.warnings, &document.omitted.warnings),
+        ] {
+            for (&code, &n) in omitted {
+                *counts.entry(code).or_default() += n;
+            }
+        }
     }
 
     /// The throughput of a timed run, in MB (10^6 bytes) per second.
@@ -120,6 +129,8 @@ pub struct WarningFilter {
     /// How many of each kind were seen, by code and pattern.
     seen: HashMap<Code, HashMap<String, usize>>,
     order: Vec<(Code, String)>,
+    /// Distinct patterns of each code and model so far.
+    distinct: HashMap<(Code, String), usize>,
 }
 
 /// Warnings of one kind that were counted but not shown.
@@ -139,6 +150,8 @@ pub struct Suppressed {
 impl WarningFilter {
     /// How many warnings of each kind are shown by default.
     pub const DEFAULT_LIMIT: usize = 3;
+    /// How many distinct patterns of one code and model are told apart.
+    pub const DISTINCT_PATTERNS: usize = 64;
 
     /// A filter showing `limit` warnings of each kind.
     #[must_use]
@@ -147,6 +160,7 @@ impl WarningFilter {
             limit,
             seen: HashMap::new(),
             order: Vec::new(),
+            distinct: HashMap::new(),
         }
     }
 
@@ -156,9 +170,23 @@ impl WarningFilter {
             return true;
         }
         // The same warnings come back on every record of a catalog: a
-        // pattern is made into a key of its own once.
-        let pattern = pattern(diagnostic);
+        // pattern is made into a key of its own once. Past a few distinct
+        // patterns of one code and model (unknown keys all different), the
+        // rest share one (`Model.*`), so the filter stays small.
+        let mut pattern = pattern(diagnostic);
         let seen = self.seen.entry(diagnostic.code).or_default();
+        if !seen.contains_key(pattern.as_ref()) {
+            let model = pattern.split('.').next().unwrap_or_default().to_owned();
+            let distinct = self
+                .distinct
+                .entry((diagnostic.code, model.clone()))
+                .or_default();
+            if *distinct >= Self::DISTINCT_PATTERNS {
+                pattern = Cow::Owned(format!("{model}.*"));
+            } else {
+                *distinct += 1;
+            }
+        }
         let count = match seen.get_mut(pattern.as_ref()) {
             Some(count) => count,
             None => {

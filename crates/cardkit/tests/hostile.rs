@@ -191,3 +191,58 @@ fn any_number_of_jobs_is_safe_and_gives_the_same_report() {
         assert_eq!(documents, expected, "{jobs} jobs");
     }
 }
+
+#[test]
+fn a_document_keeps_a_bounded_number_of_diagnostics_and_counts_the_rest() {
+    use cardkit::validate::{KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
+    // Repeats of one unknown key past the bound: as many unknown_field
+    // warnings, and one fewer duplicate_key warnings.
+    let repeats = KEPT_WARNINGS_PER_CODE + 50;
+    let input = format!(
+        r#"{{"object": "migration"{}}}"#,
+        r#","k":0"#.repeat(repeats)
+    );
+    let report = validate(input.as_bytes(), &Options::default());
+    let document = &report.documents[0];
+    let count = |code| {
+        document
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == code)
+            .count()
+    };
+    assert_eq!(count(Code::UnknownField), KEPT_WARNINGS_PER_CODE);
+    assert_eq!(count(Code::DuplicateKey), KEPT_WARNINGS_PER_CODE);
+    assert_eq!(document.omitted.warnings[&Code::UnknownField], 50);
+    assert_eq!(document.omitted.warnings[&Code::DuplicateKey], 49);
+    let mut summary = cardkit::report::Summary::default();
+    summary.add_document(document);
+    assert_eq!(summary.warnings[&Code::UnknownField], repeats);
+
+    // Errors past the bound are counted, and the document stays invalid.
+    let items = vec!["1"; KEPT_ERRORS + 5].join(",");
+    let card = format!(
+        r#"{{"name": "x", "width": 5, "height": 5, "dependencies": {{"extensions": [{items}]}}}}"#
+    );
+    let report = validate(card.as_bytes(), &Options::default());
+    let document = &report.documents[0];
+    assert!(!document.is_valid());
+    assert_eq!(document.diagnostics.len(), KEPT_ERRORS);
+    assert_eq!(document.omitted.errors[&Code::WrongType], 5);
+    let many = format!(
+        r#"{{"object": "migration"{}}}"#,
+        r#","uri":5"#.repeat(KEPT_ERRORS + 5)
+    );
+    let report = validate(many.as_bytes(), &Options::default());
+    let document = &report.documents[0];
+    assert!(!document.is_valid());
+    // Later duplicates replace earlier values: only the last is an error.
+    assert_eq!(
+        document
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::WrongType)
+            .count(),
+        1
+    );
+}

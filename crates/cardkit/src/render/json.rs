@@ -10,7 +10,7 @@ use super::{FileEnd, Renderer};
 use crate::diagnostic::Diagnostic;
 use crate::model::Kind;
 use crate::report::{Summary, WarningFilter};
-use crate::validate::{DocumentReport, Layout};
+use crate::validate::{DocumentReport, Layout, Omitted};
 
 /// The JSON renderer.
 #[derive(Debug, Default)]
@@ -40,6 +40,8 @@ struct DocumentEntry<'a> {
     kind: Option<Kind>,
     valid: bool,
     diagnostics: Vec<&'a Diagnostic>,
+    #[serde(skip_serializing_if = "Omitted::is_empty")]
+    omitted: &'a Omitted,
 }
 
 #[derive(Serialize)]
@@ -81,6 +83,7 @@ impl Renderer for Json {
                 .iter()
                 .filter(|d| self.filter.admit(d))
                 .collect(),
+            omitted: &document.omitted,
         };
         if self.documents_written > 0 {
             out.write_all(b",")?;

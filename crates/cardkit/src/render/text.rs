@@ -76,6 +76,21 @@ impl Renderer for Text {
                 out.write_all(diagnostic_text(path, diagnostic).as_bytes())?;
             }
         }
+        if !document.omitted.is_empty() {
+            let at = if document.pointer.is_empty() {
+                Cow::Borrowed("(the root)")
+            } else {
+                Text::escape(&document.pointer)
+            };
+            writeln!(
+                out,
+                "{}: note: {} more problems of the document at {at} were counted but not kept (a document keeps {} errors and {} warnings of each code)\n",
+                Text::escape(path),
+                document.omitted.total(),
+                crate::validate::KEPT_ERRORS,
+                crate::validate::KEPT_WARNINGS_PER_CODE
+            )?;
+        }
         Ok(())
     }
 

@@ -1,30 +1,88 @@
 //! What the checker finds in one unit: diagnostics, with their severity
-//! chosen by the options.
+//! chosen by the options, kept up to a bound per document and counted past
+//! it, so that no document can hold memory without bound.
 
 use crate::diagnostic::{Code, Detail, Diagnostic, Severity};
 
-use super::Options;
+use super::{Omitted, Options};
+
+/// The most errors one document keeps; the rest are counted.
+pub const KEPT_ERRORS: usize = 100_000;
+/// The most warnings of one code one document keeps; the rest are counted.
+pub const KEPT_WARNINGS_PER_CODE: usize = 100_000;
 
 pub(crate) struct Findings<'o> {
     options: &'o Options,
     /// Every diagnostic kept, in the order found.
     pub out: Vec<Diagnostic>,
+    /// Keep only up to the bounds (documents), or everything (the few
+    /// diagnostics around documents).
+    bounded: bool,
+    errors: usize,
+    warnings: [usize; Code::ALL.len()],
+    /// What was counted but not kept.
+    pub omitted: Omitted,
 }
 
 impl<'o> Findings<'o> {
-    pub fn new(options: &'o Options) -> Self {
+    pub fn new(options: &'o Options, bounded: bool) -> Self {
         Findings {
             options,
             out: Vec::new(),
+            bounded,
+            errors: 0,
+            warnings: [0; Code::ALL.len()],
+            omitted: Omitted::default(),
         }
     }
 
-    /// Records a problem about the value at file offset `offset`.
-    pub fn add(&mut self, detail: Detail, pointer: String, field: Option<String>, offset: usize) {
-        let severity = severity(self.options, detail.code());
+    /// Records a problem about the value at file offset `offset`: `make`
+    /// gives its pointer and field, made only when it is kept.
+    pub fn add(
+        &mut self,
+        detail: Detail,
+        offset: usize,
+        make: impl FnOnce() -> (String, Option<String>),
+    ) {
+        let code = detail.code();
+        let severity = severity(self.options, code);
+        if self.bounded {
+            let count = match severity {
+                Severity::Error => &mut self.errors,
+                Severity::Warning => &mut self.warnings[code_index(code)],
+            };
+            let bound = match severity {
+                Severity::Error => KEPT_ERRORS,
+                Severity::Warning => KEPT_WARNINGS_PER_CODE,
+            };
+            if *count >= bound {
+                self.omitted.add(code, severity);
+                return;
+            }
+            *count += 1;
+        }
+        let (pointer, field) = make();
         self.out
             .push(Diagnostic::new(detail, severity, pointer, field, offset));
     }
+}
+
+impl Findings<'_> {
+    /// Forgets the diagnostics in `range` of `out` (an earlier value that a
+    /// later duplicate replaces), so they no longer count against the bounds.
+    pub fn discard(&mut self, range: std::ops::Range<usize>) {
+        for gone in self.out.drain(range) {
+            let count = match gone.severity {
+                Severity::Error => &mut self.errors,
+                Severity::Warning => &mut self.warnings[code_index(gone.code)],
+            };
+            *count = count.saturating_sub(1);
+        }
+    }
+}
+
+fn code_index(code: Code) -> usize {
+    Code::ALL.iter().position(|&c| c == code).unwrap_or(0)
 }
 
 /// The severity of a code under `options`: some warnings are errors when

@@ -16,6 +16,8 @@
 mod check;
 mod dispatch;
 mod findings;
+
+pub use findings::{KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
 mod layout;
 mod locate;
 mod parallel;
@@ -27,7 +29,9 @@ use std::io::{self, Read};
 
 use serde::Serialize;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use std::collections::BTreeMap;
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::model::Kind;
 use crate::schema::{ModelDef, Version};
 
@@ -100,17 +104,56 @@ pub struct DocumentReport {
     /// The document's kind; `None` for problems found outside any document
     /// (malformed JSON around documents, a kind that cannot be told).
     pub kind: Option<Kind>,
-    /// Every problem found, in document order.
+    /// Every problem found, in document order, up to the bounds a document
+    /// keeps ([`KEPT_ERRORS`], [`KEPT_WARNINGS_PER_CODE`]).
     pub diagnostics: Vec<Diagnostic>,
+    /// The problems past those bounds, counted but not kept.
+    #[serde(skip_serializing_if = "Omitted::is_empty")]
+    pub omitted: Omitted,
+}
+
+/// Diagnostics counted but not kept, by severity and code.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Omitted {
+    /// Errors by code.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub errors: BTreeMap<Code, usize>,
+    /// Warnings by code.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub warnings: BTreeMap<Code, usize>,
+}
+
+impl Omitted {
+    /// Nothing was left out.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty() && self.warnings.is_empty()
+    }
+
+    /// How many were left out.
+    #[must_use]
+    pub fn total(&self) -> usize {
+        self.errors.values().chain(self.warnings.values()).sum()
+    }
+
+    pub(crate) fn add(&mut self, code: Code, severity: Severity) {
+        let counts = match severity {
+            Severity::Error => &mut self.errors,
+            Severity::Warning => &mut self.warnings,
+        };
+        *counts.entry(code).or_default() += 1;
+    }
 }
 
 impl DocumentReport {
     /// No diagnostic of the document is an error.
     #[must_use]
     pub fn is_valid(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .all(|d| d.severity != Severity::Error)
+        self.omitted.errors.is_empty()
+            && self
+                .diagnostics
+                .iter()
+                .all(|d| d.severity != Severity::Error)
     }
 }
 

@@ -384,14 +384,16 @@ fn validate_batch(batch: Batch, options: &Options) -> Done {
             &unit.pointer,
             utf8_checked,
             options,
+            true,
         );
         let outcome = checker.document(kind);
-        let diagnostics = checker.into_diagnostics();
+        let (diagnostics, omitted) = checker.into_diagnostics();
         reports.push(DocumentReport {
             pointer: unit.pointer,
             line: None,
             kind,
             diagnostics,
+            omitted,
         });
         if let Err(Malformed) = outcome {
             malformed = Some(unit.at);

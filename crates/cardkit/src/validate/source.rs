@@ -94,7 +94,13 @@ impl<'r> Source<'r> {
 
     /// A checker over the bytes at hand from file offset `at`, which knows
     /// how far they are UTF-8; the value there is at `pointer` in the file.
-    pub fn checker<'s>(&'s self, at: usize, pointer: &'s str, options: &'s Options) -> Checker<'s> {
+    pub fn checker<'s>(
+        &'s self,
+        at: usize,
+        pointer: &'s str,
+        options: &'s Options,
+        bounded: bool,
+    ) -> Checker<'s> {
         let utf8_checked = self.utf8_to.saturating_sub(self.base);
         Checker::new(
             self.bytes(),
@@ -103,6 +109,7 @@ impl<'r> Source<'r> {
             pointer,
             utf8_checked,
             options,
+            bounded,
         )
     }
 

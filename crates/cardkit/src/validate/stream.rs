@@ -15,7 +15,7 @@ use super::findings::severity;
 use super::layout::{self, NeedMore};
 use super::locate::Position;
 pub(crate) use super::source::Source;
-use super::{DocumentReport, Layout, Options};
+use super::{DocumentReport, Layout, Omitted, Options};
 use crate::model::Kind;
 
 /// Why reading stopped early.
@@ -103,6 +103,7 @@ pub(crate) fn outside_report(diagnostics: Vec<Diagnostic>) -> DocumentReport {
         line: None,
         kind: None,
         diagnostics,
+        omitted: Omitted::default(),
     }
 }
 
@@ -122,39 +123,51 @@ impl Documents for Sequential<'_> {
     ) -> Result<usize, Stop> {
         let options = self.options;
         let mut resolved = None;
-        let (mut diagnostics, outcome, end) = walk_unit(src, at, &pointer, options, |c| {
-            let kind = kind.resolve(c.read.scan.bytes, c.pos());
-            resolved = Some(kind);
-            c.document(kind)
-        })?;
+        let unit = Unit::Document;
+        let (mut diagnostics, omitted, outcome, end) =
+            walk_unit(src, at, &pointer, options, unit, |c| {
+                let kind = kind.resolve(c.read.scan.bytes, c.pos());
+                resolved = Some(kind);
+                c.document(kind)
+            })?;
         src.locate(&mut diagnostics)?;
         (self.sink)(DocumentReport {
             pointer,
             line: None,
             kind: resolved.flatten(),
             diagnostics,
+            omitted,
         });
         outcome.map(|()| end).map_err(|Malformed| Stop::Malformed)
     }
 }
 
+/// What is walked: a document keeps a bounded number of diagnostics; the
+/// structure around documents keeps all it has.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unit {
+    Document,
+    Around,
+}
+
 /// Runs `walk` over the value at file offset `at`, reading more of the input
 /// whenever the value may go on beyond the bytes at hand. Returns the
-/// diagnostics in document order, how the walk ended and the offset after
-/// the value.
+/// diagnostics in document order and those counted but not kept, how the
+/// walk ended and the offset after the value.
 pub(crate) fn walk_unit(
     src: &mut Source<'_>,
     at: usize,
     pointer: &str,
     options: &Options,
+    unit: Unit,
     mut walk: impl FnMut(&mut Checker<'_>) -> Flow,
-) -> Result<(Vec<Diagnostic>, Flow, usize), Stop> {
+) -> Result<(Vec<Diagnostic>, Omitted, Flow, usize), Stop> {
     // Reading ahead makes it rare that a value goes on beyond the bytes at
     // hand, which costs walking it again.
     while src.end() - at < src.buffering.read_ahead && src.fill()? {}
     loop {
         let start = at - src.base;
-        let mut checker = src.checker(at, pointer, options);
+        let mut checker = src.checker(at, pointer, options, unit == Unit::Document);
         let outcome = walk(&mut checker);
         let cut_short = match outcome {
             // The last token (a number) may go on.
@@ -162,11 +175,11 @@ pub(crate) fn walk_unit(
             Err(Malformed) => skip_raw(src.bytes(), start).is_err_and(|e| e >= src.bytes().len()),
         };
         let end = src.base + checker.pos();
-        let diagnostics = checker.into_diagnostics();
+        let (diagnostics, omitted) = checker.into_diagnostics();
         if cut_short && src.fill()? {
             continue;
         }
-        return Ok((diagnostics, outcome, end));
+        return Ok((diagnostics, omitted, outcome, end));
     }
 }
 
@@ -358,10 +371,14 @@ impl<D: Documents> Container<'_, '_, D> {
     /// Reads past a value around the documents (such as `meta`), reporting
     /// only malformed JSON, duplicate keys and excessive depth.
     fn skip(&mut self, pointer: String) -> Result<(), Stop> {
-        let (mut diagnostics, outcome, end) =
-            walk_unit(self.src, self.pos, &pointer, self.options, |c| {
-                c.skip_value()
-            })?;
+        let (mut diagnostics, _, outcome, end) = walk_unit(
+            self.src,
+            self.pos,
+            &pointer,
+            self.options,
+            Unit::Around,
+            |c| c.skip_value(),
+        )?;
         self.src.locate(&mut diagnostics)?;
         self.out.extend(diagnostics);
         self.pos = end;

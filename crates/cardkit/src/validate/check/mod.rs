@@ -15,7 +15,7 @@ use crate::schema::MAX_DEPTH;
 use self::tags::TagIndex;
 use super::findings::Findings;
 use super::reader::Reader;
-use super::Options;
+use super::{Omitted, Options};
 
 pub(crate) use value::Site;
 
@@ -55,12 +55,13 @@ impl<'a> Checker<'a> {
         prefix: &'a str,
         utf8_checked: usize,
         options: &'a Options,
+        bounded: bool,
     ) -> Self {
         let mut read = Reader::new(bytes, base, pos, prefix);
         read.scan.utf8_checked = utf8_checked;
         Checker {
             read,
-            found: Findings::new(options),
+            found: Findings::new(options, bounded),
             options,
             inside_newer: false,
             depth: 0,
@@ -75,10 +76,10 @@ impl<'a> Checker<'a> {
 
     /// The diagnostics found, in document order (missing members are found
     /// at the end of their object but belong where it starts).
-    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+    pub fn into_diagnostics(self) -> (Vec<Diagnostic>, Omitted) {
         let mut out = self.found.out;
         out.sort_by_key(|d| d.offset);
-        out
+        (out, self.found.omitted)
     }
 
     /// Validates the document at the cursor as `kind` (`None`: its kind
@@ -108,9 +109,10 @@ impl<'a> Checker<'a> {
         member: Option<&str>,
         field: Option<String>,
     ) {
-        let pointer = self.read.pointer(member);
         let offset = self.read.base + at;
-        self.found.add(detail, pointer, field, offset);
+        let read = &self.read;
+        self.found
+            .add(detail, offset, || (read.pointer(member), field));
     }
 
     /// Records malformed JSON.

@@ -272,7 +272,7 @@ impl<'a> EarlierValues<'a> {
         };
         let (_, range) = self.spans.remove(i);
         let removed = range.len();
-        c.found.out.drain(range.clone());
+        c.found.discard(range.clone());
         for (_, later) in &mut self.spans[i..] {
             *later = later.start - removed..later.end - removed;
         }
