@@ -4,14 +4,12 @@
 
 mod support;
 
-use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 
 use predicates::prelude::*;
 use predicates::str::contains;
 use serde_json::Value;
-use support::{cardkit, examples_dir, workspace_dir};
-use tempfile::TempDir;
+use support::{cardkit, dir_with, examples_dir, show, workspace_dir};
 
 /// A valid migration, pretty-printed over several lines.
 const MIGRATION: &str = r#"{
@@ -54,21 +52,6 @@ fn migration_line(id: &str) -> String {
 }
 
 const GOOD_ID: &str = r#""0fca5b4c-3a5a-4a22-bd26-4b7a3f1b4c9e""#;
-
-/// A temporary directory with the given files (paths relative to it).
-fn dir_with(files: &[(&str, &str)]) -> TempDir {
-    let dir = tempfile::tempdir().expect("temporary directory");
-    for (name, content) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().expect("a parent")).expect("create folders");
-        std::fs::write(path, content).expect("write fixture");
-    }
-    dir
-}
-
-fn show(path: &Path) -> String {
-    path.display().to_string()
-}
 
 /// Runs `cardkit validate --format json ARGS…` and parses its output.
 fn json_report(args: &[&str], stdin: Option<&str>, code: i32) -> Value {

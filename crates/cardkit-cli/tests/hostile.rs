@@ -4,35 +4,17 @@
 //! and names that hold terminal escapes. None of them may panic, pass a run
 //! that should fail, or write raw control characters to a terminal.
 
+mod support;
+
 use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
-use tempfile::TempDir;
+use support::{cardkit, dir_with, show};
 
 /// A valid migration on one line.
 const MIGRATION: &str = r#"{"object": "migration", "uri": "https://e.org/m", "created_at": "2023-01-15", "migration_strategy": "delete", "old_catalogA_id": "2b3c4d5e-6f70-4182-9394-a5b6c7d8e9f0"}"#;
-
-fn cardkit() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_cardkit"))
-}
-
-/// A temporary directory with the given files (paths relative to it).
-fn dir_with(files: &[(&str, &str)]) -> TempDir {
-    let dir = tempfile::tempdir().expect("temporary directory");
-    for (name, content) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().expect("a parent")).expect("create folders");
-        std::fs::write(path, content).expect("write fixture");
-    }
-    dir
-}
-
-fn show(path: &Path) -> String {
-    path.display().to_string()
-}
 
 fn examples(folder: &str) -> String {
     show(

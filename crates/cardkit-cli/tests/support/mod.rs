@@ -19,3 +19,19 @@ pub fn workspace_dir() -> PathBuf {
 pub fn examples_dir() -> PathBuf {
     workspace_dir().join("examples")
 }
+
+/// A temporary directory with the given files (paths relative to it).
+pub fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    for (name, content) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("create folders");
+        std::fs::write(path, content).expect("write fixture");
+    }
+    dir
+}
+
+/// A path as shown in reports.
+pub fn show(path: &std::path::Path) -> String {
+    path.display().to_string()
+}
