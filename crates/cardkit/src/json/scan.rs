@@ -91,6 +91,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skips white space and consumes `byte`, or says what was expected.
+    #[inline]
     fn expect(&mut self, byte: u8, expected: Expect) -> Scan<()> {
         self.ws();
         if self.peek() == Some(byte) {
@@ -205,6 +206,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// At `-` or a digit: scans a number.
+    #[inline]
     pub fn number(&mut self) -> Scan<Num> {
         let start = self.pos;
         let b = self.bytes;
@@ -272,6 +274,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// At `t`, `f` or `n`: consumes `true`, `false` or `null`.
+    #[inline]
     pub fn literal(&mut self) -> Scan<&'static str> {
         for word in ["true", "false", "null"] {
             if self.bytes[self.pos..].starts_with(word.as_bytes()) {
@@ -296,6 +299,7 @@ impl<'a> Scanner<'a> {
 
     /// At `{` or `[`: steps inside; `false` when the object or array is
     /// empty (and has been read past).
+    #[inline]
     pub fn open(&mut self) -> Scan<bool> {
         let close = if self.peek() == Some(b'{') {
             b'}'
@@ -314,6 +318,7 @@ impl<'a> Scanner<'a> {
     /// Inside an object, before a member: reads its name and the `:` after
     /// it, and leaves the cursor at its value. Returns the name and where
     /// it starts.
+    #[inline]
     pub fn member_name(&mut self) -> Scan<(Str, usize)> {
         self.ws();
         if self.peek() != Some(b'"') {
@@ -328,16 +333,19 @@ impl<'a> Scanner<'a> {
 
     /// After a member's value: reads the `,` before the next member (`true`)
     /// or the `}` that ends the object (`false`).
+    #[inline]
     pub fn after_member(&mut self) -> Scan<bool> {
         self.after(b'}', Expect::CommaOrBrace)
     }
 
     /// After an array item: reads the `,` before the next item (`true`) or
     /// the `]` that ends the array (`false`).
+    #[inline]
     pub fn after_item(&mut self) -> Scan<bool> {
         self.after(b']', Expect::CommaOrBracket)
     }
 
+    #[inline]
     fn after(&mut self, close: u8, expected: Expect) -> Scan<bool> {
         self.ws();
         match self.peek() {
