@@ -79,6 +79,18 @@ linear "layer tree: depth 5 -> 500" layers-5.json layers-500.json 1
 gen "layers-small.json" "D=500;i='{\"type\":\"text\",\"text\":\"t\",\"zz\":['+','.join(['[0]']*10**6)+']}';print('{\"name\":\"x\",\"width\":5,\"height\":5,\"data\":{\"children\":['+'{\"type\":\"group\",\"children\":['*D+i+']}'*D+']}}')"
 linear "layer tree: 4 MB -> 40 MB" layers-small.json layers-500.json 10
 
+# 6. Many small files: more threads must not make them slower.
+if [ ! -d "$D/many" ]; then
+  mkdir -p "$D/many"
+  python3 -c "
+for i in range(10000):
+    open('$D/many/f%05d.json' % i, 'w').write('{\"object\":\"migration\"}')"
+fi
+run many1 --jobs 1 "$D/many"; t1=$T
+run many7 --jobs 7 "$D/many"; t7=$T
+verdict=$(awk -v a="$t1" -v b="$t7" -v k="$SLACK" 'BEGIN { a = (a < 0.05 ? 0.05 : a); print (b <= a * k) ? "ok" : "slow" }')
+check "$(printf '%-34s %6.2fs (1 job) -> %6.2fs (7 jobs)' "10,000 small files" "$t1" "$t7")" "$verdict"
+
 # 7. Repeated and distinct unknown keys in one document.
 gen repeated-keys.json "print('{\"object\":\"migration\"'+',\"k\":0'*1000000+'}')"
 bounded "1,000,000 repeated keys" repeated-keys.json 256
