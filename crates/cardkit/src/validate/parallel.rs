@@ -14,7 +14,7 @@ use crate::diagnostic::Diagnostic;
 use super::check::{Checker, Malformed};
 use super::locate::{self, Position, CONTEXT_BYTES};
 use super::stream::{
-    container, for_each_line, outside_report, validate_line, DocKind, Documents, Sequential,
+    container, for_each_line, outside_report, validate_line, Documents, KindRule, Sequential,
     Source, Stop,
 };
 use super::{DocumentReport, Layout, Options};
@@ -44,7 +44,7 @@ struct Unit {
     /// File offset of its first byte.
     at: usize,
     pointer: String,
-    kind: DocKind,
+    kind: KindRule,
 }
 
 /// What a worker found in a batch.
@@ -318,7 +318,7 @@ impl<F: Fn(Batch) -> Done + Send + Sync + Copy> Documents for Batcher<'_, F> {
         src: &mut Source<'_>,
         at: usize,
         pointer: String,
-        kind: DocKind,
+        kind: KindRule,
     ) -> Result<usize, Stop> {
         if self.single {
             let mut here = Sequential {

@@ -8,7 +8,9 @@
 use std::io;
 
 use crate::diagnostic::{Detail, Diagnostic};
-use crate::json::{push_escaped, skip_raw, DuplicateKeys, Expect, FoundValue, Scanner, Syntax};
+use crate::json::{
+    push_escaped, skip_raw, DuplicateKeys, FoundValue, Scanner, Syntax, SyntaxError,
+};
 
 use super::check::{Checker, Flow, Malformed};
 use super::findings::severity;
@@ -35,7 +37,7 @@ impl From<io::Error> for Stop {
 
 /// How the kind of a document is found.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum DocKind {
+pub(crate) enum KindRule {
     /// It is known (`None`: it cannot be told).
     Named(Option<Kind>),
     /// It is `forced`, or told from the document's members, or else
@@ -46,12 +48,12 @@ pub(crate) enum DocKind {
     },
 }
 
-impl DocKind {
+impl KindRule {
     /// The kind of the document at `pos` of `bytes`.
     pub fn resolve(self, bytes: &[u8], pos: usize) -> Option<Kind> {
         match self {
-            DocKind::Named(kind) => kind,
-            DocKind::Told { forced, otherwise } => {
+            KindRule::Named(kind) => kind,
+            KindRule::Told { forced, otherwise } => {
                 forced.or_else(|| layout::kind_of(bytes, pos)).or(otherwise)
             }
         }
@@ -71,7 +73,7 @@ pub(crate) trait Documents {
         src: &mut Source<'_>,
         at: usize,
         pointer: String,
-        kind: DocKind,
+        kind: KindRule,
     ) -> Result<usize, Stop>;
 }
 
@@ -119,7 +121,7 @@ impl Documents for Sequential<'_> {
         src: &mut Source<'_>,
         at: usize,
         pointer: String,
-        kind: DocKind,
+        kind: KindRule,
     ) -> Result<usize, Stop> {
         let options = self.options;
         let mut resolved = None;
@@ -229,10 +231,10 @@ impl<D: Documents> Container<'_, '_, D> {
         self.layout = layout;
         self.documents.layout(layout);
         match layout {
-            Layout::Bare => self.document(String::new(), DocKind::Named(kind))?,
+            Layout::Bare => self.document(String::new(), KindRule::Named(kind))?,
             Layout::Array => self.array(
                 String::new(),
-                DocKind::Told {
+                KindRule::Told {
                     forced,
                     otherwise: None,
                 },
@@ -265,11 +267,11 @@ impl<D: Documents> Container<'_, '_, D> {
                 return c.skip(pointer);
             }
             match layout {
-                Layout::Wrapped => c.document(pointer, DocKind::Named(kind)),
+                Layout::Wrapped => c.document(pointer, KindRule::Named(kind)),
                 Layout::Catalog => c.code_map(pointer, forced.unwrap_or(Kind::Set)),
                 _ if c.peek()? == Some(b'[') => c.array(
                     pointer,
-                    DocKind::Told {
+                    KindRule::Told {
                         forced,
                         otherwise: Some(Kind::Migration),
                     },
@@ -291,29 +293,19 @@ impl<D: Documents> Container<'_, '_, D> {
             if !codes.insert(code.clone().into()) {
                 c.duplicate_key(code_at, &code, pointer.clone())?;
             }
-            c.document(pointer, DocKind::Named(Some(kind)))
+            c.document(pointer, KindRule::Named(Some(kind)))
         })
     }
 
     /// `[<document>, ...]`.
-    fn array(&mut self, pointer: String, kind: DocKind) -> Result<(), Stop> {
-        self.pos += 1;
-        self.ws()?;
-        if self.peek()? == Some(b']') {
-            self.pos += 1;
+    fn array(&mut self, pointer: String, kind: KindRule) -> Result<(), Stop> {
+        if !self.step(&pointer, |s| s.open())? {
             return Ok(());
         }
         for index in 0.. {
-            self.ws()?;
             self.document(format!("{pointer}/{index}"), kind)?;
-            self.ws()?;
-            match self.peek()? {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                _ => return Err(self.unexpected(&pointer, Expect::CommaOrBracket)),
+            if !self.step(&pointer, |s| s.after_item())? {
+                return Ok(());
             }
         }
         Ok(())
@@ -326,43 +318,27 @@ impl<D: Documents> Container<'_, '_, D> {
         pointer: String,
         mut member: impl FnMut(&mut Self, String, usize, String) -> Result<(), Stop>,
     ) -> Result<(), Stop> {
-        self.pos += 1;
-        self.ws()?;
-        if self.peek()? == Some(b'}') {
-            self.pos += 1;
+        if !self.step(&pointer, |s| s.open())? {
             return Ok(());
         }
         loop {
-            self.ws()?;
-            if self.peek()? != Some(b'"') {
-                return Err(self.unexpected(&pointer, Expect::MemberName));
-            }
-            let key_at = self.pos;
-            let key = self.key(&pointer)?;
-            self.ws()?;
-            if self.peek()? != Some(b':') {
-                return Err(self.unexpected(&pointer, Expect::Colon));
-            }
-            self.pos += 1;
-            self.ws()?;
+            let (key, key_at) = self.step(&pointer, |s| {
+                let (name, at) = s.member_name()?;
+                Ok((s.decode(name).into_owned(), at))
+            })?;
+            let key_at = self.src.base + key_at;
             let mut inner = pointer.clone();
             inner.push('/');
             push_escaped(&mut inner, &key);
             member(self, key, key_at, inner)?;
-            self.ws()?;
-            match self.peek()? {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                _ => return Err(self.unexpected(&pointer, Expect::CommaOrBrace)),
+            if !self.step(&pointer, |s| s.after_member())? {
+                return Ok(());
             }
         }
     }
 
     /// Hands the document at the cursor to the handler.
-    fn document(&mut self, pointer: String, kind: DocKind) -> Result<(), Stop> {
+    fn document(&mut self, pointer: String, kind: KindRule) -> Result<(), Stop> {
         self.pos = self.documents.document(self.src, self.pos, pointer, kind)?;
         self.src.release(self.pos);
         Ok(())
@@ -414,20 +390,33 @@ impl<D: Documents> Container<'_, '_, D> {
         Ok(())
     }
 
-    /// At `"`: reads a key.
-    fn key(&mut self, pointer: &str) -> Result<String, Stop> {
-        self.ensure_value()?;
-        let mut scan = Scanner::new(self.src.bytes(), self.pos - self.src.base);
-        match scan.string() {
-            Ok(token) => {
-                let key = scan.decode(token).into_owned();
-                self.pos = self.src.base + scan.pos;
-                Ok(key)
-            }
-            Err(error) => {
-                let at = self.src.base + error.at;
-                self.report(Detail::Syntax(error.syntax), at, pointer.to_owned())?;
-                Err(Stop::Malformed)
+    /// Runs one scanner step at the cursor (a member's name, the `,`
+    /// after an item), reading more of the input while the step runs into
+    /// the end of the bytes at hand; malformed JSON is reported at
+    /// `pointer`. Offsets the step returns are relative to `src.base`.
+    fn step<T>(
+        &mut self,
+        pointer: &str,
+        step: impl Fn(&mut Scanner<'_>) -> Result<T, SyntaxError>,
+    ) -> Result<T, Stop> {
+        loop {
+            let base = self.src.base;
+            let mut scan = Scanner::new(self.src.bytes(), self.pos - base);
+            scan.utf8_checked = self.src.utf8_to().saturating_sub(base);
+            match step(&mut scan) {
+                Ok(value) => {
+                    self.pos = base + scan.pos;
+                    return Ok(value);
+                }
+                Err(_) if scan.at_end() && self.src.fill()? => {}
+                Err(error) => {
+                    self.report(
+                        Detail::Syntax(error.syntax),
+                        base + error.at,
+                        pointer.to_owned(),
+                    )?;
+                    return Err(Stop::Malformed);
+                }
             }
         }
     }
@@ -442,10 +431,14 @@ impl<D: Documents> Container<'_, '_, D> {
     }
 
     fn ws(&mut self) -> Result<(), Stop> {
-        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek()? {
-            self.pos += 1;
+        loop {
+            let mut scan = Scanner::new(self.src.bytes(), self.pos - self.src.base);
+            scan.ws();
+            self.pos = self.src.base + scan.pos;
+            if !scan.at_end() || !self.src.fill()? {
+                return Ok(());
+            }
         }
-        Ok(())
     }
 
     fn found_value(&mut self) -> FoundValue {
@@ -470,17 +463,6 @@ impl<D: Documents> Container<'_, '_, D> {
             name: key.to_owned(),
         };
         self.report(detail, key_at, pointer)
-    }
-
-    /// Reports malformed JSON at the cursor: something else was expected.
-    fn unexpected(&mut self, pointer: &str, expected: Expect) -> Stop {
-        let at = (self.pos - self.src.base).min(self.src.bytes().len());
-        let error = Scanner::new(self.src.bytes(), at).unexpected(expected);
-        let at = self.src.base + error.at;
-        match self.report(Detail::Syntax(error.syntax), at, pointer.to_owned()) {
-            Ok(()) => Stop::Malformed,
-            Err(stop) => stop,
-        }
     }
 }
 
