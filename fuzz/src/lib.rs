@@ -286,7 +286,8 @@ impl Gen {
         self.out.push_str(&int_part);
         if u.ratio(1, 4)? {
             self.out.push('.');
-            let n = u.int_in_range(1..=u.choose(&[3usize, 30, 400])?.to_owned())?;
+            let most = *u.choose(&[3usize, 30, 400])?;
+            let n = u.int_in_range(1..=most)?;
             let mut fraction = String::new();
             for _ in 0..n {
                 fraction.push(char::from(b'0' + u.int_in_range(0..=9)?));
@@ -302,7 +303,8 @@ impl Gen {
                 1 => self.out.push('+'),
                 _ => self.out.push('-'),
             }
-            let n = u.int_in_range(1..=u.choose(&[2usize, 5, 40])?.to_owned())?;
+            let most = *u.choose(&[2usize, 5, 40])?;
+            let n = u.int_in_range(1..=most)?;
             for _ in 0..n {
                 self.out.push(char::from(b'0' + u.int_in_range(0..=9)?));
             }
