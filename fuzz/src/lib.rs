@@ -203,7 +203,8 @@ impl Gen {
             };
             if style == 2 {
                 self.out.push_str(r#"{"type":"group","children":["#);
-                closing.push_str("]}");
+                // Reversed with the rest below: "]}".
+                closing.push_str("}]");
             } else if array {
                 self.out.push('[');
                 closing.push(']');
