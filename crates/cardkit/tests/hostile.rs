@@ -246,3 +246,14 @@ fn a_document_keeps_a_bounded_number_of_diagnostics_and_counts_the_rest() {
         1
     );
 }
+
+/// The inputs on which the differential fuzzing against serde_json stopped
+/// (`fuzz/regressions/`): cardkit rejects both, where a lax reading into
+/// `IgnoredAny` accepts them.
+#[test]
+fn fuzzing_differences_with_serde_json_stay_invalid_json() {
+    for input in [&b"\"\xFF\""[..], b"1e2012200"] {
+        let report = validate(input, &Options::default());
+        assert_eq!(codes(&report), [Code::InvalidJson], "{input:?}");
+    }
+}
