@@ -206,18 +206,17 @@ fn data(bytes: &[u8], pos: usize) -> Result<Data, NeedMore> {
     let mut members = Scanner::new(bytes, pos).members();
     for member in members.by_ref() {
         let key = member.name.as_ref();
-        let value = Scanner::new(bytes, member.value_at);
         // A set has a `type` too, but not one that names a layer kind.
         if key == LAYER_TAG.tag {
-            let cut = bytes.get(member.value_at) == Some(&b'"')
-                && value.string_here().is_none()
+            let tag = Scanner::new(bytes, member.value_at).string_here();
+            let cut = tag.is_none()
+                && bytes.get(member.value_at) == Some(&b'"')
                 && skip_raw(bytes, member.value_at).is_err_and(|at| at >= bytes.len());
             if cut {
                 return Err(NeedMore);
             }
-            let layer_tag = value
-                .string_here()
-                .is_some_and(|tag| LAYER_TAG.variants.iter().any(|(t, _)| *t == tag));
+            let layer_tag =
+                tag.is_some_and(|tag| LAYER_TAG.variants.iter().any(|(t, _)| *t == tag));
             if layer_tag {
                 return Ok(Data::Layers);
             }

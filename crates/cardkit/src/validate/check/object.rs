@@ -159,25 +159,19 @@ impl Checker<'_> {
                             expected: tag,
                             found,
                         };
-                        self.report_at_member(detail, at, union.tag, tag_label());
+                        self.report(detail, at, Some(union.tag), tag_label());
                         model()
                     }
                     None => {
                         let found = self.found_at(at);
                         let detail = Detail::UnknownTag { union, found };
-                        self.report_at_member(detail, at, union.tag, tag_label());
+                        self.report(detail, at, Some(union.tag), tag_label());
                         return self.skip_value();
                     }
                 }
             }
         };
         self.enter(|c| c.object(model, Some(union.tag)))
-    }
-
-    /// Records a problem about the value of `member` of the current object,
-    /// found at `at` before the object is read.
-    fn report_at_member(&mut self, detail: Detail, at: usize, member: &str, field: Option<String>) {
-        self.report(detail, at, Some(member), field);
     }
 
     /// Validates a value of a plain union: by JSON type where that decides,
