@@ -104,6 +104,10 @@ bounded "3,000,000 tiny documents, 2 jobs" tiny-docs.json 256 --jobs 2
 # 9. A large meta member.
 gen big-meta.json "print('{\"meta\":{\"x\":\"'+'m'*100000000+'\"},\"data\":{\"object\":\"migration\"}}')"
 bounded "100 MB meta string" big-meta.json 64
+gen meta-keys.json "print('{\"meta\":{'+','.join(['\"k\":[[0]]']*2000000)+'},\"data\":{\"object\":\"migration\"}}')"
+bounded "2,000,000 duplicate keys in meta" meta-keys.json 256
+gen meta-deep.json "print('{\"meta\":'+'['*3000000+']'*3000000+',\"data\":{\"object\":\"migration\"}}')"
+bounded "3,000,000 nested arrays in meta" meta-deep.json 64
 
 # 17. Huge numbers and keys quoted in messages.
 gen long-number.json "print('{\"object\":\"migration\",\"id\":'+'7'*1000000+'}')"

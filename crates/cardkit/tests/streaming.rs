@@ -10,6 +10,7 @@ mod support;
 
 use std::io::Read;
 
+use cardkit::diagnostic::Detail;
 use cardkit::validate::{validate, validate_buffered, Buffering, Layout, Options};
 use cardkit::{Code, DocumentReport};
 use proptest::prelude::*;
@@ -56,18 +57,33 @@ fn tiny(chunk: usize) -> Buffering {
         read_ahead: chunk,
         retain: chunk,
         batch: chunk,
+        // The first MiB of every input here is read before the layout is
+        // told; `a_long_meta_*` below read it as a stream instead.
+        foreign_prefix: usize::MAX,
+    }
+}
+
+/// Tiny buffers, with the root's members that are no document's field
+/// (`meta`) read as a stream from the first byte on.
+fn tiny_foreign_prefix(chunk: usize) -> Buffering {
+    Buffering {
+        foreign_prefix: 1,
+        ..tiny(chunk)
     }
 }
 
 /// Past the first MiB, a container whose `data` comes before the member that names
-/// a document kind is read as a container (and the member reported): with
-/// tiny buffers, inputs that do so are told apart by that diagnostic.
+/// a document kind is read as a container (and the member reported), and so
+/// is an object whose first MiB holds only members that are no document's
+/// field: with tiny buffers, inputs that do so are told apart by those
+/// diagnostics.
 fn misled_by_early_data(report: &Report) -> bool {
-    report
-        .1
-        .iter()
-        .flat_map(|d| &d.diagnostics)
-        .any(|d| d.code == Code::UnknownKind && d.message().contains("`data` was read as"))
+    report.1.iter().flat_map(|d| &d.diagnostics).any(|d| {
+        matches!(
+            d.detail,
+            Detail::KindAfterData { .. } | Detail::ForeignStart { .. }
+        )
+    })
 }
 
 /// Checks every way of reading `input` against reading it in memory; false
@@ -270,5 +286,88 @@ proptest! {
         };
         let input = edited(&text, &edits);
         prop_assert!(check_same("edited input", &input, &options), "read as a container only with small buffers");
+    }
+}
+
+/// `meta` (and any member no document has) before `data`, with its nested
+/// values, a long string, escapes, a duplicate key and some numbers.
+const META: &str = r#""meta": {"version": "5.2.2", "notes": ["a", {"b": [1, -2.5e3, true, null]}],
+  "long": "LONG", "esc": "caf\u00e9 \ud83d\ude00 \n", "version": 6, "e": {}, "f": []}"#;
+
+#[test]
+fn a_long_meta_before_data_reads_the_same_as_one_at_hand() {
+    let meta = META.replace("LONG", &r"m\u00e9\né".repeat(2000));
+    let catalog = catalog(20, |i| if i % 3 == 0 { r#", "code": 5"# } else { "" }).replacen(
+        r#""meta": {"version": "5.2.2"}"#,
+        &meta,
+        1,
+    );
+    let wrapped = format!(r#"{{{meta}, "zz": [[1]], "data": {{"object": "migration", "id": 5}}}}"#);
+    let list = format!(
+        r#"{{{meta}, "data": [{{"object": "migration"}}, {{"uri": 1}}], "object": "list"}}"#
+    );
+    for input in [catalog, wrapped, list] {
+        let expected = in_memory(input.as_bytes(), &Options::default());
+        assert!(
+            expected
+                .1
+                .iter()
+                .flat_map(|d| &d.diagnostics)
+                .any(|d| d.code == Code::DuplicateKey),
+            "the duplicate key in meta is reported"
+        );
+        for (jobs, chunk) in [(1, 1), (1, 7), (2, 64), (3, 4096)] {
+            let actual = streamed(
+                input.as_bytes(),
+                &Options::default(),
+                jobs,
+                tiny_foreign_prefix(chunk),
+            );
+            assert_eq!(actual, expected, "{jobs} threads, buffers of {chunk} bytes");
+        }
+    }
+}
+
+#[test]
+fn a_long_meta_before_a_document_field_or_nothing_is_reported() {
+    let meta = META.replace("LONG", "m");
+    let card = format!(r#"{{{meta}, "name": "x", "width": 5, "height": 5}}"#);
+    let alone = format!("{{{meta}}}");
+    for (input, field, pointer) in [(card, Some("name"), "/name"), (alone, None, "")] {
+        let (_, documents) = streamed(
+            input.as_bytes(),
+            &Options::default(),
+            1,
+            tiny_foreign_prefix(16),
+        );
+        let found: Vec<_> = documents
+            .iter()
+            .flat_map(|d| &d.diagnostics)
+            .filter(|d| d.code != Code::DuplicateKey)
+            .collect();
+        assert_eq!(found.len(), 1, "{found:?}");
+        let Detail::ForeignStart {
+            first,
+            field: named,
+        } = &found[0].detail
+        else {
+            panic!("{found:?}");
+        };
+        assert_eq!(
+            (first.as_str(), named.as_deref(), found[0].pointer.as_str()),
+            ("meta", field, pointer)
+        );
+        // Read whole, the same input is a card, or of no kind that can be told.
+        let whole = in_memory(input.as_bytes(), &Options::default());
+        let codes: Vec<_> = whole
+            .1
+            .iter()
+            .flat_map(|d| &d.diagnostics)
+            .map(|d| d.code)
+            .collect();
+        assert!(
+            !codes.contains(&Code::UnknownKind) || field.is_none(),
+            "{codes:?}"
+        );
     }
 }

@@ -110,6 +110,16 @@ pub enum Detail {
         /// The container `data` was read as (`wrapped`, `catalog`, `list`).
         layout: &'static str,
     },
+    /// The first mebibyte of a root object holds only members that are no
+    /// document's field (a long `meta`), so it was read as a container and
+    /// those members were skipped; `field` is a document field that came
+    /// after them, `None` when no `data` came either.
+    ForeignStart {
+        /// The name of the object's first member.
+        first: String,
+        /// The document field found after them.
+        field: Option<String>,
+    },
     /// A member the model does not define.
     UnknownField {
         /// The model.
@@ -163,7 +173,9 @@ impl Detail {
             Detail::NoMatchingShape { .. } => Code::NoMatchingShape,
             Detail::OutOfRange { .. } => Code::OutOfRange,
             Detail::TooDeep { .. } => Code::TooDeep,
-            Detail::UnknownKind | Detail::KindAfterData { .. } => Code::UnknownKind,
+            Detail::UnknownKind | Detail::KindAfterData { .. } | Detail::ForeignStart { .. } => {
+                Code::UnknownKind
+            }
             Detail::UnknownField { .. } => Code::UnknownField,
             Detail::DuplicateKey { .. } => Code::DuplicateKey,
             Detail::NewerField { .. } => Code::NewerField,

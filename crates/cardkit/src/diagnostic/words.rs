@@ -91,6 +91,18 @@ pub fn message(detail: &Detail) -> String {
                 "`{key}` is a field of a {kind}, but this object's `data` was read as a {layout}: name the kind with --kind, or put `data` after `{key}`"
             )
         }
+        Detail::ForeignStart { first, field } => {
+            let first = name(first);
+            match field {
+                Some(field) => format!(
+                    "`{}` is a document field, but the first mebibyte of this object holds only members that are no document's field (from `{first}`), so it was read as a container and they were skipped: put the document's fields first",
+                    name(field)
+                ),
+                None => format!(
+                    "the first mebibyte of this object holds only members that are no document's field (from `{first}`), and no `data` follows: it is neither a document nor a container of documents"
+                ),
+            }
+        }
         Detail::UnknownField {
             model,
             name: key,

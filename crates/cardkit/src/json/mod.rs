@@ -7,6 +7,7 @@
 //! Problems are typed ([`Syntax`]); their words are in [`crate::words`].
 
 mod found;
+mod piece;
 mod scan;
 mod skip;
 mod text;

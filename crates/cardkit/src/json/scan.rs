@@ -144,7 +144,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// At a backslash inside a string: checks and consumes one escape.
-    fn escape(&mut self) -> Scan<()> {
+    pub(super) fn escape(&mut self) -> Scan<()> {
         let at = self.pos;
         match self.bytes.get(at + 1) {
             Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {

@@ -7,10 +7,9 @@ use std::io;
 use crate::diagnostic::Detail;
 use crate::json::{Syntax, BOM};
 
+use super::container::{container, diagnostic, Outside};
 use super::parallel;
-use super::stream::{
-    container, diagnostic, for_each_line, outside_report, validate_line, Sequential, Source, Stop,
-};
+use super::stream::{for_each_line, validate_line, Sequential, Source, Stop};
 use super::{DocumentReport, Layout, Options};
 
 /// Validates every document of `src`.
@@ -35,8 +34,8 @@ pub(crate) fn validate_source(
     }
     let mut documents = Sequential { options, sink };
     let (layout, outside, outcome) = container(src, start, options, &mut documents);
-    if !outside.is_empty() {
-        sink(outside_report(outside));
+    if let Some(report) = outside.into_report() {
+        sink(report);
     }
     match outcome {
         Err(Stop::Io(error)) => Err(error),
@@ -71,7 +70,9 @@ fn lines(
             String::new(),
         )];
         src.locate(&mut diagnostics)?;
-        sink(outside_report(diagnostics));
+        if let Some(report) = Outside::of(diagnostics).into_report() {
+            sink(report);
+        }
     }
     Ok(())
 }

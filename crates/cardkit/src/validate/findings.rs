@@ -15,9 +15,6 @@ pub(crate) struct Findings<'o> {
     options: &'o Options,
     /// Every diagnostic kept, in the order found.
     pub out: Vec<Diagnostic>,
-    /// Keep only up to the bounds (documents), or everything (the few
-    /// diagnostics around documents).
-    bounded: bool,
     errors: usize,
     warnings: [usize; Code::ALL.len()],
     /// What was counted but not kept.
@@ -25,11 +22,10 @@ pub(crate) struct Findings<'o> {
 }
 
 impl<'o> Findings<'o> {
-    pub fn new(options: &'o Options, bounded: bool) -> Self {
+    pub fn new(options: &'o Options) -> Self {
         Findings {
             options,
             out: Vec::new(),
-            bounded,
             errors: 0,
             warnings: [0; Code::ALL.len()],
             omitted: Omitted::default(),
@@ -37,33 +33,33 @@ impl<'o> Findings<'o> {
     }
 
     /// Records a problem about the value at file offset `offset`: `make`
-    /// gives its pointer and field, made only when it is kept.
+    /// gives its pointer and field, made only when it is kept. `false` when
+    /// it is only counted.
     pub fn add(
         &mut self,
         detail: Detail,
         offset: usize,
         make: impl FnOnce() -> (String, Option<String>),
-    ) {
+    ) -> bool {
         let code = detail.code();
         let severity = severity(self.options, code);
-        if self.bounded {
-            let count = match severity {
-                Severity::Error => &mut self.errors,
-                Severity::Warning => &mut self.warnings[code_index(code)],
-            };
-            let bound = match severity {
-                Severity::Error => KEPT_ERRORS,
-                Severity::Warning => KEPT_WARNINGS_PER_CODE,
-            };
-            if *count >= bound {
-                self.omitted.add(code, severity);
-                return;
-            }
-            *count += 1;
+        let count = match severity {
+            Severity::Error => &mut self.errors,
+            Severity::Warning => &mut self.warnings[code_index(code)],
+        };
+        let bound = match severity {
+            Severity::Error => KEPT_ERRORS,
+            Severity::Warning => KEPT_WARNINGS_PER_CODE,
+        };
+        if *count >= bound {
+            self.omitted.add(code, severity);
+            return false;
         }
+        *count += 1;
         let (pointer, field) = make();
         self.out
             .push(Diagnostic::new(detail, severity, pointer, field, offset));
+        true
     }
 }
 

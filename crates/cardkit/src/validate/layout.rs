@@ -193,6 +193,34 @@ pub(crate) fn contradicting_kind(bytes: &[u8], key: &str, value_at: usize) -> Op
     }
 }
 
+/// The container that a root object's `data` at `value_at` makes of it, if
+/// any.
+pub(crate) fn data_layout(
+    bytes: &[u8],
+    value_at: usize,
+) -> Result<Option<(Layout, Option<Kind>)>, NeedMore> {
+    Ok(match member(bytes, "data", value_at, false, Depth::Root)? {
+        Guess::Container(layout, kind) => Some((layout, kind)),
+        Guess::Kind(_) | Guess::Unknown => None,
+    })
+}
+
+/// Whether the object at `pos` has members, and every one of them, as far
+/// as the bytes go, is no field of any document (such as `meta`).
+pub(crate) fn only_foreign_members(bytes: &[u8], pos: usize) -> bool {
+    let mut any = false;
+    let all_foreign = Scanner::new(bytes, pos).members().all(|member| {
+        any = true;
+        !is_document_field(&member.name)
+    });
+    any && all_foreign
+}
+
+/// Whether `key` is a field of some document kind's top-level model.
+pub(crate) fn is_document_field(key: &str) -> bool {
+    SIGNS.known.contains(key)
+}
+
 enum Data {
     Document(Kind),
     Layers,

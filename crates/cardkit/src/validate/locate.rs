@@ -70,7 +70,10 @@ pub(crate) fn locate(
 /// The bytes of the source line around `offset` of `bytes`, within reach
 /// of it: the text is made only if the diagnostic is shown.
 fn excerpt(bytes: &[u8], offset: usize) -> Option<Excerpt> {
-    let lower = offset.saturating_sub(CONTEXT_BYTES);
+    // One byte short of the context kept before `offset`: the byte before
+    // the excerpt tells whether the line goes on, wherever the bytes at
+    // hand begin.
+    let lower = offset.saturating_sub(CONTEXT_BYTES - 1);
     let upper = (offset + CONTEXT_BYTES).min(bytes.len());
     let start = memchr::memrchr(b'\n', &bytes[lower..offset]).map_or(lower, |i| lower + i + 1);
     let end = memchr::memchr(b'\n', &bytes[offset..upper]).map_or(upper, |i| offset + i);

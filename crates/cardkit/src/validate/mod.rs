@@ -13,7 +13,9 @@
 //! assert_eq!(codes, ["missing_field", "missing_field", "missing_field"]);
 //! ```
 
+mod around;
 mod check;
+mod container;
 mod dispatch;
 mod findings;
 
@@ -142,6 +144,18 @@ impl Omitted {
             Severity::Warning => &mut self.warnings,
         };
         *counts.entry(code).or_default() += 1;
+    }
+
+    /// Adds the counts of `other`.
+    pub(crate) fn merge(&mut self, other: Omitted) {
+        for (mine, theirs) in [
+            (&mut self.errors, other.errors),
+            (&mut self.warnings, other.warnings),
+        ] {
+            for (code, count) in theirs {
+                *mine.entry(code).or_default() += count;
+            }
+        }
     }
 }
 

@@ -12,11 +12,9 @@ use crossbeam_channel::{bounded, unbounded, Receiver, Sender, TrySendError};
 use crate::diagnostic::Diagnostic;
 
 use super::check::{Checker, Malformed};
+use super::container::container;
 use super::locate::{self, Position, CONTEXT_BYTES};
-use super::stream::{
-    container, for_each_line, outside_report, validate_line, Documents, KindRule, Sequential,
-    Source, Stop,
-};
+use super::stream::{for_each_line, validate_line, Documents, KindRule, Sequential, Source, Stop};
 use super::{DocumentReport, Layout, Options};
 use crate::json::skip_raw;
 
@@ -75,12 +73,8 @@ pub(crate) fn validate(
         let stopped_at = batcher.finish();
         // What was found around documents after a malformed one would not
         // have been read by one thread.
-        let outside: Vec<Diagnostic> = outside
-            .into_iter()
-            .filter(|d| stopped_at.is_none_or(|at| d.offset < at))
-            .collect();
-        if !outside.is_empty() {
-            (batcher.order.sink)(outside_report(outside));
+        if let Some(report) = outside.before(stopped_at).into_report() {
+            (batcher.order.sink)(report);
         }
         match outcome {
             Err(Stop::Io(error)) => Err(error),
@@ -384,7 +378,6 @@ fn validate_batch(batch: Batch, options: &Options) -> Done {
             &unit.pointer,
             utf8_checked,
             options,
-            true,
         );
         let outcome = checker.document(kind);
         let (diagnostics, omitted) = checker.into_diagnostics();

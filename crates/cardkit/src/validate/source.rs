@@ -27,6 +27,10 @@ pub struct Buffering {
     pub retain: usize,
     /// Documents are sent to other threads in batches of about this size.
     pub batch: usize,
+    /// How much of a root object may be taken by members that are no
+    /// document's field (a long `meta`) before the object is read as a
+    /// container, those members read past as a stream instead of held.
+    pub foreign_prefix: usize,
 }
 
 impl Default for Buffering {
@@ -36,6 +40,7 @@ impl Default for Buffering {
             read_ahead: 8 << 20,
             retain: 1 << 20,
             batch: 1 << 20,
+            foreign_prefix: 1 << 20,
         }
     }
 }
@@ -94,13 +99,7 @@ impl<'r> Source<'r> {
 
     /// A checker over the bytes at hand from file offset `at`, which knows
     /// how far they are UTF-8; the value there is at `pointer` in the file.
-    pub fn checker<'s>(
-        &'s self,
-        at: usize,
-        pointer: &'s str,
-        options: &'s Options,
-        bounded: bool,
-    ) -> Checker<'s> {
+    pub fn checker<'s>(&'s self, at: usize, pointer: &'s str, options: &'s Options) -> Checker<'s> {
         let utf8_checked = self.utf8_to.saturating_sub(self.base);
         Checker::new(
             self.bytes(),
@@ -109,7 +108,6 @@ impl<'r> Source<'r> {
             pointer,
             utf8_checked,
             options,
-            bounded,
         )
     }
 

@@ -55,13 +55,12 @@ impl<'a> Checker<'a> {
         prefix: &'a str,
         utf8_checked: usize,
         options: &'a Options,
-        bounded: bool,
     ) -> Self {
         let mut read = Reader::new(bytes, base, pos, prefix);
         read.scan.utf8_checked = utf8_checked;
         Checker {
             read,
-            found: Findings::new(options, bounded),
+            found: Findings::new(options),
             options,
             inside_newer: false,
             depth: 0,
