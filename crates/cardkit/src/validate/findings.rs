@@ -64,6 +64,15 @@ impl<'o> Findings<'o> {
 }
 
 impl Findings<'_> {
+    /// Whether a diagnostic of `code` found now would be kept, not only
+    /// counted.
+    pub fn keeps(&self, code: Code) -> bool {
+        match severity(self.options, code) {
+            Severity::Error => self.errors < KEPT_ERRORS,
+            Severity::Warning => self.warnings[code_index(code)] < KEPT_WARNINGS_PER_CODE,
+        }
+    }
+
     /// Forgets the diagnostics in `range` of `out` (an earlier value that a
     /// later duplicate replaces), so they no longer count against the bounds.
     pub fn discard(&mut self, range: std::ops::Range<usize>) {

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::diagnostic::Detail;
+use crate::diagnostic::{Code, Detail};
 use crate::json::DuplicateKeys;
 use crate::schema::words::nearest_field;
 use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
@@ -55,13 +55,24 @@ impl Checker<'_> {
                 c.duplicate_key(key_at, &name, None);
             }
             if tag != Some(name.as_ref()) {
+                // The nearest known name costs more than reading the member:
+                // it is looked for only when the report is kept.
+                let kept = c.found.keeps(Code::UnknownField);
                 let detail = Detail::UnknownField {
                     model: model.name,
-                    name: name.clone().into_owned(),
-                    suggestion: nearest_field(model, &name),
+                    name: if kept {
+                        name.clone().into_owned()
+                    } else {
+                        String::new()
+                    },
+                    suggestion: if kept {
+                        nearest_field(model, &name)
+                    } else {
+                        None
+                    },
                 };
-                let field = format!("{}.{}", model.name, unknown_label(&name));
-                c.report(detail, key_at, None, Some(field));
+                let field = kept.then(|| format!("{}.{}", model.name, unknown_label(&name)));
+                c.report(detail, key_at, None, field);
             }
             let from = c.found.out.len();
             c.skip_value()?;
