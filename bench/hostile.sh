@@ -27,11 +27,11 @@ gen() { # name python-expression-printing-the-input
 # run NAME ARGS... : sets T (seconds), RSS (MB), CODE, OUT (bytes of stdout)
 run() {
   local name=$1; shift
-  /usr/bin/time -v -o "$D/$name.time" "$K" validate --quiet "$@" > "$D/$name.out" 2> "$D/$name.err"
-  CODE=$?
+  /usr/bin/time -v -o "$D/$name.time" "$K" validate --quiet "$@" 2> "$D/$name.err" | wc -c > "$D/$name.out"
+  CODE=${PIPESTATUS[0]}
   T=$(awk -F': ' '/Elapsed/ {split($2, p, ":"); print (p[1] * 60) + p[2]}' "$D/$name.time")
   RSS=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$D/$name.time")
-  OUT=$(stat -c %s "$D/$name.out")
+  OUT=$(cat "$D/$name.out")
 }
 
 check() { # label condition-result
@@ -96,10 +96,20 @@ gen repeated-keys.json "print('{\"object\":\"migration\"'+',\"k\":0'*1000000+'}'
 bounded "1,000,000 repeated keys" repeated-keys.json 256
 gen distinct-keys.json "print('{\"object\":\"migration\"'+''.join(',\"k%d\":0' % i for i in range(2000000))+'}')"
 bounded "2,000,000 distinct unknown keys" distinct-keys.json 512
+gen distinct-keys-small.json "print('{\"object\":\"migration\"'+''.join(',\"k%d\":0' % i for i in range(200000))+'}')"
+linear "distinct unknown keys: 200,000 -> 2M" distinct-keys-small.json distinct-keys.json 10
 
 # 8. Many tiny documents on two threads.
 gen tiny-docs.json "print('['+','.join(['{}']*3000000)+']')"
 bounded "3,000,000 tiny documents, 2 jobs" tiny-docs.json 256 --jobs 2
+
+# 8. JSON Lines on two threads: reports must not pile up.
+gen tiny-lines.jsonl "import sys; sys.stdout.write('{\"a\":1}\\n'*1000000)"
+bounded "1,000,000 JSON Lines, 2 jobs" tiny-lines.jsonl 256 --jobs 2 --kind migration
+
+# 2. More threads asked for than allowed: a usage error, not an abort.
+run jobs --jobs 30000 examples/valid/set.json
+check "$(printf '%-34s exit %s' "--jobs 30000" "$CODE")" "$([ "$CODE" = 2 ] && echo ok || echo "exit $CODE")"
 
 # 9. A large meta member.
 gen big-meta.json "print('{\"meta\":{\"x\":\"'+'m'*100000000+'\"},\"data\":{\"object\":\"migration\"}}')"
@@ -110,6 +120,10 @@ gen meta-deep.json "print('{\"meta\":'+'['*3000000+']'*3000000+',\"data\":{\"obj
 bounded "3,000,000 nested arrays in meta" meta-deep.json 64
 
 # 17. Huge numbers and keys quoted in messages.
+gen long-key.json "print('{\"object\":\"migration\",\"'+'k'*100000000+'\":1}')"
+# The key is held whole, as are the pointer that names it and the line that
+# shows it: a few copies of the document.
+bounded "100 MB key" long-key.json 768
 gen long-number.json "print('{\"object\":\"migration\",\"id\":'+'7'*1000000+'}')"
 bounded "1,000,000-digit number" long-number.json 64
 
