@@ -66,7 +66,7 @@ pub(crate) fn validate(
     sink: &mut dyn FnMut(DocumentReport),
 ) -> io::Result<Layout> {
     std::thread::scope(|scope| {
-        let (pool, done) = Pool::start(scope, jobs, |batch: Batch| validate_batch(batch, options));
+        let (pool, done) = Pool::new(scope, jobs, |batch: Batch| validate_batch(batch, options));
         let mut batcher = Batcher::new(pool, done, options, sink);
         let (layout, outside, outcome) = container(src, start, options, &mut batcher);
         let sent = batcher.send(src);
@@ -94,7 +94,7 @@ pub(crate) fn lines(
 ) -> io::Result<bool> {
     type Lines = (usize, Vec<(Vec<u8>, Position, usize)>);
     std::thread::scope(|scope| {
-        let (mut pool, done) = Pool::start(scope, jobs, |(seq, lines): Lines| {
+        let (mut pool, done) = Pool::new(scope, jobs, |(seq, lines): Lines| {
             let mut reports = Vec::new();
             for (line, at, number) in lines {
                 validate_line(line, at, number, options, &mut |report| {
@@ -130,44 +130,64 @@ pub(crate) fn lines(
     })
 }
 
-/// Work handed out to `jobs` threads and to the thread that hands it out,
-/// which finds where documents end and, whenever the others are all busy,
-/// validates a batch itself instead of waiting.
-struct Pool<T, F> {
+/// Work handed out to up to `jobs` threads and to the thread that hands it
+/// out, which finds where documents end and, whenever the others are all
+/// busy, validates a batch itself instead of waiting. A thread is started
+/// with each piece of work until there are `jobs`: never more threads than
+/// pieces.
+struct Pool<'scope, 'env, T, F> {
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    jobs: usize,
+    started: usize,
     work: Option<Sender<T>>,
     todo: Receiver<T>,
+    finished: Option<Sender<Done>>,
     run: F,
 }
 
-impl<'scope, T: Send + 'scope, F: Fn(T) -> Done + Send + Sync + Copy + 'scope> Pool<T, F> {
-    fn start(
-        scope: &'scope std::thread::Scope<'scope, '_>,
+impl<'scope, 'env, T: Send + 'scope, F: Fn(T) -> Done + Send + Sync + Copy + 'scope>
+    Pool<'scope, 'env, T, F>
+{
+    fn new(
+        scope: &'scope std::thread::Scope<'scope, 'env>,
         jobs: usize,
         run: F,
     ) -> (Self, Receiver<Done>) {
         // A bounded queue keeps memory bounded: reading waits for the workers.
         let (work, todo) = bounded::<T>(jobs);
         let (finished, done) = unbounded();
-        for _ in 0..jobs {
-            let (todo, finished) = (todo.clone(), finished.clone());
-            scope.spawn(move || {
-                for item in todo {
-                    if finished.send(run(item)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
         let pool = Pool {
+            scope,
+            jobs,
+            started: 0,
             work: Some(work),
             todo,
+            finished: Some(finished),
             run,
         };
         (pool, done)
     }
 
+    fn start_worker(&mut self) {
+        let Some(finished) = self.finished.clone() else {
+            return;
+        };
+        let (todo, run) = (self.todo.clone(), self.run);
+        self.scope.spawn(move || {
+            for item in todo {
+                if finished.send(run(item)).is_err() {
+                    return;
+                }
+            }
+        });
+        self.started += 1;
+    }
+
     /// Queues `item`; while the queue is full, does the oldest piece here.
     fn submit(&mut self, mut item: T, order: &mut InOrder<'_>) {
+        if self.started < self.jobs {
+            self.start_worker();
+        }
         let Some(work) = &self.work else {
             return;
         };
@@ -188,6 +208,7 @@ impl<'scope, T: Send + 'scope, F: Fn(T) -> Done + Send + Sync + Copy + 'scope> P
     /// Does what is left, with the other threads, and hands on every result.
     fn finish(&mut self, order: &mut InOrder<'_>) {
         self.work = None;
+        self.finished = None;
         while let Ok(queued) = self.todo.try_recv() {
             order.arrived((self.run)(queued));
         }
@@ -250,8 +271,8 @@ impl<'s> InOrder<'s> {
 }
 
 /// Gathers documents into batches for the workers.
-struct Batcher<'s, F> {
-    pool: Pool<Batch, F>,
+struct Batcher<'scope, 'env, 's, F> {
+    pool: Pool<'scope, 'env, Batch, F>,
     order: InOrder<'s>,
     options: &'s Options,
     /// The value is one document: there is nothing to do in parallel.
@@ -260,9 +281,11 @@ struct Batcher<'s, F> {
     seq: usize,
 }
 
-impl<'s, F: Fn(Batch) -> Done + Send + Sync + Copy> Batcher<'s, F> {
+impl<'scope, 'env, 's, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope>
+    Batcher<'scope, 'env, 's, F>
+{
     fn new(
-        pool: Pool<Batch, F>,
+        pool: Pool<'scope, 'env, Batch, F>,
         done: Receiver<Done>,
         options: &'s Options,
         sink: &'s mut dyn FnMut(DocumentReport),
@@ -302,7 +325,9 @@ impl<'s, F: Fn(Batch) -> Done + Send + Sync + Copy> Batcher<'s, F> {
     }
 }
 
-impl<F: Fn(Batch) -> Done + Send + Sync + Copy> Documents for Batcher<'_, F> {
+impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
+    for Batcher<'scope, '_, '_, F>
+{
     fn layout(&mut self, layout: Layout) {
         self.single = matches!(layout, Layout::Bare | Layout::Wrapped);
     }
@@ -405,5 +430,37 @@ fn validate_batch(batch: Batch, options: &Options) -> Done {
         reports,
         malformed,
         spare,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn done(seq: usize) -> Done {
+        Done {
+            seq,
+            reports: Vec::new(),
+            malformed: None,
+            spare: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn no_more_threads_start_than_there_are_pieces_of_work() {
+        for (jobs, pieces, threads) in [(256, 2, 2), (2, 5, 2), (8, 0, 0)] {
+            let mut sink = |_: DocumentReport| {};
+            let started = std::thread::scope(|scope| {
+                let (mut pool, done_rx) = Pool::new(scope, jobs, done);
+                let mut order = InOrder::new(done_rx, &mut sink);
+                for seq in 0..pieces {
+                    pool.submit(seq, &mut order);
+                }
+                pool.finish(&mut order);
+                assert_eq!(order.next, pieces, "every piece is handed on");
+                pool.started
+            });
+            assert_eq!(started, threads, "{jobs} jobs, {pieces} pieces");
+        }
     }
 }
