@@ -103,6 +103,12 @@ linear "distinct unknown keys: 200,000 -> 2M" distinct-keys-small.json distinct-
 gen tiny-docs.json "print('['+','.join(['{}']*3000000)+']')"
 bounded "3,000,000 tiny documents, 2 jobs" tiny-docs.json 256 --jobs 2
 
+# The CI formats write each document's results as they come.
+gen docs-100k.json "print('['+','.join(['{\"object\":\"migration\"}']*100000)+']')"
+for format in github sarif junit; do
+  bounded "100,000 documents as $format" docs-100k.json 64 --format "$format"
+done
+
 # 8. JSON Lines on two threads: reports must not pile up.
 gen tiny-lines.jsonl "import sys; sys.stdout.write('{\"a\":1}\\n'*1000000)"
 bounded "1,000,000 JSON Lines, 2 jobs" tiny-lines.jsonl 256 --jobs 2 --kind migration

@@ -3,7 +3,7 @@
 use std::io::{self, IsTerminal, Read, Write};
 use std::time::Instant;
 
-use cardkit::render::{FileEnd, Json, Renderer, Text};
+use cardkit::render::{FileEnd, Github, Json, Junit, Renderer, Sarif, Text};
 use cardkit::report::{Summary, WarningFilter};
 use cardkit::schema::Version;
 use cardkit::validate::{self, looks_like_json_lines, Options};
@@ -31,7 +31,9 @@ pub struct Args {
     kind: std::option::Option<Kind>,
 
     /// The report format: `text` (compiler-style diagnostics with the source
-    /// line) or `json` (one stable structure, documented in the README).
+    /// line), `json` (one stable structure, documented in the README),
+    /// `github` (GitHub Actions annotations), `sarif` (SARIF 2.1.0, for code
+    /// scanning) or `junit` (JUnit XML: a test case per document).
     /// Example: --format json
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     format: ReportFormat,
@@ -84,6 +86,9 @@ const MAX_JOBS: u16 = 256;
 enum ReportFormat {
     Text,
     Json,
+    Github,
+    Sarif,
+    Junit,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -115,6 +120,12 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let renderer: Box<dyn Renderer> = match args.format {
         ReportFormat::Text => Box::new(Text::new(WarningFilter::new(limit))),
         ReportFormat::Json => Box::new(Json::new(WarningFilter::new(limit))),
+        ReportFormat::Github => Box::new(Github::new(WarningFilter::new(limit))),
+        ReportFormat::Sarif => Box::new(Sarif::new(
+            WarningFilter::new(limit),
+            std::env::current_dir().ok(),
+        )),
+        ReportFormat::Junit => Box::new(Junit::new(WarningFilter::new(limit))),
     };
     let jobs = args.jobs.map_or_else(
         || {

@@ -5,6 +5,12 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+#[path = "../../../cardkit/tests/support/shared.rs"]
+mod shared;
+
+#[allow(unused_imports)] // Not every test crate needs `../shared`.
+pub use shared::shared_dir;
+
 /// The built `cardkit` binary, to be given arguments.
 pub fn cardkit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_cardkit"))

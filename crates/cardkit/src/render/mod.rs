@@ -2,12 +2,19 @@
 //! document at a time, as validation goes, so a large file's reports can be
 //! written before it is all read.
 
+mod github;
 mod json;
+mod junit;
+mod sarif;
 mod text;
+pub mod words;
 
 use std::io::{self, Write};
 
+pub use github::Github;
 pub use json::Json;
+pub use junit::Junit;
+pub use sarif::Sarif;
 pub use text::Text;
 
 use crate::report::Summary;

@@ -9,8 +9,8 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::{FileEnd, Renderer};
-use crate::diagnostic::{Code, Diagnostic, Excerpt};
+use super::{words, FileEnd, Renderer};
+use crate::diagnostic::{Diagnostic, Excerpt};
 use crate::report::{Summary, WarningFilter};
 use crate::validate::DocumentReport;
 
@@ -76,19 +76,12 @@ impl Renderer for Text {
                 out.write_all(diagnostic_text(path, diagnostic).as_bytes())?;
             }
         }
-        if !document.omitted.is_empty() {
-            let at = if document.pointer.is_empty() {
-                Cow::Borrowed("(the root)")
-            } else {
-                Text::escape(&document.pointer)
-            };
+        if let Some(note) = words::omitted(document) {
             writeln!(
                 out,
-                "{}: note: {} more problems of the document at {at} were counted but not kept (a document keeps {} errors and {} warnings of each code)\n",
+                "{}: note: {}\n",
                 Text::escape(path),
-                document.omitted.total(),
-                crate::validate::KEPT_ERRORS,
-                crate::validate::KEPT_WARNINGS_PER_CODE
+                Text::escape(&note)
             )?;
         }
         Ok(())
@@ -108,33 +101,11 @@ impl Renderer for Text {
 
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         for hidden in self.filter.suppressed() {
-            writeln!(
-                out,
-                "note: {} more {} warnings like {} not shown ({} in all)",
-                hidden.total - hidden.shown,
-                hidden.code,
-                Text::escape(&hidden.pattern),
-                hidden.total
-            )?;
+            writeln!(out, "note: {}", Text::escape(&words::suppressed(&hidden)))?;
         }
-        let files = plural(summary.files + summary.unreadable, "file");
-        let documents = plural(summary.documents, "document");
-        write!(
-            out,
-            "checked {documents} in {files}: {} valid, {} invalid",
-            summary.valid, summary.invalid
-        )?;
-        if summary.unreadable > 0 {
-            write!(out, ", {} unreadable", plural(summary.unreadable, "path"))?;
-        }
-        writeln!(out)?;
-        for (label, counts, total) in [
-            ("errors", &summary.errors, summary.error_count()),
-            ("warnings", &summary.warnings, summary.warning_count()),
-        ] {
-            if total > 0 {
-                writeln!(out, "{label}: {total} ({})", by_code(counts))?;
-            }
+        writeln!(out, "{}", words::checked(summary))?;
+        for line in words::counts(summary) {
+            writeln!(out, "{line}")?;
         }
         // The throughput of runs too short to time well is noise.
         if let (Some(seconds), Some(rate)) = (summary.seconds, summary.megabytes_per_second()) {
@@ -183,20 +154,4 @@ fn diagnostic_text(path: &str, d: &Diagnostic) -> String {
     }
     text.push('\n');
     text
-}
-
-fn by_code(counts: &std::collections::BTreeMap<Code, usize>) -> String {
-    counts
-        .iter()
-        .map(|(code, n)| format!("{code} {n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }

@@ -1,0 +1,258 @@
+//! GitHub Actions workflow commands: one `::error` or `::warning` annotation
+//! per diagnostic, on the file, line and column it is about, grouped per
+//! file, and a closing `::notice` with the totals. GitHub shows at most 10
+//! error and 10 warning annotations of a step (50 of a job): every
+//! diagnostic is written all the same, in document order, and the notice says
+//! how many went beyond what GitHub shows.
+//!
+//! Values are escaped as the Actions toolkit escapes them (`%`, CR and LF in
+//! messages; `:` and `,` as well in properties), so any path or message comes
+//! through whole.
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+use super::{words, FileEnd, Renderer};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::report::{Summary, WarningFilter};
+use crate::validate::DocumentReport;
+
+/// The most annotations of each severity that GitHub shows for one step.
+pub const SHOWN_PER_STEP: usize = 10;
+
+/// The GitHub Actions renderer.
+#[derive(Debug, Default)]
+pub struct Github {
+    filter: WarningFilter,
+    errors: usize,
+    warnings: usize,
+}
+
+impl Github {
+    /// A GitHub renderer that annotates repeated warnings as `filter` allows.
+    #[must_use]
+    pub fn new(filter: WarningFilter) -> Self {
+        Github {
+            filter,
+            errors: 0,
+            warnings: 0,
+        }
+    }
+
+    /// A message (the part after `::`), escaped as the toolkit's
+    /// `escapeData`: `%`, CR and LF.
+    #[must_use]
+    pub fn escape_data(text: &str) -> Cow<'_, str> {
+        escape(text, &['%', '\r', '\n'])
+    }
+
+    /// A property value (`file=`, `title=`), escaped as the toolkit's
+    /// `escapeProperty`: `%`, CR, LF, `:` and `,`.
+    #[must_use]
+    pub fn escape_property(text: &str) -> Cow<'_, str> {
+        escape(text, &['%', '\r', '\n', ':', ','])
+    }
+
+    fn annotate(
+        &mut self,
+        out: &mut dyn Write,
+        path: &str,
+        diagnostic: &Diagnostic,
+    ) -> io::Result<()> {
+        let command = match diagnostic.severity {
+            Severity::Error => {
+                self.errors += 1;
+                "error"
+            }
+            Severity::Warning => {
+                self.warnings += 1;
+                "warning"
+            }
+        };
+        let pointer = if diagnostic.pointer.is_empty() {
+            "(the root)"
+        } else {
+            &diagnostic.pointer
+        };
+        writeln!(
+            out,
+            "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+            Self::escape_property(path),
+            diagnostic.line,
+            diagnostic.column,
+            diagnostic.line,
+            diagnostic.column,
+            Self::escape_property(&format!("cardkit {}", diagnostic.code)),
+            Self::escape_data(&format!("{} (at {pointer})", diagnostic.message())),
+        )
+    }
+}
+
+fn escape<'a>(text: &'a str, special: &[char]) -> Cow<'a, str> {
+    if !text.contains(special) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '%' => escaped.push_str("%25"),
+            '\r' => escaped.push_str("%0D"),
+            '\n' => escaped.push_str("%0A"),
+            ':' if special.contains(&':') => escaped.push_str("%3A"),
+            ',' if special.contains(&',') => escaped.push_str("%2C"),
+            c => escaped.push(c),
+        }
+    }
+    Cow::Owned(escaped)
+}
+
+impl Renderer for Github {
+    fn begin_file(&mut self, out: &mut dyn Write, path: &str) -> io::Result<()> {
+        writeln!(out, "::group::{}", Self::escape_data(path))
+    }
+
+    fn document(
+        &mut self,
+        out: &mut dyn Write,
+        path: &str,
+        document: &DocumentReport,
+    ) -> io::Result<()> {
+        for diagnostic in &document.diagnostics {
+            if self.filter.admit(diagnostic) {
+                self.annotate(out, path, diagnostic)?;
+            }
+        }
+        if let Some(note) = words::omitted(document) {
+            writeln!(
+                out,
+                "::notice file={}::{}",
+                Self::escape_property(path),
+                Self::escape_data(&note)
+            )?;
+        }
+        Ok(())
+    }
+
+    fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        if let Some(error) = end.error {
+            self.errors += 1;
+            writeln!(
+                out,
+                "::error file={},title=cardkit::{}",
+                Self::escape_property(path),
+                Self::escape_data(&format!("cannot read: {error}"))
+            )?;
+        }
+        writeln!(out, "::endgroup::")
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
+        for hidden in self.filter.suppressed() {
+            writeln!(
+                out,
+                "::notice::{}",
+                Self::escape_data(&words::suppressed(&hidden))
+            )?;
+        }
+        let mut totals = words::checked(summary);
+        for line in words::counts(summary) {
+            totals.push_str("; ");
+            totals.push_str(&line);
+        }
+        let beyond_errors = self.errors.saturating_sub(SHOWN_PER_STEP);
+        let beyond_warnings = self.warnings.saturating_sub(SHOWN_PER_STEP);
+        if beyond_errors + beyond_warnings > 0 {
+            totals.push_str(&format!(
+                "; GitHub shows {SHOWN_PER_STEP} error and {SHOWN_PER_STEP} warning annotations of a step: \
+                 {beyond_errors} errors and {beyond_warnings} warnings are only in this log"
+            ));
+        }
+        writeln!(
+            out,
+            "::notice title=cardkit::{}",
+            Self::escape_data(&totals)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What the Actions runner does to a property value it reads
+    /// (`ActionCommand.UnescapeProperty`): `%25` last.
+    fn unescape_property(text: &str) -> String {
+        text.replace("%0D", "\r")
+            .replace("%0A", "\n")
+            .replace("%3A", ":")
+            .replace("%2C", ",")
+            .replace("%25", "%")
+    }
+
+    /// The same for the message (`ActionCommand.UnescapeData`).
+    fn unescape_data(text: &str) -> String {
+        text.replace("%0D", "\r")
+            .replace("%0A", "\n")
+            .replace("%25", "%")
+    }
+
+    /// Splits a workflow command line as the runner does: the command and
+    /// its properties up to the first `::`, each property at its first `=`.
+    fn parse(line: &str) -> (Vec<(String, String)>, String) {
+        let rest = line.strip_prefix("::").expect("a command");
+        let (command, data) = rest.split_once("::").expect("a message");
+        let properties = command
+            .split_once(' ')
+            .map(|(_, p)| p)
+            .unwrap_or_default()
+            .split(',')
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let (name, value) = p.split_once('=').expect("name=value");
+                (name.to_owned(), unescape_property(value))
+            })
+            .collect();
+        (properties, unescape_data(data))
+    }
+
+    proptest! {
+        #[test]
+        fn paths_and_messages_round_trip_through_the_runner(
+            path in "[a-z%:,\r\n =\u{1b}é/.]{0,24}",
+            key in "[a-z%:,\r\n =\u{1b}é]{1,24}",
+        ) {
+            let pointer = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+            let diagnostic = Diagnostic {
+                line: 3,
+                column: 7,
+                ..Diagnostic::new(
+                    crate::diagnostic::Detail::DuplicateKey { name: key.clone() },
+                    Severity::Warning,
+                    pointer.clone(),
+                    None,
+                    0,
+                )
+            };
+            let mut out = Vec::new();
+            Github::default().annotate(&mut out, &path, &diagnostic).expect("writes");
+            let line = String::from_utf8(out).expect("UTF-8");
+            let line = line.strip_suffix('\n').expect("one line");
+            prop_assert!(!line.contains(['\r', '\n']));
+            let (properties, message) = parse(line);
+            prop_assert_eq!(&properties[0], &("file".to_owned(), path.clone()));
+            prop_assert_eq!(&properties[5].0, "title");
+            prop_assert_eq!(message, format!("{} (at {pointer})", diagnostic.message()));
+        }
+    }
+
+    #[test]
+    fn escapes_as_the_actions_toolkit() {
+        assert_eq!(Github::escape_data("50% a:b,c\r\nd"), "50%25 a:b,c%0D%0Ad");
+        assert_eq!(
+            Github::escape_property("50% a:b,c\r\nd"),
+            "50%25 a%3Ab%2Cc%0D%0Ad"
+        );
+        assert!(matches!(Github::escape_data("plain"), Cow::Borrowed(_)));
+    }
+}

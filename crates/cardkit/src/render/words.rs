@@ -1,0 +1,110 @@
+//! The sentences that every renderer shares: notes on what was not shown,
+//! the totals of a run, and what each code means in one line.
+
+use std::collections::BTreeMap;
+
+use crate::diagnostic::Code;
+use crate::report::{Summary, Suppressed};
+use crate::validate::{DocumentReport, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
+
+/// What a document counted but did not keep (none when it kept all).
+#[must_use]
+pub fn omitted(document: &DocumentReport) -> Option<String> {
+    if document.omitted.is_empty() {
+        return None;
+    }
+    let at = if document.pointer.is_empty() {
+        "(the root)"
+    } else {
+        &document.pointer
+    };
+    Some(format!(
+        "{} more problems of the document at {at} were counted but not kept (a document keeps {KEPT_ERRORS} errors and {KEPT_WARNINGS_PER_CODE} warnings of each code)",
+        document.omitted.total(),
+    ))
+}
+
+/// Warnings of one kind counted but not shown.
+#[must_use]
+pub fn suppressed(hidden: &Suppressed) -> String {
+    format!(
+        "{} more {} warnings like {} not shown ({} in all)",
+        hidden.total - hidden.shown,
+        hidden.code,
+        hidden.pattern,
+        hidden.total
+    )
+}
+
+/// `checked 3 documents in 2 files: 1 valid, 2 invalid`, and the paths
+/// that could not be read.
+#[must_use]
+pub fn checked(summary: &Summary) -> String {
+    let files = plural(summary.files + summary.unreadable, "file");
+    let documents = plural(summary.documents, "document");
+    let mut line = format!(
+        "checked {documents} in {files}: {} valid, {} invalid",
+        summary.valid, summary.invalid
+    );
+    if summary.unreadable > 0 {
+        line.push_str(&format!(
+            ", {} unreadable",
+            plural(summary.unreadable, "path")
+        ));
+    }
+    line
+}
+
+/// `errors: 3 (missing_field 2, wrong_type 1)` and the same for warnings,
+/// for those there are.
+#[must_use]
+pub fn counts(summary: &Summary) -> Vec<String> {
+    [
+        ("errors", &summary.errors, summary.error_count()),
+        ("warnings", &summary.warnings, summary.warning_count()),
+    ]
+    .into_iter()
+    .filter(|&(_, _, total)| total > 0)
+    .map(|(label, counts, total)| format!("{label}: {total} ({})", by_code(counts)))
+    .collect()
+}
+
+/// What a code means, in one line.
+#[must_use]
+pub fn code_summary(code: Code) -> &'static str {
+    match code {
+        Code::InvalidJson => "The input is not well-formed JSON.",
+        Code::MissingField => "A required member is absent.",
+        Code::WrongType => "A value has another JSON type than its field's.",
+        Code::NullNotAllowed => "`null` where the field does not allow it.",
+        Code::ConstMismatch => "A constant field has another value.",
+        Code::EnumMismatch => "A value outside its enumeration.",
+        Code::InvalidFormat => "A string that is not a valid uuid, date, uri or color.",
+        Code::MissingDiscriminator => "A layer or filter without its `type` tag.",
+        Code::UnknownDiscriminator => "A `type` tag that names no known shape.",
+        Code::NoMatchingShape => "A value that matches none of its union's shapes.",
+        Code::OutOfRange => "An integer beyond the 64-bit range.",
+        Code::TooDeep => "Nesting deeper than the documented limit.",
+        Code::UnknownKind => "The document's kind could not be told from its content.",
+        Code::UnknownField => "A member the spec does not define.",
+        Code::DuplicateKey => "The same key twice in one object; the last one wins.",
+        Code::NewerField => "A field introduced after the version validated against.",
+        Code::DeprecatedField => "A deprecated field is present.",
+    }
+}
+
+fn by_code(counts: &BTreeMap<Code, usize>) -> String {
+    counts
+        .iter()
+        .map(|(code, n)| format!("{code} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

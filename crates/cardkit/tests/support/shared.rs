@@ -1,0 +1,26 @@
+//! Where the tests find `../shared` (the spec, the corpus, the schemas of
+//! other formats): one helper for every test crate of the workspace.
+
+use std::path::PathBuf;
+
+/// The `shared/` folder that sits beside the repository (the spec, the real
+/// corpus), or `CARDKIT_SHARED` if set.
+///
+/// In CI (`CI=true`) a missing folder fails the test loudly; elsewhere the
+/// test says on stderr why it is skipped, and returns `None`.
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("CARDKIT_SHARED").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+        PathBuf::from,
+    );
+    if dir.join("spec/SPEC.md").is_file() {
+        return Some(dir);
+    }
+    let why = format!(
+        "the shared folder (spec and corpus) is not at {}; set CARDKIT_SHARED to its path",
+        dir.display()
+    );
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
+    eprintln!("SKIPPED: {why}");
+    None
+}
