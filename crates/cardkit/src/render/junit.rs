@@ -147,10 +147,14 @@ impl Renderer for Junit {
                 .iter()
                 .find(|d| d.severity == Severity::Error);
             let (kind, summary) = match first {
-                Some(d) => (
-                    d.code.as_str(),
-                    format!("{errors} errors; first: {}", d.message()),
-                ),
+                Some(d) => {
+                    let errors = if errors == 1 {
+                        "1 error".to_owned()
+                    } else {
+                        format!("{errors} errors")
+                    };
+                    (d.code.as_str(), format!("{errors}; first: {}", d.message()))
+                }
                 None => ("invalid", "problems counted but not kept".to_owned()),
             };
             writeln!(
