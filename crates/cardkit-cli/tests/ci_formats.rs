@@ -5,20 +5,12 @@
 
 mod support;
 
-use support::{cardkit, dir_with, shared_dir, workspace_dir};
+use support::{cardkit, dir_with, shared_dir, stdout_of, workspace_dir};
 
 /// Runs `cardkit validate ARGS…` from the repository's root and returns
 /// standard output; the status must be `code`.
 fn validate(args: &[&str], code: i32) -> String {
-    let output = cardkit()
-        .current_dir(workspace_dir())
-        .arg("validate")
-        .args(args)
-        .assert()
-        .code(code)
-        .get_output()
-        .clone();
-    String::from_utf8(output.stdout).expect("UTF-8 output")
+    stdout_of(&[&["validate"], args].concat(), code)
 }
 
 #[test]

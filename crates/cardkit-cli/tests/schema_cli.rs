@@ -9,18 +9,7 @@ use cardkit::schema::json_schema::json_schema;
 use cardkit::Kind;
 use predicates::str::contains;
 use serde_json::Value;
-use support::cardkit;
-
-/// Runs `cardkit ARGS…`, expects `code`, and returns standard output.
-fn run(args: &[&str], code: i32) -> String {
-    let output = cardkit()
-        .args(args)
-        .assert()
-        .code(code)
-        .get_output()
-        .clone();
-    String::from_utf8(output.stdout).expect("UTF-8 output")
-}
+use support::{cardkit, stdout_of as run};
 
 /// Runs `cardkit ARGS…`, expects exit status 2 and nothing on standard
 /// output, and returns standard error.

@@ -16,6 +16,19 @@ pub fn cardkit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_cardkit"))
 }
 
+/// Runs `cardkit ARGS…` from the repository's root, expects exit status
+/// `code`, and returns standard output.
+pub fn stdout_of(args: &[&str], code: i32) -> String {
+    let output = cardkit()
+        .current_dir(workspace_dir())
+        .args(args)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone();
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
 /// The repository's root, where the README's commands are run.
 pub fn workspace_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
