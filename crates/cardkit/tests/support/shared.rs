@@ -1,7 +1,7 @@
 //! Where the tests find `../shared` (the spec, the corpus, the schemas of
 //! other formats): one helper for every test crate of the workspace.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The `shared/` folder that sits beside the repository (the spec, the real
 /// corpus), or `CARDKIT_SHARED` if set.
@@ -9,10 +9,8 @@ use std::path::PathBuf;
 /// In CI (`CI=true`) a missing folder fails the test loudly; elsewhere the
 /// test says on stderr why it is skipped, and returns `None`.
 pub fn shared_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("CARDKIT_SHARED").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-        PathBuf::from,
-    );
+    let dir = std::env::var_os("CARDKIT_SHARED")
+        .map_or_else(|| workspace_root().join("../shared"), PathBuf::from);
     if dir.join("spec/SPEC.md").is_file() {
         return Some(dir);
     }
@@ -23,4 +21,15 @@ pub fn shared_dir() -> Option<PathBuf> {
     assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
     eprintln!("SKIPPED: {why}");
     None
+}
+
+/// The root of the repository: the nearest folder above the test's package
+/// (itself included) that holds `Cargo.lock`.
+fn workspace_root() -> PathBuf {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR"));
+    package
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").is_file())
+        .unwrap_or(package)
+        .to_path_buf()
 }

@@ -1,11 +1,11 @@
 //! Test support shared by the command's integration tests.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use assert_cmd::Command;
 
-#[path = "../../../cardkit/tests/support/shared.rs"]
+#[path = "../../crates/cardkit/tests/support/shared.rs"]
 mod shared;
 
 #[allow(unused_imports)] // Not every test crate needs `../shared`.
@@ -31,7 +31,7 @@ pub fn stdout_of(args: &[&str], code: i32) -> String {
 
 /// The repository's root, where the README's commands are run.
 pub fn workspace_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// The bundled examples (`examples/` at the repository's root).

@@ -11,17 +11,13 @@ use std::process::{Command as StdCommand, Stdio};
 
 use predicates::prelude::*;
 use predicates::str::contains;
-use support::{cardkit, dir_with, show};
+use support::{cardkit, dir_with, examples_dir, show};
 
 /// A valid migration on one line.
 const MIGRATION: &str = r#"{"object": "migration", "uri": "https://e.org/m", "created_at": "2023-01-15", "migration_strategy": "delete", "old_catalogA_id": "2b3c4d5e-6f70-4182-9394-a5b6c7d8e9f0"}"#;
 
 fn examples(folder: &str) -> String {
-    show(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../examples")
-            .join(folder),
-    )
+    show(&examples_dir().join(folder))
 }
 
 #[test]

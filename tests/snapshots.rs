@@ -1,7 +1,7 @@
 //! Snapshots of what the `cardkit` binary prints, end to end: the README's
 //! `cardkit validate examples/` in text and in JSON, and `cardkit schema` of
 //! every kind. The snapshots are in `tests/snapshots/`; after a deliberate
-//! change, `INSTA_UPDATE=always cargo test -p cardkit-cli --test snapshots`
+//! change, `INSTA_UPDATE=always cargo test --test snapshots`
 //! (or `cargo insta review`) rewrites them: review the diff.
 //!
 //! The run's time (the JSON summary's `seconds`, and the throughput line
