@@ -14,7 +14,7 @@ mod text;
 
 pub use found::{FoundByte, FoundValue, QUOTED_CHARS};
 pub use scan::{Num, Scanner, Str};
-pub use skip::skip_raw;
+pub use skip::{scalar_end, skip_raw};
 pub use text::{lossy, push_escaped, utf8_prefix, DuplicateKeys};
 
 /// The UTF-8 byte order mark, skipped at the start of an input.

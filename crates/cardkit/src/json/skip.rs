@@ -117,6 +117,16 @@ pub fn skip_raw(bytes: &[u8], mut pos: usize) -> Result<usize, usize> {
     }
 }
 
+/// Where the number or literal that `bytes` start with ends: at the first
+/// byte that cannot be part of one; `None` if that is beyond `bytes` (more
+/// of it may follow).
+#[must_use]
+pub fn scalar_end(bytes: &[u8]) -> Option<usize> {
+    bytes
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || b"+-.".contains(b)))
+}
+
 /// Inside a string at `pos`: the offset after its closing quote.
 fn skip_string(bytes: &[u8], mut pos: usize) -> Result<usize, usize> {
     loop {

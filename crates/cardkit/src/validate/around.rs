@@ -6,7 +6,7 @@
 //! [`MAX_DEPTH`] (past which the syntax is still checked).
 
 use crate::diagnostic::Detail;
-use crate::json::{push_escaped, DuplicateKeys, Scanner, Syntax};
+use crate::json::{push_escaped, scalar_end, DuplicateKeys, Scanner, Syntax};
 use crate::schema::MAX_DEPTH;
 
 use super::container::Container;
@@ -86,10 +86,7 @@ impl<D: Documents> Container<'_, '_, D> {
     fn token_at_hand(&mut self) -> Result<(), Stop> {
         loop {
             let rest = &self.src.bytes()[self.pos - self.src.base..];
-            let ends = rest
-                .iter()
-                .any(|b| !(b.is_ascii_alphanumeric() || b"+-.".contains(b)));
-            if ends || !self.src.fill()? {
+            if scalar_end(rest).is_some() || !self.src.fill()? {
                 return Ok(());
             }
         }
