@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use assert_cmd::Command;
 
+pub mod migrations;
+pub mod report;
 #[path = "../../crates/cardkit/tests/support/shared.rs"]
 mod shared;
 

@@ -3,6 +3,7 @@
 
 pub mod cases;
 pub mod generate;
+pub mod properties;
 mod shared;
 
 #[allow(unused_imports)] // Not every test crate needs `../shared`.
