@@ -38,6 +38,12 @@ pub enum Detail {
         /// The value found.
         found: FoundValue,
     },
+    /// The value of a catalog's `data` (a later one, beside the `data` that
+    /// made it a catalog) that should hold its sets in an object.
+    SetsNotInObject {
+        /// The value found.
+        found: FoundValue,
+    },
     /// `null` where the field does not allow it.
     NullNotAllowed {
         /// The type expected.
@@ -163,7 +169,8 @@ impl Detail {
             Detail::MissingField { .. } => Code::MissingField,
             Detail::WrongType { .. }
             | Detail::Fraction { .. }
-            | Detail::DocumentsNotInArray { .. } => Code::WrongType,
+            | Detail::DocumentsNotInArray { .. }
+            | Detail::SetsNotInObject { .. } => Code::WrongType,
             Detail::NullNotAllowed { .. } => Code::NullNotAllowed,
             Detail::Constant { .. } => Code::ConstMismatch,
             Detail::Enum { .. } => Code::EnumMismatch,
@@ -216,6 +223,7 @@ impl Detail {
             Detail::WrongType { found, .. }
             | Detail::Fraction { found }
             | Detail::DocumentsNotInArray { found }
+            | Detail::SetsNotInObject { found }
             | Detail::Constant { found, .. }
             | Detail::Enum { found, .. }
             | Detail::Format { found, .. }

@@ -26,6 +26,10 @@ pub fn message(detail: &Detail) -> String {
             "expected the list's documents in an array, found {}",
             value(found)
         ),
+        Detail::SetsNotInObject { found } => format!(
+            "expected the catalog's sets in an object by set code, found {}",
+            value(found)
+        ),
         Detail::NullNotAllowed { expected } => format!(
             "expected {}, found null (null is not allowed here)",
             a_type(expected)
@@ -140,6 +144,7 @@ pub fn expected(detail: &Detail) -> Option<String> {
         Detail::Fraction { .. } => "integer".to_owned(),
         Detail::OutOfRange { .. } => "integer within the 64-bit range".to_owned(),
         Detail::DocumentsNotInArray { .. } => "array".to_owned(),
+        Detail::SetsNotInObject { .. } => "object".to_owned(),
         Detail::Constant { expected, .. } => format!("constant \"{expected}\""),
         Detail::Enum { name, values, .. } => format!("{name} ({})", quoted(values)),
         Detail::Format { format, .. } => format!("{} string", format.name()),

@@ -251,7 +251,17 @@ impl<D: Documents> Container<'_, '_, D> {
         let forced = self.options.kind;
         match layout {
             Layout::Wrapped => self.document(pointer, KindRule::Named(kind)),
-            Layout::Catalog => self.code_map(pointer, forced.unwrap_or(Kind::Set)),
+            // A later `data` beside the one that made the value a catalog
+            // may be anything.
+            Layout::Catalog if self.peek()? == Some(b'{') => {
+                self.code_map(pointer, forced.unwrap_or(Kind::Set))
+            }
+            Layout::Catalog => {
+                let at = self.pos;
+                let found = self.found_value();
+                self.report(Detail::SetsNotInObject { found }, at, pointer.clone())?;
+                self.skip(pointer)
+            }
             _ if self.peek()? == Some(b'[') => self.array(
                 pointer,
                 KindRule::Told {
