@@ -163,15 +163,12 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
-/// The same for the same problem in the same place, run after run: the
-/// code, the pointer and the message, hashed (FNV-1a, fixed).
+/// The same for the same problem in the same place, run after run, even
+/// when the offending value or the file's lines around it change: the code
+/// and the pointer, hashed (FNV-1a, fixed).
 fn fingerprint(diagnostic: &Diagnostic) -> String {
     let mut hash = fnv::FnvHasher::default();
-    for part in [
-        diagnostic.code.as_str(),
-        &diagnostic.pointer,
-        &diagnostic.message(),
-    ] {
+    for part in [diagnostic.code.as_str(), &diagnostic.pointer] {
         hash.write(part.as_bytes());
         hash.write_u8(0);
     }
