@@ -419,3 +419,30 @@ fn every_conformance_case_reads_the_same_with_foreign_members_streamed() {
         ]
     );
 }
+
+/// A malformed scalar that runs to the end of the bytes at hand may go on:
+/// reading more must not change what is reported (found by fuzzing the
+/// streamed reading against the same bytes in memory,
+/// `fuzz/regressions/streamed-1.bin`).
+#[test]
+fn malformed_scalars_cut_by_the_buffer_read_the_same() {
+    for input in [
+        "\n40.&",
+        "40.e&",
+        "-&",
+        "tru&",
+        "nul",
+        "[1, 40.&]",
+        "{\"object\": 40.&}",
+        "\"ab\\u12\"",
+        "1\n2.&\n",
+    ] {
+        for json_lines in [false, true] {
+            let options = Options {
+                json_lines,
+                ..Options::default()
+            };
+            assert!(check_same(input, input.as_bytes(), &options), "{input}");
+        }
+    }
+}

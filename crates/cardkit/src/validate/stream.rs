@@ -129,7 +129,12 @@ pub(crate) fn walk_unit(
         let cut_short = match outcome {
             // The last token (a number) may go on.
             Ok(()) => checker.pos() >= src.bytes().len(),
-            Err(Malformed) => skip_raw(src.bytes(), start).is_err_and(|e| e >= src.bytes().len()),
+            // The value may go on: cut inside, or a scalar (`40.`) that
+            // runs to the end of the bytes.
+            Err(Malformed) => {
+                let reach = skip_raw(src.bytes(), start).unwrap_or_else(|end| end);
+                reach >= src.bytes().len()
+            }
         };
         let end = src.base + checker.pos();
         let (diagnostics, omitted) = checker.into_diagnostics();
