@@ -20,11 +20,10 @@ pub fn skip_raw(bytes: &[u8], mut pos: usize) -> Result<usize, usize> {
         Some(b'"') => return skip_string(bytes, pos + 1),
         Some(b'}' | b']') => return Err(pos),
         Some(_) => {
-            // A scalar: up to the next delimiter.
-            let len = bytes[pos..]
-                .iter()
-                .position(|b| b",]} \n\r\t:".contains(b))
-                .unwrap_or(bytes.len() - pos);
+            // A number or literal: up to the first byte that cannot be part
+            // of one, where the scanner stops too (a document `6` followed by
+            // a stray byte ends before it).
+            let len = scalar_end(&bytes[pos..]).unwrap_or(bytes.len() - pos);
             return Ok(pos + len);
         }
     }
@@ -237,7 +236,9 @@ mod tests {
             if len.is_empty() {
                 return Err(bytes.len());
             }
-            let end = len.iter().position(|b| b",]} \n\r\t:".contains(b));
+            let end = len.iter().position(|&b| {
+                !(b.is_ascii_digit() || b.is_ascii_alphabetic() || b"+-.".contains(&b))
+            });
             return Ok(pos + end.unwrap_or(len.len()));
         }
         while let Some(&byte) = bytes.get(pos) {
