@@ -429,6 +429,8 @@ fn every_conformance_case_reads_the_same_with_foreign_members_streamed() {
 fn malformed_scalars_cut_by_the_buffer_read_the_same() {
     for input in [
         "  [6\u{0}[\n6E-   \n",
+        "[                  ]             \u{0}",
+        "{\"data\":[                  ]             }",
         "[6#, 7]",
         "[true\u{1}]",
         "\n40.&",

@@ -383,12 +383,17 @@ impl<D: Documents> Container<'_, '_, D> {
             let base = self.src.base;
             let mut scan = Scanner::new(self.src.bytes(), self.pos - base);
             scan.utf8_checked = self.src.utf8_to().saturating_sub(base);
-            match step(&mut scan) {
+            let result = step(&mut scan);
+            let (pos, at_end) = (scan.pos, scan.at_end());
+            match result {
+                // White space up to the end of the bytes may hide what
+                // follows (`[` then `]` beyond them is empty): look again.
+                Ok(_) if at_end && self.src.fill()? => {}
                 Ok(value) => {
-                    self.pos = base + scan.pos;
+                    self.pos = base + pos;
                     return Ok(value);
                 }
-                Err(_) if scan.at_end() && self.src.fill()? => {}
+                Err(_) if at_end && self.src.fill()? => {}
                 Err(error) => {
                     self.report(
                         Detail::Syntax(error.syntax),
