@@ -430,6 +430,8 @@ fn malformed_scalars_cut_by_the_buffer_read_the_same() {
     for input in [
         "  [6\u{0}[\n6E-   \n",
         "[                  ]             \u{0}",
+        "\n[0true______________________________________________________________]\u{0}",
+        "[0true, 1e5x, nullx, -0.5e+3true]",
         "{\"data\":[                  ]             }",
         "[6#, 7]",
         "[true\u{1}]",

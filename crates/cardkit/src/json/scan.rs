@@ -537,6 +537,26 @@ fn decode(bytes: &[u8], s: Str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Where a number or literal that starts at `pos` ends, as the scanner reads
+/// it: just after it; at the end of `bytes` when it may go on beyond them
+/// (`40`, `40.`, `tr`); when it is malformed, at the problem (at least one
+/// byte on), for the reading stops there anyway.
+pub(super) fn scalar_extent(bytes: &[u8], pos: usize) -> usize {
+    let mut scan = Scanner::new(bytes, pos);
+    match scan.scalar() {
+        Ok(()) => scan.pos,
+        Err(error) if error.at >= bytes.len() => bytes.len(),
+        Err(_)
+            if ["true", "false", "null"]
+                .iter()
+                .any(|word| word.as_bytes().starts_with(&bytes[pos..])) =>
+        {
+            bytes.len()
+        }
+        Err(error) => error.at.max(pos + 1).min(bytes.len()),
+    }
+}
+
 fn hex_value(digit: u8) -> u32 {
     match digit {
         b'0'..=b'9' => u32::from(digit - b'0'),

@@ -19,13 +19,9 @@ pub fn skip_raw(bytes: &[u8], mut pos: usize) -> Result<usize, usize> {
         Some(b'{' | b'[') => {}
         Some(b'"') => return skip_string(bytes, pos + 1),
         Some(b'}' | b']') => return Err(pos),
-        Some(_) => {
-            // A number or literal: up to the first byte that cannot be part
-            // of one, where the scanner stops too (a document `6` followed by
-            // a stray byte ends before it).
-            let len = scalar_end(&bytes[pos..]).unwrap_or(bytes.len() - pos);
-            return Ok(pos + len);
-        }
+        // A number or literal ends where the scanner stops reading it (a
+        // document `0` followed by `true` ends before it).
+        Some(_) => return Ok(super::scan::scalar_extent(bytes, pos)),
     }
     let mut open: Vec<u8> = Vec::new();
     let mut in_string = false;
@@ -236,10 +232,7 @@ mod tests {
             if len.is_empty() {
                 return Err(bytes.len());
             }
-            let end = len.iter().position(|&b| {
-                !(b.is_ascii_digit() || b.is_ascii_alphabetic() || b"+-.".contains(&b))
-            });
-            return Ok(pos + end.unwrap_or(len.len()));
+            return Ok(crate::json::scan::scalar_extent(bytes, pos));
         }
         while let Some(&byte) = bytes.get(pos) {
             pos += 1;
