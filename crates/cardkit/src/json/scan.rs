@@ -545,7 +545,9 @@ pub(super) fn scalar_extent(bytes: &[u8], pos: usize) -> usize {
     let mut scan = Scanner::new(bytes, pos);
     match scan.scalar() {
         Ok(()) => scan.pos,
-        Err(error) if error.at >= bytes.len() => bytes.len(),
+        // Read to the end of the bytes: more digits may follow (a number
+        // found too large, `5E343`, may be `5E3434`).
+        Err(error) if error.at.max(scan.pos) >= bytes.len() => bytes.len(),
         Err(_)
             if ["true", "false", "null"]
                 .iter()
