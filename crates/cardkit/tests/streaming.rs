@@ -456,3 +456,51 @@ fn malformed_scalars_cut_by_the_buffer_read_the_same() {
         }
     }
 }
+
+/// The inputs on which the `streamed` fuzz target stopped
+/// (`fuzz/regressions/streamed-*.bin`), read as that target reads them: the
+/// first byte chooses the buffer size, the rest is the input.
+#[test]
+fn the_streamed_fuzzing_regressions_read_the_same() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions");
+    let mut found = 0;
+    for entry in std::fs::read_dir(&folder).expect("fuzz/regressions") {
+        let path = entry.expect("an entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if !name.starts_with("streamed-") {
+            continue;
+        }
+        found += 1;
+        let data = std::fs::read(&path).expect("a regression input");
+        let (&first, input) = data.split_first().expect("not empty");
+        let chunk = 1 + usize::from(first % 16);
+        let buffering = Buffering {
+            foreign_prefix: usize::MAX,
+            ..tiny(chunk)
+        };
+        for json_lines in [false, true] {
+            let options = Options {
+                json_lines,
+                ..Options::default()
+            };
+            let expected = in_memory(input, &options);
+            for jobs in [1, 2] {
+                let actual = streamed(input, &options, jobs, buffering);
+                if !misled_by_early_data(&actual) {
+                    assert_eq!(
+                        actual, expected,
+                        "{name}: {jobs} jobs, JSON Lines {json_lines}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        found >= 6,
+        "{found} streamed regressions in {}",
+        folder.display()
+    );
+}

@@ -70,11 +70,11 @@ pub(crate) fn locate(
 /// The bytes of the source line around `offset` of `bytes`, within reach
 /// of it: the text is made only if the diagnostic is shown.
 fn excerpt(bytes: &[u8], offset: usize) -> Option<Excerpt> {
-    // One byte short of the context kept before `offset`: the byte before
-    // the excerpt tells whether the line goes on, wherever the bytes at
-    // hand begin.
+    // One byte short of the context kept on each side of `offset`: the
+    // bytes just outside the excerpt tell whether the line goes on, wherever
+    // the bytes at hand begin and end.
     let lower = offset.saturating_sub(CONTEXT_BYTES - 1);
-    let upper = (offset + CONTEXT_BYTES).min(bytes.len());
+    let upper = (offset + CONTEXT_BYTES - 1).min(bytes.len());
     let start = memchr::memrchr(b'\n', &bytes[lower..offset]).map_or(lower, |i| lower + i + 1);
     let end = memchr::memchr(b'\n', &bytes[offset..upper]).map_or(upper, |i| offset + i);
     Some(Excerpt {
