@@ -433,6 +433,8 @@ fn malformed_scalars_cut_by_the_buffer_read_the_same() {
         "\n[0true______________________________________________________________]\u{0}",
         "[0true, 1e5x, nullx, -0.5e+3true]",
         "\n5E3434",
+        "\n0.\u{feff}&",
+        "[1 \u{feff}]",
         "[1e999999, 2]",
         "{\"data\":[                  ]             }",
         "[6#, 7]",

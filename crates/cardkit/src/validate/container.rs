@@ -12,7 +12,7 @@ use crate::model::Kind;
 
 use super::findings::{severity, Findings};
 use super::layout::{self, NeedMore};
-use super::stream::{Documents, KindRule, Source, Stop};
+use super::stream::{Documents, KindRule, Source, Stop, MAX_CHAR_BYTES};
 use super::{DocumentReport, Layout, Omitted, Options};
 
 /// Reads the value at `start` of `src` (the whole input, or one line of JSON
@@ -393,7 +393,9 @@ impl<D: Documents> Container<'_, '_, D> {
                     self.pos = base + pos;
                     return Ok(value);
                 }
-                Err(_) if at_end && self.src.fill()? => {}
+                Err(error)
+                    if (at_end || error.at + MAX_CHAR_BYTES > self.src.bytes().len())
+                        && self.src.fill()? => {}
                 Err(error) => {
                     self.report(
                         Detail::Syntax(error.syntax),

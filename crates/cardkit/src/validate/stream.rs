@@ -108,6 +108,10 @@ impl Documents for Sequential<'_> {
     }
 }
 
+/// The most bytes a character takes in UTF-8: a problem found this close
+/// to the end of the bytes at hand may name a character cut short.
+pub(crate) const MAX_CHAR_BYTES: usize = 4;
+
 /// Runs `walk` over the value at file offset `at`, reading more of the input
 /// whenever the value may go on beyond the bytes at hand. Returns the
 /// diagnostics in document order and those counted but not kept, how the
@@ -131,9 +135,11 @@ pub(crate) fn walk_unit(
             Ok(()) => checker.pos() >= src.bytes().len(),
             // The value may go on: cut inside, or a scalar (`40.`) that
             // runs to the end of the bytes.
+            // The character found where it is malformed may be cut too.
             Err(Malformed) => {
                 let reach = skip_raw(src.bytes(), start).unwrap_or_else(|end| end);
-                reach >= src.bytes().len()
+                let found = checker.malformed_at.map_or(0, |at| at + MAX_CHAR_BYTES);
+                reach.max(found) >= src.bytes().len()
             }
         };
         let end = src.base + checker.pos();

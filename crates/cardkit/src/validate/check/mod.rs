@@ -42,6 +42,8 @@ pub(crate) struct Checker<'a> {
     depth: usize,
     /// Where the tags of union objects are, once a look-ahead needed them.
     tags: TagIndex,
+    /// Where the JSON was found malformed, as an index into the bytes.
+    pub malformed_at: Option<usize>,
 }
 
 impl<'a> Checker<'a> {
@@ -65,6 +67,7 @@ impl<'a> Checker<'a> {
             inside_newer: false,
             depth: 0,
             tags: TagIndex::default(),
+            malformed_at: None,
         }
     }
 
@@ -116,6 +119,7 @@ impl<'a> Checker<'a> {
 
     /// Records malformed JSON.
     pub fn malformed<T>(&mut self, error: SyntaxError) -> Result<T, Malformed> {
+        self.malformed_at = Some(error.at);
         self.report(Detail::Syntax(error.syntax), error.at, None, None);
         Err(Malformed)
     }
