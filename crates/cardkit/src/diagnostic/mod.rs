@@ -79,6 +79,12 @@ impl Code {
         Code::DeprecatedField,
     ];
 
+    /// The code's place in [`Code::ALL`].
+    #[must_use]
+    pub fn index(self) -> usize {
+        Code::ALL.iter().position(|&c| c == self).unwrap_or(0)
+    }
+
     /// The stable code string, e.g. `missing_field`.
     #[must_use]
     pub fn as_str(self) -> &'static str {

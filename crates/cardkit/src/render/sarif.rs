@@ -209,13 +209,9 @@ impl Renderer for Sarif {
             if !self.filter.admit(diagnostic) {
                 continue;
             }
-            let rule_index = Code::ALL
-                .iter()
-                .position(|&c| c == diagnostic.code)
-                .unwrap_or(0);
             let result = SarifResult {
                 rule_id: diagnostic.code.as_str(),
-                rule_index,
+                rule_index: diagnostic.code.index(),
                 level: level(diagnostic.severity),
                 message: Text {
                     text: diagnostic.message(),

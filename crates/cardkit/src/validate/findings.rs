@@ -45,7 +45,7 @@ impl<'o> Findings<'o> {
         let severity = severity(self.options, code);
         let count = match severity {
             Severity::Error => &mut self.errors,
-            Severity::Warning => &mut self.warnings[code_index(code)],
+            Severity::Warning => &mut self.warnings[code.index()],
         };
         let bound = match severity {
             Severity::Error => KEPT_ERRORS,
@@ -69,7 +69,7 @@ impl Findings<'_> {
     pub fn keeps(&self, code: Code) -> bool {
         match severity(self.options, code) {
             Severity::Error => self.errors < KEPT_ERRORS,
-            Severity::Warning => self.warnings[code_index(code)] < KEPT_WARNINGS_PER_CODE,
+            Severity::Warning => self.warnings[code.index()] < KEPT_WARNINGS_PER_CODE,
         }
     }
 
@@ -79,15 +79,11 @@ impl Findings<'_> {
         for gone in self.out.drain(range) {
             let count = match gone.severity {
                 Severity::Error => &mut self.errors,
-                Severity::Warning => &mut self.warnings[code_index(gone.code)],
+                Severity::Warning => &mut self.warnings[gone.code.index()],
             };
             *count = count.saturating_sub(1);
         }
     }
-}
-
-fn code_index(code: Code) -> usize {
-    Code::ALL.iter().position(|&c| c == code).unwrap_or(0)
 }
 
 /// The severity of a code under `options`: some warnings are errors when
