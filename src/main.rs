@@ -6,6 +6,7 @@ mod fields;
 mod inputs;
 mod kind;
 mod schema;
+mod serve;
 mod validate;
 
 use std::io::{self, Write};
@@ -62,6 +63,15 @@ enum Command {
     ///
     /// Example: cardkit schema set > set.schema.json
     Schema(schema::Args),
+    /// Serves validation over HTTP (an API under /v1 and a web page at /)
+    /// until Ctrl-C or SIGTERM, which let requests in flight finish.
+    ///
+    /// Exit status: 0 after a clean stop, 2 when the address cannot be
+    /// bound.
+    #[command(
+        after_help = "Examples:\n  cardkit serve\n  cardkit serve --addr 0.0.0.0:8080 --max-body 1GiB --timeout 120\n  curl -H 'Content-Type: application/json' --data-binary @set.json http://127.0.0.1:8080/v1/validate"
+    )]
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +87,7 @@ fn main() -> ExitCode {
         Command::Fields(args) => fields::run(&args),
         Command::Explain(args) => explain::run(&args),
         Command::Schema(args) => schema::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

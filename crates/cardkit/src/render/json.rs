@@ -32,8 +32,10 @@ impl Json {
     }
 }
 
+/// One document's entry: its place, kind, verdict and the diagnostics the
+/// filter shows. Shared with [`super::JsonLines`].
 #[derive(Serialize)]
-struct DocumentEntry<'a> {
+pub(super) struct DocumentEntry<'a> {
     pointer: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     line: Option<usize>,
@@ -44,13 +46,41 @@ struct DocumentEntry<'a> {
     omitted: &'a Omitted,
 }
 
+impl<'a> DocumentEntry<'a> {
+    pub(super) fn new(document: &'a DocumentReport, filter: &mut WarningFilter) -> Self {
+        DocumentEntry {
+            pointer: &document.pointer,
+            line: document.line,
+            kind: document.kind,
+            valid: document.is_valid(),
+            diagnostics: document
+                .diagnostics
+                .iter()
+                .filter(|d| filter.admit(d))
+                .collect(),
+            omitted: &document.omitted,
+        }
+    }
+}
+
+/// How the reading of one input ended, as the members that end its entry.
 #[derive(Serialize)]
-struct FileTail<'a> {
+pub(super) struct FileTail<'a> {
     valid: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     layout: Option<Layout>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
+}
+
+impl<'a> From<FileEnd<'a>> for FileTail<'a> {
+    fn from(end: FileEnd<'a>) -> Self {
+        FileTail {
+            valid: end.valid,
+            layout: end.layout,
+            error: end.error,
+        }
+    }
 }
 
 impl Renderer for Json {
@@ -73,18 +103,7 @@ impl Renderer for Json {
         _path: &str,
         document: &DocumentReport,
     ) -> io::Result<()> {
-        let entry = DocumentEntry {
-            pointer: &document.pointer,
-            line: document.line,
-            kind: document.kind,
-            valid: document.is_valid(),
-            diagnostics: document
-                .diagnostics
-                .iter()
-                .filter(|d| self.filter.admit(d))
-                .collect(),
-            omitted: &document.omitted,
-        };
+        let entry = DocumentEntry::new(document, &mut self.filter);
         if self.documents_written > 0 {
             out.write_all(b",")?;
         }
@@ -96,11 +115,7 @@ impl Renderer for Json {
 
     fn end_file(&mut self, out: &mut dyn Write, _path: &str, end: FileEnd<'_>) -> io::Result<()> {
         out.write_all(b"],")?;
-        let tail = serde_json::to_string(&FileTail {
-            valid: end.valid,
-            layout: end.layout,
-            error: end.error,
-        })?;
+        let tail = serde_json::to_string(&FileTail::from(end))?;
         // The tail's members continue the file's object.
         out.write_all(&tail.as_bytes()[1..])
     }

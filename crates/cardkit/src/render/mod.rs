@@ -4,6 +4,7 @@
 
 mod github;
 mod json;
+mod json_lines;
 mod junit;
 mod sarif;
 mod text;
@@ -13,6 +14,7 @@ use std::io::{self, Write};
 
 pub use github::Github;
 pub use json::Json;
+pub use json_lines::JsonLines;
 pub use junit::Junit;
 pub use sarif::Sarif;
 pub use text::Text;

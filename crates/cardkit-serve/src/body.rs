@@ -1,0 +1,160 @@
+//! The request body as a blocking reader, for the streaming validator: bytes
+//! are pulled from the connection as the validator asks for them, so a body
+//! is validated as it arrives and never held whole. The body's limits (size,
+//! time) are kept here, where the bytes pass.
+
+use std::fmt;
+use std::io::{self, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use axum::body::BodyDataStream;
+use bytes::{Buf, Bytes};
+use futures_util::StreamExt;
+use tokio::runtime::Handle;
+use tokio::time::Instant;
+
+/// Why reading a body stopped before its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Halt {
+    /// The body (after decoding) went past the size limit.
+    TooLarge { limit: u64 },
+    /// The request went past its time limit.
+    TimedOut { seconds: u64 },
+    /// The body could not be read: cut short, or a content coding that does
+    /// not decode.
+    Unreadable(String),
+    /// The client is gone, or does not read the report.
+    Abandoned,
+}
+
+impl fmt::Display for Halt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Halt::TooLarge { limit } => {
+                write!(f, "the body is larger than the limit of {limit} bytes")
+            }
+            Halt::TimedOut { seconds } => {
+                write!(f, "the request took longer than the limit of {seconds} s")
+            }
+            Halt::Unreadable(why) => write!(f, "the body could not be read: {why}"),
+            Halt::Abandoned => write!(f, "the client stopped reading the report"),
+        }
+    }
+}
+
+impl std::error::Error for Halt {}
+
+impl Halt {
+    /// The halt that stopped a read, if the error is one.
+    pub fn of(error: &io::Error) -> Option<&Halt> {
+        error
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<Halt>())
+    }
+}
+
+/// A body read on a blocking thread.
+pub struct BodyReader {
+    stream: BodyDataStream,
+    pub(crate) runtime: Handle,
+    pub(crate) deadline: Instant,
+    /// Set when the report has nowhere to go: reading stops.
+    pub(crate) abandoned: Arc<AtomicBool>,
+    timeout_seconds: u64,
+    limit: u64,
+    chunk: Bytes,
+    /// Bytes read so far (after decoding).
+    pub(crate) read: u64,
+    halted: Option<Halt>,
+}
+
+impl BodyReader {
+    /// Reads `stream` until `deadline`, at most `limit` bytes. Must be used
+    /// off the runtime's worker threads (in `spawn_blocking`).
+    pub fn new(
+        stream: BodyDataStream,
+        runtime: Handle,
+        deadline: Instant,
+        timeout_seconds: u64,
+        limit: u64,
+    ) -> Self {
+        BodyReader {
+            stream,
+            runtime,
+            deadline,
+            timeout_seconds,
+            limit,
+            abandoned: Arc::new(AtomicBool::new(false)),
+            chunk: Bytes::new(),
+            read: 0,
+            halted: None,
+        }
+    }
+
+    /// The next chunk of the body; an empty one at its end.
+    fn next_chunk(&mut self) -> Result<Bytes, Halt> {
+        loop {
+            if self.abandoned.load(Ordering::Relaxed) {
+                return Err(Halt::Abandoned);
+            }
+            let next = self
+                .runtime
+                .block_on(tokio::time::timeout_at(self.deadline, self.stream.next()));
+            match next {
+                Err(_) => {
+                    return Err(Halt::TimedOut {
+                        seconds: self.timeout_seconds,
+                    })
+                }
+                Ok(None) => return Ok(Bytes::new()),
+                Ok(Some(Err(error))) => return Err(Halt::Unreadable(describe(&error))),
+                Ok(Some(Ok(chunk))) if chunk.is_empty() => {}
+                Ok(Some(Ok(chunk))) => {
+                    self.read += chunk.len() as u64;
+                    if self.read > self.limit {
+                        return Err(Halt::TooLarge { limit: self.limit });
+                    }
+                    return Ok(chunk);
+                }
+            }
+        }
+    }
+}
+
+impl Read for BodyReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(halt) = &self.halted {
+            return Err(io::Error::other(halt.clone()));
+        }
+        if self.chunk.is_empty() {
+            match self.next_chunk() {
+                Ok(chunk) => self.chunk = chunk,
+                Err(halt) => {
+                    self.halted = Some(halt.clone());
+                    return Err(io::Error::other(halt));
+                }
+            }
+        }
+        let n = buf.len().min(self.chunk.len());
+        buf[..n].copy_from_slice(&self.chunk[..n]);
+        self.chunk.advance(n);
+        Ok(n)
+    }
+}
+
+/// An error of the body stream in words, with its causes (hyper's and the
+/// decoders' errors say the most in their sources).
+fn describe(error: &axum::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}

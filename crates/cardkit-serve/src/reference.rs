@@ -1,0 +1,131 @@
+//! The library's reference outputs, as the command line gives them in JSON:
+//! `GET /v1/schema/{kind}`, `GET /v1/fields/{kind}`,
+//! `GET /v1/explain/{kind}?pointer=…`.
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use cardkit::schema::explain::explain as explain_pointer;
+use cardkit::schema::json_schema::json_schema;
+use cardkit::schema::listing::{Filter, Listing};
+use cardkit::schema::Version;
+use cardkit::Kind;
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::problem::Problem;
+
+/// The `{kind}` of a path: a document kind, or 404.
+fn kind_of(name: &str) -> Result<Kind, Problem> {
+    name.parse::<Kind>().map_err(Problem::not_found)
+}
+
+/// The JSON Schema (Draft 2020-12) of a document kind: `cardkit schema`.
+#[utoipa::path(
+    get,
+    path = "/v1/schema/{kind}",
+    tag = "reference",
+    params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set")),
+    responses(
+        (status = 200, description = "The JSON Schema", body = Object, content_type = "application/json"),
+        (status = 404, description = "No such kind", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn schema(Path(kind): Path<String>) -> Response {
+    match kind_of(&kind) {
+        Ok(kind) => Json(json_schema(kind)).into_response(),
+        Err(problem) => problem.into_response(),
+    }
+}
+
+/// The query of `GET /v1/fields/{kind}`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct FieldsParams {
+    /// Only the fields introduced in this version or a later one (`vX.Y.Z`).
+    #[param(example = "v5.2.0")]
+    since: Option<String>,
+    /// Only the fields flagged deprecated.
+    deprecated: Option<bool>,
+}
+
+/// The fields of a document kind, each at its JSON Pointer:
+/// `cardkit fields --format json`.
+#[utoipa::path(
+    get,
+    path = "/v1/fields/{kind}",
+    tag = "reference",
+    params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), FieldsParams),
+    responses(
+        (status = 200, description = "One object per field", body = Vec<Object>, content_type = "application/json"),
+        (status = 400, description = "A bad parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such kind", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn fields(
+    Path(kind): Path<String>,
+    query: Result<Query<FieldsParams>, QueryRejection>,
+) -> Response {
+    let listed = (|| {
+        let kind = kind_of(&kind)?;
+        let Query(params) =
+            query.map_err(|rejection| Problem::bad_parameter(rejection.body_text()))?;
+        let since = params
+            .since
+            .as_deref()
+            .map(str::parse::<Version>)
+            .transpose()
+            .map_err(|why| Problem::bad_parameter(format!("`since`: {why}")))?;
+        let filter = Filter {
+            since,
+            deprecated: params.deprecated.unwrap_or(false),
+        };
+        Ok::<_, Problem>(Listing::new(kind, &filter))
+    })();
+    match listed {
+        Ok(listing) => Json(listing.rows()).into_response(),
+        Err(problem) => problem.into_response(),
+    }
+}
+
+/// The query of `GET /v1/explain/{kind}`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ExplainParams {
+    /// The field's JSON Pointer (RFC 6901); list items by index or `*`.
+    #[param(example = "/cards/0/uuid")]
+    pointer: String,
+}
+
+/// One field of a document kind in plain words: `cardkit explain --format
+/// json`.
+#[utoipa::path(
+    get,
+    path = "/v1/explain/{kind}",
+    tag = "reference",
+    params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), ExplainParams),
+    responses(
+        (status = 200, description = "The explanation of each place the pointer names", body = Object, content_type = "application/json"),
+        (status = 400, description = "No `pointer`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such kind, or the pointer names no field (the nearest known pointer is suggested when one is close)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn explain(
+    Path(kind): Path<String>,
+    query: Result<Query<ExplainParams>, QueryRejection>,
+) -> Response {
+    let explained = (|| {
+        let kind = kind_of(&kind)?;
+        let Query(params) =
+            query.map_err(|rejection| Problem::bad_parameter(rejection.body_text()))?;
+        explain_pointer(kind, &params.pointer)
+            .map_err(|error| Problem::not_found(error.to_string()))
+    })();
+    match explained {
+        Ok(explanation) => Json(explanation).into_response(),
+        Err(problem) => problem.into_response(),
+    }
+}

@@ -1,0 +1,410 @@
+//! `POST /v1/validate`: the body validated as it arrives, through the same
+//! streaming validator as files, and the report rendered as it is known.
+//!
+//! The report is held back until its first MiB is written or validation
+//! ends, so that a limit reached before then (size, time) is answered with
+//! its own status. A limit reached later, when the report's status has been
+//! sent, ends the report with the body's entry unreadable (`error`), as the
+//! command line reports a file it cannot read to its end.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant as StdInstant;
+
+use axum::body::Body;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use cardkit::render::{FileEnd, Json, JsonLines, Renderer, Sarif};
+use cardkit::report::{Summary, WarningFilter};
+use cardkit::validate::{self, Options};
+use cardkit::Kind;
+use futures_util::StreamExt;
+use serde::Deserialize;
+use tokio::runtime::Handle;
+use tokio::sync::mpsc;
+use utoipa::IntoParams;
+
+use crate::body::{BodyReader, Halt};
+use crate::media::{Accepted, BodyMedia};
+use crate::problem::Problem;
+use crate::state::{AppState, Slot};
+
+/// The query of `POST /v1/validate`: the command line's options.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ValidateParams {
+    /// The kind of the documents: `auto` (the default) tells each document's
+    /// kind from its members; or `template`, `card`, `set`, `migration`.
+    #[param(example = "auto")]
+    kind: Option<String>,
+    /// Validates as consumers of this version of the Set format see the
+    /// documents (`vX.Y.Z`): fields introduced later are `newer_field`.
+    #[param(example = "v5.0.0")]
+    as_of: Option<String>,
+    /// With `as_of`, fields newer than that version are errors.
+    strict_version: Option<bool>,
+    /// Members the spec does not define are errors instead of warnings.
+    deny_unknown_fields: Option<bool>,
+    /// Extra warnings: `deprecated` reports deprecated fields present.
+    #[param(example = "deprecated")]
+    warn: Option<String>,
+    /// How many warnings of each kind are shown before the rest are only
+    /// counted; 0 shows all. Default 3.
+    #[param(minimum = 0)]
+    warning_limit: Option<usize>,
+    /// The name the report gives the body (its `path`), such as the name
+    /// of the file sent. Default `<body>`.
+    #[param(example = "set.json")]
+    name: Option<String>,
+}
+
+/// What a request asks, checked before its body is read.
+struct Asked {
+    options: Options,
+    warning_limit: usize,
+    name: String,
+}
+
+impl ValidateParams {
+    fn asked(self, media: BodyMedia) -> Result<Asked, Problem> {
+        let kind = match self.kind.as_deref() {
+            None | Some("auto") => None,
+            Some(name) => Some(name.parse::<Kind>().map_err(|_| {
+                Problem::bad_parameter(format!(
+                    "`kind` is `{name}`: expected `auto`, `template`, `card`, `set` or `migration`"
+                ))
+            })?),
+        };
+        let as_of = self
+            .as_of
+            .as_deref()
+            .map(validate::as_of_version)
+            .transpose()
+            .map_err(|why| Problem::bad_parameter(format!("`as_of`: {why}")))?;
+        let strict_version = self.strict_version.unwrap_or(false);
+        if strict_version && as_of.is_none() {
+            return Err(Problem::bad_parameter(
+                "`strict_version` needs `as_of`: it makes fields newer than that version errors",
+            ));
+        }
+        let warn_deprecated = match self.warn.as_deref() {
+            None => false,
+            Some("deprecated") => true,
+            Some(other) => {
+                return Err(Problem::bad_parameter(format!(
+                    "`warn` is `{other}`: the one extra warning is `deprecated`"
+                )))
+            }
+        };
+        let warning_limit = match self.warning_limit {
+            None => WarningFilter::DEFAULT_LIMIT,
+            Some(0) => usize::MAX,
+            Some(limit) => limit,
+        };
+        Ok(Asked {
+            options: Options {
+                kind,
+                deny_unknown_fields: self.deny_unknown_fields.unwrap_or(false),
+                json_lines: media == BodyMedia::JsonLines,
+                as_of,
+                strict_version,
+                warn_deprecated,
+            },
+            warning_limit,
+            name: self.name.unwrap_or_else(|| "<body>".to_owned()),
+        })
+    }
+}
+
+/// Validates the body: one document, or many (a catalog, JSON Lines).
+#[utoipa::path(
+    post,
+    path = "/v1/validate",
+    tag = "validation",
+    params(ValidateParams),
+    request_body(
+        description = "The document(s) as sent: one JSON value (a document, a wrapped document, a catalog, a code map) or JSON Lines. May be sent with `Content-Encoding: gzip` or `zstd`.",
+        content(
+            (Object = "application/json"),
+            (String = "application/x-ndjson"),
+        ),
+    ),
+    responses(
+        (status = 200, description = "The report, valid or not: the structure of `cardkit validate --format json` with one file entry for the body; JSON Lines (one line per document as it is known) for `Accept: application/x-ndjson`; SARIF 2.1.0 for `Accept: application/sarif+json`.",
+            content(
+                (crate::openapi::Report = "application/json"),
+                (crate::openapi::ReportLine = "application/x-ndjson"),
+                (crate::openapi::Sarif = "application/sarif+json"),
+            )),
+        (status = 400, description = "A bad parameter, or a body that could not be read (cut short, or a content coding that does not decode).", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The request took longer than the time limit.", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the size limit.", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "A media type or content coding the service does not read.", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The service is at its concurrency limit; try again after `Retry-After` seconds.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn validate(
+    State(state): State<Arc<AppState>>,
+    query: Result<Query<ValidateParams>, QueryRejection>,
+    slot: Option<axum::Extension<Slot>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let started = StdInstant::now();
+    let deadline = tokio::time::Instant::now() + state.config.timeout;
+    let asked = (|| {
+        let Query(params) =
+            query.map_err(|rejection| Problem::bad_parameter(rejection.body_text()))?;
+        let media = BodyMedia::of(&headers)?;
+        if let Some(length) = content_length(&headers) {
+            if length > state.config.max_body {
+                return Err(Problem::body_too_large(format!(
+                    "the body is {length} bytes; the limit is {} bytes",
+                    state.config.max_body
+                )));
+            }
+        }
+        params.asked(media)
+    })();
+    let asked = match asked {
+        Ok(asked) => asked,
+        Err(problem) => return problem.into_response(),
+    };
+    let accepted = Accepted::of(&headers);
+    let (sender, mut receiver) = mpsc::channel::<Out>(OUTPUT_CHUNKS);
+    let reader = BodyReader::new(
+        body.into_data_stream(),
+        Handle::current(),
+        deadline,
+        state.config.timeout.as_secs(),
+        state.config.max_body,
+    );
+    let job = Job {
+        state: Arc::clone(&state),
+        asked,
+        accepted,
+        started,
+        _slot: slot.map(|axum::Extension(slot)| slot),
+    };
+    tokio::task::spawn_blocking(move || job.run(reader, sender));
+    match receiver.recv().await {
+        Some(Out::Chunk(first)) => {
+            let rest = futures_util::stream::unfold(receiver, |mut receiver| async move {
+                match receiver.recv().await? {
+                    Out::Chunk(bytes) => Some((Ok(bytes), receiver)),
+                    // Sent only before the report begins.
+                    Out::Problem(_) => None,
+                }
+            });
+            let stream =
+                futures_util::stream::once(async move { Ok::<_, io::Error>(first) }).chain(rest);
+            let mut response = Body::from_stream(stream).into_response();
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(accepted.content_type()),
+            );
+            response
+        }
+        Some(Out::Problem(problem)) => problem.into_response(),
+        None => Problem::internal("the validation stopped without a report").into_response(),
+    }
+}
+
+/// How many rendered chunks wait for a slow client before rendering waits.
+const OUTPUT_CHUNKS: usize = 8;
+/// How much of the report is held back before its status is sent.
+const HELD_BACK: usize = 1 << 20;
+/// How much of the report is sent at a time once it has begun.
+const CHUNK: usize = 64 << 10;
+
+/// What the validation sends to the response.
+enum Out {
+    Chunk(Bytes),
+    Problem(Problem),
+}
+
+fn content_length(headers: &HeaderMap) -> Option<u64> {
+    // A coded body's length says nothing of its decoded size.
+    if headers.contains_key(header::CONTENT_ENCODING) {
+        return None;
+    }
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
+}
+
+/// One validation, on a blocking thread.
+struct Job {
+    state: Arc<AppState>,
+    asked: Asked,
+    accepted: Accepted,
+    started: StdInstant,
+    /// The concurrency slot, held until the report is written.
+    _slot: Option<Slot>,
+}
+
+impl Job {
+    fn run(self, reader: BodyReader, sender: mpsc::Sender<Out>) {
+        let filter = WarningFilter::new(self.asked.warning_limit);
+        let mut renderer: Box<dyn Renderer> = match self.accepted {
+            Accepted::Json => Box::new(Json::new(filter)),
+            Accepted::JsonLines => Box::new(JsonLines::new(filter)),
+            Accepted::Sarif => Box::new(Sarif::new(filter, None)),
+        };
+        let mut out = ReportOut::new(
+            sender.clone(),
+            &reader,
+            self.accepted == Accepted::JsonLines,
+        );
+        let name = self.asked.name.as_str();
+        let mut summary = Summary::default();
+        let mut valid = true;
+        let mut reader = reader;
+        let _ = renderer.begin_file(&mut out, name);
+        let metrics = &self.state.metrics;
+        let read = validate::validate_reader(
+            &mut reader,
+            &self.asked.options,
+            self.state.config.jobs,
+            |document| {
+                valid &= document.is_valid();
+                summary.add_document(&document);
+                metrics.document(&document);
+                if out.is_open() {
+                    let written = renderer.document(&mut out, name, &document);
+                    out.after_document(written);
+                }
+            },
+        );
+        metrics.bytes(reader.read);
+        if let Err(error) = &read {
+            if let Some(halt) = Halt::of(error) {
+                if !out.began() {
+                    let problem = match halt {
+                        Halt::TooLarge { limit } => Problem::body_too_large(format!(
+                            "the body is larger than the limit of {limit} bytes"
+                        )),
+                        Halt::TimedOut { seconds } => Problem::timed_out(*seconds),
+                        Halt::Unreadable(why) => Problem::unreadable_body(why.clone()),
+                        // Nobody to answer.
+                        Halt::Abandoned => return,
+                    };
+                    let _ = sender.blocking_send(Out::Problem(problem));
+                    return;
+                }
+            }
+        }
+        let error = read.as_ref().err().map(ToString::to_string);
+        if error.is_some() {
+            summary.bytes += reader.read;
+            summary.add_unreadable();
+        } else {
+            summary.add_file(reader.read);
+        }
+        summary.seconds = Some(self.started.elapsed().as_secs_f64());
+        let end = FileEnd {
+            layout: read.ok(),
+            valid: valid && error.is_none(),
+            error: error.as_deref(),
+        };
+        let _ = renderer.end_file(&mut out, name, end);
+        let _ = renderer.finish(&mut out, &summary);
+        out.end();
+    }
+}
+
+/// The report's bytes on their way to the response: held back until
+/// [`HELD_BACK`] (or each document's line, for JSON Lines), then sent in
+/// chunks. A client gone makes every later write fail, and the validation
+/// stop reading the body.
+struct ReportOut {
+    sender: mpsc::Sender<Out>,
+    runtime: Handle,
+    deadline: tokio::time::Instant,
+    /// Set when the client is gone, or reads too slowly: the body's reader
+    /// stops too.
+    abandoned: Arc<AtomicBool>,
+    buffer: Vec<u8>,
+    began: bool,
+    per_document: bool,
+    open: bool,
+}
+
+impl ReportOut {
+    fn new(sender: mpsc::Sender<Out>, reader: &BodyReader, per_document: bool) -> Self {
+        ReportOut {
+            sender,
+            runtime: reader.runtime.clone(),
+            deadline: reader.deadline,
+            abandoned: Arc::clone(&reader.abandoned),
+            buffer: Vec::new(),
+            began: false,
+            per_document,
+            open: true,
+        }
+    }
+
+    fn began(&self) -> bool {
+        self.began
+    }
+
+    fn is_open(&self) -> bool {
+        self.open
+    }
+
+    fn after_document(&mut self, written: io::Result<()>) {
+        if written.is_err() {
+            self.open = false;
+        } else if self.per_document {
+            let _ = self.send();
+        }
+    }
+
+    fn send(&mut self) -> io::Result<()> {
+        if self.buffer.is_empty() || !self.open {
+            return Ok(());
+        }
+        let chunk = Bytes::from(std::mem::take(&mut self.buffer));
+        self.began = true;
+        let sent = self.runtime.block_on(tokio::time::timeout_at(
+            self.deadline,
+            self.sender.send(Out::Chunk(chunk)),
+        ));
+        if !matches!(sent, Ok(Ok(()))) {
+            self.open = false;
+            self.abandoned.store(true, Ordering::Relaxed);
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
+        Ok(())
+    }
+
+    fn end(mut self) {
+        let _ = self.send();
+    }
+}
+
+impl Write for ReportOut {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if !self.open {
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
+        self.buffer.extend_from_slice(bytes);
+        let threshold = if self.began { CHUNK } else { HELD_BACK };
+        if self.buffer.len() >= threshold {
+            self.send()?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}

@@ -1,0 +1,87 @@
+//! The JSON Lines report: one line per document as soon as it is known, one
+//! per input when it ends, and a last line with the totals. For consumers that
+//! act on each document while a large input is still being read. Each line is
+//! an object whose `type` says which of the three it is; the members besides
+//! `type` are those of the JSON report's entries.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::json::{DocumentEntry, FileTail};
+use super::{FileEnd, Renderer};
+use crate::report::{Summary, Suppressed, WarningFilter};
+use crate::validate::DocumentReport;
+
+/// The JSON Lines renderer.
+#[derive(Debug, Default)]
+pub struct JsonLines {
+    filter: WarningFilter,
+}
+
+impl JsonLines {
+    /// A JSON Lines renderer that includes repeated warnings as `filter`
+    /// allows.
+    #[must_use]
+    pub fn new(filter: WarningFilter) -> Self {
+        JsonLines { filter }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Line<'a> {
+    Document {
+        path: &'a str,
+        #[serde(flatten)]
+        entry: DocumentEntry<'a>,
+    },
+    File {
+        path: &'a str,
+        #[serde(flatten)]
+        tail: FileTail<'a>,
+    },
+    Summary {
+        suppressed: Vec<Suppressed>,
+        summary: &'a Summary,
+    },
+}
+
+impl JsonLines {
+    fn line(out: &mut dyn Write, line: &Line<'_>) -> io::Result<()> {
+        serde_json::to_writer(&mut *out, line)?;
+        out.write_all(b"\n")
+    }
+}
+
+impl Renderer for JsonLines {
+    fn begin_file(&mut self, _out: &mut dyn Write, _path: &str) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn document(
+        &mut self,
+        out: &mut dyn Write,
+        path: &str,
+        document: &DocumentReport,
+    ) -> io::Result<()> {
+        let entry = DocumentEntry::new(document, &mut self.filter);
+        Self::line(out, &Line::Document { path, entry })
+    }
+
+    fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        let tail = FileTail::from(end);
+        Self::line(out, &Line::File { path, tail })
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
+        let suppressed = self.filter.suppressed();
+        Self::line(
+            out,
+            &Line::Summary {
+                suppressed,
+                summary,
+            },
+        )
+    }
+}

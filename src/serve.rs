@@ -1,0 +1,72 @@
+//! `cardkit serve`: the validation service, with its limits; the service is
+//! the `cardkit-serve` crate's.
+
+use std::io::{self, Write};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use cardkit_serve::Config;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The address to listen on; port 0 takes a free port (the address taken
+    /// is printed). Example: --addr 0.0.0.0:8080
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
+    addr: SocketAddr,
+
+    /// The largest body taken, after decoding gzip or zstd: bytes, or with a
+    /// unit (KB, MB, GB, KiB, MiB, GiB). Larger bodies get 413.
+    /// Example: --max-body 512MiB
+    #[arg(long, default_value = "4GiB", value_name = "SIZE", value_parser = size)]
+    max_body: u64,
+
+    /// How long one request may take, in seconds, its body and its report
+    /// included. Slower requests get 408 (or, once their report has begun,
+    /// end it with the body unreadable). Example: --timeout 60
+    #[arg(long, default_value_t = Config::DEFAULT_TIMEOUT.as_secs(), value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    timeout: u64,
+
+    /// How many requests are served at once; more are refused at once with
+    /// 503 and `Retry-After`. Example: --max-concurrent 16
+    #[arg(long, default_value_t = 64, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    max_concurrent: u32,
+
+    /// How many threads each validation may use, from 1 to 256 (default: one
+    /// per core), as `cardkit validate --jobs`. Example: --jobs 1
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: Option<u16>,
+}
+
+fn size(text: &str) -> Result<u64, String> {
+    let size: bytesize::ByteSize = text
+        .trim()
+        .parse()
+        .map_err(|why| format!("`{text}` is not a size ({why}); e.g. 1048576, 512MiB, 4GiB"))?;
+    if size.as_u64() == 0 {
+        return Err("the size must be above 0".to_owned());
+    }
+    Ok(size.as_u64())
+}
+
+pub fn run(args: &Args) -> io::Result<u8> {
+    let mut config = Config {
+        max_body: args.max_body,
+        timeout: Duration::from_secs(args.timeout),
+        max_concurrent: args.max_concurrent as usize,
+        ..Config::default()
+    };
+    if let Some(jobs) = args.jobs {
+        config.jobs = usize::from(jobs);
+    }
+    cardkit_serve::run(args.addr, config, |addr| {
+        let _ = writeln!(
+            io::stderr(),
+            "cardkit serve: listening on http://{addr} (Ctrl-C or SIGTERM stops)"
+        );
+    })
+    .map_err(|error| io::Error::new(error.kind(), format!("serve on {}: {error}", args.addr)))?;
+    let _ = writeln!(io::stderr(), "cardkit serve: stopped");
+    Ok(0)
+}
