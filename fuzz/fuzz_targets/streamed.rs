@@ -33,14 +33,16 @@ fuzz_target!(|data: &[u8]| {
     let chunk = 1 + usize::from(first % 16);
     // Members that are no document's field are held to see what follows,
     // as in memory; the layout is told from what is at hand.
-    let buffering = Buffering {
-        chunk,
-        read_ahead: chunk,
-        retain: chunk,
-        batch: chunk,
-        foreign_prefix: usize::MAX,
-    };
     for json_lines in [false, true] {
+        let buffering = Buffering {
+            chunk,
+            read_ahead: chunk,
+            retain: chunk,
+            batch: chunk,
+            foreign_prefix: usize::MAX,
+            // Lines read as they come (a network body), or a chunk at a time.
+            eager_lines: json_lines && first & 0x80 != 0,
+        };
         let options = Options {
             json_lines,
             ..Options::default()

@@ -270,20 +270,23 @@ impl Job {
         let mut reader = reader;
         let _ = renderer.begin_file(&mut out, name);
         let metrics = &self.state.metrics;
-        let read = validate::validate_reader(
-            &mut reader,
-            &self.asked.options,
-            self.state.config.jobs,
-            |document| {
-                valid &= document.is_valid();
-                summary.add_document(&document);
-                metrics.document(&document);
-                if out.is_open() {
-                    let written = renderer.document(&mut out, name, &document);
-                    out.after_document(written);
-                }
-            },
-        );
+        let mut on_document = |document: cardkit::DocumentReport| {
+            valid &= document.is_valid();
+            summary.add_document(&document);
+            metrics.document(&document);
+            if out.is_open() {
+                let written = renderer.document(&mut out, name, &document);
+                out.after_document(written);
+            }
+        };
+        let (options, jobs) = (&self.asked.options, self.state.config.jobs);
+        // A client that takes the report line by line gets each document's
+        // line as soon as the document has arrived.
+        let read = if self.accepted == Accepted::JsonLines {
+            validate::validate_stream(&mut reader, options, jobs, &mut on_document)
+        } else {
+            validate::validate_reader(&mut reader, options, jobs, &mut on_document)
+        };
         metrics.bytes(reader.read);
         if let Err(error) = &read {
             if let Some(halt) = Halt::of(error) {

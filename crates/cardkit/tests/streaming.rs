@@ -60,6 +60,7 @@ fn tiny(chunk: usize) -> Buffering {
         // The first MiB of every input here is read before the layout is
         // told; `a_long_meta_*` below read it as a stream instead.
         foreign_prefix: usize::MAX,
+        eager_lines: false,
     }
 }
 
@@ -103,6 +104,17 @@ fn check_same(name: &str, input: &[u8], options: &Options) -> bool {
     for jobs in [1, 2, 4] {
         let actual = streamed(input, options, jobs, Buffering::default());
         assert_eq!(actual, expected, "{name}: {jobs} threads, default buffers");
+    }
+    // Lines taken as they come, as from a network body.
+    if options.json_lines {
+        for (jobs, chunk) in [(1, 1), (2, 7), (1, 4096)] {
+            let eager = Buffering {
+                eager_lines: true,
+                ..tiny(chunk)
+            };
+            let actual = streamed(input, options, jobs, eager);
+            assert_eq!(actual, expected, "{name}: eager lines, buffers of {chunk}");
+        }
     }
     true
 }
@@ -479,11 +491,12 @@ fn the_streamed_fuzzing_regressions_read_the_same() {
         let data = std::fs::read(&path).expect("a regression input");
         let (&first, input) = data.split_first().expect("not empty");
         let chunk = 1 + usize::from(first % 16);
-        let buffering = Buffering {
-            foreign_prefix: usize::MAX,
-            ..tiny(chunk)
-        };
         for json_lines in [false, true] {
+            let buffering = Buffering {
+                foreign_prefix: usize::MAX,
+                eager_lines: json_lines && first & 0x80 != 0,
+                ..tiny(chunk)
+            };
             let options = Options {
                 json_lines,
                 ..Options::default()

@@ -19,7 +19,14 @@ pub(crate) fn validate_source(
     jobs: usize,
     sink: &mut dyn FnMut(DocumentReport),
 ) -> io::Result<Layout> {
-    src.fill_to(src.buffering.retain.max(BOM.len()))?;
+    // Lines that come over time are taken as they come; otherwise the first
+    // MiB is read to tell the layout whatever the order of the root's members.
+    let first = if options.json_lines && src.buffering.eager_lines {
+        BOM.len()
+    } else {
+        src.buffering.retain.max(BOM.len())
+    };
+    src.fill_to(first)?;
     let start = if src.bytes().starts_with(BOM) {
         src.base + BOM.len()
     } else {
@@ -51,7 +58,8 @@ fn lines(
     jobs: usize,
     sink: &mut dyn FnMut(DocumentReport),
 ) -> io::Result<()> {
-    let any = if jobs > 1 && !src.small(start) {
+    // Batches for other threads would hold lines back from their reports.
+    let any = if jobs > 1 && !src.buffering.eager_lines && !src.small(start) {
         parallel::lines(src, start, options, jobs, sink)?
     } else {
         let mut any = false;

@@ -247,6 +247,27 @@ pub fn validate_reader(
     validate_buffered(reader, options, jobs, Buffering::default(), on_document)
 }
 
+/// [`validate_reader`] for readers whose bytes come over time, such as a
+/// network body: each line of JSON Lines is validated and handed over as soon
+/// as it has arrived whole, rather than when a buffer's worth of the input
+/// has. JSON Lines are then validated on this thread only; a single value
+/// (a document, a catalog) is validated as by [`validate_reader`].
+///
+/// # Errors
+/// As [`validate_reader`].
+pub fn validate_stream(
+    reader: impl Read,
+    options: &Options,
+    jobs: usize,
+    on_document: impl FnMut(DocumentReport),
+) -> io::Result<Layout> {
+    let buffering = Buffering {
+        eager_lines: options.json_lines,
+        ..Buffering::default()
+    };
+    validate_buffered(reader, options, jobs, buffering, on_document)
+}
+
 /// [`validate_reader`] with other buffer sizes, for the tests of streaming.
 ///
 /// # Errors

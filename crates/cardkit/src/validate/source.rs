@@ -31,6 +31,10 @@ pub struct Buffering {
     /// document's field (a long `meta`) before the object is read as a
     /// container, those members read past as a stream instead of held.
     pub foreign_prefix: usize,
+    /// For inputs whose bytes come over time (a network body): a read stops
+    /// at the first line end that arrives, so that each line of JSON Lines
+    /// is validated as soon as it is whole, not when a chunk's worth is.
+    pub eager_lines: bool,
 }
 
 impl Default for Buffering {
@@ -41,6 +45,7 @@ impl Default for Buffering {
             retain: 1 << 20,
             batch: 1 << 20,
             foreign_prefix: 1 << 20,
+            eager_lines: false,
         }
     }
 }
@@ -132,18 +137,26 @@ impl<'r> Source<'r> {
             self.data.resize(self.filled + want, 0);
         }
         let mut read = 0;
+        let mut ended = false;
         while read < want {
             match reader.read(&mut self.data[self.filled..self.filled + want - read]) {
-                Ok(0) => break,
+                Ok(0) => {
+                    ended = true;
+                    break;
+                }
                 Ok(n) => {
                     read += n;
                     self.filled += n;
+                    let new = &self.data[self.filled - n..self.filled];
+                    if self.buffering.eager_lines && memchr::memchr(b'\n', new).is_some() {
+                        break;
+                    }
                 }
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
                 Err(error) => return Err(error),
             }
         }
-        self.eof = read < want;
+        self.eof = ended;
         // The check stops at the first byte that is not UTF-8 (there, or
         // once it is released, each string is checked on its own).
         if self.utf8_to >= self.base {

@@ -1,0 +1,677 @@
+//! The service in process, on 127.0.0.1:0: every route, every status it
+//! documents, coded bodies, streamed reports, bodies cut short, clients that
+//! leave, the limits, and shutdown.
+
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use cardkit_serve::Config;
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{mpsc, oneshot};
+
+const INVALID: &str = include_str!("../../../examples/invalid/card-layer-problems.json");
+
+/// A service running on a free port until dropped (or shut down).
+struct Server {
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    done: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+}
+
+impl Server {
+    async fn start(config: Config) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let done = tokio::spawn(cardkit_serve::serve(listener, config, async {
+            let _ = stopped.await;
+        }));
+        Server {
+            addr,
+            stop: Some(stop),
+            done: Some(done),
+        }
+    }
+
+    async fn default() -> Server {
+        Server::start(Config::default()).await
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Asks the service to stop, and waits until it has.
+    async fn shut_down(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        let done = self.done.take().unwrap();
+        tokio::time::timeout(Duration::from_secs(30), done)
+            .await
+            .expect("the service stops")
+            .unwrap()
+            .unwrap();
+    }
+
+    async fn metric(&self, name: &str) -> f64 {
+        let text = client()
+            .get(self.url("/metrics"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        text.lines()
+            .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+            .unwrap_or_else(|| panic!("no metric {name} in\n{text}"))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .no_gzip()
+        .no_zstd()
+        .build()
+        .unwrap()
+}
+
+async fn post_json(
+    server: &Server,
+    query: &str,
+    body: impl Into<reqwest::Body>,
+) -> reqwest::Response {
+    client()
+        .post(server.url(&format!("/v1/validate{query}")))
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// A problem's status, content type and `code`.
+async fn problem(response: reqwest::Response) -> (u16, String) {
+    let status = response.status().as_u16();
+    let content_type = response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(content_type, "application/problem+json", "status {status}");
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["status"], status);
+    assert_eq!(body["type"], "about:blank");
+    assert!(!body["detail"].as_str().unwrap().is_empty());
+    (status, body["code"].as_str().unwrap().to_owned())
+}
+
+fn codes(report: &Value) -> Vec<String> {
+    report["files"][0]["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|d| d["diagnostics"].as_array().unwrap())
+        .map(|d| d["code"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The library's own JSON report of `input`, as `cardkit validate --format
+/// json` writes it, without its time.
+fn library_report(input: &[u8], name: &str, json_lines: bool) -> Value {
+    use cardkit::render::{Json, Renderer};
+    use cardkit::report::{Summary, WarningFilter};
+    let options = cardkit::Options {
+        json_lines,
+        ..cardkit::Options::default()
+    };
+    let report = cardkit::validate(input, &options);
+    let mut summary = Summary::default();
+    summary.add(&report, input.len() as u64);
+    let mut renderer = Json::new(WarningFilter::default());
+    let mut out = Vec::new();
+    renderer.file(&mut out, name, &report).unwrap();
+    renderer.finish(&mut out, &summary).unwrap();
+    serde_json::from_slice(&out).unwrap()
+}
+
+fn without_time(mut report: Value) -> Value {
+    report["summary"].as_object_mut().unwrap().remove("seconds");
+    report
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_report_is_the_librarys_with_one_file_entry_for_the_body() {
+    let server = Server::default().await;
+    let response = post_json(&server, "?name=card.json", INVALID).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/json");
+    let report: Value = response.json().await.unwrap();
+    assert!(report["summary"]["seconds"].is_f64());
+    assert_eq!(
+        without_time(report),
+        library_report(INVALID.as_bytes(), "card.json", false)
+    );
+    // Valid or not, 200; the body's name defaults to `<body>`.
+    let report: Value = post_json(&server, "", r#"{"object": "migration"}"#)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(report["files"][0]["path"], "<body>");
+    assert_eq!(codes(&report), ["missing_field"; 3]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_query_takes_the_command_lines_options() {
+    let server = Server::default().await;
+    let template = include_str!("../../../examples/valid/template.json");
+    let as_migration: Value = post_json(&server, "?kind=migration", template)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        as_migration["files"][0]["documents"][0]["kind"],
+        "migration"
+    );
+    assert_eq!(as_migration["files"][0]["valid"], false);
+    let unknown = r#"{"object": "migration", "id": "3f1b0c4e-2d5a-4c8e-9b7f-1a2b3c4d5e6f", "uri": "https://example.org/m/1", "created_at": "2024-01-01T00:00:00Z", "migration_strategy": "delete", "old_catalogA_id": "3f1b0c4e-2d5a-4c8e-9b7f-1a2b3c4d5e6f", "extra": 1}"#;
+    let lenient: Value = post_json(&server, "", unknown).await.json().await.unwrap();
+    let strict: Value = post_json(&server, "?deny_unknown_fields=true", unknown)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let severity = |report: &Value| {
+        report["files"][0]["documents"][0]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == "unknown_field")
+            .map(|d| d["severity"].clone())
+    };
+    assert_eq!(severity(&lenient), Some("warning".into()));
+    assert_eq!(severity(&strict), Some("error".into()));
+    for bad in [
+        "?kind=deck",
+        "?kidn=set",
+        "?as_of=five",
+        "?strict_version=true",
+        "?warn=everything",
+        "?warning_limit=-1",
+        "?deny_unknown_fields=maybe",
+    ] {
+        let (status, code) = problem(post_json(&server, bad, "{}").await).await;
+        assert_eq!((status, code.as_str()), (400, "bad_parameter"), "{bad}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_lines_bodies_and_media_types() {
+    let server = Server::default().await;
+    let lines = "{\"object\": \"migration\"}\n{}\n";
+    let report: Value = client()
+        .post(server.url("/v1/validate"))
+        .header("content-type", "application/x-ndjson")
+        .body(lines)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        without_time(report),
+        library_report(lines.as_bytes(), "<body>", true)
+    );
+    for media in [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "application/xml",
+    ] {
+        let response = client()
+            .post(server.url("/v1/validate"))
+            .header("content-type", media)
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            problem(response).await,
+            (415, "unsupported_media_type".into()),
+            "{media}"
+        );
+    }
+    // No Content-Type: taken as JSON.
+    let response = client()
+        .post(server.url("/v1/validate"))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gzip_and_zstd_bodies_are_decoded() {
+    let server = Server::default().await;
+    let expected = library_report(INVALID.as_bytes(), "<body>", false);
+    for (coding, body) in [
+        ("gzip", gzip(INVALID.as_bytes())),
+        ("zstd", zstd::encode_all(INVALID.as_bytes(), 3).unwrap()),
+    ] {
+        let response = client()
+            .post(server.url("/v1/validate"))
+            .header("content-type", "application/json")
+            .header("content-encoding", coding)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{coding}");
+        let report: Value = response.json().await.unwrap();
+        assert_eq!(report["summary"]["bytes"], INVALID.len(), "{coding}");
+        assert_eq!(without_time(report), expected, "{coding}");
+    }
+    for coding in ["br", "deflate, gzip", "compress"] {
+        let response = client()
+            .post(server.url("/v1/validate"))
+            .header("content-type", "application/json")
+            .header("content-encoding", coding)
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            problem(response).await,
+            (415, "unsupported_media_type".into()),
+            "{coding}"
+        );
+    }
+    // A body that says gzip and is not.
+    let response = client()
+        .post(server.url("/v1/validate"))
+        .header("content-type", "application/json")
+        .header("content-encoding", "gzip")
+        .body("{\"object\": \"migration\"}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(problem(response).await, (400, "unreadable_body".into()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_over_the_limit_get_413_declared_streamed_or_decoded() {
+    let server = Server::start(Config {
+        max_body: 1000,
+        ..Config::default()
+    })
+    .await;
+    let large = format!("[{}]", vec!["{}"; 600].join(","));
+    // Declared by Content-Length.
+    let (status, code) = problem(post_json(&server, "", large.clone()).await).await;
+    assert_eq!((status, code.as_str()), (413, "body_too_large"));
+    // Streamed with no length.
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> = large
+        .as_bytes()
+        .chunks(100)
+        .map(|c| Ok(c.to_vec()))
+        .collect();
+    let body = reqwest::Body::wrap_stream(futures_util::stream::iter(chunks));
+    let (status, _) = problem(post_json(&server, "", body).await).await;
+    assert_eq!(status, 413);
+    // Small when coded, large when decoded: a gzip bomb in miniature.
+    let bomb = gzip(" ".repeat(100_000_000).as_bytes());
+    assert!(bomb.len() < 1_000_000);
+    let server = Server::start(Config {
+        max_body: 1_000_000,
+        ..Config::default()
+    })
+    .await;
+    let response = client()
+        .post(server.url("/v1/validate"))
+        .header("content-encoding", "gzip")
+        .body(bomb)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(problem(response).await.0, 413);
+    // At the limit: validated.
+    let at_limit = format!("{}{}", " ".repeat(999_998), "{}");
+    assert_eq!(post_json(&server, "", at_limit).await.status(), 200);
+}
+
+/// A body sent a piece at a time, each when the test says.
+fn piecewise() -> (mpsc::Sender<Vec<u8>>, reqwest::Body) {
+    let (sender, receiver) = mpsc::channel::<Vec<u8>>(4);
+    let stream = futures_util::stream::unfold(receiver, |mut receiver| async move {
+        let piece = receiver.recv().await?;
+        Some((Ok::<_, std::io::Error>(piece), receiver))
+    });
+    (sender, reqwest::Body::wrap_stream(stream))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_lines_reports_stream_while_the_body_still_arrives() {
+    let server = Server::default().await;
+    let (pieces, body) = piecewise();
+    pieces
+        .send(b"{\"object\": \"migration\"}\n".to_vec())
+        .await
+        .unwrap();
+    let response = client()
+        .post(server.url("/v1/validate"))
+        .header("content-type", "application/x-ndjson")
+        .header("accept", "application/x-ndjson")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["content-type"], "application/x-ndjson");
+    let mut response = response;
+    // The first document's line comes before the rest of the body is sent
+    // (the first line is reported once the second begins: its end is known).
+    pieces
+        .send(b"{\"object\": \"migration\"".to_vec())
+        .await
+        .unwrap();
+    let first = tokio::time::timeout(Duration::from_secs(10), response.chunk())
+        .await
+        .expect("the first line comes while the body is still open")
+        .unwrap()
+        .unwrap();
+    let line: Value = serde_json::from_slice(first.strip_suffix(b"\n").unwrap()).unwrap();
+    assert_eq!(line["type"], "document");
+    assert_eq!(line["line"], 1);
+    assert_eq!(line["valid"], false);
+    pieces.send(b"}\n".to_vec()).await.unwrap();
+    drop(pieces);
+    let mut rest = first.to_vec();
+    while let Some(chunk) = response.chunk().await.unwrap() {
+        rest.extend_from_slice(&chunk);
+    }
+    let lines: Vec<Value> = rest
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    let types: Vec<&str> = lines.iter().map(|l| l["type"].as_str().unwrap()).collect();
+    assert_eq!(types, ["document", "document", "file", "summary"]);
+    assert_eq!(lines[3]["summary"]["documents"], 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sarif_is_given_when_accepted() {
+    let server = Server::default().await;
+    let response = client()
+        .post(server.url("/v1/validate?name=card.json"))
+        .header("content-type", "application/json")
+        .header("accept", "application/sarif+json")
+        .body(INVALID)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["content-type"], "application/sarif+json");
+    let sarif: Value = response.json().await.unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let expected = codes(&library_report(INVALID.as_bytes(), "card.json", false));
+    assert_eq!(results.len(), expected.len());
+}
+
+/// Writes a raw request and returns the stream.
+async fn raw(server: &Server, head: &str, body: &[u8]) -> TcpStream {
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body).await.unwrap();
+    stream
+}
+
+async fn response_text(stream: &mut TcpStream) -> String {
+    let mut text = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut text)).await;
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_cut_short_is_a_400_problem() {
+    let server = Server::default().await;
+    let head = "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n";
+    let mut stream = raw(&server, head, b"{\"object\": \"migr").await;
+    stream.shutdown().await.unwrap();
+    let text = response_text(&mut stream).await;
+    assert!(text.starts_with("HTTP/1.1 400"), "{text}");
+    assert!(text.contains("application/problem+json"), "{text}");
+    assert!(text.contains("unreadable_body"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_leaves_mid_upload_frees_its_slot() {
+    let server = Server::start(Config {
+        max_concurrent: 1,
+        ..Config::default()
+    })
+    .await;
+    let head = "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    let stream = raw(&server, head, b"10\r\n[{\"object\": \"mig\r\n").await;
+    // While it uploads, it holds the one slot.
+    wait_for(|| async { server.metric("cardkit_http_requests_in_flight").await >= 2.0 }).await;
+    let (status, code) = problem(post_json(&server, "", "{}").await).await;
+    assert_eq!((status, code.as_str()), (503, "overloaded"));
+    drop(stream);
+    // Gone: its slot is free again.
+    wait_for(|| async { post_json(&server, "", "{}").await.status() == 200 }).await;
+    assert!(server.metric("cardkit_http_requests_shed_total").await >= 1.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shed_requests_say_when_to_come_back() {
+    let server = Server::start(Config {
+        max_concurrent: 1,
+        ..Config::default()
+    })
+    .await;
+    let (pieces, body) = piecewise();
+    pieces.send(b"[".to_vec()).await.unwrap();
+    let slow = tokio::spawn(post_json_owned(server.url("/v1/validate"), body));
+    wait_for(|| async { server.metric("cardkit_http_requests_in_flight").await >= 2.0 }).await;
+    let response = post_json(&server, "", "{}").await;
+    assert_eq!(response.headers()["retry-after"], "1");
+    assert_eq!(problem(response).await.0, 503);
+    // Operations are never shed.
+    let health = client().get(server.url("/healthz")).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+    pieces.send(b"]".to_vec()).await.unwrap();
+    drop(pieces);
+    assert_eq!(slow.await.unwrap(), 200);
+}
+
+async fn post_json_owned(url: String, body: reqwest::Body) -> u16 {
+    client()
+        .post(url)
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_slower_than_the_time_limit_gets_408() {
+    let server = Server::start(Config {
+        timeout: Duration::from_secs(1),
+        ..Config::default()
+    })
+    .await;
+    let (pieces, body) = piecewise();
+    pieces.send(b"[{}".to_vec()).await.unwrap();
+    let response = post_json(&server, "", body).await;
+    assert_eq!(problem(response).await, (408, "timed_out".into()));
+    drop(pieces);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_lets_requests_in_flight_finish() {
+    let server = Server::default().await;
+    let (pieces, body) = piecewise();
+    pieces.send(b"{\"object\": ".to_vec()).await.unwrap();
+    let url = server.url("/v1/validate");
+    let slow = tokio::spawn(post_json_owned(url, body));
+    wait_for(|| async { server.metric("cardkit_http_requests_in_flight").await >= 2.0 }).await;
+    let addr = server.addr;
+    let stopping = tokio::spawn(server.shut_down());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(
+        !stopping.is_finished(),
+        "it waits for the request in flight"
+    );
+    // New connections are no longer taken.
+    assert!(TcpStream::connect(addr).await.is_err());
+    pieces.send(b"\"migration\"}".to_vec()).await.unwrap();
+    drop(pieces);
+    assert_eq!(slow.await.unwrap(), 200);
+    tokio::time::timeout(Duration::from_secs(10), stopping)
+        .await
+        .expect("it stops once the request is answered")
+        .unwrap();
+}
+
+async fn wait_for<F, Fut>(condition: F)
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    for _ in 0..200 {
+        if condition().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("the condition did not come true within 5 s");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reference_routes_give_the_librarys_outputs() {
+    let server = Server::default().await;
+    let get = |path: &str| client().get(server.url(path)).send();
+    let schema: Value = get("/v1/schema/set").await.unwrap().json().await.unwrap();
+    assert_eq!(
+        schema,
+        serde_json::to_value(cardkit::schema::json_schema::json_schema(
+            cardkit::Kind::Set
+        ))
+        .unwrap()
+    );
+    let fields: Value = get("/v1/fields/set?since=v5.2.0&deprecated=false")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let filter = cardkit::schema::listing::Filter {
+        since: Some("v5.2.0".parse().unwrap()),
+        deprecated: false,
+    };
+    let listing = cardkit::schema::listing::Listing::new(cardkit::Kind::Set, &filter);
+    assert_eq!(fields, serde_json::to_value(listing.rows()).unwrap());
+    let explained: Value = get("/v1/explain/set?pointer=/cards/3/uuid")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        explained,
+        serde_json::to_value(
+            cardkit::schema::explain::explain(cardkit::Kind::Set, "/cards/3/uuid").unwrap()
+        )
+        .unwrap()
+    );
+    for (path, status) in [
+        ("/v1/schema/deck", 404),
+        ("/v1/fields/deck", 404),
+        ("/v1/fields/set?since=soon", 400),
+        ("/v1/explain/set", 400),
+        ("/v1/explain/set?pointer=/cardz", 404),
+        ("/v2/validate", 404),
+    ] {
+        let response = get(path).await.unwrap();
+        assert_eq!(problem(response).await.0, status, "{path}");
+    }
+    let response = client()
+        .delete(server.url("/v1/validate"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(problem(response).await, (405, "method_not_allowed".into()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operations_routes() {
+    let server = Server::default().await;
+    let get = |path: &str| client().get(server.url(path)).send();
+    assert_eq!(get("/healthz").await.unwrap().text().await.unwrap(), "ok\n");
+    assert_eq!(get("/readyz").await.unwrap().status(), 200);
+    let openapi: Value = get("/openapi.json").await.unwrap().json().await.unwrap();
+    assert!(openapi["openapi"].as_str().unwrap().starts_with("3."));
+    for path in [
+        "/v1/validate",
+        "/v1/schema/{kind}",
+        "/v1/fields/{kind}",
+        "/v1/explain/{kind}",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+    ] {
+        assert!(openapi["paths"][path].is_object(), "{path} is documented");
+    }
+    post_json(&server, "", INVALID).await.bytes().await.unwrap();
+    let metrics = get("/metrics").await.unwrap().text().await.unwrap();
+    for expected in [
+        "cardkit_http_requests_total{route=\"/v1/validate\",method=\"POST\",status=\"200\"} 1",
+        "cardkit_validated_documents_total{valid=\"false\"} 1",
+        &format!("cardkit_validated_bytes_total {}", INVALID.len()),
+        "cardkit_diagnostics_total{code=\"wrong_type\",severity=\"error\"}",
+        "cardkit_http_request_duration_seconds_bucket",
+        "cardkit_http_requests_in_flight 1",
+        "cardkit_http_requests_shed_total 0",
+    ] {
+        assert!(metrics.contains(expected), "{expected} in\n{metrics}");
+    }
+    let page = get("/").await.unwrap();
+    assert!(page.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    assert!(page.headers().contains_key("content-security-policy"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn responses_are_compressed_for_clients_that_ask() {
+    let server = Server::default().await;
+    let response = client()
+        .get(server.url("/v1/schema/set"))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["content-encoding"], "gzip");
+}
