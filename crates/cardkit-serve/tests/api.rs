@@ -675,3 +675,56 @@ async fn responses_are_compressed_for_clients_that_ask() {
         .unwrap();
     assert_eq!(response.headers()["content-encoding"], "gzip");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_bodies_are_reported_not_fatal() {
+    let server = Server::default().await;
+    let deep = "[".repeat(1_000_000);
+    let nul_in_string = "{\"object\": \"migr\u{0}ation\"}";
+    let huge_key = format!("{{\"{}\": 1}}", "k".repeat(20_000_000));
+    let many = "{}\n".repeat(50_000);
+    let cases: [(&str, Vec<u8>, &str); 5] = [
+        ("deep", deep.into_bytes(), "application/json"),
+        (
+            "invalid UTF-8",
+            b"{\"object\": \"\xff\xfe\"}".to_vec(),
+            "application/json",
+        ),
+        (
+            "a control character",
+            nul_in_string.as_bytes().to_vec(),
+            "application/json",
+        ),
+        ("a 20 MB key", huge_key.into_bytes(), "application/json"),
+        (
+            "50,000 tiny documents",
+            many.into_bytes(),
+            "application/x-ndjson",
+        ),
+    ];
+    for (what, body, media) in cases {
+        let response = client()
+            .post(server.url("/v1/validate"))
+            .header("content-type", media)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{what}");
+        let report: Value = response.json().await.unwrap();
+        assert_eq!(report["files"][0]["valid"], false, "{what}");
+        assert!(
+            report["summary"]["invalid"].as_u64().unwrap() >= 1,
+            "{what}"
+        );
+    }
+    assert_eq!(
+        client()
+            .get(server.url("/healthz"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+}
