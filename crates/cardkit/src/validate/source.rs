@@ -50,6 +50,9 @@ impl Default for Buffering {
     }
 }
 
+/// The room first made to read into; it doubles as the bytes come.
+const FIRST_ROOM: usize = 64 << 10;
+
 /// The part of an input at hand: `buf` holds the bytes from file offset
 /// `base` on; lines and columns have been counted up to `at`.
 pub(crate) struct Source<'r> {
@@ -133,13 +136,16 @@ impl<'r> Source<'r> {
             return Ok(false);
         };
         let want = self.buffering.chunk.max(self.filled);
-        if self.data.len() < self.filled + want {
-            self.data.resize(self.filled + want, 0);
-        }
         let mut read = 0;
         let mut ended = false;
         while read < want {
-            match reader.read(&mut self.data[self.filled..self.filled + want - read]) {
+            // Room is made as the bytes come, so that a small input (a
+            // request's body) costs little to read.
+            let room = (want - read).min(self.filled.max(FIRST_ROOM));
+            if self.data.len() < self.filled + room {
+                self.data.resize(self.filled + room, 0);
+            }
+            match reader.read(&mut self.data[self.filled..self.filled + room]) {
                 Ok(0) => {
                     ended = true;
                     break;
