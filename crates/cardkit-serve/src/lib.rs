@@ -34,6 +34,7 @@ use axum::Router;
 use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 use tower_http::compression::CompressionLayer;
 use tower_http::decompression::RequestDecompressionLayer;
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -62,11 +63,12 @@ fn router(state: Arc<AppState>) -> Router {
         .layer(RequestDecompressionLayer::new().gzip(true).zstd(true))
         .layer(from_fn(layers::codings))
         .layer(from_fn_with_state(Arc::clone(&state), layers::shed));
-    let (operations, openapi) = OpenApiRouter::with_openapi(openapi)
+    let (operations, mut openapi) = OpenApiRouter::with_openapi(openapi)
         .routes(routes!(ops::healthz))
         .routes(routes!(ops::readyz))
         .routes(routes!(ops::metrics))
         .split_for_parts();
+    openapi::finish(&mut openapi);
     let document = serde_json::to_string_pretty(&openapi).unwrap_or_default();
     // Reports streamed line by line are sent as they are, not compressed.
     let compress = DefaultPredicate::new().and(NotForContentType::new("application/x-ndjson"));
@@ -95,5 +97,10 @@ fn router(state: Arc<AppState>) -> Router {
         .layer(CompressionLayer::new().compress_when(compress))
         .layer(from_fn_with_state(Arc::clone(&state), layers::time_limit))
         .layer(from_fn_with_state(Arc::clone(&state), layers::observe))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(tracing::Level::INFO))
+                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
+        )
         .with_state(state)
 }

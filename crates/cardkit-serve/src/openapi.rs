@@ -4,8 +4,8 @@
 
 use std::borrow::Cow;
 
-use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
-use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::{OpenApi as Document, RefOr, Required};
 use utoipa::{OpenApi, PartialSchema, ToSchema};
 
 use crate::problem::Problem;
@@ -58,3 +58,38 @@ described_object!(
     "One line of the JSON Lines report: `type` is `document` (one per document, as soon as it is known), `file` (when the body ends) or `summary` (last)."
 );
 described_object!(Sarif, "A SARIF 2.1.0 log.");
+
+/// A request body of any bytes: what is sent is validated, and malformed
+/// JSON is reported in the report, not refused.
+pub struct AnyBytes;
+
+impl PartialSchema for AnyBytes {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::AnyValue)
+            .description(Some(
+                "Any bytes: the document(s) to validate. Malformed JSON is reported (`invalid_json`), not refused.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for AnyBytes {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("AnyBytes")
+    }
+}
+
+/// What the annotations cannot say: the body of `POST /v1/validate` may be
+/// empty (an empty body is validated, and reported as empty input).
+pub fn finish(document: &mut Document) {
+    let validate = document
+        .paths
+        .paths
+        .get_mut("/v1/validate")
+        .and_then(|item| item.post.as_mut())
+        .and_then(|operation| operation.request_body.as_mut());
+    if let Some(body) = validate {
+        body.required = Some(Required::False);
+    }
+}

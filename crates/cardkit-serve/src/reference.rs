@@ -45,7 +45,10 @@ pub async fn schema(Path(kind): Path<String>) -> Response {
 #[into_params(parameter_in = Query)]
 pub struct FieldsParams {
     /// Only the fields introduced in this version or a later one (`vX.Y.Z`).
-    #[param(example = "v5.2.0")]
+    #[param(
+        example = "v5.2.0",
+        pattern = r"^v?(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$"
+    )]
     since: Option<String>,
     /// Only the fields flagged deprecated.
     deprecated: Option<bool>,

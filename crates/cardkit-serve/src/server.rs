@@ -99,6 +99,7 @@ pub fn run(
     config: Config,
     listening: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
+    log_to_stderr();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -107,6 +108,18 @@ pub fn run(
         listening(listener.local_addr()?);
         serve(listener, config, stop_signal()).await
     })
+}
+
+/// What is logged on standard error: warnings by default; `CARDKIT_LOG`
+/// takes a filter such as `info` (a line per request) or `debug`.
+fn log_to_stderr() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("CARDKIT_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
 }
 
 /// SIGTERM or Ctrl-C.

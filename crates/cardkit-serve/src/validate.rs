@@ -40,27 +40,51 @@ use crate::state::{AppState, Slot};
 pub struct ValidateParams {
     /// The kind of the documents: `auto` (the default) tells each document's
     /// kind from its members; or `template`, `card`, `set`, `migration`.
-    #[param(example = "auto")]
+    #[param(inline, value_type = Option<KindOrAuto>)]
     kind: Option<String>,
     /// Validates as consumers of this version of the Set format see the
-    /// documents (`vX.Y.Z`): fields introduced later are `newer_field`.
-    #[param(example = "v5.0.0")]
+    /// documents (`vX.Y.Z`, no older than the first version tag, v4.0.0):
+    /// fields introduced later are `newer_field`.
+    #[param(
+        example = "v5.0.0",
+        pattern = r"^v?([4-9]|[1-9][0-9]{1,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$"
+    )]
     as_of: Option<String>,
     /// With `as_of`, fields newer than that version are errors.
     strict_version: Option<bool>,
     /// Members the spec does not define are errors instead of warnings.
     deny_unknown_fields: Option<bool>,
     /// Extra warnings: `deprecated` reports deprecated fields present.
-    #[param(example = "deprecated")]
+    #[param(inline, value_type = Option<Warn>)]
     warn: Option<String>,
     /// How many warnings of each kind are shown before the rest are only
     /// counted; 0 shows all. Default 3.
-    #[param(minimum = 0)]
-    warning_limit: Option<usize>,
+    #[param(minimum = 0, maximum = 4_294_967_295_u64)]
+    warning_limit: Option<u32>,
     /// The name the report gives the body (its `path`), such as the name
     /// of the file sent. Default `<body>`.
     #[param(example = "set.json")]
     name: Option<String>,
+}
+
+/// `kind`'s values, for the OpenAPI document.
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum KindOrAuto {
+    Auto,
+    Template,
+    Card,
+    Set,
+    Migration,
+}
+
+/// `warn`'s values, for the OpenAPI document.
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum Warn {
+    Deprecated,
 }
 
 /// What a request asks, checked before its body is read.
@@ -104,7 +128,7 @@ impl ValidateParams {
         let warning_limit = match self.warning_limit {
             None => WarningFilter::DEFAULT_LIMIT,
             Some(0) => usize::MAX,
-            Some(limit) => limit,
+            Some(limit) => limit as usize,
         };
         Ok(Asked {
             options: Options {
@@ -130,8 +154,8 @@ impl ValidateParams {
     request_body(
         description = "The document(s) as sent: one JSON value (a document, a wrapped document, a catalog, a code map) or JSON Lines. May be sent with `Content-Encoding: gzip` or `zstd`.",
         content(
-            (Object = "application/json"),
-            (String = "application/x-ndjson"),
+            (crate::openapi::AnyBytes = "application/json"),
+            (crate::openapi::AnyBytes = "application/x-ndjson"),
         ),
     ),
     responses(
@@ -201,8 +225,11 @@ pub async fn validate(
                     Out::Problem(_) => None,
                 }
             });
-            let stream =
-                futures_util::stream::once(async move { Ok::<_, io::Error>(first) }).chain(rest);
+            // Fused: a body may be polled again after its end (by the
+            // compression layer), which a bare `unfold` does not allow.
+            let stream = futures_util::stream::once(async move { Ok::<_, io::Error>(first) })
+                .chain(rest)
+                .fuse();
             let mut response = Body::from_stream(stream).into_response();
             response.headers_mut().insert(
                 header::CONTENT_TYPE,

@@ -728,3 +728,32 @@ async fn hostile_bodies_are_reported_not_fatal() {
         200
     );
 }
+
+/// A streamed report read through the compression layer is polled once more
+/// after its end; it must end cleanly (it once panicked the connection).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_compressed_report_ends_cleanly() {
+    let server = Server::default().await;
+    let client = reqwest::Client::new();
+    for _ in 0..20 {
+        let response = client
+            .post(server.url("/v1/validate"))
+            .header("content-type", "application/json")
+            .header("accept-encoding", "gzip")
+            .body(INVALID)
+            .send()
+            .await
+            .unwrap();
+        let report: Value = response.json().await.expect("a whole report");
+        assert_eq!(report["files"][0]["valid"], false);
+    }
+}
+
+/// The OpenAPI document's pattern for `as_of` starts at the first version
+/// tag of the format: what it lets through, the service takes.
+#[test]
+fn the_as_of_pattern_starts_at_the_first_version_tag() {
+    use cardkit::validate::as_of_version;
+    assert!(as_of_version("v4.0.0").is_ok());
+    assert!(as_of_version("v3.99.99").is_err());
+}
