@@ -519,3 +519,28 @@ fn the_streamed_fuzzing_regressions_read_the_same() {
         folder.display()
     );
 }
+
+/// Long runs of white space around and between documents are read past as
+/// a stream: they are let go of while read, and the documents before them
+/// are sent off first (on two threads, a batch takes the bytes after its last
+/// document for excerpts before they are let go of: it once read them after).
+#[test]
+fn long_white_space_between_documents_reads_the_same() {
+    let gap = " \n".repeat(3 << 20);
+    let catalog = format!(
+        "{gap}{{\"data\": [{{\"object\": \"migration\", \"id\": 5}},{gap}{{\"uri\": 1}}{gap}, {{}}], {gap}\"object\": \"list\"}}{gap}"
+    );
+    let array = format!("[{gap}{{\"object\": \"migration\"}}{gap},{gap}{{\"object\": 5}}{gap}]");
+    let lines = format!("{{\"object\": \"migration\"}}\n{gap}\n{{}}\n");
+    for (input, json_lines) in [(catalog, false), (array, false), (lines, true)] {
+        let options = Options {
+            json_lines,
+            ..Options::default()
+        };
+        let expected = in_memory(input.as_bytes(), &options);
+        for jobs in [1, 2] {
+            let actual = streamed(input.as_bytes(), &options, jobs, Buffering::default());
+            assert_eq!(actual, expected, "{jobs} jobs");
+        }
+    }
+}

@@ -26,7 +26,7 @@ impl<D: Documents> Container<'_, '_, D> {
                         let too_deep = Detail::TooDeep { limit: MAX_DEPTH };
                         self.report(too_deep, at, levels.pointer.clone())?;
                     }
-                    if self.step(&levels.pointer, |s| s.open())? {
+                    if self.open()? {
                         levels.open(open == b'{');
                         if open == b'{' {
                             self.member_name(&mut levels)?;
@@ -108,7 +108,7 @@ impl<D: Documents> Container<'_, '_, D> {
                 }
                 Ok(false) if more => {
                     self.pos = base + scan.pos;
-                    self.src.release(self.pos);
+                    self.release()?;
                     self.src.fill()?;
                 }
                 Ok(false) => {

@@ -291,7 +291,7 @@ impl<D: Documents> Container<'_, '_, D> {
 
     /// `[<document>, ...]`.
     fn array(&mut self, pointer: String, kind: KindRule) -> Result<(), Stop> {
-        if !self.step(&pointer, |s| s.open())? {
+        if !self.open()? {
             return Ok(());
         }
         for index in 0.. {
@@ -310,7 +310,7 @@ impl<D: Documents> Container<'_, '_, D> {
         pointer: String,
         mut member: impl FnMut(&mut Self, String, usize, String) -> Result<(), Stop>,
     ) -> Result<(), Stop> {
-        if !self.step(&pointer, |s| s.open())? {
+        if !self.open()? {
             return Ok(());
         }
         loop {
@@ -331,6 +331,7 @@ impl<D: Documents> Container<'_, '_, D> {
 
     /// Hands the document at the cursor to the handler.
     fn document(&mut self, pointer: String, kind: KindRule) -> Result<(), Stop> {
+        self.ws()?;
         self.pos = self.documents.document(self.src, self.pos, pointer, kind)?;
         self.src.release(self.pos);
         self.document_since_omission = true;
@@ -379,6 +380,7 @@ impl<D: Documents> Container<'_, '_, D> {
         pointer: &str,
         step: impl Fn(&mut Scanner<'_>) -> Result<T, SyntaxError>,
     ) -> Result<T, Stop> {
+        self.ws()?;
         loop {
             let base = self.src.base;
             let mut scan = Scanner::new(self.src.bytes(), self.pos - base);
@@ -386,8 +388,18 @@ impl<D: Documents> Container<'_, '_, D> {
             let result = step(&mut scan);
             let (pos, at_end) = (scan.pos, scan.at_end());
             match result {
-                // White space up to the end of the bytes may hide what
-                // follows (`[` then `]` beyond them is empty): look again.
+                // A step that ends in white space (the `,` of `after_item`
+                // and what follows it) has its answer: the white space
+                // beyond is read past by the next step, as a stream.
+                Ok(value)
+                    if at_end
+                        && pos > 0
+                        && matches!(self.src.bytes()[pos - 1], b' ' | b'\t' | b'\n' | b'\r') =>
+                {
+                    self.pos = base + pos;
+                    return Ok(value);
+                }
+                // A token up to the end of the bytes may go on beyond them.
                 Ok(_) if at_end && self.src.fill()? => {}
                 Ok(value) => {
                     self.pos = base + pos;
@@ -417,15 +429,48 @@ impl<D: Documents> Container<'_, '_, D> {
         Ok(Some(self.src.bytes()[self.pos - self.src.base]))
     }
 
+    /// Reads past white space, a piece at a time: white space up to the end
+    /// of the bytes at hand is let go before more is read, so a long run of
+    /// it (a body of nothing but spaces) is never held.
     pub(super) fn ws(&mut self) -> Result<(), Stop> {
         loop {
             let mut scan = Scanner::new(self.src.bytes(), self.pos - self.src.base);
             scan.ws();
             self.pos = self.src.base + scan.pos;
-            if !scan.at_end() || !self.src.fill()? {
+            if !scan.at_end() {
+                return Ok(());
+            }
+            self.release()?;
+            if !self.src.fill()? {
                 return Ok(());
             }
         }
+    }
+
+    /// Lets go of the bytes before the cursor (but for some context), once
+    /// the documents' handler has taken what it needs of them.
+    pub(super) fn release(&mut self) -> Result<(), Stop> {
+        self.documents.before_release(self.src)?;
+        self.src.release(self.pos);
+        Ok(())
+    }
+
+    /// At `{` or `[`: steps inside, reading past the white space after it as
+    /// [`Self::ws`] does; `false` when the object or array is empty (and has
+    /// been read past).
+    pub(super) fn open(&mut self) -> Result<bool, Stop> {
+        let close = if self.peek()? == Some(b'{') {
+            b'}'
+        } else {
+            b']'
+        };
+        self.pos += 1;
+        self.ws()?;
+        if self.peek()? == Some(close) {
+            self.pos += 1;
+            return Ok(false);
+        }
+        Ok(true)
     }
 
     fn found_value(&mut self) -> FoundValue {

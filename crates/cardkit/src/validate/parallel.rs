@@ -386,6 +386,13 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
         }
         Ok(end)
     }
+
+    /// A batch takes the bytes after its last document (for excerpts) when
+    /// it is sent: it goes before they are let go of, rather than hold
+    /// what lies between documents (a long run of white space).
+    fn before_release(&mut self, src: &mut Source<'_>) -> io::Result<()> {
+        self.send(src)
+    }
 }
 
 /// Validates the documents of a batch, up to one that is malformed JSON.

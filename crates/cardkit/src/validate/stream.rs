@@ -72,6 +72,13 @@ pub(crate) trait Documents {
         pointer: String,
         kind: KindRule,
     ) -> Result<usize, Stop>;
+
+    /// The bytes at hand are about to be let go of (up to some context
+    /// before the cursor), in the middle of what is around documents: a
+    /// handler that still needs any of them takes them now.
+    fn before_release(&mut self, _src: &mut Source<'_>) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Validates each document as it is found, on this thread.
