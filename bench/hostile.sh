@@ -133,4 +133,8 @@ bounded "100 MB key" long-key.json 768
 gen long-number.json "print('{\"object\":\"migration\",\"id\":'+'7'*1000000+'}')"
 bounded "1,000,000-digit number" long-number.json 64
 
+# The service on hostile requests (slowloris, bombs, cut and slow bodies,
+# concurrent and abandoned uploads): bench/serve_hostile.py.
+python3 bench/serve_hostile.py "$K" || failed=1
+
 exit $failed
