@@ -1,0 +1,380 @@
+// The web page of `cardkit serve` in Debian's Chromium, driven by
+// playwright-core: what a person does on it, checked against the reports the
+// API gives for the same bodies.
+//
+//   node page.test.mjs BASE_URL SCREENSHOT_PATH
+//
+// CARDKIT_EXAMPLES is the repository's examples/ folder; CARDKIT_LARGE_SET a
+// real set of some MB; CARDKIT_CHROMIUM the browser (default
+// /usr/bin/chromium). tests/page.rs starts the service and runs this.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { chromium } from 'playwright-core';
+
+const [base, screenshotPath] = process.argv.slice(2);
+assert.ok(base && screenshotPath, 'usage: node page.test.mjs BASE_URL SCREENSHOT_PATH');
+const examples = process.env.CARDKIT_EXAMPLES;
+const largeSet = process.env.CARDKIT_LARGE_SET;
+assert.ok(examples && largeSet, 'CARDKIT_EXAMPLES and CARDKIT_LARGE_SET must be set');
+
+const DESKTOP = { width: 1280, height: 800 };
+const NARROW = { width: 390, height: 844 };
+/** The diagnostics the page lists before "Show more". */
+const PAGE_SIZE = 200;
+
+const example = (path) => readFileSync(join(examples, path), 'utf8');
+
+let userDataDir;
+let context;
+let page;
+/** Console messages and page errors that should never happen. */
+const faults = [];
+/** Requests that left the service's origin. */
+const foreign = [];
+
+before(async () => {
+  userDataDir = mkdtempSync(join(tmpdir(), 'cardkit-chromium-'));
+  // A fresh profile: no state from another run, no first-run work.
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CARDKIT_CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+    viewport: DESKTOP,
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (error) => faults.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // A 4xx answer is logged by the browser; the page shows it itself.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      faults.push(`console: ${message.text()}`);
+    }
+  });
+  page.on('request', (request) => {
+    if (!request.url().startsWith(base)) foreign.push(request.url());
+  });
+});
+
+after(async () => {
+  await context?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+});
+
+/** The report the API gives for `body`, as the page would ask for it. */
+async function apiReport(body, query, contentType = 'application/json') {
+  const response = await fetch(`${base}/v1/validate?${new URLSearchParams(query)}`, {
+    method: 'POST',
+    headers: { 'Content-Type': contentType },
+    body,
+  });
+  assert.equal(response.status, 200);
+  return response.json();
+}
+
+const diagnosticsOf = (report) =>
+  report.files.flatMap((file) => file.documents.flatMap((document) => document.diagnostics));
+
+/** Puts `text` in the editor as a paste would, and names it. */
+async function paste(text, name) {
+  await page.locator('#text').fill(text);
+  await page.locator('#name').fill(name);
+}
+
+/** Clicks Validate and waits for the verdict; returns how long it took. */
+async function validate() {
+  const started = Date.now();
+  await page.getByRole('button', { name: 'Validate', exact: true }).click();
+  await page.locator('#status:not([aria-busy="true"]) .verdict').waitFor();
+  return Date.now() - started;
+}
+
+/** What the page lists, as the report's fields. */
+function listed() {
+  return page.locator('#diagnostics .diag').evaluateAll((items) =>
+    items.map((item) => ({
+      severity: item.querySelector('.sev-badge').textContent,
+      code: item.querySelector('.diag-code').textContent,
+      position: item.querySelector('.diag-pos').textContent,
+      message: item.querySelector('.diag-message').textContent,
+      pointer: item.querySelector('.diag-pointer').textContent,
+    })),
+  );
+}
+
+const expectedListing = (diagnostics) =>
+  diagnostics.map((d) => ({
+    severity: d.severity,
+    code: d.code,
+    position: `${d.line}:${d.column}`,
+    message: d.message,
+    pointer: d.pointer || '(root)',
+  }));
+
+/** The line drawn for `number` and where it is, or null when not drawn. */
+function drawnLine(number) {
+  return page.evaluate((number) => {
+    const row = document.querySelector(`#source .line[data-line="${number}"]`);
+    if (!row) return null;
+    const view = document.getElementById('source').getBoundingClientRect();
+    const box = row.getBoundingClientRect();
+    return {
+      classes: [...row.classList],
+      text: row.querySelector('.text').textContent,
+      mark: row.querySelector('.column-mark')?.textContent ?? null,
+      inView: box.top >= view.top && box.bottom <= view.bottom,
+    };
+  }, number);
+}
+
+/** The character at 1-based `column` (in characters) of `line`. */
+const characterAt = (line, column) => Array.from(line)[column - 1] ?? ' ';
+
+test('the page and its files come from the service, under its policy', async () => {
+  const response = await page.goto(base);
+  assert.equal(response.status(), 200);
+  assert.match(response.headers()['content-security-policy'], /script-src 'self'/);
+  assert.equal(await page.title(), 'cardkit: validate a document');
+  for (const label of ['Kind', 'File name', 'JSON Lines', 'Unknown fields are errors']) {
+    assert.equal(await page.getByLabel(label, { exact: true }).count(), 1, `a control labelled ${label}`);
+  }
+  assert.equal(await page.getByLabel('Kind').inputValue(), 'auto');
+  assert.equal(await page.locator('#panes').isHidden(), true);
+});
+
+test('a valid example: the summary says valid and lists nothing', async () => {
+  const text = example('valid/card.json');
+  const report = await apiReport(text, { kind: 'auto', name: 'card.json' });
+  assert.equal(report.summary.valid, 1);
+  await paste(text, 'card.json');
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Valid');
+  assert.match(await page.locator('#status').textContent(), /1 document · 0 errors · 0 warnings/);
+  assert.equal(await page.locator('#diagnostics .diag').count(), 0);
+  assert.match(await page.locator('#diagnostics').textContent(), /No diagnostics/);
+  assert.equal(await page.locator('#source .line.is-error, #source .line.is-warning').count(), 0);
+  assert.equal((await drawnLine(1)).text, text.split('\n')[0]);
+});
+
+test('an invalid example: the diagnostics of the API, their lines marked and reached', async () => {
+  const name = 'card-layer-problems.json';
+  const text = example(`invalid/${name}`);
+  const lines = text.split('\n');
+  const report = await apiReport(text, { kind: 'auto', name });
+  const diagnostics = diagnosticsOf(report);
+  assert.ok(diagnostics.length >= 5, 'the example has several problems');
+  await paste(text, name);
+  await validate();
+
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Invalid');
+  const errors = Object.values(report.summary.errors).reduce((a, b) => a + b, 0);
+  assert.match(await page.locator('#status').textContent(), new RegExp(`${errors} errors`));
+  for (const code of Object.keys(report.summary.errors)) {
+    assert.equal(await page.locator('.code-count code', { hasText: code }).count(), 1, `the count of ${code}`);
+  }
+  assert.deepEqual(await listed(), expectedListing(diagnostics));
+  assert.equal(await page.locator('#diagnostics-heading').textContent(), `Diagnostics (${diagnostics.length})`);
+
+  // Every marked line drawn is a line with a diagnostic, and the reverse.
+  const severityOf = new Map();
+  for (const d of diagnostics) {
+    if (severityOf.get(d.line) !== 'error') severityOf.set(d.line, d.severity);
+  }
+  const drawn = await page.locator('#source .line').evaluateAll((rows) =>
+    rows.map((row) => ({ line: Number(row.dataset.line), classes: [...row.classList] })),
+  );
+  assert.ok(drawn.length > 0);
+  for (const { line, classes } of drawn) {
+    const severity = severityOf.get(line);
+    assert.equal(classes.includes('is-error'), severity === 'error', `line ${line} marked as an error`);
+    assert.equal(classes.includes('is-warning'), severity === 'warning', `line ${line} marked as a warning`);
+  }
+
+  // Clicking a diagnostic brings its line into view, marked, with its column.
+  for (const [index, d] of diagnostics.entries()) {
+    await page.locator('#diagnostics .diag-button').nth(index).click();
+    const row = await drawnLine(d.line);
+    assert.ok(row, `line ${d.line} is drawn`);
+    assert.ok(row.inView, `line ${d.line} is in view`);
+    assert.ok(row.classes.includes('is-current'), `line ${d.line} is the current one`);
+    assert.ok(row.classes.includes(`is-${severityOf.get(d.line)}`));
+    assert.equal(row.text, lines[d.line - 1]);
+    assert.equal(row.mark, characterAt(lines[d.line - 1], d.column), `the column of ${d.code} at ${d.line}:${d.column}`);
+    assert.equal(await page.locator('#diagnostics [aria-current="true"]').count(), 1);
+  }
+
+  // The picture of the README: the first diagnostic chosen.
+  await page.locator('#diagnostics .diag-button').first().click();
+  await page.screenshot({ path: screenshotPath, fullPage: true });
+});
+
+test('the keyboard reaches and uses the diagnostics', async () => {
+  const buttons = page.locator('#diagnostics .diag-button');
+  await buttons.nth(1).focus();
+  await page.keyboard.press('Enter');
+  const second = await buttons.nth(1).getAttribute('aria-label');
+  const line = Number(second.match(/at line (\d+)/)[1]);
+  assert.ok((await drawnLine(line)).classes.includes('is-current'));
+  const outline = await buttons.nth(1).evaluate((button) => getComputedStyle(button).outlineStyle);
+  assert.notEqual(outline, 'none', 'the focused diagnostic shows its focus');
+});
+
+test('on a narrow screen the panes stack, and nothing overflows sideways', async () => {
+  await page.setViewportSize(NARROW);
+  const layout = await page.evaluate(() => {
+    const source = document.querySelector('.source-pane').getBoundingClientRect();
+    const list = document.querySelector('.diagnostics-pane').getBoundingClientRect();
+    return {
+      overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      stacked: list.top >= source.bottom,
+      sourceWidth: source.width,
+    };
+  });
+  assert.equal(layout.overflow, 0, 'no horizontal overflow of the page');
+  assert.ok(layout.stacked, 'the diagnostics come below the source');
+  assert.ok(layout.sourceWidth <= NARROW.width && layout.sourceWidth > NARROW.width * 0.8, `the source is ${layout.sourceWidth} px wide`);
+  await page.setViewportSize(DESKTOP);
+  const wide = await page.evaluate(() => {
+    const source = document.querySelector('.source-pane').getBoundingClientRect();
+    const list = document.querySelector('.diagnostics-pane').getBoundingClientRect();
+    return Math.abs(source.top - list.top) < 1 && list.left > source.right;
+  });
+  assert.ok(wide, 'on a wide screen the panes stand side by side');
+});
+
+test('the kind chosen is the kind validated', async () => {
+  const text = example('valid/template.json');
+  await paste(text, 'template.json');
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Valid');
+
+  await page.getByLabel('Kind').selectOption('migration');
+  const report = await apiReport(text, { kind: 'migration', name: 'template.json' });
+  assert.equal(report.files[0].documents[0].kind, 'migration');
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Invalid');
+  assert.deepEqual(await listed(), expectedListing(diagnosticsOf(report)));
+  await page.getByLabel('Kind').selectOption('auto');
+});
+
+test('a dropped JSON Lines file is opened as JSON Lines, with its name', async () => {
+  const name = 'migrations.jsonl';
+  const text = example(`valid/${name}`);
+  const transfer = await page.evaluateHandle(({ name, text }) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], name));
+    return transfer;
+  }, { name, text });
+  for (const type of ['dragenter', 'dragover', 'drop']) {
+    await page.dispatchEvent('#text', type, { dataTransfer: transfer });
+  }
+  await page.locator('#status', { hasText: `Opened ${name}` }).waitFor();
+  assert.equal(await page.locator('#text').inputValue(), text);
+  assert.equal(await page.locator('#name').inputValue(), name);
+  assert.equal(await page.getByLabel('JSON Lines').isChecked(), true);
+  const report = await apiReport(text, { kind: 'auto', name }, 'application/x-ndjson');
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Valid');
+  assert.match(await page.locator('#status').textContent(), new RegExp(`${report.summary.documents} documents: ${report.summary.documents} valid`));
+  await page.getByLabel('JSON Lines').uncheck();
+});
+
+test('errors of the service and of the network are shown', async () => {
+  await paste(example('valid/card.json'), 'card.json');
+  // A kind the form does not offer: the service answers 400 with a problem.
+  await page.getByLabel('Kind').evaluate((select) => {
+    select.add(new Option('sideboard', 'sideboard'));
+    select.value = 'sideboard';
+  });
+  const response = await fetch(`${base}/v1/validate?kind=sideboard`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+  });
+  assert.equal(response.status, 400);
+  const problem = await response.json();
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Not validated');
+  assert.equal(await page.getByRole('alert').locator('p').textContent(), problem.detail);
+  await page.getByLabel('Kind').selectOption('auto');
+
+  await page.route('**/v1/validate**', (route) => route.abort('connectionrefused'));
+  await validate();
+  assert.match(await page.getByRole('alert').textContent(), /Could not reach the validation service/);
+  await page.unroute('**/v1/validate**');
+  await validate();
+  assert.equal(await page.getByRole('alert').isHidden(), true);
+});
+
+test('a real set of some MB: results soon, the page responsive, the DOM bounded', async () => {
+  const text = readFileSync(largeSet, 'utf8');
+  const lines = text.split('\n');
+  const name = basename(largeSet);
+  const report = await apiReport(text, { kind: 'auto', name, warning_limit: '0' });
+  const diagnostics = diagnosticsOf(report);
+  assert.ok(diagnostics.length > 2 * PAGE_SIZE, `a set with many diagnostics (${diagnostics.length})`);
+
+  await page.locator('#text').evaluate((area, text) => {
+    area.value = text;
+    area.dispatchEvent(new Event('input'));
+  }, text);
+  await page.locator('#name').fill(name);
+  await page.getByLabel('List every warning').check();
+  await page.evaluate(() => {
+    window.longestTask = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longestTask = Math.max(window.longestTask, entry.duration);
+    }).observe({ type: 'longtask' });
+  });
+  const took = await validate();
+  assert.ok(took < 20000, `results in ${took} ms`);
+  const longest = await page.evaluate(() => window.longestTask);
+  assert.ok(longest < 1500, `the longest task took ${longest} ms`);
+
+  assert.equal(await page.locator('#diagnostics .diag').count(), PAGE_SIZE);
+  const rest = diagnostics.length - PAGE_SIZE;
+  assert.match(await page.locator('#more').textContent(), new RegExp(`and ${rest.toLocaleString('en-US')} more`));
+  assert.deepEqual(await listed(), expectedListing(diagnostics.slice(0, PAGE_SIZE)));
+  await page.getByRole('button', { name: /^Show \d+ more$/ }).click();
+  assert.equal(await page.locator('#diagnostics .diag').count(), 2 * PAGE_SIZE);
+
+  // A frame is drawn at once: nothing is left running.
+  const frame = await page.evaluate(() => {
+    const asked = performance.now();
+    return new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now() - asked)));
+  });
+  assert.ok(frame < 500, `a frame after ${frame} ms`);
+
+  // The last diagnostic listed, then the end of the source, are reached.
+  const last = diagnostics[2 * PAGE_SIZE - 1];
+  await page.locator('#diagnostics .diag-button').last().click();
+  const row = await drawnLine(last.line);
+  assert.ok(row && row.inView && row.classes.includes('is-current'), `line ${last.line} in view`);
+  await page.locator('#source').evaluate((view) => {
+    view.scrollTop = view.scrollHeight;
+  });
+  await page.waitForFunction((n) => document.querySelector(`#source .line[data-line="${n}"]`), lines.length);
+  assert.equal((await drawnLine(lines.length)).text, lines[lines.length - 1]);
+
+  const nodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+  const rows = await page.locator('#source .line').count();
+  assert.ok(rows < 300, `${rows} source lines drawn of ${lines.length}`);
+  assert.ok(nodes < 10000, `${nodes} elements in the page`);
+  console.log(`# ${name}: ${lines.length} lines, ${diagnostics.length} diagnostics; results in ${took} ms, longest task ${Math.round(longest)} ms, ${nodes} elements`);
+});
+
+test('nothing went wrong in the page, and nothing left the service', () => {
+  assert.deepEqual(faults, []);
+  assert.deepEqual(foreign, []);
+});
