@@ -138,6 +138,10 @@ function drawnLine(number) {
   }, number);
 }
 
+/** How far the element of `selector` overflows sideways, in pixels. */
+const sidewaysOverflow = (selector) =>
+  page.locator(selector).evaluate((element) => element.scrollWidth - element.clientWidth);
+
 /** The character at 1-based `column` (in characters) of `line`. */
 const characterAt = (line, column) => Array.from(line)[column - 1] ?? ' ';
 
@@ -185,6 +189,7 @@ test('an invalid example: the diagnostics of the API, their lines marked and rea
   }
   assert.deepEqual(await listed(), expectedListing(diagnostics));
   assert.equal(await page.locator('#diagnostics-heading').textContent(), `Diagnostics (${diagnostics.length})`);
+  assert.equal(await sidewaysOverflow('#diagnostics'), 0, 'the diagnostics wrap within their pane');
 
   // Every marked line drawn is a line with a diagnostic, and the reverse.
   const severityOf = new Map();
@@ -242,6 +247,7 @@ test('on a narrow screen the panes stack, and nothing overflows sideways', async
     };
   });
   assert.equal(layout.overflow, 0, 'no horizontal overflow of the page');
+  assert.equal(await sidewaysOverflow('#diagnostics'), 0, 'the diagnostics wrap within their pane');
   assert.ok(layout.stacked, 'the diagnostics come below the source');
   assert.ok(layout.sourceWidth <= NARROW.width && layout.sourceWidth > NARROW.width * 0.8, `the source is ${layout.sourceWidth} px wide`);
   await page.setViewportSize(DESKTOP);
