@@ -316,7 +316,7 @@
     ui.source.scrollTop = Math.max(0, target);
     drawSource(true);
     const mark = ui.sourceWindow.querySelector('.column-mark');
-    if (mark) mark.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    if (mark) mark.scrollIntoView({ block: 'nearest', inline: 'center' });
   }
 
   let drawPending = false;
