@@ -358,7 +358,7 @@
     const fallback = { title: `${response.status} ${response.statusText}`, detail: '' };
     try {
       const problem = await response.json();
-      return { title: problem.title || fallback.title, detail: problem.detail || '', code: problem.code };
+      return { title: problem.title || fallback.title, detail: problem.detail || '' };
     } catch {
       return fallback;
     }
@@ -372,8 +372,9 @@
     hideProblem();
     setBusy(true);
     setStatus('busy', 'Validating…', size(new Blob([text]).size));
+    let response = null;
     try {
-      const response = await fetch(`v1/validate?${query()}`, {
+      response = await fetch(`v1/validate?${query()}`, {
         method: 'POST',
         headers: {
           'Content-Type': ui.jsonLines.checked ? 'application/x-ndjson' : 'application/json',
@@ -396,8 +397,13 @@
     } catch (error) {
       if (controller.signal.aborted) return;
       clearResults();
-      setStatus('error', 'Not validated', 'the service could not be reached');
-      showProblem('Could not reach the validation service', `${error.message || error}. Is cardkit serve still running?`);
+      if (response) {
+        setStatus('error', 'Not validated', 'the report could not be read');
+        showProblem('The report was cut short or is not JSON', String(error.message || error));
+      } else {
+        setStatus('error', 'Not validated', 'the service could not be reached');
+        showProblem('Could not reach the validation service', `${error.message || error}. Is cardkit serve still running?`);
+      }
     } finally {
       if (controller === request) {
         request = null;

@@ -319,6 +319,14 @@ test('errors of the service and of the network are shown', async () => {
   await validate();
   assert.match(await page.getByRole('alert').textContent(), /Could not reach the validation service/);
   await page.unroute('**/v1/validate**');
+
+  // A report that stops half way.
+  await page.route('**/v1/validate**', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: '{"files":[' }),
+  );
+  await validate();
+  assert.match(await page.getByRole('alert').textContent(), /The report was cut short or is not JSON/);
+  await page.unroute('**/v1/validate**');
   await validate();
   assert.equal(await page.getByRole('alert').isHidden(), true);
 });
