@@ -393,7 +393,10 @@ impl ReportOut {
     fn after_document(&mut self, written: io::Result<()>) {
         if written.is_err() {
             self.open = false;
-        } else if self.per_document {
+        } else if self.per_document && self.sender.capacity() == self.sender.max_capacity() {
+            // The client has taken everything sent: this line goes at once.
+            // Otherwise lines gather into chunks while it catches up, rather
+            // than each be sent on its own.
             let _ = self.send();
         }
     }
