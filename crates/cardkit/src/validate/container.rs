@@ -13,7 +13,7 @@ use crate::model::Kind;
 use super::findings::{severity, Findings};
 use super::layout::{self, NeedMore};
 use super::stream::{Documents, KindRule, Source, Stop, MAX_CHAR_BYTES};
-use super::{DocumentReport, Layout, Omitted, Options};
+use super::{DocumentReport, Layout, Omitted, Options, AROUND_LIMIT};
 
 /// Reads the value at `start` of `src` (the whole input, or one line of JSON
 /// Lines), handing its documents to `documents`. Returns the layout, what
@@ -209,7 +209,7 @@ impl<D: Documents> Container<'_, '_, D> {
                     if !contradicted {
                         contradicted = c.contradiction(&key, key_at)?;
                     }
-                    c.skip(pointer)
+                    c.skip_around(pointer)
                 }
                 None => {
                     if !contradicted && layout::is_document_field(&key) {
@@ -220,7 +220,7 @@ impl<D: Documents> Container<'_, '_, D> {
                         };
                         c.report(detail, key_at, pointer.clone())?;
                     }
-                    c.skip(pointer)
+                    c.skip_around(pointer)
                 }
             }
         })?;
@@ -230,6 +230,22 @@ impl<D: Documents> Container<'_, '_, D> {
             let end = self.pos - 1;
             self.report(detail, end, String::new())?;
         }
+        Ok(())
+    }
+
+    /// Reads past a member of the root object beside the documents, handing
+    /// its bytes to the handler when it wants them.
+    fn skip_around(&mut self, pointer: String) -> Result<(), Stop> {
+        if !self.documents.wants_around() {
+            return self.skip(pointer);
+        }
+        self.ws()?;
+        let start = self.pos;
+        self.skip(pointer.clone())?;
+        let base = self.src.base;
+        let bytes = (base <= start && self.pos - start <= AROUND_LIMIT)
+            .then(|| self.src.bytes()[start - base..self.pos - base].to_vec());
+        self.documents.around(self.src, pointer, bytes);
         Ok(())
     }
 

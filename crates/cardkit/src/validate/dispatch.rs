@@ -9,15 +9,16 @@ use crate::json::{Syntax, BOM};
 
 use super::container::{container, diagnostic, Outside};
 use super::parallel;
+use super::part::Sink;
 use super::stream::{for_each_line, validate_line, Sequential, Source, Stop};
-use super::{DocumentReport, Layout, Options};
+use super::{Layout, Options};
 
 /// Validates every document of `src`.
 pub(crate) fn validate_source(
     src: &mut Source<'_>,
     options: &Options,
     jobs: usize,
-    sink: &mut dyn FnMut(DocumentReport),
+    mut sink: Sink<'_>,
 ) -> io::Result<Layout> {
     // Lines that come over time are taken as they come; otherwise the first
     // MiB is read to tell the layout whatever the order of the root's members.
@@ -39,10 +40,14 @@ pub(crate) fn validate_source(
     if jobs > 1 && !src.small(start) {
         return parallel::validate(src, start, options, jobs, sink);
     }
-    let mut documents = Sequential { options, sink };
+    let mut documents = Sequential {
+        options,
+        line: None,
+        sink: sink.reborrow(),
+    };
     let (layout, outside, outcome) = container(src, start, options, &mut documents);
     if let Some(report) = outside.into_report() {
-        sink(report);
+        documents.sink.outside(report);
     }
     match outcome {
         Err(Stop::Io(error)) => Err(error),
@@ -56,16 +61,16 @@ fn lines(
     start: usize,
     options: &Options,
     jobs: usize,
-    sink: &mut dyn FnMut(DocumentReport),
+    mut sink: Sink<'_>,
 ) -> io::Result<()> {
     // Batches for other threads would hold lines back from their reports.
     let any = if jobs > 1 && !src.buffering.eager_lines && !src.small(start) {
-        parallel::lines(src, start, options, jobs, sink)?
+        parallel::lines(src, start, options, jobs, sink.reborrow())?
     } else {
         let mut any = false;
         for_each_line(src, start, &mut |line, at, number| {
             any = true;
-            validate_line(line, at, number, options, sink);
+            validate_line(line, at, number, options, sink.reborrow());
         })?;
         any
     };
@@ -79,7 +84,7 @@ fn lines(
         )];
         src.locate(&mut diagnostics)?;
         if let Some(report) = Outside::of(diagnostics).into_report() {
-            sink(report);
+            sink.outside(report);
         }
     }
     Ok(())

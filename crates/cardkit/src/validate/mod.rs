@@ -23,6 +23,7 @@ pub use findings::{KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
 mod layout;
 mod locate;
 mod parallel;
+mod part;
 mod reader;
 mod source;
 mod stream;
@@ -44,6 +45,7 @@ pub use layout::Layout;
 pub use source::Buffering;
 
 use locate::Position;
+use part::{Part, Sink};
 use source::Source;
 
 /// How to validate.
@@ -222,7 +224,14 @@ pub fn validate(input: &[u8], options: &Options) -> FileReport {
         &mut Source::complete(input.to_vec(), Position::START),
         options,
         1,
-        &mut |document| documents.push(document),
+        Sink {
+            extract: None,
+            out: &mut |part| {
+                if let Part::Document(report, _) = part {
+                    documents.push(report);
+                }
+            },
+        },
     )
     .unwrap_or_else(|_| unreachable!("a slice is read without I/O"));
     FileReport { layout, documents }
@@ -280,11 +289,118 @@ pub fn validate_buffered(
     buffering: Buffering,
     mut on_document: impl FnMut(DocumentReport),
 ) -> io::Result<Layout> {
+    let out = &mut |part| {
+        if let Part::Document(report, _) = part {
+            on_document(report);
+        }
+    };
+    let sink = Sink { extract: None, out };
     let mut source = Source::new(reader, buffering);
-    dispatch::validate_source(
-        &mut source,
+    dispatch::validate_source(&mut source, options, jobs.clamp(1, MAX_JOBS), sink)
+}
+
+/// The longest member beside the documents (a catalog's `meta`) whose bytes
+/// [`validate_with`] hands out: 1 MiB. A longer one is read past as a stream,
+/// as always, and handed out without its bytes.
+pub const AROUND_LIMIT: usize = 1 << 20;
+
+/// What [`validate_with`] hands out, in file order.
+#[derive(Debug)]
+pub enum Validated<T> {
+    /// A document's report, with what the extractor made of the document's
+    /// bytes. `None` when the report is of problems found outside any
+    /// document (its `kind` is `None` too), or the document is malformed
+    /// JSON and so was not read whole.
+    Document(DocumentReport, Option<T>),
+    /// A member of the root object beside the documents, such as a
+    /// catalog's `meta`: its pointer (`/meta`) and its bytes, `None` when
+    /// longer than [`AROUND_LIMIT`]. Such members are never validated.
+    Around {
+        /// The member's JSON Pointer.
+        pointer: String,
+        /// The member's value as it is in the input.
+        bytes: Option<Vec<u8>>,
+    },
+}
+
+/// [`validate_reader`] that also hands out, with each document's report,
+/// what `extract` makes of the document, in the same pass: `extract` is
+/// given the report (diagnostics located) and the document's bytes exactly
+/// as they are in the input, on whichever thread validated the document,
+/// so that its work is shared among the `jobs` threads too. What it returns
+/// is handed to `on_item` on the calling thread, in file order, with the
+/// report. Memory stays bounded by the batches in flight (each holds
+/// at most 1,024 documents, or about 1 MiB of input beyond one document),
+/// plus what `extract` returns for them.
+///
+/// `extract` may parse the bytes into a typed model
+/// (`serde_json::from_slice::<cardkit::model::Set>`), into a tree, or keep
+/// them as they are (`|_, bytes| bytes.to_vec()`).
+///
+/// ```
+/// use cardkit::validate::{validate_with, Options, Validated};
+///
+/// let input = br#"{"meta": {"version": "5.2.1"},
+///   "data": {"A": {"code": "A"}, "B": {"code": "B"}}}"#;
+/// let mut items = Vec::new();
+/// validate_with(&input[..], &Options::default(), 2, |report, bytes| {
+///     (report.pointer.clone(), bytes.len())
+/// }, |item| items.push(item))
+/// .unwrap();
+/// let Validated::Around { pointer, bytes } = &items[0] else { panic!() };
+/// assert_eq!((pointer.as_str(), bytes.as_deref()), ("/meta", Some(&br#"{"version": "5.2.1"}"#[..])));
+/// let Validated::Document(report, Some((at, len))) = &items[1] else { panic!() };
+/// assert_eq!((report.is_valid(), at.as_str(), *len), (false, "/data/A", 13));
+/// ```
+///
+/// # Errors
+/// As [`validate_reader`].
+pub fn validate_with<T: Send + 'static>(
+    reader: impl Read,
+    options: &Options,
+    jobs: usize,
+    extract: impl Fn(&DocumentReport, &[u8]) -> T + Sync,
+    on_item: impl FnMut(Validated<T>),
+) -> io::Result<Layout> {
+    validate_with_buffered(
+        reader,
         options,
-        jobs.clamp(1, MAX_JOBS),
-        &mut on_document,
+        jobs,
+        Buffering::default(),
+        extract,
+        on_item,
     )
+}
+
+/// [`validate_with`] with other buffer sizes, for the tests of streaming.
+///
+/// # Errors
+/// As [`validate_reader`].
+#[doc(hidden)]
+pub fn validate_with_buffered<T: Send + 'static>(
+    reader: impl Read,
+    options: &Options,
+    jobs: usize,
+    buffering: Buffering,
+    extract: impl Fn(&DocumentReport, &[u8]) -> T + Sync,
+    mut on_item: impl FnMut(Validated<T>),
+) -> io::Result<Layout> {
+    let erased = move |report: &DocumentReport, bytes: &[u8]| -> part::Extracted {
+        Box::new(extract(report, bytes))
+    };
+    let out = &mut |part| {
+        on_item(match part {
+            Part::Document(report, extracted) => {
+                let typed = extracted.and_then(|any| any.downcast::<T>().ok());
+                Validated::Document(report, typed.map(|typed| *typed))
+            }
+            Part::Around(pointer, bytes) => Validated::Around { pointer, bytes },
+        });
+    };
+    let sink = Sink {
+        extract: Some(&erased),
+        out,
+    };
+    let mut source = Source::new(reader, buffering);
+    dispatch::validate_source(&mut source, options, jobs.clamp(1, MAX_JOBS), sink)
 }

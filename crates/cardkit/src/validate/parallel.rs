@@ -14,6 +14,7 @@ use crate::diagnostic::Diagnostic;
 use super::check::{Checker, Malformed};
 use super::container::container;
 use super::locate::{self, Position, CONTEXT_BYTES};
+use super::part::{extracted, Extract, Part, Sink};
 use super::stream::{for_each_line, validate_line, Documents, KindRule, Sequential, Source, Stop};
 use super::{DocumentReport, Layout, Options};
 use crate::json::skip_raw;
@@ -48,7 +49,7 @@ struct Unit {
 /// What a worker found in a batch.
 struct Done {
     seq: usize,
-    reports: Vec<DocumentReport>,
+    parts: Vec<Part>,
     /// The file offset of the document that is malformed JSON, if one is:
     /// nothing after it counts.
     malformed: Option<usize>,
@@ -63,18 +64,21 @@ pub(crate) fn validate(
     start: usize,
     options: &Options,
     jobs: usize,
-    sink: &mut dyn FnMut(DocumentReport),
+    mut sink: Sink<'_>,
 ) -> io::Result<Layout> {
+    let extract = sink.extract;
     std::thread::scope(|scope| {
-        let (pool, done) = Pool::new(scope, jobs, |batch: Batch| validate_batch(batch, options));
-        let mut batcher = Batcher::new(pool, done, options, sink);
+        let (pool, done) = Pool::new(scope, jobs, |batch: Batch| {
+            validate_batch(batch, options, extract)
+        });
+        let mut batcher = Batcher::new(pool, done, options, sink.reborrow());
         let (layout, outside, outcome) = container(src, start, options, &mut batcher);
         let sent = batcher.send(src);
         let stopped_at = batcher.finish();
         // What was found around documents after a malformed one would not
         // have been read by one thread.
         if let Some(report) = outside.before(stopped_at).into_report() {
-            (batcher.order.sink)(report);
+            (batcher.order.sink.out)(Part::Document(report, None));
         }
         match outcome {
             Err(Stop::Io(error)) => Err(error),
@@ -90,20 +94,20 @@ pub(crate) fn lines(
     start: usize,
     options: &Options,
     jobs: usize,
-    sink: &mut dyn FnMut(DocumentReport),
+    sink: Sink<'_>,
 ) -> io::Result<bool> {
     type Lines = (usize, Vec<(Vec<u8>, Position, usize)>);
+    let extract = sink.extract;
     std::thread::scope(|scope| {
         let (mut pool, done) = Pool::new(scope, jobs, |(seq, lines): Lines| {
-            let mut reports = Vec::new();
+            let mut parts = Vec::new();
             for (line, at, number) in lines {
-                validate_line(line, at, number, options, &mut |report| {
-                    reports.push(report)
-                });
+                let out = &mut |part| parts.push(part);
+                validate_line(line, at, number, options, Sink { extract, out });
             }
             Done {
                 seq,
-                reports,
+                parts,
                 malformed: None,
                 spare: Vec::new(),
             }
@@ -223,13 +227,13 @@ struct InOrder<'s> {
     waiting: BTreeMap<usize, Done>,
     next: usize,
     stopped_at: Option<usize>,
-    sink: &'s mut dyn FnMut(DocumentReport),
+    sink: Sink<'s>,
     /// Buffers of finished batches, for the next ones.
     spares: Vec<Vec<u8>>,
 }
 
 impl<'s> InOrder<'s> {
-    fn new(done: Receiver<Done>, sink: &'s mut dyn FnMut(DocumentReport)) -> Self {
+    fn new(done: Receiver<Done>, sink: Sink<'s>) -> Self {
         InOrder {
             done,
             waiting: BTreeMap::new(),
@@ -264,7 +268,7 @@ impl<'s> InOrder<'s> {
             if self.stopped_at.is_some() {
                 continue;
             }
-            done.reports.into_iter().for_each(&mut *self.sink);
+            done.parts.into_iter().for_each(&mut *self.sink.out);
             self.stopped_at = done.malformed;
         }
     }
@@ -288,7 +292,7 @@ impl<'scope, 'env, 's, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope>
         pool: Pool<'scope, 'env, Batch, F>,
         done: Receiver<Done>,
         options: &'s Options,
-        sink: &'s mut dyn FnMut(DocumentReport),
+        sink: Sink<'s>,
     ) -> Self {
         Batcher {
             pool,
@@ -332,6 +336,25 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
         self.single = matches!(layout, Layout::Bare | Layout::Wrapped);
     }
 
+    fn wants_around(&self) -> bool {
+        self.order.sink.wants_around()
+    }
+
+    /// Handed on after the documents before it: the batch being gathered is
+    /// sent, and the member follows it in order as a piece of its own.
+    fn around(&mut self, src: &mut Source<'_>, pointer: String, bytes: Option<Vec<u8>>) {
+        // An error reading the context after the batch is met again, and
+        // reported, when the container reads on.
+        let _ = self.send(src);
+        self.seq += 1;
+        self.order.arrived(Done {
+            seq: self.seq - 1,
+            parts: vec![Part::Around(pointer, bytes)],
+            malformed: None,
+            spare: Vec::new(),
+        });
+    }
+
     fn document(
         &mut self,
         src: &mut Source<'_>,
@@ -342,7 +365,8 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
         if self.single {
             let mut here = Sequential {
                 options: self.options,
-                sink: &mut *self.order.sink,
+                line: None,
+                sink: self.order.sink.reborrow(),
             };
             return here.document(src, at, pointer, kind);
         }
@@ -396,8 +420,9 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
 }
 
 /// Validates the documents of a batch, up to one that is malformed JSON.
-fn validate_batch(batch: Batch, options: &Options) -> Done {
+fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>) -> Done {
     let mut reports = Vec::with_capacity(batch.documents.len());
+    let mut spans = Vec::with_capacity(batch.documents.len());
     let mut malformed = None;
     let utf8_checked = batch.utf8_checked;
     for unit in batch.documents {
@@ -412,6 +437,7 @@ fn validate_batch(batch: Batch, options: &Options) -> Done {
             options,
         );
         let outcome = checker.document(kind);
+        spans.push(outcome.is_ok().then_some(start..checker.pos()));
         let (diagnostics, omitted) = checker.into_diagnostics();
         reports.push(DocumentReport {
             pointer: unit.pointer,
@@ -430,11 +456,20 @@ fn validate_batch(batch: Batch, options: &Options) -> Done {
         .flat_map(|report| report.diagnostics.iter_mut())
         .collect();
     locate::locate(&batch.bytes, batch.window_start, batch.start, &mut all);
+    let parts = reports
+        .into_iter()
+        .zip(spans)
+        .map(|(report, span)| {
+            let bytes = span.map(|span| &batch.bytes[span]);
+            let extracted = extracted(extract, &report, bytes);
+            Part::Document(report, extracted)
+        })
+        .collect();
     let mut spare = batch.bytes;
     spare.clear();
     Done {
         seq: batch.seq,
-        reports,
+        parts,
         malformed,
         spare,
     }
@@ -447,7 +482,7 @@ mod tests {
     fn done(seq: usize) -> Done {
         Done {
             seq,
-            reports: Vec::new(),
+            parts: Vec::new(),
             malformed: None,
             spare: Vec::new(),
         }
@@ -456,10 +491,14 @@ mod tests {
     #[test]
     fn no_more_threads_start_than_there_are_pieces_of_work() {
         for (jobs, pieces, threads) in [(256, 2, 2), (2, 5, 2), (8, 0, 0)] {
-            let mut sink = |_: DocumentReport| {};
+            let mut out = |_: Part| {};
             let started = std::thread::scope(|scope| {
                 let (mut pool, done_rx) = Pool::new(scope, jobs, done);
-                let mut order = InOrder::new(done_rx, &mut sink);
+                let sink = Sink {
+                    extract: None,
+                    out: &mut out,
+                };
+                let mut order = InOrder::new(done_rx, sink);
                 for seq in 0..pieces {
                     pool.submit(seq, &mut order);
                 }

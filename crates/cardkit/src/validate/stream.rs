@@ -13,6 +13,7 @@ use super::check::{Checker, Flow, Malformed};
 use super::container::container;
 use super::layout;
 use super::locate::Position;
+use super::part::{Part, Sink};
 pub(crate) use super::source::Source;
 use super::{DocumentReport, Layout, Omitted, Options};
 use crate::model::Kind;
@@ -62,6 +63,17 @@ pub(crate) trait Documents {
     /// How the documents are laid out, told before the first document.
     fn layout(&mut self, _layout: Layout) {}
 
+    /// Whether members of the root object beside the documents are wanted
+    /// (with [`Documents::around`]).
+    fn wants_around(&self) -> bool {
+        false
+    }
+
+    /// A member of the root object beside the documents, read past: its
+    /// pointer and its bytes (`None` when longer than the limit or no
+    /// longer at hand).
+    fn around(&mut self, _src: &mut Source<'_>, _pointer: String, _bytes: Option<Vec<u8>>) {}
+
     /// The document at file offset `at`: validates it (or sends it off to
     /// be) and returns the offset after it. `Stop::Malformed` when it is
     /// malformed JSON, found now.
@@ -84,10 +96,20 @@ pub(crate) trait Documents {
 /// Validates each document as it is found, on this thread.
 pub(crate) struct Sequential<'s> {
     pub options: &'s Options,
-    pub sink: &'s mut dyn FnMut(DocumentReport),
+    /// For JSON Lines, the line the documents are on.
+    pub line: Option<usize>,
+    pub sink: Sink<'s>,
 }
 
 impl Documents for Sequential<'_> {
+    fn wants_around(&self) -> bool {
+        self.sink.wants_around()
+    }
+
+    fn around(&mut self, _src: &mut Source<'_>, pointer: String, bytes: Option<Vec<u8>>) {
+        (self.sink.out)(Part::Around(pointer, bytes));
+    }
+
     fn document(
         &mut self,
         src: &mut Source<'_>,
@@ -104,13 +126,17 @@ impl Documents for Sequential<'_> {
                 c.document(kind)
             })?;
         src.locate(&mut diagnostics)?;
-        (self.sink)(DocumentReport {
+        let report = DocumentReport {
             pointer,
-            line: None,
+            line: self.line,
             kind: resolved.flatten(),
             diagnostics,
             omitted,
-        });
+        };
+        let whole = outcome
+            .is_ok()
+            .then(|| &src.bytes()[at - src.base..end - src.base]);
+        self.sink.document(report, whole);
         outcome.map(|()| end).map_err(|Malformed| Stop::Malformed)
     }
 }
@@ -198,19 +224,17 @@ pub(crate) fn validate_line(
     at: Position,
     number: usize,
     options: &Options,
-    sink: &mut dyn FnMut(DocumentReport),
+    mut sink: Sink<'_>,
 ) {
     let mut src = Source::complete(line, at);
-    let mut numbered = |mut document: DocumentReport| {
-        document.line = Some(number);
-        sink(document);
-    };
     let mut documents = Sequential {
         options,
-        sink: &mut numbered,
+        line: Some(number),
+        sink: sink.reborrow(),
     };
     let (_, outside, _) = container(&mut src, at.offset, options, &mut documents);
-    if let Some(report) = outside.into_report() {
-        numbered(report);
+    if let Some(mut report) = outside.into_report() {
+        report.line = Some(number);
+        documents.sink.outside(report);
     }
 }

@@ -1,0 +1,71 @@
+//! What validation hands on, in file order: each document's report with
+//! what the caller's extractor made of the document's bytes (on whichever
+//! thread validated it), and the members of a root object read past beside
+//! the documents (a catalog's `meta`). Nothing is extracted or kept unless a
+//! caller asks ([`super::validate_with`]): [`super::validate_reader`] pays
+//! one branch per document.
+
+use std::any::Any;
+
+use super::DocumentReport;
+
+/// What an extractor made of one document, type-erased between the threads.
+pub(crate) type Extracted = Box<dyn Any + Send>;
+
+/// An extractor: a document's report and bytes to what the caller keeps.
+pub(crate) type Extract<'e> = &'e (dyn Fn(&DocumentReport, &[u8]) -> Extracted + Sync);
+
+/// One thing handed on.
+pub(crate) enum Part {
+    /// A report, with what was extracted from the document's bytes when the
+    /// report is of a whole document and an extractor was given.
+    Document(DocumentReport, Option<Extracted>),
+    /// A member beside the documents: its pointer and its bytes, when they
+    /// are no longer than [`super::AROUND_LIMIT`].
+    Around(String, Option<Vec<u8>>),
+}
+
+/// Where parts go: the caller's callback, and its extractor if any.
+pub(crate) struct Sink<'s> {
+    pub extract: Option<Extract<'s>>,
+    pub out: &'s mut dyn FnMut(Part),
+}
+
+impl Sink<'_> {
+    /// The same sink, for a while.
+    pub fn reborrow(&mut self) -> Sink<'_> {
+        Sink {
+            extract: self.extract,
+            out: &mut *self.out,
+        }
+    }
+
+    /// Hands on a report, with what the extractor makes of `bytes` (the
+    /// document, when it was read whole).
+    pub fn document(&mut self, report: DocumentReport, bytes: Option<&[u8]>) {
+        let extracted = extracted(self.extract, &report, bytes);
+        (self.out)(Part::Document(report, extracted));
+    }
+
+    /// Hands on a report of problems outside any document.
+    pub fn outside(&mut self, report: DocumentReport) {
+        (self.out)(Part::Document(report, None));
+    }
+
+    /// Whether members beside the documents are wanted.
+    pub fn wants_around(&self) -> bool {
+        self.extract.is_some()
+    }
+}
+
+/// What `extract` makes of a document's `bytes`, if there is an extractor
+/// and the document was read whole.
+pub(crate) fn extracted(
+    extract: Option<Extract<'_>>,
+    report: &DocumentReport,
+    bytes: Option<&[u8]>,
+) -> Option<Extracted> {
+    extract
+        .zip(bytes)
+        .map(|(extract, bytes)| extract(report, bytes))
+}
