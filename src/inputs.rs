@@ -1,6 +1,9 @@
 //! Turning the PATH arguments into the inputs to read.
 
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+
+use cardkit::validate::looks_like_json_lines;
 
 /// One input to validate.
 pub enum Input {
@@ -97,3 +100,58 @@ pub fn is_json_lines(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     name.ends_with(".jsonl") || name.ends_with(".ndjson")
 }
+
+/// An input opened: its name, its reader, its size when known, and whether
+/// it is JSON Lines.
+pub type Opened = (String, Box<dyn Read>, Option<u64>, bool);
+
+/// Opens an input; its name and why when it cannot be.
+pub fn open(input: Input) -> Result<Opened, (String, String)> {
+    match input {
+        Input::Stdin => sniff(io::stdin().lock())
+            .map(|(reader, json_lines)| ("<stdin>".to_owned(), reader, None, json_lines))
+            .map_err(|error| ("<stdin>".to_owned(), error.to_string())),
+        Input::File(path) => {
+            let name = path.display().to_string();
+            match std::fs::File::open(&path) {
+                Ok(file) => {
+                    let size = file.metadata().ok().map(|m| m.len());
+                    let json_lines = is_json_lines(&name);
+                    Ok((name, Box::new(file) as Box<dyn Read>, size, json_lines))
+                }
+                Err(error) => Err((name, error.to_string())),
+            }
+        }
+        Input::Unreadable(path, error) => Err((path, error)),
+    }
+}
+
+/// Standard input, and whether it looks like JSON Lines: its first part is
+/// read to tell, then given back in front of the rest.
+/// The first value is read whole (up to [`SNIFF_LIMIT`]), so that a first
+/// line longer than any buffer still tells JSON Lines.
+fn sniff<'a>(stdin: impl Read + 'a) -> io::Result<(Box<dyn Read + 'a>, bool)> {
+    let mut first = Vec::new();
+    let mut stdin = stdin;
+    loop {
+        let read = (&mut stdin).take(SNIFF_CHUNK).read_to_end(&mut first)?;
+        let at_end = read < SNIFF_CHUNK as usize;
+        if at_end || first.len() as u64 >= SNIFF_LIMIT || first_value_told(&first) {
+            break;
+        }
+    }
+    let json_lines = looks_like_json_lines(&first);
+    Ok((Box::new(io::Cursor::new(first).chain(stdin)), json_lines))
+}
+
+/// Whether `bytes` hold the first value whole and something after it.
+fn first_value_told(bytes: &[u8]) -> bool {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    let end = start.and_then(|start| cardkit::json::skip_raw(bytes, start).ok());
+    end.is_some_and(|end| bytes[end..].iter().any(|b| !b.is_ascii_whitespace()))
+}
+
+/// How much of standard input is read at a time to tell whether it is JSON
+/// Lines, and at most: a single value longer than that is read as one value.
+const SNIFF_CHUNK: u64 = 1 << 20;
+const SNIFF_LIMIT: u64 = 64 << 20;

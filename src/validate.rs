@@ -6,12 +6,12 @@ use std::time::Instant;
 use cardkit::render::{FileEnd, Github, Json, Junit, Renderer, Sarif, Text};
 use cardkit::report::{Summary, WarningFilter};
 use cardkit::schema::Version;
-use cardkit::validate::{self, looks_like_json_lines, Options};
+use cardkit::validate::{self, Options};
 use cardkit::Kind;
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::inputs::{self, Input};
+use crate::inputs;
 use crate::kind;
 
 #[derive(clap::Args)]
@@ -79,7 +79,7 @@ pub struct Args {
 
 /// The most threads `--jobs` asks for: more than any machine this runs on
 /// has cores, and few enough that starting them cannot fail.
-const MAX_JOBS: u16 = 256;
+pub const MAX_JOBS: u16 = 256;
 
 /// The format of `validate`'s report.
 #[derive(Clone, Copy, ValueEnum)]
@@ -127,14 +127,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         )),
         ReportFormat::Junit => Box::new(Junit::new(WarningFilter::new(limit))),
     };
-    let jobs = args.jobs.map_or_else(
-        || {
-            std::thread::available_parallelism()
-                .map_or(1, std::num::NonZero::get)
-                .min(usize::from(MAX_JOBS))
-        },
-        usize::from,
-    );
+    let jobs = jobs(args.jobs);
     let stdout = io::stdout();
     let mut run = Run {
         renderer,
@@ -153,23 +146,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     }
     let nothing = expanded.inputs.is_empty();
     for input in expanded.inputs {
-        let opened = match input {
-            Input::Stdin => sniff(io::stdin().lock())
-                .map(|(reader, json_lines)| ("<stdin>".to_owned(), reader, None, json_lines))
-                .map_err(|error| ("<stdin>".to_owned(), error.to_string())),
-            Input::File(path) => {
-                let name = path.display().to_string();
-                match std::fs::File::open(&path) {
-                    Ok(file) => {
-                        let size = file.metadata().ok().map(|m| m.len());
-                        let json_lines = inputs::is_json_lines(&name);
-                        Ok((name, Box::new(file) as Box<dyn Read>, size, json_lines))
-                    }
-                    Err(error) => Err((name, error.to_string())),
-                }
-            }
-            Input::Unreadable(path, error) => Err((path, error)),
-        };
+        let opened = inputs::open(input);
         match opened {
             Ok((name, reader, size, json_lines)) => {
                 run.input(&name, reader, size, &options(args, kind, json_lines))?;
@@ -190,6 +167,19 @@ pub fn run(args: &Args) -> io::Result<u8> {
         return Ok(2);
     }
     Ok(run.summary.exit_code())
+}
+
+/// The threads `--jobs` asks for: by default one per core, at most
+/// [`MAX_JOBS`].
+pub fn jobs(asked: Option<u16>) -> usize {
+    asked.map_or_else(
+        || {
+            std::thread::available_parallelism()
+                .map_or(1, std::num::NonZero::get)
+                .min(usize::from(MAX_JOBS))
+        },
+        usize::from,
+    )
 }
 
 /// Writes a line on standard error (which may be closed: the line is lost).
@@ -312,36 +302,6 @@ impl<W: Write> Write for UntilClosed<W> {
         self.unless_closed(flushed, ())
     }
 }
-
-/// Standard input, and whether it looks like JSON Lines: its first part is
-/// read to tell, then given back in front of the rest.
-/// The first value is read whole (up to [`SNIFF_LIMIT`]), so that a first
-/// line longer than any buffer still tells JSON Lines.
-fn sniff<'a>(stdin: impl Read + 'a) -> io::Result<(Box<dyn Read + 'a>, bool)> {
-    let mut first = Vec::new();
-    let mut stdin = stdin;
-    loop {
-        let read = (&mut stdin).take(SNIFF_CHUNK).read_to_end(&mut first)?;
-        let at_end = read < SNIFF_CHUNK as usize;
-        if at_end || first.len() as u64 >= SNIFF_LIMIT || first_value_told(&first) {
-            break;
-        }
-    }
-    let json_lines = looks_like_json_lines(&first);
-    Ok((Box::new(io::Cursor::new(first).chain(stdin)), json_lines))
-}
-
-/// Whether `bytes` hold the first value whole and something after it.
-fn first_value_told(bytes: &[u8]) -> bool {
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
-    let end = start.and_then(|start| cardkit::json::skip_raw(bytes, start).ok());
-    end.is_some_and(|end| bytes[end..].iter().any(|b| !b.is_ascii_whitespace()))
-}
-
-/// How much of standard input is read at a time to tell whether it is JSON
-/// Lines, and at most: a single value longer than that is read as one value.
-const SNIFF_CHUNK: u64 = 1 << 20;
-const SNIFF_LIMIT: u64 = 64 << 20;
 
 /// Inputs at least this large get a progress bar (on a terminal).
 const LARGE: u64 = 32 << 20;
