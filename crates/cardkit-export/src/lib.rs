@@ -1,0 +1,452 @@
+//! Validated trading-card documents exported to tables: SQLite (embedded),
+//! PostgreSQL and Parquet, in one relational layout generated from the field
+//! tables of `cardkit::schema` ([`layout`]).
+//!
+//! Each input is read once: [`cardkit::validate::validate_with`] validates
+//! every document and, on the same threads, makes its rows ([`rows`]); the
+//! rows are written in file order by the target's [`Store`], in one
+//! transaction (SQLite, PostgreSQL) or under temporary names (Parquet), so
+//! that a run that fails leaves nothing half-written.
+//!
+//! ```no_run
+//! use cardkit::Options;
+//! use cardkit_export::{Exporter, OnInvalid, Target};
+//!
+//! let target: Target = "sqlite:cards.db".parse().unwrap();
+//! let mut exporter = Exporter::open(&target, OnInvalid::Fail, Some("2024-05"), 2).unwrap();
+//! let file = std::fs::File::open("AllPrintings.json").unwrap();
+//! exporter.input("AllPrintings.json", file, &Options::default(), |_report| {}, |note| eprintln!("{note}")).unwrap();
+//! let totals = exporter.finish().unwrap();
+//! println!("{} rows", totals.rows.iter().sum::<usize>());
+//! ```
+
+pub mod layout;
+pub mod parquet;
+pub mod postgres;
+pub mod rows;
+pub mod sqlite;
+
+use std::collections::HashSet;
+use std::fmt;
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use cardkit::validate::{validate_with, Validated};
+use cardkit::{DocumentReport, Kind, Options, Severity};
+
+use crate::layout::{layout, MetaFact, Source};
+use crate::rows::{Cell, Rows};
+
+/// Why an export failed: a message that names the place and the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error(String);
+
+impl Error {
+    pub(crate) fn new(message: String) -> Error {
+        Error(message)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Where rows are written: one per target.
+pub trait Store {
+    /// Writes `rows` (emptied) of table `table` (by index in the layout);
+    /// each row has a cell per column, `build` first, which the store fills.
+    ///
+    /// # Errors
+    /// The target refused them.
+    fn write(&mut self, table: usize, rows: &mut Vec<Vec<Cell>>) -> Result<(), Error>;
+
+    /// Makes everything written visible at once.
+    ///
+    /// # Errors
+    /// The target could not commit; nothing is visible then.
+    fn commit(self: Box<Self>) -> Result<(), Error>;
+
+    /// Leaves nothing of the run behind.
+    fn abort(self: Box<Self>);
+}
+
+/// Where an export goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A SQLite database file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection URL.
+    Postgres(String),
+    /// A directory of Parquet files.
+    Parquet(PathBuf),
+}
+
+impl FromStr for Target {
+    type Err = String;
+
+    /// `sqlite:PATH`, `postgres://…` (or `postgresql://…`), `parquet:DIR`,
+    /// or a path ending in `.db`, `.sqlite` or `.sqlite3` (SQLite).
+    fn from_str(text: &str) -> Result<Target, String> {
+        if let Some(path) = text.strip_prefix("sqlite:") {
+            return non_empty(path, "sqlite:PATH").map(|p| Target::Sqlite(p.into()));
+        }
+        if let Some(dir) = text.strip_prefix("parquet:") {
+            return non_empty(dir, "parquet:DIR").map(|d| Target::Parquet(d.into()));
+        }
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            return Ok(Target::Postgres(text.to_owned()));
+        }
+        let lower = text.to_ascii_lowercase();
+        if [".db", ".sqlite", ".sqlite3"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+        {
+            return Ok(Target::Sqlite(text.into()));
+        }
+        Err(format!(
+            "`{text}` names no target: give sqlite:PATH (or a path ending in .db or .sqlite), postgres://… or parquet:DIR"
+        ))
+    }
+}
+
+fn non_empty<'a>(text: &'a str, form: &str) -> Result<&'a str, String> {
+    if text.is_empty() {
+        Err(format!("{form}: the path is empty"))
+    } else {
+        Ok(text)
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Target::Sqlite(path) => write!(f, "sqlite:{}", path.display()),
+            // The URL may hold a password.
+            Target::Postgres(_) => f.write_str("postgres"),
+            Target::Parquet(dir) => write!(f, "parquet:{}", dir.display()),
+        }
+    }
+}
+
+/// What is done with invalid documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnInvalid {
+    /// Nothing is committed when any document is invalid.
+    #[default]
+    Fail,
+    /// Valid documents are exported, invalid ones reported and left out.
+    Skip,
+    /// Invalid documents are exported too, their invalid or missing values
+    /// NULL.
+    Keep,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Documents whose rows were written.
+    pub exported: usize,
+    /// Of those, invalid ones kept with NULLs (`--on-invalid keep`).
+    pub kept_invalid: usize,
+    /// Documents left out: invalid, out of scope, or not readable into rows.
+    pub left_out: usize,
+    /// Documents that are invalid (whatever was done with them).
+    pub invalid: usize,
+    /// Rows written per table (by index in the layout).
+    pub rows: Vec<usize>,
+    /// The run was stopped before committing (`--on-invalid fail` and an
+    /// invalid document): nothing was written.
+    pub failed: bool,
+}
+
+/// What the row maker made of one document, on the thread that validated it.
+enum Made {
+    /// Rows, and whether some values had to be made NULL.
+    Rows(Rows),
+    /// The document is not exported; why.
+    Left(String),
+    /// Rows were not made (an invalid document, not kept).
+    Nothing,
+}
+
+/// An export in progress: inputs are added one by one, and `finish`
+/// commits them all at once.
+pub struct Exporter {
+    store: Option<Box<dyn Store>>,
+    on_invalid: OnInvalid,
+    jobs: usize,
+    totals: Totals,
+    /// Rows of the `meta` table, written at the end.
+    meta: Vec<Vec<Cell>>,
+}
+
+/// Days since 1970-01-01 as `YYYY-MM-DD`.
+#[must_use]
+pub fn date_text(days: i32) -> String {
+    let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
+    (epoch + chrono::Duration::days(i64::from(days)))
+        .format("%Y-%m-%d")
+        .to_string()
+}
+
+impl Exporter {
+    /// Opens `target` for a run that writes the build `build` (replacing
+    /// the rows of a build of that label), validating on `jobs` threads.
+    ///
+    /// # Errors
+    /// The target cannot be opened, or holds tables of another layout.
+    pub fn open(
+        target: &Target,
+        on_invalid: OnInvalid,
+        build: Option<&str>,
+        jobs: usize,
+    ) -> Result<Exporter, Error> {
+        let store: Box<dyn Store> = match target {
+            Target::Sqlite(path) => Box::new(sqlite::Sqlite::open(path, build)?),
+            Target::Postgres(url) => Box::new(postgres::Postgres::open(url, build)?),
+            Target::Parquet(dir) => Box::new(parquet::Parquet::open(dir, build)?),
+        };
+        Ok(Exporter {
+            store: Some(store),
+            on_invalid,
+            jobs,
+            totals: Totals {
+                rows: vec![0; layout().tables.len()],
+                ..Totals::default()
+            },
+            meta: Vec::new(),
+        })
+    }
+
+    /// Validates and exports every document read from `reader` (named
+    /// `name`), handing each report to `on_report` in file order and each
+    /// note (a document left out or kept with NULLs, and why) to `on_note`.
+    ///
+    /// # Errors
+    /// The input could not be read (its documents before the error are
+    /// exported), or the target refused rows: the run is then aborted.
+    pub fn input(
+        &mut self,
+        name: &str,
+        reader: impl Read,
+        options: &Options,
+        mut on_report: impl FnMut(&DocumentReport),
+        mut on_note: impl FnMut(&str),
+    ) -> Result<cardkit::validate::Layout, InputError> {
+        let on_invalid = self.on_invalid;
+        let extract = move |report: &DocumentReport, bytes: &[u8]| make(report, bytes, on_invalid);
+        let mut meta = None;
+        let mut failure = None;
+        let read = validate_with(reader, options, self.jobs, extract, |item| match item {
+            Validated::Around { pointer, bytes } if pointer == "/meta" => {
+                meta = bytes.and_then(|b| String::from_utf8(b).ok());
+            }
+            Validated::Around { .. } => {}
+            Validated::Document(report, made) => {
+                on_report(&report);
+                if failure.is_none() {
+                    if let Err(error) = self.document(name, &report, made, &mut on_note) {
+                        failure = Some(error);
+                    }
+                }
+            }
+        });
+        if let Some(error) = failure {
+            self.abort();
+            return Err(InputError::Store(error));
+        }
+        let columns = &layout().tables[layout().meta].columns;
+        self.meta.push(
+            columns
+                .iter()
+                .map(|column| match column.source {
+                    Source::Meta(MetaFact::Input) => Cell::Text(name.to_owned()),
+                    Source::Meta(MetaFact::InputMeta) => {
+                        meta.clone().map_or(Cell::Null, Cell::Text)
+                    }
+                    Source::Meta(MetaFact::CardkitVersion) => {
+                        Cell::Text(env!("CARGO_PKG_VERSION").to_owned())
+                    }
+                    Source::Meta(MetaFact::LayoutVersion) => Cell::Integer(layout::LAYOUT_VERSION),
+                    _ => Cell::Null,
+                })
+                .collect(),
+        );
+        read.map_err(InputError::Read)
+    }
+
+    fn document(
+        &mut self,
+        name: &str,
+        report: &DocumentReport,
+        made: Option<Made>,
+        on_note: &mut impl FnMut(&str),
+    ) -> Result<(), Error> {
+        let valid = report.is_valid();
+        let at = if report.pointer.is_empty() {
+            "/"
+        } else {
+            &report.pointer
+        };
+        let place = match report.line {
+            Some(line) => format!("{name}:{line} {at}"),
+            None => format!("{name} {at}"),
+        };
+        if !valid {
+            self.totals.invalid += 1;
+        }
+        let (mut rows, left) = match made {
+            // A report of problems outside any document, or a malformed one.
+            None if report.kind.is_none() && valid => return Ok(()),
+            None => (None, Some("it is not a whole document".to_owned())),
+            Some(Made::Nothing) => (None, None),
+            Some(Made::Left(why)) => (None, Some(why)),
+            Some(Made::Rows(rows)) => (Some(rows), None),
+        };
+        // Values that could not be stored make a valid document one that is
+        // exported only with `keep`.
+        let notes = rows.as_ref().map_or(0, |r| r.notes.len());
+        if let (Some(made), true) = (&rows, valid) {
+            if !made.notes.is_empty() && self.on_invalid != OnInvalid::Keep {
+                for note in &made.notes {
+                    on_note(&format!("{place}: {note}"));
+                }
+                rows = None;
+            }
+        }
+        let exportable =
+            rows.is_some() && (valid && notes == 0 || self.on_invalid == OnInvalid::Keep);
+        if !exportable {
+            self.totals.left_out += 1;
+            if self.on_invalid == OnInvalid::Fail {
+                self.totals.failed = true;
+            }
+            let why = left.unwrap_or_else(|| {
+                if valid {
+                    "values that cannot be stored".to_owned()
+                } else {
+                    "it is invalid".to_owned()
+                }
+            });
+            let what = if self.on_invalid == OnInvalid::Fail {
+                "not exported (nothing will be committed)"
+            } else {
+                "left out"
+            };
+            on_note(&format!("{place}: {what}: {why}"));
+            return Ok(());
+        }
+        let Some(mut rows) = rows else {
+            return Ok(());
+        };
+        if !valid || notes > 0 {
+            self.totals.kept_invalid += 1;
+            for note in &rows.notes {
+                on_note(&format!("{place}: {note}"));
+            }
+            on_note(&format!(
+                "{place}: kept with its invalid or missing values as NULL"
+            ));
+        }
+        self.totals.exported += 1;
+        if self.totals.failed {
+            return Ok(());
+        }
+        let Some(store) = self.store.as_mut() else {
+            return Ok(());
+        };
+        for (table, table_rows) in rows.tables.iter_mut().enumerate() {
+            if table_rows.is_empty() {
+                continue;
+            }
+            self.totals.rows[table] += table_rows.len();
+            store.write(table, table_rows)?;
+        }
+        Ok(())
+    }
+
+    /// Leaves nothing of the run behind.
+    pub fn abort(&mut self) {
+        if let Some(store) = self.store.take() {
+            store.abort();
+        }
+    }
+
+    /// Commits every input's rows at once, unless the run failed
+    /// (`--on-invalid fail` and an invalid document), when nothing is left
+    /// behind.
+    ///
+    /// # Errors
+    /// The target could not commit.
+    pub fn finish(mut self) -> Result<Totals, Error> {
+        let Some(mut store) = self.store.take() else {
+            return Err(Error::new("the run was aborted".into()));
+        };
+        if self.totals.failed {
+            store.abort();
+            return Ok(std::mem::take(&mut self.totals));
+        }
+        let meta = layout().meta;
+        self.totals.rows[meta] += self.meta.len();
+        if let Err(error) = store.write(meta, &mut self.meta) {
+            store.abort();
+            return Err(error);
+        }
+        store.commit()?;
+        Ok(std::mem::take(&mut self.totals))
+    }
+}
+
+impl Drop for Exporter {
+    fn drop(&mut self) {
+        self.abort();
+    }
+}
+
+/// Why an input could not be exported.
+#[derive(Debug)]
+pub enum InputError {
+    /// The input could not be read (to its end).
+    Read(io::Error),
+    /// The target refused rows; the run is aborted.
+    Store(Error),
+}
+
+/// What the row maker makes of one document.
+fn make(report: &DocumentReport, bytes: &[u8], on_invalid: OnInvalid) -> Made {
+    let migration = match report.kind {
+        Some(Kind::Set) => false,
+        Some(Kind::Migration) => true,
+        Some(kind @ (Kind::Template | Kind::Card)) => {
+            return Made::Left(format!(
+                "a {} is out of the export's scope (sets and migrations are exported)",
+                if kind == Kind::Template {
+                    "template"
+                } else {
+                    "card design"
+                }
+            ))
+        }
+        None => return Made::Left("its kind cannot be told".into()),
+    };
+    let valid = report.is_valid();
+    if !valid && on_invalid != OnInvalid::Keep {
+        return Made::Nothing;
+    }
+    let invalid: HashSet<String> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .filter_map(|d| d.pointer.strip_prefix(report.pointer.as_str()))
+        .map(str::to_owned)
+        .collect();
+    match rows::rows(bytes, migration, &invalid) {
+        Ok(rows) => Made::Rows(rows),
+        Err(why) => Made::Left(why),
+    }
+}

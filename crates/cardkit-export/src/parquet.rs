@@ -1,0 +1,267 @@
+//! Parquet, for DuckDB, Spark and other engines: a directory per table, one
+//! zstd-compressed file per table (per build, in a Hive partition
+//! `build=LABEL/`). Files are written under a hidden temporary name
+//! (`.part-0.parquet.incomplete`, which readers skip) and renamed when the
+//! run commits; a failed run removes them.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::builder::{
+    BooleanBuilder, Date32Builder, Float64Builder, Int64Builder, ListBuilder, StringBuilder,
+};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+
+use crate::layout::{layout, ColumnType, Table};
+use crate::rows::Cell;
+use crate::{Error, Store};
+
+/// Rows gathered before they are handed to the Parquet writer as one batch.
+const BATCH_ROWS: usize = 8192;
+/// Rows per row group: large enough for scans, small enough that a group of
+/// the widest table is encoded in a few tens of MB.
+const ROW_GROUP_ROWS: usize = 128 * 1024;
+/// A row group is closed early once it takes this much memory encoded.
+const ROW_GROUP_BYTES: usize = 48 << 20;
+
+/// The name of a table's file in its directory (or partition).
+pub const FILE_NAME: &str = "part-0.parquet";
+const TEMPORARY_NAME: &str = ".part-0.parquet.incomplete";
+
+/// The column builders of one table.
+enum Builder {
+    Text(StringBuilder),
+    Integer(Int64Builder),
+    Real(Float64Builder),
+    Boolean(BooleanBuilder),
+    Date(Date32Builder),
+    List(ListBuilder<StringBuilder>),
+}
+
+impl Builder {
+    fn new(ty: ColumnType) -> Builder {
+        match ty {
+            ColumnType::Text | ColumnType::Json => Builder::Text(StringBuilder::new()),
+            ColumnType::Integer => Builder::Integer(Int64Builder::new()),
+            ColumnType::Real => Builder::Real(Float64Builder::new()),
+            ColumnType::Boolean => Builder::Boolean(BooleanBuilder::new()),
+            ColumnType::Date => Builder::Date(Date32Builder::new()),
+            ColumnType::TextList => Builder::List(ListBuilder::new(StringBuilder::new())),
+        }
+    }
+
+    /// Appends `cell`; a cell of another type than the column's (which the
+    /// row maker never makes) is NULL.
+    fn append(&mut self, cell: Cell) {
+        match (self, cell) {
+            (Builder::Text(b), Cell::Text(text)) => b.append_value(text),
+            (Builder::Text(b), _) => b.append_null(),
+            (Builder::Integer(b), Cell::Integer(n)) => b.append_value(n),
+            (Builder::Integer(b), _) => b.append_null(),
+            (Builder::Real(b), Cell::Real(x)) => b.append_value(x),
+            (Builder::Real(b), _) => b.append_null(),
+            (Builder::Boolean(b), Cell::Boolean(x)) => b.append_value(x),
+            (Builder::Boolean(b), _) => b.append_null(),
+            (Builder::Date(b), Cell::Date(days)) => b.append_value(days),
+            (Builder::Date(b), _) => b.append_null(),
+            (Builder::List(b), Cell::TextList(items)) => {
+                for item in items {
+                    b.values().append_value(item);
+                }
+                b.append(true);
+            }
+            (Builder::List(b), _) => b.append(false),
+        }
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        match self {
+            Builder::Text(b) => Arc::new(b.finish()),
+            Builder::Integer(b) => Arc::new(b.finish()),
+            Builder::Real(b) => Arc::new(b.finish()),
+            Builder::Boolean(b) => Arc::new(b.finish()),
+            Builder::Date(b) => Arc::new(b.finish()),
+            Builder::List(b) => Arc::new(b.finish()),
+        }
+    }
+}
+
+/// The Arrow schema of a table's file: every column but `build` (the
+/// partition), each nullable.
+fn schema(table: &Table) -> SchemaRef {
+    let fields: Vec<Field> = table.columns[1..]
+        .iter()
+        .map(|c| {
+            let ty = match c.ty {
+                ColumnType::Text | ColumnType::Json => DataType::Utf8,
+                ColumnType::Integer => DataType::Int64,
+                ColumnType::Real => DataType::Float64,
+                ColumnType::Boolean => DataType::Boolean,
+                ColumnType::Date => DataType::Date32,
+                ColumnType::TextList => {
+                    DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
+                }
+            };
+            Field::new(&c.name, ty, true)
+        })
+        .collect();
+    Arc::new(Schema::new(fields))
+}
+
+/// One table's file being written.
+struct TableFile {
+    schema: SchemaRef,
+    builders: Vec<Builder>,
+    buffered: usize,
+    writer: ArrowWriter<BufWriter<File>>,
+    temporary: PathBuf,
+    path: PathBuf,
+}
+
+impl TableFile {
+    fn flush(&mut self) -> Result<(), Error> {
+        if self.buffered == 0 {
+            return Ok(());
+        }
+        let columns: Vec<ArrayRef> = self.builders.iter_mut().map(Builder::finish).collect();
+        self.buffered = 0;
+        let batch = RecordBatch::try_new(Arc::clone(&self.schema), columns)
+            .map_err(|e| Error::new(format!("{}: {e}", self.path.display())))?;
+        let at =
+            |e: parquet::errors::ParquetError| Error::new(format!("{}: {e}", self.path.display()));
+        self.writer.write(&batch).map_err(at)?;
+        if self.writer.in_progress_size() >= ROW_GROUP_BYTES {
+            self.writer.flush().map_err(at)?;
+        }
+        Ok(())
+    }
+}
+
+/// An export into a directory of Parquet files.
+pub struct Parquet {
+    files: Vec<TableFile>,
+}
+
+impl Parquet {
+    /// Starts writing each table's file under `dir` (in the partition of
+    /// `build`, if given), under a temporary name.
+    ///
+    /// # Errors
+    /// A directory or file cannot be made.
+    pub fn open(dir: &Path, build: Option<&str>) -> Result<Parquet, Error> {
+        let properties = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::default()))
+            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+            .set_created_by(format!("cardkit {}", env!("CARGO_PKG_VERSION")))
+            .build();
+        let mut files = Vec::new();
+        for table in &layout().tables {
+            let mut folder = dir.join(&table.name);
+            if let Some(build) = build {
+                folder.push(format!("build={}", partition_value(build)));
+            }
+            let at = |e: std::io::Error| Error::new(format!("{}: {e}", folder.display()));
+            std::fs::create_dir_all(&folder).map_err(at)?;
+            let temporary = folder.join(TEMPORARY_NAME);
+            let file = File::create(&temporary).map_err(at)?;
+            let schema = schema(table);
+            let writer = ArrowWriter::try_new(
+                BufWriter::with_capacity(1 << 20, file),
+                Arc::clone(&schema),
+                Some(properties.clone()),
+            )
+            .map_err(|e| Error::new(format!("{}: {e}", temporary.display())))?;
+            files.push(TableFile {
+                builders: table.columns[1..]
+                    .iter()
+                    .map(|c| Builder::new(c.ty))
+                    .collect(),
+                schema,
+                buffered: 0,
+                writer,
+                path: folder.join(FILE_NAME),
+                temporary,
+            });
+        }
+        Ok(Parquet { files })
+    }
+}
+
+/// A build label as a Hive partition value: characters that paths or
+/// partition parsers treat specially are percent-encoded, as Hive does.
+#[must_use]
+pub fn partition_value(label: &str) -> String {
+    let mut out = String::new();
+    for c in label.chars() {
+        if c.is_ascii_alphanumeric() || "-_.".contains(c) && !(out.is_empty() && c == '.') {
+            out.push(c);
+        } else {
+            let mut bytes = [0; 4];
+            for byte in c.encode_utf8(&mut bytes).bytes() {
+                out.push_str(&format!("%{byte:02X}"));
+            }
+        }
+    }
+    out
+}
+
+impl Store for Parquet {
+    fn write(&mut self, table: usize, rows: &mut Vec<Vec<Cell>>) -> Result<(), Error> {
+        let file = &mut self.files[table];
+        for row in rows.drain(..) {
+            for (builder, cell) in file.builders.iter_mut().zip(row.into_iter().skip(1)) {
+                builder.append(cell);
+            }
+            file.buffered += 1;
+            if file.buffered >= BATCH_ROWS {
+                file.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn commit(self: Box<Self>) -> Result<(), Error> {
+        let mut files = self.files;
+        let mut written = Vec::new();
+        let mut failed = None;
+        for mut file in files.drain(..) {
+            let outcome = file.flush().and_then(|()| {
+                file.writer
+                    .close()
+                    .map(drop)
+                    .map_err(|e| Error::new(format!("{}: {e}", file.temporary.display())))
+            });
+            match outcome {
+                Ok(()) => written.push((file.temporary, file.path)),
+                Err(error) => {
+                    let _ = std::fs::remove_file(&file.temporary);
+                    failed.get_or_insert(error);
+                }
+            }
+        }
+        if let Some(error) = failed {
+            for (temporary, _) in written {
+                let _ = std::fs::remove_file(temporary);
+            }
+            return Err(error);
+        }
+        for (temporary, path) in written {
+            std::fs::rename(&temporary, &path)
+                .map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+        }
+        Ok(())
+    }
+
+    fn abort(self: Box<Self>) {
+        for file in self.files {
+            drop(file.writer);
+            let _ = std::fs::remove_file(&file.temporary);
+        }
+    }
+}
