@@ -2,6 +2,7 @@
 //! library's reports. Everything about documents lives in the library.
 
 mod explain;
+mod export;
 mod fields;
 mod inputs;
 mod kind;
@@ -72,6 +73,18 @@ enum Command {
         after_help = "Examples:\n  cardkit serve\n  cardkit serve --addr 0.0.0.0:8080 --max-body 1GiB --timeout 120\n  curl -H 'Content-Type: application/json' --data-binary @set.json http://127.0.0.1:8080/v1/validate"
     )]
     Serve(serve::Args),
+    /// Validates documents and exports their rows to SQLite, PostgreSQL or
+    /// Parquet, in one layout of tables generated from the field tables
+    /// (`--describe` prints it).
+    ///
+    /// Exit status: as for validate: 0 when every document is valid and
+    /// exported, 1 when any is invalid (with --on-invalid fail nothing is
+    /// written then), 2 for usage errors, inputs that cannot be read and
+    /// targets that refuse the rows (nothing is written then).
+    #[command(
+        after_help = "Examples:\n  cardkit export --to cards.db AllPrintings.json\n  cardkit export --to parquet:out/ --build 2024-05-17 AllPrintings.json\n  cardkit export --to postgres://localhost/cards --on-invalid skip sets/\n  cardkit export --describe"
+    )]
+    Export(export::Args),
 }
 
 fn main() -> ExitCode {
@@ -88,6 +101,12 @@ fn main() -> ExitCode {
         Command::Explain(args) => explain::run(&args),
         Command::Schema(args) => schema::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Export(args) => {
+            if let Err(why) = args.check() {
+                usage_error("export", &why);
+            }
+            export::run(&args)
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code),
