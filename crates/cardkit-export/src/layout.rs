@@ -161,8 +161,9 @@ pub enum Place {
     Child(usize),
     /// A row of a child node per item.
     Children(usize),
-    /// A row per language present (the table, by index).
-    Translations(usize),
+    /// A row per language of the model's fields present (the table, by
+    /// index).
+    Translations(usize, &'static ModelDef),
 }
 
 /// The whole layout.
@@ -378,7 +379,7 @@ impl Generator {
                     Place::Column(columns.len() - 1, ty)
                 }
                 (None, Type::Model { model: child }) if child().name == "Translations" => {
-                    Place::Translations(self.translations(child(), child_owner))
+                    Place::Translations(self.translations(child(), child_owner), child())
                 }
                 (None, Type::Model { model: child }) => {
                     Place::Child(self.node(child(), child_owner, false))

@@ -8,6 +8,8 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use cardkit::schema::ModelDef;
+
 use crate::layout::{layout, ColumnType, Place, Source};
 
 /// One value of a row.
@@ -177,8 +179,8 @@ impl Maker<'_> {
                     }
                     _ => self.note("is not an array"),
                 },
-                Place::Translations(table) => match value {
-                    Value::Object(languages) => self.translations(table, languages, &key),
+                Place::Translations(table, model) => match value {
+                    Value::Object(languages) => self.translations(table, model, languages, &key),
                     _ => self.note("is not an object"),
                 },
             }
@@ -192,9 +194,19 @@ impl Maker<'_> {
         }
     }
 
-    fn translations(&mut self, table: usize, languages: Map<String, Value>, owner: &Cell) {
+    fn translations(
+        &mut self,
+        table: usize,
+        model: &ModelDef,
+        languages: Map<String, Value>,
+        owner: &Cell,
+    ) {
         let columns = &layout().tables[table].columns;
-        for (language, name) in languages {
+        // Members the spec does not define are not exported.
+        let known = languages
+            .into_iter()
+            .filter(|(language, _)| model.field(language).is_some());
+        for (language, name) in known {
             let mark = self.path.len();
             if self.tracking() {
                 self.path.push('/');
