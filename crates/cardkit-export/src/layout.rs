@@ -571,7 +571,10 @@ impl Layout {
              Do not edit: `CARDKIT_BLESS=1 cargo test -p cardkit-export --test layout` rewrites it.\n\n\
              Types: `text`; `integer` (64-bit); `real` (64-bit float); `boolean`; `date`; \
              `text list` (PostgreSQL `text[]`, a Parquet list of strings, JSON text in SQLite); \
-             `json` (JSON text). Every table has `build` (a Hive partition `build=LABEL/` in Parquet).\n"
+             `json` (JSON text). Every table has `build` (a Hive partition `build=LABEL/` in Parquet). \
+             *null* says whether a valid document may leave the column NULL; with \
+             `--on-invalid keep`, the invalid or missing values of invalid documents are NULL \
+             in any column (the tables declare no NOT NULL).\n"
         );
         for table in &self.tables {
             let _ = write!(out, "\n## `{}`\n\n{}\n\n", table.name, table.doc);
