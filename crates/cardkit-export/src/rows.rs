@@ -1,14 +1,16 @@
-//! A document's rows, made by following the layout's plan over the parsed
-//! document. Values that do not fit their column (of another JSON type, an
-//! integer beyond 64 bits, a date that is no date) and values the validator
-//! found invalid become NULL, each with a note that names its place and the
-//! reason: they are only exported with `--on-invalid keep`.
+//! A document's rows, made in one pass over its bytes by following the
+//! layout's plan: no tree of the document is built. Values that do not fit
+//! their column (of another JSON type, an integer beyond 64 bits, a date
+//! that is no date) and values the validator found invalid become NULL, each
+//! with a note that names its place and the reason: such documents are only
+//! exported with `--on-invalid keep`.
 
 use std::collections::HashSet;
-
-use serde_json::{Map, Value};
+use std::fmt;
 
 use cardkit::schema::ModelDef;
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 
 use crate::layout::{layout, ColumnType, Place, Source};
 
@@ -65,18 +67,13 @@ impl Rows {
 
 /// The rows of a set (`migration` false) or a migration document. `invalid`
 /// holds the JSON Pointers (from the document's root) of the values the
-/// validator found invalid: they become NULL. An error when the document
-/// cannot be read into rows at all.
+/// validator found invalid: they become NULL.
 ///
 /// # Errors
-/// The document is not JSON serde_json reads (nested too deep), or not an
-/// object.
+/// The document cannot be read into rows: it is not JSON serde_json reads
+/// (nested too deep), not an object, or a member that makes rows is given
+/// twice.
 pub fn rows(bytes: &[u8], migration: bool, invalid: &HashSet<String>) -> Result<Rows, String> {
-    let value: Value = serde_json::from_slice(bytes)
-        .map_err(|e| format!("the document could not be read into rows: {e}"))?;
-    let Value::Object(object) = value else {
-        return Err("the document is not a JSON object".into());
-    };
     let plan = layout();
     let mut maker = Maker {
         rows: Rows::new(),
@@ -84,15 +81,24 @@ pub fn rows(bytes: &[u8], migration: bool, invalid: &HashSet<String>) -> Result<
         path: String::new(),
     };
     let node = if migration { plan.migration } else { plan.set };
-    maker.object(node, object, Cell::Null, None);
-    Ok(maker.rows)
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let seed = ObjectSeed {
+        maker: &mut maker,
+        node,
+        position: None,
+    };
+    match seed.deserialize(&mut deserializer) {
+        Ok(Some(_)) => Ok(maker.rows),
+        Ok(None) => Err("the document is not a JSON object".into()),
+        Err(error) => Err(format!("the document could not be read into rows: {error}")),
+    }
 }
 
 struct Maker<'a> {
     rows: Rows,
     invalid: &'a HashSet<String>,
-    /// The pointer of the value being read (kept only when some values are
-    /// invalid).
+    /// The pointer of the value being read, kept only when some values are
+    /// invalid.
     path: String,
 }
 
@@ -101,149 +107,22 @@ impl Maker<'_> {
         !self.invalid.is_empty()
     }
 
-    /// Makes the row of `object` (and its children's) with node `node`.
-    fn object(
-        &mut self,
-        node: usize,
-        mut object: Map<String, Value>,
-        owner: Cell,
-        position: Option<usize>,
-    ) {
-        let plan = layout();
-        let node_plan = &plan.nodes[node];
-        let table = &plan.tables[node_plan.table];
-        let mut row = vec![Cell::Null; table.columns.len()];
-        for (index, column) in table.columns.iter().enumerate() {
-            match column.source {
-                Source::OwnerKey => row[index] = owner.clone(),
-                Source::Position => {
-                    row[index] = position.map_or(Cell::Null, |p| Cell::Integer(p as i64));
-                }
-                _ => {}
-            }
+    /// Steps into the member or item `token`; returns where to step back to
+    /// and whether the value there is invalid.
+    fn enter(&mut self, token: &dyn fmt::Display) -> (usize, bool) {
+        let mark = self.path.len();
+        if !self.tracking() {
+            return (mark, false);
         }
-        let model_fields = node_plan.model.fields;
-        // The key of this row, for its children.
-        let key = node_plan
-            .key
-            .and_then(|key| object.get(key.name))
-            .and_then(Value::as_str)
-            .filter(|_| {
-                let key_name = node_plan.key.map_or("", |k| k.name);
-                !self.is_invalid(key_name)
-            })
-            .map_or(Cell::Null, |key| Cell::Text(key.to_owned()));
-        let mut children = Vec::new();
-        for (field, place) in model_fields.iter().zip(&node_plan.fields) {
-            let Some(value) = object.remove(field.name) else {
-                continue;
-            };
-            let mark = self.path.len();
-            if self.tracking() {
-                self.path.push('/');
-                self.path.push_str(&escape(field.name));
-            }
-            let invalid = self.tracking() && self.invalid.contains(&self.path);
-            match *place {
-                Place::Column(index, ty) if !invalid => {
-                    row[index] = self.cell(value, ty);
-                }
-                Place::Column(..) => {}
-                _ if invalid || value.is_null() => {}
-                Place::Child(child) => match value {
-                    Value::Object(inner) => children.push((child, inner, None, self.path.clone())),
-                    _ => self.note("is not an object"),
-                },
-                Place::Children(child) => match value {
-                    Value::Array(items) => {
-                        for (i, item) in items.into_iter().enumerate() {
-                            let path = if self.tracking() {
-                                format!("{}/{i}", self.path)
-                            } else {
-                                String::new()
-                            };
-                            if self.tracking() && self.invalid.contains(&path) {
-                                continue;
-                            }
-                            match item {
-                                Value::Object(inner) => {
-                                    children.push((child, inner, Some(i), path))
-                                }
-                                _ => {
-                                    let saved = std::mem::replace(&mut self.path, path);
-                                    self.note("is not an object");
-                                    self.path = saved;
-                                }
-                            }
-                        }
-                    }
-                    _ => self.note("is not an array"),
-                },
-                Place::Translations(table, model) => match value {
-                    Value::Object(languages) => self.translations(table, model, languages, &key),
-                    _ => self.note("is not an object"),
-                },
-            }
-            self.path.truncate(mark);
-        }
-        self.rows.tables[node_plan.table].push(row);
-        for (child, inner, position, path) in children {
-            let saved = std::mem::replace(&mut self.path, path);
-            self.object(child, inner, key.clone(), position);
-            self.path = saved;
-        }
+        self.path.push('/');
+        let token = token.to_string();
+        self.path
+            .push_str(&token.replace('~', "~0").replace('/', "~1"));
+        (mark, self.invalid.contains(&self.path))
     }
 
-    fn translations(
-        &mut self,
-        table: usize,
-        model: &ModelDef,
-        languages: Map<String, Value>,
-        owner: &Cell,
-    ) {
-        let columns = &layout().tables[table].columns;
-        // Members the spec does not define are not exported.
-        let known = languages
-            .into_iter()
-            .filter(|(language, _)| model.field(language).is_some());
-        for (language, name) in known {
-            let mark = self.path.len();
-            if self.tracking() {
-                self.path.push('/');
-                self.path.push_str(&escape(&language));
-            }
-            let invalid = self.tracking() && self.invalid.contains(&self.path);
-            let name = match name {
-                Value::String(name) if !invalid => Cell::Text(name),
-                Value::Null => Cell::Null,
-                _ if invalid => Cell::Null,
-                _ => {
-                    self.note("is not a string");
-                    Cell::Null
-                }
-            };
-            self.path.truncate(mark);
-            if matches!(name, Cell::Null) {
-                continue;
-            }
-            let row = columns
-                .iter()
-                .map(|column| match column.source {
-                    Source::OwnerKey => owner.clone(),
-                    Source::Language => Cell::Text(language.clone()),
-                    Source::Translation => name.clone(),
-                    _ => Cell::Null,
-                })
-                .collect();
-            self.rows.tables[table].push(row);
-        }
-    }
-
-    fn is_invalid(&self, field: &str) -> bool {
-        self.tracking()
-            && self
-                .invalid
-                .contains(&format!("{}/{}", self.path, escape(field)))
+    fn leave(&mut self, mark: usize) {
+        self.path.truncate(mark);
     }
 
     fn note(&mut self, why: &str) {
@@ -254,69 +133,480 @@ impl Maker<'_> {
         };
         self.rows.notes.push(format!("{at}: {why}: stored as NULL"));
     }
+}
 
-    /// The cell of `value` in a column of type `ty`.
-    fn cell(&mut self, value: Value, ty: ColumnType) -> Cell {
-        let cell = match (ty, value) {
-            (_, Value::Null) => return Cell::Null,
-            (ColumnType::Text, Value::String(text)) => Cell::Text(text),
-            (ColumnType::Integer, Value::Number(n)) => match n.as_i64() {
-                Some(n) => Cell::Integer(n),
-                None if n.is_u64() => {
-                    self.note("an integer beyond the 64-bit signed range");
-                    Cell::Null
-                }
-                None => Cell::Null,
-            },
-            (ColumnType::Real, Value::Number(n)) => n.as_f64().map_or(Cell::Null, Cell::Real),
-            (ColumnType::Boolean, Value::Bool(b)) => Cell::Boolean(b),
-            (ColumnType::Date, Value::String(text)) => date(&text).map_or(Cell::Null, Cell::Date),
-            (ColumnType::TextList, Value::Array(items)) => {
-                let mut list = Vec::with_capacity(items.len());
-                for item in items {
-                    match item {
-                        Value::String(text) => list.push(text),
-                        _ => {
-                            self.note("a list item that is not a string");
-                            return Cell::Null;
-                        }
-                    }
-                }
-                Cell::TextList(list)
-            }
-            (ColumnType::Json, value) => Cell::Text(value.to_string()),
-            _ => Cell::Null,
-        };
-        if cell == Cell::Null {
-            self.note(match ty {
-                ColumnType::Text => "not a string",
-                ColumnType::Integer => "not an integer",
-                ColumnType::Real => "not a number",
-                ColumnType::Boolean => "not a boolean",
-                ColumnType::Date => "not a date (YYYY-MM-DD)",
-                ColumnType::TextList => "not a list of strings",
-                ColumnType::Json => "not JSON",
-            });
-        }
-        cell
+/// Reads one object of a node's model: its row, and its children's rows.
+/// `Some(row index)` of the object's row, `None` when the value is no object.
+struct ObjectSeed<'m, 'a> {
+    maker: &'m mut Maker<'a>,
+    node: usize,
+    position: Option<usize>,
+}
+
+impl<'de> DeserializeSeed<'de> for ObjectSeed<'_, '_> {
+    type Value = Option<usize>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
     }
 }
 
-/// A key escaped as a JSON Pointer reference token.
-fn escape(key: &str) -> std::borrow::Cow<'_, str> {
-    if key.contains(['~', '/']) {
-        key.replace('~', "~0").replace('/', "~1").into()
-    } else {
-        key.into()
+impl<'de> Visitor<'de> for ObjectSeed<'_, '_> {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let plan = layout();
+        let node = &plan.nodes[self.node];
+        let model: &ModelDef = node.model;
+        let table = &plan.tables[node.table];
+        let maker = self.maker;
+        let mut row = vec![Cell::Null; table.columns.len()];
+        if let (Some(position), Some(at)) = (self.position, table.column("position")) {
+            row[at] = Cell::Integer(i64::try_from(position).unwrap_or(i64::MAX));
+        }
+        // The rows of this object's children, whose owner key is known once
+        // the object is read: (table, row index).
+        let mut children: Vec<(usize, usize)> = Vec::new();
+        let mut seen: u128 = 0;
+        let mut key = Cell::Null;
+        while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let Some((index, field)) = model.field(&name) else {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            };
+            let again = seen & (1 << index) != 0;
+            seen |= 1 << index;
+            let (mark, invalid) = maker.enter(&name);
+            match node.fields[index] {
+                Place::Column(at, ty) => {
+                    let cell = if ty == ColumnType::Json {
+                        let raw = map.next_value::<&'de RawValue>()?;
+                        if raw.get() == "null" {
+                            Cell::Null
+                        } else {
+                            Cell::Text(raw.get().to_owned())
+                        }
+                    } else {
+                        match map.next_value_seed(CellSeed(ty))? {
+                            Ok(cell) => cell,
+                            Err(why) => {
+                                if !invalid {
+                                    maker.note(why);
+                                }
+                                Cell::Null
+                            }
+                        }
+                    };
+                    let cell = if invalid { Cell::Null } else { cell };
+                    if node.key.is_some_and(|k| std::ptr::eq(k, field)) {
+                        key = match &cell {
+                            Cell::Text(text) => Cell::Text(text.clone()),
+                            _ => Cell::Null,
+                        };
+                    }
+                    row[at] = cell;
+                }
+                _ if again => {
+                    return Err(serde::de::Error::custom(format!(
+                        "the member `{name}` is given twice, and its rows would be exported twice"
+                    )));
+                }
+                _ if invalid => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                Place::Child(child) => {
+                    let seed = ObjectSeed {
+                        maker: &mut *maker,
+                        node: child,
+                        position: None,
+                    };
+                    match map.next_value_seed(OrNull(seed))? {
+                        Some(Some(at)) => children.push((plan.nodes[child].table, at)),
+                        Some(None) => maker.note("not an object"),
+                        None => {}
+                    }
+                }
+                Place::Children(child) => {
+                    let seed = ListSeed {
+                        maker: &mut *maker,
+                        node: child,
+                        rows: &mut children,
+                    };
+                    if let Some(false) = map.next_value_seed(OrNull(seed))? {
+                        maker.note("not an array");
+                    }
+                }
+                Place::Translations(at, translations) => {
+                    let seed = TranslationsSeed {
+                        maker: &mut *maker,
+                        table: at,
+                        model: translations,
+                        rows: &mut children,
+                    };
+                    if let Some(false) = map.next_value_seed(OrNull(seed))? {
+                        maker.note("not an object");
+                    }
+                }
+            }
+            maker.leave(mark);
+        }
+        for (table, at) in children {
+            let columns = &plan.tables[table].columns;
+            if let Some(owner) = columns
+                .iter()
+                .position(|c| matches!(c.source, Source::OwnerKey))
+            {
+                maker.rows.tables[table][at][owner] = key.clone();
+            }
+        }
+        let rows = &mut maker.rows.tables[node.table];
+        rows.push(row);
+        Ok(Some(rows.len() - 1))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+/// A value that may be `null` (then `None`, and nothing is read into rows).
+struct OrNull<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for OrNull<S> {
+    type Value = Option<S::Value>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_option(self)
+    }
+}
+
+impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for OrNull<S> {
+    type Value = Option<S::Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a value or null")
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        self.0.deserialize(deserializer).map(Some)
+    }
+}
+
+/// Reads a list of objects of a node's model: a row per item (with its
+/// position). `false` when the value is no array.
+struct ListSeed<'m, 'a, 'r> {
+    maker: &'m mut Maker<'a>,
+    node: usize,
+    rows: &'r mut Vec<(usize, usize)>,
+}
+
+impl<'de> DeserializeSeed<'de> for ListSeed<'_, '_, '_> {
+    type Value = bool;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ListSeed<'_, '_, '_> {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        let table = layout().nodes[self.node].table;
+        for position in 0.. {
+            let (mark, invalid) = self.maker.enter(&position);
+            let found = if invalid {
+                seq.next_element::<IgnoredAny>()?.map(|_| None)
+            } else {
+                let seed = ObjectSeed {
+                    maker: &mut *self.maker,
+                    node: self.node,
+                    position: Some(position),
+                };
+                seq.next_element_seed(seed)?
+            };
+            match found {
+                None => {
+                    self.maker.leave(mark);
+                    break;
+                }
+                Some(Some(at)) => self.rows.push((table, at)),
+                Some(None) if !invalid => self.maker.note("not an object"),
+                Some(None) => {}
+            }
+            self.maker.leave(mark);
+        }
+        Ok(true)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(false)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<bool, E> {
+        Ok(false)
+    }
+}
+
+/// Reads a set's `translations`: a row per language the model names (the
+/// members the spec does not define are not exported). `false` when the
+/// value is no object.
+struct TranslationsSeed<'m, 'a, 'r> {
+    maker: &'m mut Maker<'a>,
+    table: usize,
+    model: &'static ModelDef,
+    rows: &'r mut Vec<(usize, usize)>,
+}
+
+impl<'de> DeserializeSeed<'de> for TranslationsSeed<'_, '_, '_> {
+    type Value = bool;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TranslationsSeed<'_, '_, '_> {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        let columns = &layout().tables[self.table].columns;
+        while let Some(language) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if self.model.field(&language).is_none() {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            let (mark, invalid) = self.maker.enter(&language);
+            let name = match map.next_value_seed(CellSeed(ColumnType::Text))? {
+                Ok(Cell::Text(name)) if !invalid => Some(name),
+                Err(why) if !invalid => {
+                    self.maker.note(why);
+                    None
+                }
+                _ => None,
+            };
+            self.maker.leave(mark);
+            let Some(name) = name else {
+                continue;
+            };
+            let row = columns
+                .iter()
+                .map(|column| match column.source {
+                    Source::Language => Cell::Text(language.clone().into_owned()),
+                    Source::Translation => Cell::Text(name.clone()),
+                    _ => Cell::Null,
+                })
+                .collect();
+            let rows = &mut self.maker.rows.tables[self.table];
+            rows.push(row);
+            self.rows.push((self.table, rows.len() - 1));
+        }
+        Ok(true)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(false)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<bool, E> {
+        Ok(false)
+    }
+}
+
+/// Reads a scalar or a list of strings into a cell of a column of type
+/// `ty`: `Err` with the reason when the value does not fit it (the value is
+/// read past whole).
+struct CellSeed(ColumnType);
+
+type Fitted = Result<Cell, &'static str>;
+
+impl CellSeed {
+    fn misfit(&self) -> Fitted {
+        Err(match self.0 {
+            ColumnType::Text => "not a string",
+            ColumnType::Integer => "not an integer",
+            ColumnType::Real => "not a number",
+            ColumnType::Boolean => "not a boolean",
+            ColumnType::Date => "not a date (YYYY-MM-DD)",
+            ColumnType::TextList => "not a list of strings",
+            ColumnType::Json => "not JSON",
+        })
+    }
+
+    fn text(&self, text: String) -> Fitted {
+        match self.0 {
+            ColumnType::Text => Ok(Cell::Text(text)),
+            ColumnType::Date => date(&text).map_or_else(|| self.misfit(), |d| Ok(Cell::Date(d))),
+            _ => self.misfit(),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for CellSeed {
+    type Value = Fitted;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Fitted, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for CellSeed {
+    type Value = Fitted;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.name())
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Fitted, E> {
+        Ok(Ok(Cell::Null))
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Fitted, E> {
+        Ok(match self.0 {
+            ColumnType::Boolean => Ok(Cell::Boolean(value)),
+            _ => self.misfit(),
+        })
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Fitted, E> {
+        Ok(match self.0 {
+            ColumnType::Integer => Ok(Cell::Integer(value)),
+            #[allow(clippy::cast_precision_loss)]
+            ColumnType::Real => Ok(Cell::Real(value as f64)),
+            _ => self.misfit(),
+        })
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Fitted, E> {
+        Ok(match (self.0, i64::try_from(value)) {
+            (ColumnType::Integer, Ok(value)) => Ok(Cell::Integer(value)),
+            (ColumnType::Integer, Err(_)) => Err("an integer beyond the 64-bit signed range"),
+            #[allow(clippy::cast_precision_loss)]
+            (ColumnType::Real, _) => Ok(Cell::Real(value as f64)),
+            _ => self.misfit(),
+        })
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Fitted, E> {
+        Ok(match self.0 {
+            ColumnType::Real => Ok(Cell::Real(value)),
+            _ => self.misfit(),
+        })
+    }
+
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Fitted, E> {
+        Ok(self.text(value.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, value: String) -> Result<Fitted, E> {
+        Ok(self.text(value))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Fitted, A::Error> {
+        if self.0 != ColumnType::TextList {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            return Ok(self.misfit());
+        }
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(4));
+        while let Some(item) = seq.next_element_seed(CellSeed(ColumnType::Text))? {
+            match item {
+                Ok(Cell::Text(text)) => items.push(text),
+                _ => {
+                    while seq.next_element::<IgnoredAny>()?.is_some() {}
+                    return Ok(Err("a list with an item that is not a string"));
+                }
+            }
+        }
+        Ok(Ok(Cell::TextList(items)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fitted, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(self.misfit())
     }
 }
 
 /// Days since 1970-01-01 of a `YYYY-MM-DD` date.
 fn date(text: &str) -> Option<i32> {
-    let date = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
     if text.len() != 10 {
         return None;
     }
+    let date = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
     let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1)?;
     i32::try_from((date - epoch).num_days()).ok()
 }
