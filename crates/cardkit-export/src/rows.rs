@@ -74,10 +74,26 @@ impl Rows {
 /// (nested too deep), not an object, or a member that makes rows is given
 /// twice.
 pub fn rows(bytes: &[u8], migration: bool, invalid: &HashSet<String>) -> Result<Rows, String> {
+    let rows = rows_tracked(bytes, migration, invalid, false)?;
+    // The places of values that could not be stored are kept only when
+    // there are some: the rows are made again, keeping them.
+    if rows.notes.is_empty() || !invalid.is_empty() {
+        return Ok(rows);
+    }
+    rows_tracked(bytes, migration, invalid, true)
+}
+
+fn rows_tracked(
+    bytes: &[u8],
+    migration: bool,
+    invalid: &HashSet<String>,
+    track: bool,
+) -> Result<Rows, String> {
     let plan = layout();
     let mut maker = Maker {
         rows: Rows::new(),
         invalid,
+        track,
         path: String::new(),
     };
     let node = if migration { plan.migration } else { plan.set };
@@ -97,6 +113,8 @@ pub fn rows(bytes: &[u8], migration: bool, invalid: &HashSet<String>) -> Result<
 struct Maker<'a> {
     rows: Rows,
     invalid: &'a HashSet<String>,
+    /// Keep the pointer of the value being read.
+    track: bool,
     /// The pointer of the value being read, kept only when some values are
     /// invalid.
     path: String,
@@ -104,7 +122,7 @@ struct Maker<'a> {
 
 impl Maker<'_> {
     fn tracking(&self) -> bool {
-        !self.invalid.is_empty()
+        self.track || !self.invalid.is_empty()
     }
 
     /// Steps into the member or item `token`; returns where to step back to
