@@ -1,0 +1,426 @@
+//! `cardkit export` end to end: its output, its exit status in each
+//! `--on-invalid` mode, documents out of its scope, runs killed midway, and
+//! hostile inputs (deep nesting, numbers beyond 64 bits, huge strings,
+//! truncated streams, many tiny documents).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
+use std::time::Duration;
+
+use predicates::prelude::*;
+use predicates::str::contains;
+use rusqlite::Connection;
+use support::{cardkit, examples_dir, show};
+
+fn example(name: &str) -> String {
+    show(&examples_dir().join(name))
+}
+
+fn count(db: &Path, sql: &str) -> i64 {
+    Connection::open(db)
+        .expect("the database")
+        .query_row(sql, [], |r| r.get(0))
+        .expect("a count")
+}
+
+/// What a run writes, with the temporary folder's path as `TMP`.
+fn output(dir: &Path, args: &[&str]) -> String {
+    let out = cardkit()
+        .current_dir(support::workspace_dir())
+        .args(args)
+        .output()
+        .expect("cardkit runs");
+    let text = format!(
+        "status: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = text.replace(&show(dir), "TMP");
+    // Times and speeds change from run to run.
+    text.lines()
+        .map(|line| {
+            if line.starts_with("read ") {
+                "read …"
+            } else {
+                line
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_runs_output_in_each_mode() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = show(&dir.path().join("cards.db"));
+    let inputs = [
+        "examples/valid/set.json",
+        "examples/valid/migrations.jsonl",
+        "examples/invalid/set-card-problems.json",
+    ];
+    for mode in ["fail", "skip", "keep"] {
+        let mut args = vec!["export", "--to", &db, "--on-invalid", mode, "--build", mode];
+        args.extend(inputs);
+        insta::assert_snapshot!(format!("export_{mode}"), output(dir.path(), &args));
+    }
+}
+
+#[test]
+fn fail_commits_nothing_and_leaves_no_file() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = dir.path().join("cards.db");
+    cardkit()
+        .args(["export", "--to", &show(&db), &example("valid/set.json")])
+        .args([&example("invalid/set-card-problems.json")])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(contains("error[").and(contains("nothing was exported to sqlite:")));
+    assert!(!db.exists());
+    // A database that was there keeps what it had.
+    cardkit()
+        .args(["export", "--to", &show(&db), &example("valid/set.json")])
+        .assert()
+        .code(0)
+        .stdout(contains("exported 1 documents to sqlite:"));
+    let cards = count(&db, "SELECT COUNT(*) FROM cards");
+    assert!(cards > 0);
+    cardkit()
+        .args([
+            "export",
+            "--to",
+            &show(&db),
+            "--build",
+            "x",
+            &example("valid/set.json"),
+        ])
+        .args([&example("invalid/set-card-problems.json")])
+        .assert()
+        .code(1);
+    assert_eq!(count(&db, "SELECT COUNT(*) FROM cards"), cards);
+    assert_eq!(
+        count(&db, "SELECT COUNT(*) FROM cards WHERE build = 'x'"),
+        0
+    );
+}
+
+#[test]
+fn templates_and_card_designs_are_out_of_scope() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = show(&dir.path().join("cards.db"));
+    cardkit()
+        .args([
+            "export",
+            "--to",
+            &db,
+            "--on-invalid",
+            "skip",
+            &example("valid/template.json"),
+        ])
+        .args([
+            &example("valid/card.json"),
+            &example("valid/migration.json"),
+        ])
+        .assert()
+        .code(1)
+        .stderr(contains("a template is out of the export's scope"))
+        .stderr(contains("a card design is out of the export's scope"))
+        .stdout(contains("exported 1 documents").and(contains("2 documents were left out")));
+}
+
+#[test]
+fn usage_errors() {
+    for (args, message) in [
+        (vec!["export", "x.json"], "--to <TARGET>"),
+        (
+            vec!["export", "--to", "out.txt", "x.json"],
+            "names no target",
+        ),
+        (
+            vec!["export", "--to", "sqlite:", "x.json"],
+            "the path is empty",
+        ),
+        (
+            vec!["export", "--to", "a.db", "--build", "", "x.json"],
+            "the label is empty",
+        ),
+        (
+            vec!["export", "--to", "a.db", "-", "-"],
+            "standard input can be read once",
+        ),
+        (
+            vec!["export", "--to", "a.db", "--on-invalid", "maybe", "x.json"],
+            "invalid value",
+        ),
+    ] {
+        cardkit()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(contains(message))
+            .stderr(contains("panicked").not());
+    }
+    let unreachable = "postgres://nobody@127.0.0.1:1/none";
+    cardkit()
+        .args(["export", "--to", unreachable, &example("valid/set.json")])
+        .assert()
+        .code(2)
+        .stderr(contains("cardkit export: error: postgres:"));
+}
+
+#[test]
+fn describe_prints_the_layout() {
+    let described = cardkit()
+        .args(["export", "--describe"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(
+        String::from_utf8(described).expect("UTF-8"),
+        cardkit_export::layout::layout().describe()
+    );
+}
+
+/// A catalog of `sets` copies of the corpus's BRO set, made by the shared
+/// generator.
+fn catalog(dir: &Path, sets: usize) -> Option<PathBuf> {
+    let shared = support::shared_dir()?;
+    let out = dir.join("catalog.json");
+    let status = StdCommand::new("python3")
+        .arg(shared.join("bench/make_allprintings.py"))
+        .arg(shared.join("corpus/raw/set/mightstone_set_BRO.json"))
+        .args([
+            "--neutral",
+            "--seed",
+            "2",
+            "--sets",
+            &sets.to_string(),
+            "-o",
+        ])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .status()
+        .expect("python3 runs");
+    assert!(status.success());
+    Some(out)
+}
+
+/// Starts an export of `input` and kills it once it has written for a
+/// while, before it ends; false when it ended first.
+fn killed_midway(target: &str, input: &Path) -> bool {
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
+        .args(["export", "--jobs", "1", "--build", "new", "--to", target])
+        .arg(input)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cardkit starts");
+    std::thread::sleep(Duration::from_millis(700));
+    if child.try_wait().expect("a status").is_some() {
+        return false;
+    }
+    child.kill().expect("killed");
+    child.wait().expect("reaped");
+    true
+}
+
+#[test]
+fn a_run_killed_midway_leaves_no_half_written_export() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let Some(big) = catalog(dir.path(), 12) else {
+        return;
+    };
+    let db = dir.path().join("cards.db");
+    let parquet = dir.path().join("parquet");
+    for target in [
+        format!("sqlite:{}", show(&db)),
+        format!("parquet:{}", show(&parquet)),
+    ] {
+        cardkit()
+            .args([
+                "export",
+                "--build",
+                "old",
+                "--to",
+                &target,
+                &example("valid/set.json"),
+            ])
+            .assert()
+            .code(0);
+        assert!(
+            killed_midway(&target, &big),
+            "the export of {} ended within 0.7 s",
+            show(&big)
+        );
+    }
+    // SQLite: the old build whole, nothing of the new one.
+    assert!(count(&db, "SELECT COUNT(*) FROM cards WHERE build = 'old'") > 0);
+    assert_eq!(
+        count(&db, "SELECT COUNT(*) FROM cards WHERE build = 'new'"),
+        0
+    );
+    assert_eq!(
+        count(&db, "SELECT COUNT(*) FROM sets WHERE build = 'new'"),
+        0
+    );
+    // Parquet: the new build's files are only under their hidden temporary
+    // name, which readers skip.
+    let cards = parquet.join("cards");
+    assert!(cards.join("build=old/part-0.parquet").is_file());
+    assert!(!cards.join("build=new/part-0.parquet").exists());
+    assert!(cards.join("build=new/.part-0.parquet.incomplete").is_file());
+}
+
+/// A valid set with `extra` members and a `baseSetSize` of `size`.
+fn set_with(size: &str, extra: &str) -> String {
+    let set = std::fs::read_to_string(examples_dir().join("valid/set.json")).expect("the example");
+    let set = set.replacen("\"baseSetSize\": 2", &format!("\"baseSetSize\": {size}"), 1);
+    assert!(
+        set.contains(&format!("\"baseSetSize\": {size}")),
+        "the example's baseSetSize"
+    );
+    set.replacen('{', &format!("{{{extra}"), 1)
+}
+
+#[test]
+fn hostile_inputs_are_exported_or_refused_with_a_reason() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = show(&dir.path().join("cards.db"));
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("a fixture");
+        show(&path)
+    };
+    // Deep nesting: in a value whose inner structure is not shown (valid,
+    // exported whole as JSON text), in an unknown member (valid, left out),
+    // and deeper than documents may nest (invalid, kept with keep).
+    let nested = format!("{}1{}", "{\"a\": ".repeat(1000), "}".repeat(1000));
+    let booster = write(
+        "booster.json",
+        &set_with("2", &format!("\"booster\": {nested},")),
+    );
+    cardkit()
+        .args(["export", "--to", &db, "--build", "booster", &booster])
+        .assert()
+        .code(0);
+    let db_path = dir.path().join("cards.db");
+    assert_eq!(
+        count(
+            &db_path,
+            "SELECT length(booster) FROM sets WHERE build = 'booster'"
+        ),
+        i64::try_from(nested.len()).unwrap()
+    );
+    for (depth, code) in [(1000, 0), (3000, 1)] {
+        let deep = write(
+            "deep.json",
+            &set_with(
+                "2",
+                &format!("\"x\": {}1{},", "[".repeat(depth), "]".repeat(depth)),
+            ),
+        );
+        cardkit()
+            .args([
+                "export",
+                "--to",
+                &db,
+                "--on-invalid",
+                "keep",
+                "--build",
+                "deep",
+                &deep,
+            ])
+            .assert()
+            .code(code)
+            .stdout(contains("exported 1 documents"))
+            .stderr(contains("panicked").not());
+    }
+    // A valid integer beyond the signed 64-bit range: refused, or NULL
+    // with keep, never wrapped or cut.
+    let huge = write("huge.json", &set_with("18446744073709551615", ""));
+    cardkit()
+        .args(["export", "--to", &db, &huge])
+        .assert()
+        .code(1)
+        .stderr(contains(
+            "/baseSetSize: an integer beyond the 64-bit signed range: stored as NULL",
+        ));
+    cardkit()
+        .args([
+            "export",
+            "--to",
+            &db,
+            "--on-invalid",
+            "keep",
+            "--build",
+            "huge",
+            &huge,
+        ])
+        .assert()
+        .code(0)
+        .stdout(contains("1 invalid documents were kept"));
+    assert_eq!(
+        count(
+            &db_path,
+            "SELECT COUNT(*) FROM sets WHERE build = 'huge' AND base_set_size IS NULL"
+        ),
+        1
+    );
+    // A huge string is exported whole.
+    let long = "n".repeat(20 << 20);
+    let long_set = write(
+        "long.json",
+        &set_with("2", &format!("\"shopCName\": \"{long}\",")),
+    );
+    cardkit()
+        .args(["export", "--to", &db, "--build", "long", &long_set])
+        .assert()
+        .code(0);
+    assert_eq!(
+        count(
+            &db_path,
+            "SELECT length(shop_c_name) FROM sets WHERE build = 'long'"
+        ),
+        20 << 20
+    );
+    // A truncated stream: the documents before the cut are exported with
+    // skip; the cut one is invalid.
+    let migrations =
+        std::fs::read_to_string(examples_dir().join("valid/migrations.jsonl")).unwrap();
+    let cut = write("cut.jsonl", &migrations[..migrations.len() - 20]);
+    cardkit()
+        .args([
+            "export",
+            "--to",
+            &db,
+            "--on-invalid",
+            "skip",
+            "--build",
+            "cut",
+            &cut,
+        ])
+        .assert()
+        .code(1)
+        .stderr(contains("invalid_json"));
+    let lines = migrations.lines().filter(|l| !l.trim().is_empty()).count();
+    assert_eq!(
+        count(
+            &db_path,
+            "SELECT COUNT(*) FROM migrations WHERE build = 'cut'"
+        ),
+        i64::try_from(lines - 1).unwrap()
+    );
+    // Many tiny documents.
+    let line = support::migrations::migration_line(support::migrations::GOOD_ID);
+    let many = write("many.jsonl", &format!("{line}\n").repeat(100_000));
+    cardkit()
+        .args(["export", "--to", &db, "--build", "many", &many])
+        .assert()
+        .code(0)
+        .stdout(contains("migrations 100000"));
+}
