@@ -153,6 +153,36 @@ impl Maker<'_> {
     }
 }
 
+/// The visitor methods of a seed that wants an object or an array: a
+/// scalar (or `null`, where it gets this far) is read past, and is `$none`.
+macro_rules! scalars_are_not {
+    ($value:ty, $none:expr) => {
+        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<$value, E> {
+            Ok($none)
+        }
+
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<$value, E> {
+            Ok($none)
+        }
+
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<$value, E> {
+            Ok($none)
+        }
+
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<$value, E> {
+            Ok($none)
+        }
+
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<$value, E> {
+            Ok($none)
+        }
+
+        fn visit_unit<E: serde::de::Error>(self) -> Result<$value, E> {
+            Ok($none)
+        }
+    };
+}
+
 /// Reads one object of a node's model: its row, and its children's rows.
 /// `Some(row index)` of the object's row, `None` when the value is no object.
 struct ObjectSeed<'m, 'a> {
@@ -291,29 +321,7 @@ impl<'de> Visitor<'de> for ObjectSeed<'_, '_> {
         Ok(None)
     }
 
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
+    scalars_are_not!(Self::Value, None);
 }
 
 /// A value that may be `null` (then `None`, and nothing is read into rows).
@@ -399,25 +407,7 @@ impl<'de> Visitor<'de> for ListSeed<'_, '_, '_> {
         Ok(false)
     }
 
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<bool, E> {
-        Ok(false)
-    }
+    scalars_are_not!(bool, false);
 }
 
 /// Reads a set's `translations`: a row per language the model names (the
@@ -485,25 +475,7 @@ impl<'de> Visitor<'de> for TranslationsSeed<'_, '_, '_> {
         Ok(false)
     }
 
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<bool, E> {
-        Ok(false)
-    }
+    scalars_are_not!(bool, false);
 }
 
 /// Reads a scalar or a list of strings into a cell of a column of type
