@@ -3,6 +3,8 @@
 //! hostile inputs (deep nesting, numbers beyond 64 bits, huge strings,
 //! truncated streams, many tiny documents).
 
+#[path = "../crates/cardkit-export/tests/support/catalog.rs"]
+mod catalog;
 mod support;
 
 use std::path::{Path, PathBuf};
@@ -190,24 +192,7 @@ fn describe_prints_the_layout() {
 /// generator.
 fn catalog(dir: &Path, sets: usize) -> Option<PathBuf> {
     let shared = support::shared_dir()?;
-    let out = dir.join("catalog.json");
-    let status = StdCommand::new("python3")
-        .arg(shared.join("bench/make_allprintings.py"))
-        .arg(shared.join("corpus/raw/set/mightstone_set_BRO.json"))
-        .args([
-            "--neutral",
-            "--seed",
-            "2",
-            "--sets",
-            &sets.to_string(),
-            "-o",
-        ])
-        .arg(&out)
-        .stdout(Stdio::null())
-        .status()
-        .expect("python3 runs");
-    assert!(status.success());
-    Some(out)
+    Some(catalog::generated_catalog(&shared, dir, sets))
 }
 
 /// Starts an export of `input` and kills it once it has written for a
@@ -287,140 +272,92 @@ fn set_with(size: &str, extra: &str) -> String {
     set.replacen('{', &format!("{{{extra}"), 1)
 }
 
+/// Exports a fixture named `name` holding `text` as build `build` (with the
+/// `--on-invalid` mode `mode`) into the database of `dir`.
+fn export_fixture(
+    dir: &Path,
+    name: &str,
+    text: &str,
+    mode: &str,
+    build: &str,
+) -> assert_cmd::assert::Assert {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("a fixture");
+    let db = show(&dir.join("cards.db"));
+    cardkit()
+        .args([
+            "export",
+            "--to",
+            &db,
+            "--on-invalid",
+            mode,
+            "--build",
+            build,
+        ])
+        .arg(&path)
+        .assert()
+        .stderr(contains("panicked").not())
+}
+
+/// `SELECT {what} FROM {table} WHERE build = '{build}'` in the database of
+/// `dir`.
+fn select(dir: &Path, what: &str, table: &str, build: &str) -> i64 {
+    let sql = format!("SELECT {what} FROM {table} WHERE build = '{build}'");
+    count(&dir.join("cards.db"), &sql)
+}
+
 #[test]
 fn hostile_inputs_are_exported_or_refused_with_a_reason() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let db = show(&dir.path().join("cards.db"));
-    let write = |name: &str, text: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, text).expect("a fixture");
-        show(&path)
-    };
+    let dir = dir.path();
     // Deep nesting: in a value whose inner structure is not shown (valid,
     // exported whole as JSON text), in an unknown member (valid, left out),
     // and deeper than documents may nest (invalid, kept with keep).
     let nested = format!("{}1{}", "{\"a\": ".repeat(1000), "}".repeat(1000));
-    let booster = write(
-        "booster.json",
-        &set_with("2", &format!("\"booster\": {nested},")),
-    );
-    cardkit()
-        .args(["export", "--to", &db, "--build", "booster", &booster])
-        .assert()
-        .code(0);
-    let db_path = dir.path().join("cards.db");
-    assert_eq!(
-        count(
-            &db_path,
-            "SELECT length(booster) FROM sets WHERE build = 'booster'"
-        ),
-        i64::try_from(nested.len()).unwrap()
-    );
+    let booster = set_with("2", &format!("\"booster\": {nested},"));
+    export_fixture(dir, "booster.json", &booster, "fail", "booster").code(0);
+    let length = select(dir, "length(booster)", "sets", "booster");
+    assert_eq!(length, i64::try_from(nested.len()).unwrap());
     for (depth, code) in [(1000, 0), (3000, 1)] {
-        let deep = write(
-            "deep.json",
-            &set_with(
-                "2",
-                &format!("\"x\": {}1{},", "[".repeat(depth), "]".repeat(depth)),
-            ),
-        );
-        cardkit()
-            .args([
-                "export",
-                "--to",
-                &db,
-                "--on-invalid",
-                "keep",
-                "--build",
-                "deep",
-                &deep,
-            ])
-            .assert()
+        let array = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        let deep = set_with("2", &format!("\"x\": {array},"));
+        export_fixture(dir, "deep.json", &deep, "keep", "deep")
             .code(code)
-            .stdout(contains("exported 1 documents"))
-            .stderr(contains("panicked").not());
+            .stdout(contains("exported 1 documents"));
     }
     // A valid integer beyond the signed 64-bit range: refused, or NULL
     // with keep, never wrapped or cut.
-    let huge = write("huge.json", &set_with("18446744073709551615", ""));
-    cardkit()
-        .args(["export", "--to", &db, &huge])
-        .assert()
+    let huge = set_with("18446744073709551615", "");
+    export_fixture(dir, "huge.json", &huge, "fail", "huge")
         .code(1)
         .stderr(contains(
             "/baseSetSize: an integer beyond the 64-bit signed range: stored as NULL",
         ));
-    cardkit()
-        .args([
-            "export",
-            "--to",
-            &db,
-            "--on-invalid",
-            "keep",
-            "--build",
-            "huge",
-            &huge,
-        ])
-        .assert()
+    export_fixture(dir, "huge.json", &huge, "keep", "huge")
         .code(0)
         .stdout(contains("1 invalid documents were kept"));
-    assert_eq!(
-        count(
-            &db_path,
-            "SELECT COUNT(*) FROM sets WHERE build = 'huge' AND base_set_size IS NULL"
-        ),
-        1
-    );
+    assert_eq!(select(dir, "COUNT(base_set_size)", "sets", "huge"), 0);
+    assert_eq!(select(dir, "COUNT(*)", "sets", "huge"), 1);
     // A huge string is exported whole.
     let long = "n".repeat(20 << 20);
-    let long_set = write(
-        "long.json",
-        &set_with("2", &format!("\"shopCName\": \"{long}\",")),
-    );
-    cardkit()
-        .args(["export", "--to", &db, "--build", "long", &long_set])
-        .assert()
-        .code(0);
-    assert_eq!(
-        count(
-            &db_path,
-            "SELECT length(shop_c_name) FROM sets WHERE build = 'long'"
-        ),
-        20 << 20
-    );
+    let long_set = set_with("2", &format!("\"shopCName\": \"{long}\","));
+    export_fixture(dir, "long.json", &long_set, "fail", "long").code(0);
+    assert_eq!(select(dir, "length(shop_c_name)", "sets", "long"), 20 << 20);
     // A truncated stream: the documents before the cut are exported with
     // skip; the cut one is invalid.
     let migrations =
         std::fs::read_to_string(examples_dir().join("valid/migrations.jsonl")).unwrap();
-    let cut = write("cut.jsonl", &migrations[..migrations.len() - 20]);
-    cardkit()
-        .args([
-            "export",
-            "--to",
-            &db,
-            "--on-invalid",
-            "skip",
-            "--build",
-            "cut",
-            &cut,
-        ])
-        .assert()
+    let cut = &migrations[..migrations.len() - 20];
+    export_fixture(dir, "cut.jsonl", cut, "skip", "cut")
         .code(1)
         .stderr(contains("invalid_json"));
     let lines = migrations.lines().filter(|l| !l.trim().is_empty()).count();
-    assert_eq!(
-        count(
-            &db_path,
-            "SELECT COUNT(*) FROM migrations WHERE build = 'cut'"
-        ),
-        i64::try_from(lines - 1).unwrap()
-    );
+    let exported = select(dir, "COUNT(*)", "migrations", "cut");
+    assert_eq!(exported, i64::try_from(lines - 1).unwrap());
     // Many tiny documents.
     let line = support::migrations::migration_line(support::migrations::GOOD_ID);
-    let many = write("many.jsonl", &format!("{line}\n").repeat(100_000));
-    cardkit()
-        .args(["export", "--to", &db, "--build", "many", &many])
-        .assert()
+    let many = format!("{line}\n").repeat(100_000);
+    export_fixture(dir, "many.jsonl", &many, "fail", "many")
         .code(0)
         .stdout(contains("migrations 100000"));
 }

@@ -9,7 +9,6 @@ mod shared;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use cardkit::Options;
 use cardkit_export::{Exporter, OnInvalid, Target, Totals};
@@ -17,7 +16,10 @@ use serde_json::Value;
 
 pub use shared::shared_dir;
 
+mod catalog;
 pub mod postgres;
+
+pub use catalog::generated_catalog;
 
 /// Every set of the corpus (neutral wire names).
 pub fn corpus_sets(shared: &Path) -> Vec<PathBuf> {
@@ -28,28 +30,6 @@ pub fn corpus_sets(shared: &Path) -> Vec<PathBuf> {
     files.sort();
     assert!(files.len() >= 29, "{} corpus sets", files.len());
     files
-}
-
-/// A catalog of `sets` copies of the corpus's BRO set made by the shared
-/// generator (valid documents), in `dir`.
-pub fn generated_catalog(shared: &Path, dir: &Path, sets: usize) -> PathBuf {
-    let out = dir.join(format!("catalog-{sets}.json"));
-    let status = Command::new("python3")
-        .arg(shared.join("bench/make_allprintings.py"))
-        .arg(shared.join("corpus/raw/set/mightstone_set_BRO.json"))
-        .args([
-            "--neutral",
-            "--seed",
-            "1",
-            "--sets",
-            &sets.to_string(),
-            "-o",
-        ])
-        .arg(&out)
-        .status()
-        .expect("python3 runs the catalog generator");
-    assert!(status.success(), "the catalog generator failed");
-    out
 }
 
 /// The Python with duckdb and pyspark (`CARDKIT_PYTHON`; `.ci/run` sets it
