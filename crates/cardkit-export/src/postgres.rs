@@ -7,7 +7,7 @@ use postgres::{Client, NoTls};
 
 use crate::layout::{layout, ColumnType};
 use crate::rows::Cell;
-use crate::sqlite::{create_indexes, create_table, layout_mismatch, quoted};
+use crate::sqlite::{create_indexes, create_table, drop_indexes, layout_mismatch, quoted};
 use crate::{date_text, Error, Store};
 
 /// Rows of a table gathered as COPY text before they are sent.
@@ -78,6 +78,9 @@ impl Postgres {
                     &[&build],
                 )
                 .map_err(at)?;
+            for drop in drop_indexes(table) {
+                client.batch_execute(&drop).map_err(at)?;
+            }
         }
         Ok(Postgres {
             client,
