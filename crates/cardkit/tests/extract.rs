@@ -1,5 +1,5 @@
 //! `validate_with`: each document's report with what an extractor made of
-//! the document's bytes, in the same pass. The reports are those of
+//! the document's bytes (and their offset in the input), in the same pass. The reports are those of
 //! `validate_reader`; the bytes are exactly the document's; the order is the
 //! file's on any number of threads; memory stays bounded by the batches in
 //! flight.
@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use cardkit::validate::{
-    validate, validate_with, validate_with_buffered, Buffering, Options, Validated, AROUND_LIMIT,
+    validate, validate_with, validate_with_offsets_buffered, Buffering, Options, Validated,
+    AROUND_LIMIT,
 };
 use cardkit::{Code, DocumentReport};
 use serde_json::Value;
@@ -36,10 +37,15 @@ fn extract_all(
         ..Buffering::default()
     });
     let (mut reports, mut seen) = (Vec::new(), Vec::new());
-    let extract = |report: &DocumentReport, bytes: &[u8]| -> Seen {
+    let extract = |report: &DocumentReport, bytes: &[u8], at: usize| -> Seen {
+        assert_eq!(
+            input.get(at..at + bytes.len()),
+            Some(bytes),
+            "the offset handed out is where the document's bytes are in the input"
+        );
         (report.pointer.clone(), report.line, bytes.to_vec())
     };
-    validate_with_buffered(input, options, jobs, buffering, extract, |item| {
+    validate_with_offsets_buffered(input, options, jobs, buffering, extract, |item| {
         if let Validated::Document(report, extracted) = item {
             if let Some(document) = extracted {
                 assert_eq!(

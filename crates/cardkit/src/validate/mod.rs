@@ -372,6 +372,41 @@ pub fn validate_with<T: Send + 'static>(
     )
 }
 
+/// [`validate_with`] whose extractor is also given the document's byte
+/// offset in the input, so that a caller can come back to the document (or
+/// a part of it) later by reading the input again at that offset, instead
+/// of keeping it.
+///
+/// ```
+/// use cardkit::validate::{validate_with_offsets, Options, Validated};
+///
+/// let input = br#"[{"object": "migration"}, {"object": "migration"}]"#;
+/// let mut offsets = Vec::new();
+/// validate_with_offsets(&input[..], &Options::default(), 1, |_, bytes, at| (at, bytes.len()),
+///     |item| if let Validated::Document(_, Some(found)) = item { offsets.push(found) })
+/// .unwrap();
+/// assert_eq!(offsets, [(1, 23), (26, 23)]);
+/// ```
+///
+/// # Errors
+/// As [`validate_reader`].
+pub fn validate_with_offsets<T: Send + 'static>(
+    reader: impl Read,
+    options: &Options,
+    jobs: usize,
+    extract: impl Fn(&DocumentReport, &[u8], usize) -> T + Sync,
+    on_item: impl FnMut(Validated<T>),
+) -> io::Result<Layout> {
+    validate_with_offsets_buffered(
+        reader,
+        options,
+        jobs,
+        Buffering::default(),
+        extract,
+        on_item,
+    )
+}
+
 /// [`validate_with`] with other buffer sizes, for the tests of streaming.
 ///
 /// # Errors
@@ -383,10 +418,34 @@ pub fn validate_with_buffered<T: Send + 'static>(
     jobs: usize,
     buffering: Buffering,
     extract: impl Fn(&DocumentReport, &[u8]) -> T + Sync,
+    on_item: impl FnMut(Validated<T>),
+) -> io::Result<Layout> {
+    validate_with_offsets_buffered(
+        reader,
+        options,
+        jobs,
+        buffering,
+        move |report, bytes, _| extract(report, bytes),
+        on_item,
+    )
+}
+
+/// [`validate_with_offsets`] with other buffer sizes, for the tests of
+/// streaming.
+///
+/// # Errors
+/// As [`validate_reader`].
+#[doc(hidden)]
+pub fn validate_with_offsets_buffered<T: Send + 'static>(
+    reader: impl Read,
+    options: &Options,
+    jobs: usize,
+    buffering: Buffering,
+    extract: impl Fn(&DocumentReport, &[u8], usize) -> T + Sync,
     mut on_item: impl FnMut(Validated<T>),
 ) -> io::Result<Layout> {
-    let erased = move |report: &DocumentReport, bytes: &[u8]| -> part::Extracted {
-        Box::new(extract(report, bytes))
+    let erased = move |report: &DocumentReport, bytes: &[u8], at: usize| -> part::Extracted {
+        Box::new(extract(report, bytes, at))
     };
     let out = &mut |part| {
         on_item(match part {

@@ -460,7 +460,10 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
         .into_iter()
         .zip(spans)
         .map(|(report, span)| {
-            let bytes = span.map(|span| &batch.bytes[span]);
+            let bytes = span.map(|span| {
+                let at = batch.window_start + span.start;
+                (&batch.bytes[span], at)
+            });
             let extracted = extracted(extract, &report, bytes);
             Part::Document(report, extracted)
         })

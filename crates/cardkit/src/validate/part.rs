@@ -12,8 +12,9 @@ use super::DocumentReport;
 /// What an extractor made of one document, type-erased between the threads.
 pub(crate) type Extracted = Box<dyn Any + Send>;
 
-/// An extractor: a document's report and bytes to what the caller keeps.
-pub(crate) type Extract<'e> = &'e (dyn Fn(&DocumentReport, &[u8]) -> Extracted + Sync);
+/// An extractor: a document's report, bytes and file offset to what the
+/// caller keeps.
+pub(crate) type Extract<'e> = &'e (dyn Fn(&DocumentReport, &[u8], usize) -> Extracted + Sync);
 
 /// One thing handed on.
 pub(crate) enum Part {
@@ -41,8 +42,8 @@ impl Sink<'_> {
     }
 
     /// Hands on a report, with what the extractor makes of `bytes` (the
-    /// document, when it was read whole).
-    pub fn document(&mut self, report: DocumentReport, bytes: Option<&[u8]>) {
+    /// document, when it was read whole, and its file offset).
+    pub fn document(&mut self, report: DocumentReport, bytes: Option<(&[u8], usize)>) {
         let extracted = extracted(self.extract, &report, bytes);
         (self.out)(Part::Document(report, extracted));
     }
@@ -58,14 +59,14 @@ impl Sink<'_> {
     }
 }
 
-/// What `extract` makes of a document's `bytes`, if there is an extractor
-/// and the document was read whole.
+/// What `extract` makes of a document's `bytes` at their file offset, if
+/// there is an extractor and the document was read whole.
 pub(crate) fn extracted(
     extract: Option<Extract<'_>>,
     report: &DocumentReport,
-    bytes: Option<&[u8]>,
+    bytes: Option<(&[u8], usize)>,
 ) -> Option<Extracted> {
     extract
         .zip(bytes)
-        .map(|(extract, bytes)| extract(report, bytes))
+        .map(|(extract, (bytes, at))| extract(report, bytes, at))
 }

@@ -135,7 +135,7 @@ impl Documents for Sequential<'_> {
         };
         let whole = outcome
             .is_ok()
-            .then(|| &src.bytes()[at - src.base..end - src.base]);
+            .then(|| (&src.bytes()[at - src.base..end - src.base], at));
         self.sink.document(report, whole);
         outcome.map(|()| end).map_err(|Malformed| Stop::Malformed)
     }
