@@ -7,7 +7,7 @@
 //!   `#[serde(default = "path")]`, `#[serde(tag = "…")]`, `#[serde(untagged)]`;
 //! - `#[model(name = "…")]` (the spec's name of the model), `#[model(constant)]`
 //!   (a one-variant enumeration that is a constant string);
-//! - `#[field(since = "vX.Y.Z", deprecated, required, not_null, ty = EXPR)]`;
+//! - `#[field(since = "vX.Y.Z", deprecated, required, not_null, few_values, ty = EXPR)]`;
 //! - doc comments, which become the descriptions.
 //!
 //! A `#[serde(flatten)]` field (the catch-all of members the spec does not
@@ -83,6 +83,8 @@ struct MemberAttrs {
     default: Option<Option<syn::Path>>,
     since: Option<(u32, u32, u32)>,
     deprecated: bool,
+    /// `few_values`: a string field whose values come from a short list.
+    few_values: bool,
     required: bool,
     not_null: bool,
     ty: Option<Expr>,
@@ -121,6 +123,8 @@ fn member_attrs(attrs: &[Attribute]) -> Result<MemberAttrs> {
                     out.since = Some(parse_version(&lit)?);
                 } else if meta.path.is_ident("deprecated") {
                     out.deprecated = true;
+                } else if meta.path.is_ident("few_values") {
+                    out.few_values = true;
                 } else if meta.path.is_ident("required") {
                     out.required = true;
                 } else if meta.path.is_ident("not_null") {
@@ -129,7 +133,7 @@ fn member_attrs(attrs: &[Attribute]) -> Result<MemberAttrs> {
                     out.ty = Some(meta.value()?.parse::<Expr>()?);
                 } else {
                     return Err(meta.error(
-                        "expected `since = \"vX.Y.Z\"`, `deprecated`, `required`, `not_null` or `ty = …`",
+                        "expected `since = \"vX.Y.Z\"`, `deprecated`, `required`, `not_null`, `few_values` or `ty = …`",
                     ));
                 }
                 Ok(())
@@ -307,6 +311,7 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
             required_mask |= bit;
         }
         let deprecated = attrs.deprecated;
+        let few_values = attrs.few_values;
         let field_doc = doc(&field.attrs);
         let rust_name = rust_ident.to_string().trim_start_matches("r#").to_owned();
         fields.push(quote! {
@@ -319,6 +324,7 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
                 default: #default,
                 since: #since,
                 deprecated: #deprecated,
+                few_values: #few_values,
                 doc: #field_doc,
             }
         });

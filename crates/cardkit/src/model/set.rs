@@ -110,7 +110,7 @@ pub struct Set {
     pub icon_code: String,
 
     /// Languages the set was printed in.
-    #[field(since = "v5.2.1")]
+    #[field(since = "v5.2.1", few_values)]
     pub languages: Vec<String>,
 
     /// Set identifier at a card marketplace (marketplace C).
@@ -187,7 +187,7 @@ pub struct Set {
     pub translations: Translations,
 
     /// Expansion type. Examples: alchemy, archenemy, arsenal, box, commander. The full list of allowed values is not shown.
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     #[serde(rename = "type")]
     pub kind: String,
 

@@ -201,6 +201,11 @@ pub struct FieldDef {
     pub since: Option<Version>,
     /// The spec flags the field as deprecated.
     pub deprecated: bool,
+    /// A string (or the strings of a list) whose values come from a short
+    /// list the spec does not show, such as a card's rarity, layout or
+    /// border color and the values of its legalities: values outside the
+    /// ones seen before are news (`cardkit diff` reports them as drift).
+    pub few_values: bool,
     /// What the field means, from its doc comment.
     pub doc: &'static str,
 }

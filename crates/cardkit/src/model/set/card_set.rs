@@ -38,16 +38,16 @@ pub struct CardSet {
     pub attraction_lights: Option<Vec<String>>,
 
     /// Where the card is available: in paper or on online game platforms.
-    #[field(since = "v5.0.0")]
+    #[field(since = "v5.0.0", few_values)]
     pub availability: Vec<String>,
 
     /// Kinds of booster pack the card can be found in.
-    #[field(since = "v5.2.1")]
+    #[field(since = "v5.2.1", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub booster_types: Option<Vec<String>>,
 
     /// Color of the card's border (for example black, white, borderless or silver).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub border_color: String,
 
     /// Names of the cards that combine with this one into one card (such as melding cards).
@@ -57,16 +57,16 @@ pub struct CardSet {
 
     /// Colors of the card's color identity (every color of mana symbol on the card), as color
     /// letters.
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub color_identity: Vec<String>,
 
     /// Colors shown by the card's color indicator, when it has one, as color letters.
-    #[field(since = "v4.0.2")]
+    #[field(since = "v4.0.2", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color_indicator: Option<Vec<String>>,
 
     /// Colors of the card, as color letters (W, U, B, R, G).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub colors: Vec<String>,
 
     /// Converted mana cost of the card; replaced by `manaValue`.
@@ -114,7 +114,7 @@ pub struct CardSet {
     pub face_name: Option<String>,
 
     /// Finishes the card is printed in (for example nonfoil, foil, etched).
-    #[field(since = "v5.2.0")]
+    #[field(since = "v5.2.0", few_values)]
     pub finishes: Vec<String>,
 
     /// Promotional name printed above the card's true name.
@@ -132,12 +132,12 @@ pub struct CardSet {
     pub foreign_data: Vec<ForeignData>,
 
     /// Visual effects of the card's frame (for example legendary, extendedart, showcase).
-    #[field(since = "v4.6.0")]
+    #[field(since = "v4.6.0", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frame_effects: Option<Vec<String>>,
 
     /// Version of the card frame design (for example 1993, 2003, 2015, future).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub frame_version: String,
 
     /// Modifier to the starting hand size (vanguard cards).
@@ -238,11 +238,11 @@ pub struct CardSet {
     pub keywords: Option<Vec<String>>,
 
     /// Language the card is printed in.
-    #[field(since = "v5.2.1")]
+    #[field(since = "v5.2.1", few_values)]
     pub language: String,
 
     /// Layout of the card (for example normal, split, transform, meld, saga, token).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub layout: String,
 
     /// Formats in which the card can lead a deck.
@@ -319,7 +319,7 @@ pub struct CardSet {
     pub printings: Option<Vec<String>>,
 
     /// Kinds of promotion the card is part of (for example prerelease, buyabox).
-    #[field(since = "v5.0.0")]
+    #[field(since = "v5.0.0", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub promo_types: Option<Vec<String>>,
 
@@ -328,7 +328,7 @@ pub struct CardSet {
     pub purchase_urls: PurchaseUrls,
 
     /// Rarity of the card (for example common, uncommon, rare, mythic).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub rarity: String,
 
     /// Identifiers (`uuid`) of the rebalanced printings of the card.
@@ -347,7 +347,7 @@ pub struct CardSet {
     pub rulings: Option<Vec<Ruling>>,
 
     /// Security stamp printed on the card (for example oval, triangle, acorn).
-    #[field(since = "v5.2.0")]
+    #[field(since = "v5.2.0", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub security_stamp: Option<String>,
 
@@ -356,7 +356,7 @@ pub struct CardSet {
     pub set_code: String,
 
     /// Which face of a card with several faces this is (`a`, `b`, …).
-    #[field(since = "v4.1.0")]
+    #[field(since = "v4.1.0", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
 
@@ -375,7 +375,7 @@ pub struct CardSet {
     pub subtypes: Vec<String>,
 
     /// Supertypes of the card (for example Legendary, Basic, Snow).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub supertypes: Vec<String>,
 
     /// Rules text of the card.
@@ -394,7 +394,7 @@ pub struct CardSet {
     pub kind: String,
 
     /// Card types of the card (for example Creature, Instant).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub types: Vec<String>,
 
     /// Identifiers (`uuid`) of the card's variations in the set: the same card with other art
@@ -404,7 +404,7 @@ pub struct CardSet {
     pub variations: Option<Vec<Uuid>>,
 
     /// Name of the watermark printed on the card.
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub watermark: Option<String>,
 

@@ -26,16 +26,16 @@ pub struct CardToken {
     pub ascii_name: Option<String>,
 
     /// Where the token is available: in paper or on online game platforms.
-    #[field(since = "v5.0.0")]
+    #[field(since = "v5.0.0", few_values)]
     pub availability: Vec<String>,
 
     /// Kinds of booster pack the card can be found in.
-    #[field(since = "v5.2.1")]
+    #[field(since = "v5.2.1", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub booster_types: Option<Vec<String>>,
 
     /// Color of the token's border (for example black, white, borderless).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub border_color: String,
 
     /// Names of the cards that combine with this one into one card (such as melding cards).
@@ -45,16 +45,16 @@ pub struct CardToken {
 
     /// Colors of the card's color identity (every color of mana symbol on the card), as color
     /// letters.
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub color_identity: Vec<String>,
 
     /// Colors shown by the card's color indicator, when it has one, as color letters.
-    #[field(since = "v4.0.2")]
+    #[field(since = "v4.0.2", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color_indicator: Option<Vec<String>>,
 
     /// Colors of the token, as color letters (W, U, B, R, G).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub colors: Vec<String>,
 
     /// Name of this face of a card with several faces.
@@ -68,7 +68,7 @@ pub struct CardToken {
     pub face_flavor_name: Option<String>,
 
     /// Finishes the token is printed in (for example nonfoil, foil, etched).
-    #[field(since = "v5.2.0")]
+    #[field(since = "v5.2.0", few_values)]
     pub finishes: Vec<String>,
 
     /// Flavor text of the card (italic text without rules meaning).
@@ -77,12 +77,12 @@ pub struct CardToken {
     pub flavor_text: Option<String>,
 
     /// Visual effects of the card's frame (for example legendary, extendedart, showcase).
-    #[field(since = "v4.6.0")]
+    #[field(since = "v4.6.0", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frame_effects: Option<Vec<String>>,
 
     /// Version of the card frame design (for example 1993, 2003, 2015, future).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub frame_version: String,
 
     /// The token is printed in foil; replaced by `finishes`.
@@ -129,11 +129,11 @@ pub struct CardToken {
     pub keywords: Option<Vec<String>>,
 
     /// Language the token is printed in.
-    #[field(since = "v5.2.1")]
+    #[field(since = "v5.2.1", few_values)]
     pub language: String,
 
     /// Layout of the token (for example token, double_faced_token).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub layout: String,
 
     /// Starting loyalty of the card (planeswalkers).
@@ -150,7 +150,7 @@ pub struct CardToken {
     pub number: String,
 
     /// Orientation of the card (for art series cards).
-    #[field(since = "v5.2.1")]
+    #[field(since = "v5.2.1", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orientation: Option<String>,
 
@@ -165,7 +165,7 @@ pub struct CardToken {
     pub power: Option<String>,
 
     /// Kinds of promotion the card is part of (for example prerelease, buyabox).
-    #[field(since = "v5.0.0")]
+    #[field(since = "v5.0.0", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub promo_types: Option<Vec<String>>,
 
@@ -178,7 +178,7 @@ pub struct CardToken {
     pub reverse_related: Vec<String>,
 
     /// Security stamp printed on the card (for example oval, triangle, acorn).
-    #[field(since = "v5.2.0")]
+    #[field(since = "v5.2.0", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub security_stamp: Option<String>,
 
@@ -187,7 +187,7 @@ pub struct CardToken {
     pub set_code: String,
 
     /// Which face of a card with several faces this is (`a`, `b`, …).
-    #[field(since = "v4.1.0")]
+    #[field(since = "v4.1.0", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
 
@@ -206,7 +206,7 @@ pub struct CardToken {
     pub subtypes: Vec<String>,
 
     /// Supertypes of the card (for example Legendary, Basic, Snow).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub supertypes: Vec<String>,
 
     /// Rules text of the token.
@@ -225,11 +225,11 @@ pub struct CardToken {
     pub kind: String,
 
     /// Card types of the token (for example Creature, Artifact).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub types: Vec<String>,
 
     /// Name of the watermark printed on the card.
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub watermark: Option<String>,
 

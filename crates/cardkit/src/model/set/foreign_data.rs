@@ -21,7 +21,7 @@ pub struct ForeignData {
     pub flavor_text: Option<String>,
 
     /// The language (for example German, Japanese).
-    #[field(since = "v4.0.0")]
+    #[field(since = "v4.0.0", few_values)]
     pub language: String,
 
     /// Identifier of the card's printing in this language at the card registry.

@@ -15,7 +15,7 @@ use crate::Model;
 pub struct SealedProduct {
     /// Category of the product (for example booster box, deck); the allowed values are not
     /// specified.
-    #[field(since = "v5.2.1")]
+    #[field(since = "v5.2.1", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
 
@@ -48,7 +48,7 @@ pub struct SealedProduct {
 
     /// Subtype of the product (for example collector, draft, set); the allowed values are not
     /// specified.
-    #[field(since = "v5.2.1")]
+    #[field(since = "v5.2.1", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtype: Option<String>,
 
