@@ -1,6 +1,7 @@
 //! The `cardkit` command: parses arguments, reads inputs and renders the
 //! library's reports. Everything about documents lives in the library.
 
+mod diff;
 mod explain;
 mod export;
 mod fields;
@@ -85,6 +86,18 @@ enum Command {
         after_help = "Examples:\n  cardkit export --to cards.db AllPrintings.json\n  cardkit export --to parquet:out/ --build 2024-05-17 AllPrintings.json\n  cardkit export --to postgres://localhost/cards --on-invalid skip sets/\n  cardkit export --describe"
     )]
     Export(export::Args),
+    /// Diffs two builds of sets: sets, cards, tokens and sealed products
+    /// added, removed and changed (every changed value by JSON Pointer),
+    /// printings whose uuid or identifiers changed, drift of the fields;
+    /// optionally the Migration notices for the catalog ids that are gone.
+    ///
+    /// Exit status: 0 when the builds are the same, 1 when they differ, 2
+    /// for usage errors, files that cannot be read, and invalid documents
+    /// (unless --on-invalid keep).
+    #[command(
+        after_help = "Examples:\n  cardkit diff old/AllPrintings.json new/AllPrintings.json\n  cardkit diff --format json --ignore '/cards/*/purchaseUrls' old.json new.json\n  cardkit diff --emit-migrations notices.jsonl old.json new.json"
+    )]
+    Diff(diff::Args),
 }
 
 fn main() -> ExitCode {
@@ -101,6 +114,7 @@ fn main() -> ExitCode {
         Command::Explain(args) => explain::run(&args),
         Command::Schema(args) => schema::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Diff(args) => diff::run(&args),
         Command::Export(args) => {
             if let Err(why) = args.check() {
                 usage_error("export", &why);

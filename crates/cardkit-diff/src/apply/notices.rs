@@ -1,0 +1,318 @@
+//! Notices read, validated and resolved into a plan: what each catalog id
+//! becomes.
+//!
+//! Notices are ordered by `created_at` (undated ones first), then by their
+//! order in the input. A `merge` moves an id to another; chains are followed
+//! to their end (A → B then B → C: A becomes C), and a chain that ends in a
+//! `delete` deletes. An id that notices give two different outcomes (merged
+//! into two ids, or merged and deleted) is an error that names both
+//! notices, and so is a cycle (A → B, B → A), named by its notices. The same
+//! notice given twice is one notice.
+
+use std::collections::HashMap;
+use std::io::Read;
+
+use cardkit::validate::{validate_with, Validated};
+use cardkit::{DocumentReport, Kind, Options};
+use serde_json::Value;
+
+use crate::Error;
+
+/// One Migration notice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    /// How reports name it: its `id`, or its place (`file /data/3`).
+    pub label: String,
+    /// Its `created_at`.
+    pub created_at: Option<String>,
+    /// The catalog id it is about (lower case).
+    pub old: String,
+    /// For a merge, the id it becomes (lower case); `None` for a delete.
+    pub new: Option<String>,
+}
+
+impl Notice {
+    /// A notice: a merge of `old` into `new`, or a delete of `old`.
+    #[must_use]
+    pub fn new(old: &str, new: Option<&str>, created_at: Option<&str>) -> Notice {
+        Notice {
+            label: format!("{} {old}", if new.is_some() { "merge" } else { "delete" }),
+            created_at: created_at.map(str::to_owned),
+            old: old.to_ascii_lowercase(),
+            new: new.map(str::to_ascii_lowercase),
+        }
+    }
+
+    fn outcome_text(&self) -> String {
+        match &self.new {
+            Some(new) => format!("merged into {new}"),
+            None => "deleted".to_owned(),
+        }
+    }
+}
+
+/// What a catalog id becomes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// It becomes `to`.
+    Merged {
+        /// The id at the end of the chain.
+        to: String,
+        /// The notices followed, in order (their labels).
+        notices: Vec<String>,
+    },
+    /// It is deleted.
+    Deleted {
+        /// The notices followed, the delete last.
+        notices: Vec<String>,
+    },
+}
+
+impl Outcome {
+    /// The notices followed, joined (`a > b`).
+    #[must_use]
+    pub fn notices(&self) -> String {
+        match self {
+            Outcome::Merged { notices, .. } | Outcome::Deleted { notices } => notices.join(" > "),
+        }
+    }
+}
+
+/// Every notice resolved: what each id they name becomes.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    outcomes: HashMap<String, Outcome>,
+    /// Notices read (duplicates included).
+    pub notices: usize,
+}
+
+impl Plan {
+    /// Orders and resolves `notices`.
+    ///
+    /// # Errors
+    /// Two notices disagree about an id, or merges go round in a cycle: a
+    /// message naming the notices.
+    pub fn new(mut notices: Vec<Notice>) -> Result<Plan, Error> {
+        let count = notices.len();
+        // A stable sort: undated first, then by date, then input order.
+        notices.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+        let mut direct: HashMap<&str, &Notice> = HashMap::with_capacity(count);
+        for notice in &notices {
+            if let Some(earlier) = direct.get(notice.old.as_str()) {
+                if earlier.new != notice.new {
+                    return Err(Error::new(format!(
+                        "notices disagree about {}: {} says {}, {} says {}",
+                        notice.old,
+                        earlier.label,
+                        earlier.outcome_text(),
+                        notice.label,
+                        notice.outcome_text()
+                    )));
+                }
+                continue;
+            }
+            direct.insert(&notice.old, notice);
+        }
+        let mut outcomes: HashMap<String, Outcome> = HashMap::with_capacity(direct.len());
+        for &start in direct.keys() {
+            if outcomes.contains_key(start) {
+                continue;
+            }
+            // Follow the chain to its end or to an id already resolved.
+            let mut chain: Vec<&Notice> = Vec::new();
+            let mut on_chain: HashMap<&str, usize> = HashMap::new();
+            let mut at = start;
+            let end = loop {
+                if let Some(done) = outcomes.get(at) {
+                    break Some(done.clone());
+                }
+                let Some(&notice) = direct.get(at) else {
+                    break None;
+                };
+                if let Some(&from) = on_chain.get(at) {
+                    let names: Vec<&str> = chain[from..].iter().map(|n| n.label.as_str()).collect();
+                    return Err(Error::new(format!(
+                        "merges go round in a cycle through {at}: {}",
+                        names.join(" > ")
+                    )));
+                }
+                on_chain.insert(at, chain.len());
+                chain.push(notice);
+                match &notice.new {
+                    Some(new) => at = new,
+                    None => break None,
+                }
+            };
+            // Resolve the chain from its end back.
+            let mut tail = end;
+            for notice in chain.iter().rev() {
+                let mut labels = vec![notice.label.clone()];
+                let outcome = match (&notice.new, tail) {
+                    (None, _) => Outcome::Deleted { notices: labels },
+                    (Some(new), None) => Outcome::Merged {
+                        to: new.clone(),
+                        notices: labels,
+                    },
+                    (Some(_), Some(Outcome::Merged { to, notices })) => {
+                        labels.extend(notices);
+                        Outcome::Merged {
+                            to,
+                            notices: labels,
+                        }
+                    }
+                    (Some(_), Some(Outcome::Deleted { notices })) => {
+                        labels.extend(notices);
+                        Outcome::Deleted { notices: labels }
+                    }
+                };
+                outcomes.insert(notice.old.clone(), outcome.clone());
+                tail = Some(outcome);
+            }
+        }
+        Ok(Plan {
+            outcomes,
+            notices: count,
+        })
+    }
+
+    /// What `id` becomes, if a notice names it (any case).
+    #[must_use]
+    pub fn outcome(&self, id: &str) -> Option<&Outcome> {
+        if id.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.outcomes.get(&id.to_ascii_lowercase())
+        } else {
+            self.outcomes.get(id)
+        }
+    }
+
+    /// How many ids the notices name.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.outcomes.len()
+    }
+
+    /// Whether no notice names an id.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.outcomes.is_empty()
+    }
+}
+
+/// Reads the Migration notices of `reader` (named `path`; any container
+/// `validate` reads), validated as migrations.
+///
+/// # Errors
+/// The input cannot be read, a notice is invalid, or says something that
+/// cannot be applied (a merge without a new id, a delete with one, another
+/// strategy): a message naming the notice.
+pub fn read_notices(
+    path: &str,
+    reader: impl Read,
+    json_lines: bool,
+    jobs: usize,
+) -> Result<Vec<Notice>, Error> {
+    let options = Options {
+        kind: Some(Kind::Migration),
+        json_lines,
+        ..Options::default()
+    };
+    let mut notices = Vec::new();
+    let mut failure = None;
+    let extract = |_: &DocumentReport, bytes: &[u8]| serde_json::from_slice::<Value>(bytes).ok();
+    let read = validate_with(reader, &options, jobs, extract, |item| {
+        let Validated::Document(report, value) = item else {
+            return;
+        };
+        if failure.is_some() {
+            return;
+        }
+        let place = match report.line {
+            Some(line) => format!("{path}:{line}"),
+            None if report.pointer.is_empty() => path.to_owned(),
+            None => format!("{path} {}", report.pointer),
+        };
+        if !report.is_valid() {
+            failure = Some(format!(
+                "{place}: not a valid Migration notice: {}",
+                crate::read::invalid(&report)
+            ));
+            return;
+        }
+        match value.flatten().as_ref().map(|v| notice(v, &place)) {
+            Some(Ok(notice)) => notices.push(notice),
+            Some(Err(why)) => failure = Some(why),
+            None => failure = Some(format!("{place}: the notice cannot be read")),
+        }
+    });
+    read.map_err(|e| Error::new(format!("{path}: cannot be read: {e}")))?;
+    match failure {
+        Some(why) => Err(Error::new(why)),
+        None => Ok(notices),
+    }
+}
+
+fn notice(value: &Value, place: &str) -> Result<Notice, String> {
+    let text = |member: &str| value.get(member).and_then(Value::as_str);
+    let old = text("old_catalogA_id").unwrap_or_default();
+    let new = text("new_catalogA_id");
+    let strategy = text("migration_strategy").unwrap_or_default();
+    let label = text("id").map_or_else(|| place.to_owned(), str::to_owned);
+    match (strategy, new) {
+        ("merge", Some(_)) | ("delete", None) => {}
+        ("merge", None) => {
+            return Err(format!(
+                "{place}: notice {label} is a merge without new_catalogA_id"
+            ))
+        }
+        ("delete", Some(new)) => {
+            return Err(format!(
+                "{place}: notice {label} is a delete that names a new id ({new})"
+            ))
+        }
+        (other, _) => {
+            return Err(format!(
+                "{place}: notice {label} has migration_strategy {other:?}; merge and delete can be applied"
+            ))
+        }
+    }
+    Ok(Notice {
+        label,
+        created_at: text("created_at").map(str::to_owned),
+        old: old.to_ascii_lowercase(),
+        new: new.map(str::to_ascii_lowercase),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(old: &str, new: Option<&str>, date: Option<&str>) -> Notice {
+        let mut notice = Notice::new(old, new, date);
+        notice.label = format!("{old}{}", new.map_or(String::new(), |n| format!(">{n}")));
+        notice
+    }
+
+    #[test]
+    fn chains_cycles_and_conflicts() {
+        let plan = Plan::new(vec![n("a", Some("b"), None), n("b", Some("c"), None)]).unwrap();
+        assert_eq!(
+            plan.outcome("A"),
+            Some(&Outcome::Merged {
+                to: "c".into(),
+                notices: vec!["a>b".into(), "b>c".into()]
+            })
+        );
+        let plan = Plan::new(vec![n("a", Some("b"), None), n("b", None, None)]).unwrap();
+        assert!(matches!(plan.outcome("a"), Some(Outcome::Deleted { .. })));
+        let cycle = Plan::new(vec![n("a", Some("b"), None), n("b", Some("a"), None)]);
+        assert!(cycle.unwrap_err().0.contains("cycle"));
+        let conflict = Plan::new(vec![n("a", Some("b"), None), n("a", Some("c"), None)]);
+        assert!(conflict
+            .unwrap_err()
+            .0
+            .contains("a>b says merged into b, a>c says merged into c"));
+        // The same notice twice is one.
+        assert!(Plan::new(vec![n("a", Some("b"), None), n("a", Some("b"), None)]).is_ok());
+    }
+}

@@ -1,0 +1,69 @@
+//! What changed between two builds of trading-card sets, and Migration
+//! notices applied to the references that others keep.
+//!
+//! **Diffing** ([`diff()`]): each build is read once, validated as it is read
+//! ([`cardkit::validate::validate_with_offsets`]), and kept as fingerprints:
+//! for every set its code, the hash of each set-level member and where the
+//! set is in the file; for every card, token and sealed product its `uuid`,
+//! its natural key, its catalog id, a hash of its content and where it is
+//! ([`read`]). Records whose hashes differ are read again from both files
+//! and compared value by value ([`compare`]). Removed and added records with
+//! the same natural key are one printing whose uuid changed ([`rekey`]);
+//! what the fields of a build look like is summed up on the way and compared
+//! ([`drift`]); catalog ids that the new build no longer has become
+//! Migration notices ([`notices`]). The outcome is typed data ([`Diff`]);
+//! [`render`] formats it as text, JSON or JSON Lines.
+//!
+//! **Applying notices** ([`apply`]): Migration notices are read and
+//! validated, ordered and resolved (chains followed, cycles and conflicts
+//! refused) into a [`apply::Plan`], which rewrites references in CSV files,
+//! JSON files and the tables of a store made by `cardkit export`.
+//!
+//! ```
+//! use cardkit_diff::apply::{Notice, Plan, Outcome};
+//!
+//! let notice = |old: &str, new: Option<&str>| Notice::new(old, new, None);
+//! let a = "00000000-0000-0000-0000-00000000000a";
+//! let b = "00000000-0000-0000-0000-00000000000b";
+//! let c = "00000000-0000-0000-0000-00000000000c";
+//! let plan = Plan::new(vec![notice(a, Some(b)), notice(b, Some(c))]).unwrap();
+//! assert!(matches!(plan.outcome(a), Some(Outcome::Merged { to, .. }) if to == c));
+//! ```
+
+pub mod apply;
+pub mod compare;
+mod data;
+pub mod drift;
+pub mod fields;
+pub mod notices;
+pub mod pointer;
+pub mod read;
+pub mod rekey;
+pub mod render;
+mod run;
+
+pub use data::{
+    Change, Diff, DriftKind, DriftReport, FieldChange, RecordDiff, SetDiff, SideSummary, Summary,
+};
+pub use run::{diff, DiffOptions, Problem};
+
+use std::fmt;
+
+/// Why a diff or an apply could not be done: a message that names the
+/// place and the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error(pub String);
+
+impl Error {
+    pub(crate) fn new(message: impl Into<String>) -> Error {
+        Error(message.into())
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,579 @@
+//! Reading one build: every document validated as it is read, every set kept
+//! as fingerprints (no values), and what its fields look like summed up.
+//!
+//! A set becomes a [`SetPrint`]: its code, a hash of each set-level member,
+//! and a [`RecordPrint`] per card, token and sealed product: its uuid, a hash
+//! of its natural key, its catalog id, a hash of its content and where its
+//! bytes are in the file, to be read again when it must be compared. Hashes
+//! of objects do not depend on the order of their members, nor on white
+//! space or escapes, so that records the same in value hash the same.
+//! Members that `--ignore` names are left out of the hashes (and of the
+//! drift).
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::io::Read;
+
+use cardkit::json::{Scanner, Str};
+use cardkit::validate::{validate_with_offsets, Validated};
+use cardkit::{DocumentReport, Kind, Options, Severity};
+
+use crate::drift::{JsonType, Tree, ROOT};
+use crate::fields::{facts, CATALOG_ID, IDENTIFIERS, KEY};
+use crate::pointer::Ignore;
+
+/// One card, token or sealed product of a set.
+#[derive(Debug, Clone)]
+pub struct RecordPrint {
+    /// The index of its list in [`crate::fields::Facts::lists`].
+    pub list: u8,
+    /// Its place in the list.
+    pub index: u32,
+    /// Its `uuid`; `#N` (its place) when it has none.
+    pub uuid: Box<str>,
+    /// A hash of its natural key (number, side, language, name).
+    pub natural: u64,
+    /// Its `identifiers.catalogAId`, when it is a string.
+    pub catalog: Option<Box<str>>,
+    /// A hash of its content.
+    pub hash: u64,
+    /// Where its bytes start in the file.
+    pub offset: u64,
+    /// How many bytes it takes.
+    pub len: u32,
+}
+
+/// One set of a build.
+#[derive(Debug, Clone)]
+pub struct SetPrint {
+    /// Its `code` (`""` when it has none that is a string).
+    pub code: String,
+    /// The document's pointer in its file (`/data/10E`).
+    pub pointer: String,
+    /// For JSON Lines, the document's line.
+    pub line: Option<usize>,
+    /// Where the document's bytes start in the file.
+    pub offset: u64,
+    /// How many bytes the document takes.
+    pub len: u64,
+    /// The set-level members with a hash of each value, in the order they
+    /// come (record lists left out).
+    pub members: Vec<(Box<str>, u64)>,
+    /// The records, in document order.
+    pub records: Vec<RecordPrint>,
+    /// The document is valid.
+    pub valid: bool,
+}
+
+/// A document that is not a whole valid set.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    /// The file.
+    pub path: String,
+    /// The document's pointer (`/data/10E`), or its line for JSON Lines.
+    pub at: String,
+    /// What is wrong.
+    pub message: String,
+    /// The document was read (and is diffed with `--on-invalid keep`).
+    pub read: bool,
+}
+
+/// One build, read.
+#[derive(Debug, Default)]
+pub struct Build {
+    /// The file's name as given.
+    pub path: String,
+    /// Its sets, in file order.
+    pub sets: Vec<SetPrint>,
+    /// What its fields look like.
+    pub tree: Tree,
+    /// `meta.date` of a catalog, when it is a date.
+    pub date: Option<String>,
+    /// Documents read.
+    pub documents: usize,
+    /// Documents that are invalid or not sets.
+    pub problems: Vec<Problem>,
+    /// Bytes read.
+    pub bytes: u64,
+}
+
+impl Build {
+    /// Records of every set.
+    #[must_use]
+    pub fn records(&self) -> usize {
+        self.sets.iter().map(|s| s.records.len()).sum()
+    }
+}
+
+/// What the extractor makes of one document.
+type Extracted = Result<(SetPrint, Tree), String>;
+
+/// Reads and validates every document of `reader` (named `path`) on `jobs`
+/// threads, keeping the sets' fingerprints.
+///
+/// # Errors
+/// The input could not be read: a message naming it and why.
+pub fn read_build(
+    path: &str,
+    reader: impl Read,
+    options: &Options,
+    jobs: usize,
+    ignore: &Ignore,
+) -> Result<Build, crate::Error> {
+    let mut build = Build {
+        path: path.to_owned(),
+        ..Build::default()
+    };
+    let extract = |report: &DocumentReport, bytes: &[u8], at: usize| -> Extracted {
+        if report.kind != Some(Kind::Set) {
+            return Err(match report.kind {
+                Some(kind) => format!("a {} document, not a set", kind.as_str()),
+                None => "its kind cannot be told".to_owned(),
+            });
+        }
+        read_set(bytes, at, report, ignore)
+    };
+    let counter = CountingReader {
+        inner: reader,
+        count: 0,
+    };
+    let mut counted = counter;
+    let layout = validate_with_offsets(&mut counted, options, jobs, extract, |item| match item {
+        Validated::Around { pointer, bytes } => {
+            if pointer == "/meta" {
+                build.date = bytes.as_deref().and_then(meta_date);
+            }
+        }
+        Validated::Document(report, extracted) => {
+            build.document(report, extracted);
+        }
+    });
+    build.bytes = counted.count;
+    layout.map_err(|e| crate::Error::new(format!("{path}: cannot be read: {e}")))?;
+    Ok(build)
+}
+
+impl Build {
+    fn document(&mut self, report: DocumentReport, extracted: Option<Extracted>) {
+        let at = match report.line {
+            Some(line) => format!("line {line}"),
+            None if report.pointer.is_empty() => "/".to_owned(),
+            None => report.pointer.clone(),
+        };
+        let valid = report.is_valid();
+        if report.kind.is_some() || !valid {
+            self.documents += usize::from(report.kind.is_some());
+        }
+        let problem = |message: String, read: bool| Problem {
+            path: self.path.clone(),
+            at: at.clone(),
+            message,
+            read,
+        };
+        match extracted {
+            Some(Ok((set, tree))) => {
+                if !valid {
+                    self.problems.push(problem(invalid(&report), true));
+                }
+                self.tree.merge(&tree);
+                self.sets.push(set);
+            }
+            Some(Err(why)) => self.problems.push(problem(why, false)),
+            None if !valid => self.problems.push(problem(invalid(&report), false)),
+            None => {}
+        }
+    }
+}
+
+/// What is wrong with an invalid document, in a line.
+pub(crate) fn invalid(report: &DocumentReport) -> String {
+    let errors: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    let count = errors.len() + report.omitted.errors.values().sum::<usize>();
+    match errors.first() {
+        Some(first) => format!(
+            "invalid: {count} error{}; first at {}:{} ({}): {}",
+            if count == 1 { "" } else { "s" },
+            first.line,
+            first.column,
+            first.code.as_str(),
+            first.message()
+        ),
+        None => format!("invalid: {count} errors"),
+    }
+}
+
+/// `date` of a catalog's `meta`, when it is a `YYYY-MM-DD` date (the part
+/// before a `T` of a timestamp is taken).
+fn meta_date(bytes: &[u8]) -> Option<String> {
+    let meta: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let date = meta.get("date")?.as_str()?;
+    let date = date.split('T').next().unwrap_or(date);
+    cardkit::format::is_date(date).then(|| date.to_owned())
+}
+
+struct CountingReader<R> {
+    inner: R,
+    count: u64,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count += n as u64;
+        Ok(n)
+    }
+}
+
+/// A step of the path from a set's root to a value.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Step {
+    /// A member, by its name's token.
+    Key(Str),
+    /// An item, by its index.
+    Index(u32),
+}
+
+/// Walks a set's values: hashes them, sums up their fields in a [`Tree`].
+pub(crate) struct Walker<'a, 'i> {
+    pub scan: Scanner<'a>,
+    pub tree: Tree,
+    pub path: Vec<Step>,
+    /// The document's pointer in its file.
+    pub base: &'a str,
+    pub ignore: &'i Ignore,
+}
+
+/// Values nested deeper than this within a set are hashed by their bytes,
+/// not walked (they are in no field the tables know).
+const WALK_DEPTH: usize = 64;
+
+const OBJECT: u8 = 1;
+const ARRAY: u8 = 2;
+const STRING: u8 = 3;
+const OTHER: u8 = 4;
+
+fn hash_of(tag: u8, bytes: &[u8]) -> u64 {
+    let mut h = DefaultHasher::new();
+    tag.hash(&mut h);
+    h.write(bytes);
+    h.finish()
+}
+
+fn mix(key: u64, value: u64) -> u64 {
+    let mut h = DefaultHasher::new();
+    h.write_u64(key);
+    h.write_u64(value);
+    h.finish()
+}
+
+impl<'a> Walker<'a, '_> {
+    /// The decoded text of a string token.
+    pub fn text(&self, s: Str) -> std::borrow::Cow<'a, str> {
+        if s.escaped {
+            self.scan.decode(s)
+        } else {
+            String::from_utf8_lossy(&self.scan.bytes[s.start..s.end])
+        }
+    }
+
+    /// The pointer of the value at the current path.
+    pub fn pointer(&self) -> String {
+        let mut out = self.base.to_owned();
+        for step in &self.path {
+            out.push('/');
+            match *step {
+                Step::Key(s) => out.push_str(&crate::pointer::escape(&self.text(s))),
+                Step::Index(i) => out.push_str(&i.to_string()),
+            }
+        }
+        out
+    }
+
+    /// Whether `--ignore` names the value at the current path.
+    fn ignored(&self) -> bool {
+        if self.ignore.is_empty() {
+            return false;
+        }
+        self.ignore.0.iter().any(|pattern| {
+            pattern.0.len() == self.path.len()
+                && pattern
+                    .0
+                    .iter()
+                    .zip(&self.path)
+                    .all(|(p, step)| match *step {
+                        _ if p == "*" => true,
+                        Step::Key(s) => *p == self.text(s),
+                        Step::Index(i) => p.parse() == Ok(i),
+                    })
+        })
+    }
+
+    /// Hashes the value at the cursor (at node `node` of the tree, or none)
+    /// and reads past it. `None` when it is ignored.
+    pub fn value(&mut self, node: Option<usize>, depth: usize) -> Result<Option<u64>, String> {
+        if self.ignored() {
+            self.scan.skip_structure().map_err(syntax)?;
+            return Ok(None);
+        }
+        let start = self.scan.pos;
+        let ty = JsonType::at(self.scan.peek());
+        if let Some(node) = node {
+            if self.tree.count(node, ty) {
+                let pointer = self.pointer();
+                self.tree.example(node, ty, pointer);
+            }
+        }
+        if depth > WALK_DEPTH {
+            self.scan.skip_structure().map_err(syntax)?;
+            return Ok(Some(hash_of(OTHER, &self.scan.bytes[start..self.scan.pos])));
+        }
+        let hash = match ty {
+            JsonType::Object => {
+                let mut sum = u64::from(OBJECT);
+                if self.scan.open().map_err(syntax)? {
+                    loop {
+                        let (name, _) = self.scan.member_name().map_err(syntax)?;
+                        let child = node.and_then(|n| self.tree.child(n, &self.text(name)));
+                        self.path.push(Step::Key(name));
+                        let value = self.value(child, depth + 1)?;
+                        self.path.pop();
+                        if let Some(value) = value {
+                            let key = hash_of(STRING, self.text(name).as_bytes());
+                            sum = sum.wrapping_add(mix(key, value));
+                        }
+                        if !self.scan.after_member().map_err(syntax)? {
+                            break;
+                        }
+                    }
+                }
+                mix(u64::from(OBJECT), sum)
+            }
+            JsonType::Array => {
+                let mut h = DefaultHasher::new();
+                ARRAY.hash(&mut h);
+                if self.scan.open().map_err(syntax)? {
+                    let star = node.and_then(|n| self.tree.star(n));
+                    let mut index = 0u32;
+                    loop {
+                        self.path.push(Step::Index(index));
+                        let value = self.value(star, depth + 1)?;
+                        self.path.pop();
+                        if let Some(value) = value {
+                            h.write_u64(value);
+                        }
+                        index += 1;
+                        if !self.scan.after_item().map_err(syntax)? {
+                            break;
+                        }
+                    }
+                }
+                h.finish()
+            }
+            JsonType::String => {
+                let s = self.scan.string().map_err(syntax)?;
+                let text = self.text(s);
+                if let Some(node) = node {
+                    if self.tree.wants_value(node, &text) {
+                        let pointer = self.pointer();
+                        self.tree.value(node, &text, pointer);
+                    }
+                }
+                hash_of(STRING, text.as_bytes())
+            }
+            _ => {
+                self.scan.skip_structure().map_err(syntax)?;
+                hash_of(OTHER, &self.scan.bytes[start..self.scan.pos])
+            }
+        };
+        Ok(Some(hash))
+    }
+}
+
+fn syntax(error: cardkit::json::SyntaxError) -> String {
+    format!("malformed JSON at byte {}", error.at)
+}
+
+/// Reads one set document (`bytes`, at file offset `at`).
+fn read_set(bytes: &[u8], at: usize, report: &DocumentReport, ignore: &Ignore) -> Extracted {
+    let facts = facts();
+    let mut w = Walker {
+        scan: Scanner::new(bytes, 0),
+        tree: Tree::new(),
+        path: Vec::new(),
+        base: &report.pointer,
+        ignore,
+    };
+    let mut set = SetPrint {
+        code: String::new(),
+        pointer: report.pointer.clone(),
+        line: report.line,
+        offset: at as u64,
+        len: bytes.len() as u64,
+        members: Vec::new(),
+        records: Vec::new(),
+        valid: report.is_valid(),
+    };
+    w.scan.ws();
+    if w.scan.peek() != Some(b'{') {
+        return Err("the set is not an object".to_owned());
+    }
+    if !w.scan.open().map_err(syntax)? {
+        return Ok((set, w.tree));
+    }
+    loop {
+        let (name, _) = w.scan.member_name().map_err(syntax)?;
+        let text = w.text(name).into_owned();
+        let node = w.tree.child(ROOT, &text);
+        w.path.push(Step::Key(name));
+        let list = facts.list(text.as_bytes());
+        match list {
+            Some((list, _)) if w.scan.peek() == Some(b'[') && !w.ignored() => {
+                read_records(&mut w, &mut set, list, node, at)?;
+            }
+            _ => {
+                let value_at = w.scan.pos;
+                let hash = w.value(node, 1)?;
+                if text == "code" && w.scan.bytes[value_at] == b'"' {
+                    let mut s = Scanner::new(w.scan.bytes, value_at);
+                    let token = s.string().map_err(syntax)?;
+                    set.code = w.text(token).into_owned();
+                }
+                if let Some(hash) = hash {
+                    set.members.push((text.into_boxed_str(), hash));
+                }
+            }
+        }
+        w.path.pop();
+        if !w.scan.after_member().map_err(syntax)? {
+            break;
+        }
+    }
+    Ok((set, w.tree))
+}
+
+/// Reads the records of list `list` (the cursor at its `[`).
+fn read_records(
+    w: &mut Walker<'_, '_>,
+    set: &mut SetPrint,
+    list: usize,
+    node: Option<usize>,
+    at: usize,
+) -> Result<(), String> {
+    if let Some(node) = node {
+        if w.tree.count(node, JsonType::Array) {
+            let pointer = w.pointer();
+            w.tree.example(node, JsonType::Array, pointer);
+        }
+    }
+    let star = node.and_then(|n| w.tree.star(n));
+    if !w.scan.open().map_err(syntax)? {
+        return Ok(());
+    }
+    let mut index = 0u32;
+    loop {
+        w.path.push(Step::Index(index));
+        let start = w.scan.pos;
+        let hash = w.value(star, 2)?.unwrap_or_default();
+        let end = w.scan.pos;
+        w.path.pop();
+        let keys = record_keys(&w.scan.bytes[start..end], list);
+        set.records.push(RecordPrint {
+            list: u8::try_from(list).unwrap_or(u8::MAX),
+            index,
+            uuid: keys
+                .uuid
+                .unwrap_or_else(|| format!("#{index}"))
+                .into_boxed_str(),
+            natural: keys.natural,
+            catalog: keys.catalog.map(String::into_boxed_str),
+            hash,
+            offset: (at + start) as u64,
+            len: u32::try_from(end - start).unwrap_or(u32::MAX),
+        });
+        index += 1;
+        if !w.scan.after_item().map_err(syntax)? {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// What names a record.
+#[derive(Debug, Default)]
+pub struct Keys {
+    /// Its `uuid`, when a string.
+    pub uuid: Option<String>,
+    /// A hash of its natural key.
+    pub natural: u64,
+    /// Its natural key's values (JSON), in [`crate::fields::NATURAL_KEY`] order.
+    pub natural_values: Vec<Option<serde_json::Value>>,
+    /// Its catalog id, when a string.
+    pub catalog: Option<String>,
+}
+
+/// The keys of a record of list `list` (its bytes): a look at its members
+/// only, no deeper than its identifiers.
+#[must_use]
+pub fn record_keys(bytes: &[u8], list: usize) -> Keys {
+    let natural_key = &facts().lists[list].natural_key;
+    let mut keys = Keys {
+        natural_values: vec![None; natural_key.len()],
+        ..Keys::default()
+    };
+    let string_at = |scan: &Scanner<'_>| -> Option<String> {
+        let mut s = scan.clone();
+        (s.peek() == Some(b'"'))
+            .then(|| s.string().ok().map(|t| s.decode(t).into_owned()))
+            .flatten()
+    };
+    let mut scan = Scanner::new(bytes, 0);
+    each_member(&mut scan, &mut |name, scan| {
+        if name == KEY {
+            keys.uuid = string_at(scan);
+        } else if let Some(i) = natural_key.iter().position(|k| *k == name) {
+            let start = scan.pos;
+            if scan.skip_structure().is_ok() {
+                keys.natural_values[i] = serde_json::from_slice(&scan.bytes[start..scan.pos]).ok();
+            }
+        } else if name == IDENTIFIERS {
+            each_member(&mut scan.clone(), &mut |name, scan| {
+                if name == CATALOG_ID {
+                    keys.catalog = string_at(scan);
+                }
+            });
+        }
+    });
+    let mut h = DefaultHasher::new();
+    list.hash(&mut h);
+    for value in &keys.natural_values {
+        value.as_ref().map(ToString::to_string).hash(&mut h);
+    }
+    keys.natural = h.finish();
+    keys
+}
+
+/// Calls `f` with each member of the object at the cursor (the cursor at
+/// the member's value; `f` may read past it).
+fn each_member(scan: &mut Scanner<'_>, f: &mut dyn FnMut(&str, &mut Scanner<'_>)) {
+    if scan.peek() != Some(b'{') || !scan.open().unwrap_or(false) {
+        return;
+    }
+    loop {
+        let Ok((name, _)) = scan.member_name() else {
+            return;
+        };
+        let name = scan.decode(name).into_owned();
+        let start = scan.pos;
+        f(&name, scan);
+        if scan.pos == start && scan.skip_structure().is_err() {
+            return;
+        }
+        if !scan.after_member().unwrap_or(false) {
+            return;
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The diff as text, in the style of the validator: the summary first, then
+//! each set that changed, then the drift.
+
+use std::io::{self, Write};
+
+use cardkit::render::Text;
+use serde_json::Value;
+
+use super::count;
+use crate::data::{Change, Diff, FieldChange, RecordDiff, SetDiff};
+
+/// The longest value written whole; longer ones are cut (with `…`).
+const VALUE_CHARS: usize = 100;
+
+fn value(v: Option<&Value>) -> String {
+    let Some(v) = v else {
+        return "(absent)".to_owned();
+    };
+    let text = v.to_string();
+    let text = if text.chars().count() > VALUE_CHARS {
+        let cut: String = text.chars().take(VALUE_CHARS).collect();
+        format!("{cut}…")
+    } else {
+        text
+    };
+    Text::escape(&text).into_owned()
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!(
+        "{} {word}{}",
+        count(n as u64),
+        if n == 1 { "" } else { "s" }
+    )
+}
+
+/// The diff as text.
+///
+/// # Errors
+/// Writing failed.
+pub fn text(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
+    let s = &diff.summary;
+    for (label, side) in [("old", &diff.old), ("new", &diff.new)] {
+        writeln!(
+            out,
+            "{label}: {} ({}, {}{})",
+            Text::escape(&side.path),
+            plural(side.sets, "set"),
+            plural(side.records, "record"),
+            side.date
+                .as_ref()
+                .map_or(String::new(), |d| format!(", dated {d}"))
+        )?;
+    }
+    if !diff.problems.is_empty() {
+        writeln!(out)?;
+        for p in &diff.problems {
+            writeln!(
+                out,
+                "{} {}: {}",
+                Text::escape(&p.path),
+                Text::escape(&p.at),
+                Text::escape(&p.message)
+            )?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "sets: {} added, {} removed, {} changed",
+        count(s.sets_added as u64),
+        count(s.sets_removed as u64),
+        count(s.sets_changed as u64)
+    )?;
+    writeln!(
+        out,
+        "records: {} added, {} removed, {} changed, {} re-keyed ({} re-identified); {}",
+        count(s.records_added as u64),
+        count(s.records_removed as u64),
+        count(s.records_changed as u64),
+        count(s.records_rekeyed as u64),
+        count(s.records_reidentified as u64),
+        plural(s.field_changes, "value"),
+    )?;
+    writeln!(out, "drift: {}", plural(s.drift, "field"))?;
+    writeln!(out, "migrations: {}", count(s.migrations as u64))?;
+    for set in &diff.sets {
+        writeln!(out)?;
+        write_set(set, out)?;
+    }
+    if !diff.drift.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "drift")?;
+        for d in &diff.drift {
+            let what = match d.kind {
+                crate::DriftKind::TypeChanged => {
+                    format!("{} -> {}", d.old_types.join(", "), d.new_types.join(", "))
+                }
+                crate::DriftKind::NewValues => d
+                    .values
+                    .iter()
+                    .map(|(v, n)| {
+                        format!("{} ({})", value(Some(&Value::from(v.as_str()))), count(*n))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                _ => d
+                    .old_types
+                    .iter()
+                    .chain(&d.new_types)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            };
+            writeln!(
+                out,
+                "  {} {}: {what}; {}, e.g. {}",
+                d.kind.as_str(),
+                Text::escape(&d.pattern),
+                plural(usize::try_from(d.count).unwrap_or(usize::MAX), "value"),
+                Text::escape(&d.example)
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn write_set(set: &SetDiff, out: &mut dyn Write) -> io::Result<()> {
+    let at = set.new_pointer.as_ref().or(set.old_pointer.as_ref());
+    writeln!(
+        out,
+        "set {}: {} ({}) at {}",
+        Text::escape(&set.code),
+        set.change.as_str(),
+        plural(set.records, "record"),
+        Text::escape(at.map_or("", String::as_str)),
+    )?;
+    write_fields(&set.fields, "  ", out)?;
+    for record in &set.changes {
+        write_record(record, out)?;
+    }
+    Ok(())
+}
+
+fn write_record(r: &RecordDiff, out: &mut dyn Write) -> io::Result<()> {
+    let mark = match r.change {
+        Change::Added => '+',
+        Change::Removed => '-',
+        Change::Changed => '~',
+        Change::Rekeyed => '>',
+    };
+    let mut label = String::new();
+    if let Some(number) = &r.number {
+        label.push_str(&format!(" #{number}"));
+    }
+    if let Some(name) = &r.name {
+        label.push_str(&format!(" {name:?}"));
+    }
+    let uuid = match &r.old_uuid {
+        Some(old) => format!("uuid {old} -> {}", r.uuid),
+        None => r.uuid.clone(),
+    };
+    let at = r.new_pointer.as_ref().or(r.old_pointer.as_ref());
+    writeln!(
+        out,
+        "  {mark} {} {}{}{} at {}",
+        r.list,
+        Text::escape(&uuid),
+        Text::escape(&label),
+        if r.reidentified {
+            " (re-identified)"
+        } else {
+            ""
+        },
+        Text::escape(at.map_or("", String::as_str))
+    )?;
+    write_fields(&r.fields, "      ", out)
+}
+
+fn write_fields(fields: &[FieldChange], indent: &str, out: &mut dyn Write) -> io::Result<()> {
+    for f in fields {
+        writeln!(
+            out,
+            "{indent}{}: {} -> {}",
+            Text::escape(&f.pointer),
+            value(f.old.as_ref()),
+            value(f.new.as_ref())
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,524 @@
+//! A diff from start to end: both builds read (each in one validating pass),
+//! sets matched by code, records by uuid, the records whose hashes differ
+//! read again and compared, re-keys matched, drift compared, notices made.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+use cardkit::validate::looks_like_json_lines;
+use cardkit::Options;
+use serde_json::Value;
+
+use crate::compare::compare;
+use crate::data::{Change, Diff, FieldChange, RecordDiff, SetDiff, SideSummary, Summary};
+use crate::fields::{facts, IDENTIFIERS};
+use crate::notices::{notice, Evidence, Fate};
+use crate::pointer::Ignore;
+use crate::read::{read_build, Build, RecordPrint, SetPrint};
+use crate::Error;
+
+pub use crate::read::Problem;
+
+/// How to diff.
+#[derive(Debug, Clone, Default)]
+pub struct DiffOptions {
+    /// How to validate both builds (`--kind set` and the like).
+    pub validate: Options,
+    /// Threads each build is validated on.
+    pub jobs: usize,
+    /// Pointers left out of the comparison (`/cards/*/purchaseUrls`).
+    pub ignore: Ignore,
+    /// Diff invalid documents as far as they parse, instead of stopping.
+    pub keep_invalid: bool,
+}
+
+/// One build's file: read once, then open to read records again.
+struct Side {
+    build: Build,
+    file: File,
+    /// The position of each set by code, in file order.
+    by_code: BTreeMap<String, Vec<usize>>,
+}
+
+impl Side {
+    fn open(path: &Path, options: &DiffOptions) -> Result<Side, Error> {
+        let name = path.display().to_string();
+        let cannot = |e: std::io::Error| Error::new(format!("{name}: cannot be read: {e}"));
+        let mut file = File::open(path).map_err(cannot)?;
+        let mut validate = options.validate;
+        if !validate.json_lines {
+            let ending = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase);
+            validate.json_lines = matches!(ending.as_deref(), Some("jsonl" | "ndjson")) || {
+                let mut head = Vec::new();
+                (&file)
+                    .take(1 << 20)
+                    .read_to_end(&mut head)
+                    .map_err(cannot)?;
+                file.seek(SeekFrom::Start(0)).map_err(cannot)?;
+                looks_like_json_lines(&head)
+            };
+        }
+        let build = read_build(
+            &name,
+            std::io::BufReader::with_capacity(1 << 16, &file),
+            &validate,
+            options.jobs.max(1),
+            &options.ignore,
+        )?;
+        let mut by_code: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, set) in build.sets.iter().enumerate() {
+            by_code.entry(set.code.clone()).or_default().push(i);
+        }
+        Ok(Side {
+            build,
+            file,
+            by_code,
+        })
+    }
+
+    /// The bytes at `offset` (`len` of them), read again.
+    fn bytes(&self, offset: u64, len: u64) -> Result<Vec<u8>, Error> {
+        let mut out = vec![0; usize::try_from(len).unwrap_or(usize::MAX)];
+        let mut file = &self.file;
+        file.seek(SeekFrom::Start(offset))
+            .and_then(|_| file.read_exact(&mut out))
+            .map_err(|e| {
+                Error::new(format!(
+                    "{}: cannot be read again at byte {offset} (did it change while being diffed?): {e}",
+                    self.build.path
+                ))
+            })?;
+        Ok(out)
+    }
+
+    /// A record, read again as a value.
+    fn record(&self, record: &RecordPrint) -> Result<Value, Error> {
+        let bytes = self.bytes(record.offset, u64::from(record.len))?;
+        parse(&bytes, &self.build.path, record.offset)
+    }
+
+    /// A set's members other than its records, read again.
+    fn set_members(&self, set: &SetPrint) -> Result<Value, Error> {
+        let bytes = self.bytes(set.offset, set.len)?;
+        let mut value = parse(&bytes, &self.build.path, set.offset)?;
+        if let Value::Object(members) = &mut value {
+            for list in &facts().lists {
+                members.remove(list.name);
+            }
+        }
+        Ok(value)
+    }
+
+    fn summary(&self) -> SideSummary {
+        SideSummary {
+            path: self.build.path.clone(),
+            documents: self.build.documents,
+            sets: self.build.sets.len(),
+            records: self.build.records(),
+            date: self.build.date.clone(),
+            bytes: self.build.bytes,
+        }
+    }
+}
+
+fn parse(bytes: &[u8], path: &str, offset: u64) -> Result<Value, Error> {
+    serde_json::from_slice(bytes).map_err(|e| {
+        Error::new(format!(
+            "{path}: the value at byte {offset} cannot be read again: {e} (did the file change while being diffed?)"
+        ))
+    })
+}
+
+/// `text` of a record's member, when a string.
+fn text(value: &Value, member: &str) -> Option<String> {
+    value.get(member).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// What a diff found of one record, before it is reported.
+struct Found<'a> {
+    change: Change,
+    old: Option<&'a RecordPrint>,
+    new: Option<&'a RecordPrint>,
+}
+
+/// Diffs the builds in files `old` and `new`.
+///
+/// When a document of either is invalid or not a set, the diff stops there
+/// (its `problems` say why, and it has no sets) unless
+/// [`DiffOptions::keep_invalid`].
+///
+/// # Errors
+/// A file cannot be read (or read again).
+pub fn diff(old: &Path, new: &Path, options: &DiffOptions) -> Result<Diff, Error> {
+    let old = Side::open(old, options)?;
+    let new = Side::open(new, options)?;
+    let mut problems = old.build.problems.clone();
+    problems.extend(new.build.problems.iter().cloned());
+    let mut diff = Diff {
+        old: old.summary(),
+        new: new.summary(),
+        problems,
+        sets: Vec::new(),
+        drift: Vec::new(),
+        migrations: Vec::new(),
+        summary: Summary::default(),
+    };
+    if !diff.problems.is_empty() && !options.keep_invalid {
+        return Ok(diff);
+    }
+    let mut codes: Vec<&String> = old.by_code.keys().chain(new.by_code.keys()).collect();
+    codes.sort();
+    codes.dedup();
+    // Re-keyed printings, old (set, record) to new (set, record), for the
+    // notices.
+    let mut rekeyed: HashMap<(usize, usize), (usize, usize)> = HashMap::new();
+    for code in codes {
+        let none = Vec::new();
+        let (olds, news) = (
+            old.by_code.get(code).unwrap_or(&none),
+            new.by_code.get(code).unwrap_or(&none),
+        );
+        for i in 0..olds.len().max(news.len()) {
+            let pair = (olds.get(i).copied(), news.get(i).copied());
+            if let Some(set) = diff_set(&old, &new, pair, options, &mut rekeyed)? {
+                diff.sets.push(set);
+            }
+        }
+    }
+    diff.drift = crate::drift::compare(&old.build.tree, &new.build.tree);
+    diff.migrations = migrations(&old, &new, &rekeyed)?;
+    diff.summary = summary(&diff);
+    Ok(diff)
+}
+
+fn summary(diff: &Diff) -> Summary {
+    let mut s = Summary {
+        drift: diff.drift.len(),
+        migrations: diff.migrations.len(),
+        ..Summary::default()
+    };
+    for set in &diff.sets {
+        match set.change {
+            Change::Added => s.sets_added += 1,
+            Change::Removed => s.sets_removed += 1,
+            _ => s.sets_changed += 1,
+        }
+        s.field_changes += set.fields.len();
+        for record in &set.changes {
+            match record.change {
+                Change::Added => s.records_added += 1,
+                Change::Removed => s.records_removed += 1,
+                Change::Changed => s.records_changed += 1,
+                Change::Rekeyed => s.records_rekeyed += 1,
+            }
+            s.records_reidentified += usize::from(record.reidentified);
+            s.field_changes += record.fields.len();
+        }
+    }
+    s
+}
+
+/// The diff of one set (old and new by index), `None` when unchanged.
+fn diff_set(
+    old: &Side,
+    new: &Side,
+    (o, n): (Option<usize>, Option<usize>),
+    options: &DiffOptions,
+    rekeyed: &mut HashMap<(usize, usize), (usize, usize)>,
+) -> Result<Option<SetDiff>, Error> {
+    let (os, ns) = (o.map(|o| &old.build.sets[o]), n.map(|n| &new.build.sets[n]));
+    let (Some(os), Some(ns)) = (os, ns) else {
+        let (set, change) = match (os, ns) {
+            (Some(set), None) => (set, Change::Removed),
+            (None, Some(set)) => (set, Change::Added),
+            _ => return Ok(None),
+        };
+        return Ok(Some(SetDiff {
+            code: set.code.clone(),
+            change,
+            old_pointer: (change == Change::Removed).then(|| set.pointer.clone()),
+            new_pointer: (change == Change::Added).then(|| set.pointer.clone()),
+            records: set.records.len(),
+            fields: Vec::new(),
+            changes: Vec::new(),
+        }));
+    };
+    let (o, n) = (o.unwrap_or_default(), n.unwrap_or_default());
+    let mut fields = Vec::new();
+    let same_members = os.members.len() == ns.members.len() && {
+        let mut a = os.members.clone();
+        let mut b = ns.members.clone();
+        a.sort();
+        b.sort();
+        a == b
+    };
+    if !same_members {
+        fields = compare(
+            &old.set_members(os)?,
+            &new.set_members(ns)?,
+            &[],
+            &options.ignore,
+        );
+    }
+    // Records by (list, uuid, occurrence).
+    let before = keyed(&os.records);
+    let after = keyed(&ns.records);
+    let mut found: Vec<Found<'_>> = Vec::new();
+    let mut added = Vec::new();
+    let mut kept: HashSet<usize> = HashSet::new();
+    let mut order: Vec<(&(u8, &str, u32), &usize)> = after.iter().collect();
+    order.sort_by_key(|(_, &i)| i);
+    for (k, &i) in order {
+        let record = &ns.records[i];
+        match before.get(k) {
+            Some(&j) => {
+                kept.insert(j);
+                if os.records[j].hash != record.hash {
+                    found.push(Found {
+                        change: Change::Changed,
+                        old: Some(&os.records[j]),
+                        new: Some(record),
+                    });
+                }
+            }
+            None => added.push(record),
+        }
+    }
+    let removed: Vec<&RecordPrint> = os
+        .records
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| !kept.contains(j))
+        .map(|(_, r)| r)
+        .collect();
+    let pairs = crate::rekey::pairs(&removed, &added);
+    let (mut paired_old, mut paired_new) = (HashSet::new(), HashSet::new());
+    for &(r, a) in &pairs {
+        paired_old.insert(r);
+        paired_new.insert(a);
+        found.push(Found {
+            change: Change::Rekeyed,
+            old: Some(removed[r]),
+            new: Some(added[a]),
+        });
+        rekeyed.insert(
+            (o, record_index(os, removed[r])),
+            (n, record_index(ns, added[a])),
+        );
+    }
+    for (a, record) in added.iter().enumerate() {
+        if !paired_new.contains(&a) {
+            found.push(Found {
+                change: Change::Added,
+                old: None,
+                new: Some(record),
+            });
+        }
+    }
+    for (r, record) in removed.iter().enumerate() {
+        if !paired_old.contains(&r) {
+            found.push(Found {
+                change: Change::Removed,
+                old: Some(record),
+                new: None,
+            });
+        }
+    }
+    let mut changes = Vec::new();
+    for f in found {
+        if let Some(record) = report(old, new, os, ns, &f, &options.ignore)? {
+            changes.push(record);
+        }
+    }
+    // List order, then the new build's order (the old one's for removed
+    // records).
+    changes.sort_by_key(|r: &RecordDiff| {
+        let print = |p: &Option<String>| p.clone().unwrap_or_default();
+        (
+            facts().lists.iter().position(|l| l.name == r.list),
+            r.change == Change::Removed,
+            index_of(&print(&r.new_pointer).max(print(&r.old_pointer))),
+        )
+    });
+    if fields.is_empty() && changes.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(SetDiff {
+        code: ns.code.clone(),
+        change: Change::Changed,
+        old_pointer: Some(os.pointer.clone()),
+        new_pointer: Some(ns.pointer.clone()),
+        records: ns.records.len(),
+        fields,
+        changes,
+    }))
+}
+
+/// Records by (list, uuid, occurrence of that uuid), to their index.
+fn keyed(records: &[RecordPrint]) -> HashMap<(u8, &str, u32), usize> {
+    let mut seen: HashMap<(u8, &str), u32> = HashMap::new();
+    records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let nth = seen.entry((r.list, &r.uuid)).or_default();
+            *nth += 1;
+            ((r.list, &*r.uuid, *nth), i)
+        })
+        .collect()
+}
+
+/// The index at the end of a record's pointer.
+fn index_of(pointer: &str) -> u64 {
+    pointer
+        .rsplit('/')
+        .next()
+        .and_then(|i| i.parse().ok())
+        .unwrap_or(u64::MAX)
+}
+
+fn record_index(set: &SetPrint, record: &RecordPrint) -> usize {
+    set.records
+        .iter()
+        .position(|r| std::ptr::eq(r, record))
+        .unwrap_or_default()
+}
+
+fn record_pointer(set: &SetPrint, record: &RecordPrint) -> String {
+    format!(
+        "{}/{}/{}",
+        set.pointer,
+        facts().lists[usize::from(record.list)].name,
+        record.index
+    )
+}
+
+/// The report of one record, read again; `None` when it is unchanged after
+/// all (its hash differed for what the comparison leaves out).
+fn report(
+    old: &Side,
+    new: &Side,
+    os: &SetPrint,
+    ns: &SetPrint,
+    found: &Found<'_>,
+    ignore: &Ignore,
+) -> Result<Option<RecordDiff>, Error> {
+    let before = found.old.map(|r| old.record(r)).transpose()?;
+    let after = found.new.map(|r| new.record(r)).transpose()?;
+    let some = found.new.or(found.old).map_or(0, |r| r.list);
+    let list = &facts().lists[usize::from(some)];
+    let mut fields = match (&before, &after) {
+        (Some(a), Some(b)) => compare(a, b, &[list.name, "*"], ignore),
+        _ => Vec::new(),
+    };
+    if found.change == Change::Rekeyed {
+        fields.retain(|f| f.pointer != format!("/{}", crate::fields::KEY));
+    } else if found.change == Change::Changed && fields.is_empty() {
+        return Ok(None);
+    }
+    let reidentified = fields.iter().any(|f: &FieldChange| {
+        f.pointer == format!("/{IDENTIFIERS}") || f.pointer.starts_with(&format!("/{IDENTIFIERS}/"))
+    });
+    let label = after.as_ref().or(before.as_ref());
+    let uuid = found
+        .new
+        .or(found.old)
+        .map(|r| r.uuid.to_string())
+        .unwrap_or_default();
+    Ok(Some(RecordDiff {
+        list: list.name,
+        change: found.change,
+        uuid,
+        old_uuid: (found.change == Change::Rekeyed)
+            .then(|| found.old.map(|r| r.uuid.to_string()))
+            .flatten(),
+        number: label.and_then(|v| text(v, "number")),
+        name: label.and_then(|v| text(v, "name")),
+        old_pointer: found.old.map(|r| record_pointer(os, r)),
+        new_pointer: found.new.map(|r| record_pointer(ns, r)),
+        reidentified,
+        fields,
+    }))
+}
+
+/// The notices for every catalog id of `old` that `new` lacks, in the old
+/// build's order.
+fn migrations(
+    old: &Side,
+    new: &Side,
+    rekeyed: &HashMap<(usize, usize), (usize, usize)>,
+) -> Result<Vec<Value>, Error> {
+    let mut in_new: HashSet<&str> = HashSet::new();
+    let mut by_uuid: HashMap<&str, Option<&str>> = HashMap::new();
+    for set in &new.build.sets {
+        for record in &set.records {
+            if let Some(catalog) = &record.catalog {
+                in_new.insert(catalog);
+            }
+            by_uuid
+                .entry(&record.uuid)
+                .or_insert(record.catalog.as_deref());
+        }
+    }
+    // Each vanished id once, with the evidence of its first printing that
+    // still exists (or of its first one).
+    let mut evidence: Vec<Evidence> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
+    for (s, set) in old.build.sets.iter().enumerate() {
+        for (r, record) in set.records.iter().enumerate() {
+            let Some(catalog) = record.catalog.as_deref() else {
+                continue;
+            };
+            if in_new.contains(catalog) || !cardkit::format::is_uuid(catalog) {
+                continue;
+            }
+            let fate = match (by_uuid.get(&*record.uuid), rekeyed.get(&(s, r))) {
+                (Some(Some(now)), _) if cardkit::format::is_uuid(now) => Fate::Reidentified {
+                    new_catalog: (*now).to_owned(),
+                },
+                (_, Some(&(ns, nr))) => {
+                    let now = &new.build.sets[ns].records[nr];
+                    match now
+                        .catalog
+                        .as_deref()
+                        .filter(|c| cardkit::format::is_uuid(c))
+                    {
+                        Some(c) => Fate::Rekeyed {
+                            old_uuid: record.uuid.to_string(),
+                            new_uuid: now.uuid.to_string(),
+                            new_catalog: c.to_owned(),
+                        },
+                        None => Fate::Gone,
+                    }
+                }
+                _ => Fate::Gone,
+            };
+            match at.get(catalog) {
+                Some(&i) if evidence[i].fate != Fate::Gone || fate == Fate::Gone => continue,
+                _ => {}
+            }
+            let value = old.record(record)?;
+            let found = Evidence {
+                catalog: catalog.to_owned(),
+                set: set.code.clone(),
+                number: text(&value, "number"),
+                name: text(&value, "name"),
+                fate,
+            };
+            match at.get(catalog) {
+                Some(&i) => evidence[i] = found,
+                None => {
+                    at.insert(catalog, evidence.len());
+                    evidence.push(found);
+                }
+            }
+        }
+    }
+    let date = new.build.date.as_deref();
+    Ok(evidence.iter().map(|e| notice(e, date)).collect())
+}
