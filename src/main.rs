@@ -7,6 +7,7 @@ mod export;
 mod fields;
 mod inputs;
 mod kind;
+mod migrate;
 mod schema;
 mod serve;
 mod validate;
@@ -98,6 +99,10 @@ enum Command {
         after_help = "Examples:\n  cardkit diff old/AllPrintings.json new/AllPrintings.json\n  cardkit diff --format json --ignore '/cards/*/purchaseUrls' old.json new.json\n  cardkit diff --emit-migrations notices.jsonl old.json new.json"
     )]
     Diff(diff::Args),
+    /// Applies Migration notices to stored references to catalog ids (CSV,
+    /// JSON and JSON Lines files, a store made by `cardkit export`).
+    #[command(subcommand)]
+    Migrate(migrate::Command),
 }
 
 fn main() -> ExitCode {
@@ -115,6 +120,13 @@ fn main() -> ExitCode {
         Command::Schema(args) => schema::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::Migrate(command) => {
+            let migrate::Command::Apply(args) = &command;
+            if let Err(why) = args.check() {
+                usage_error("migrate", &why);
+            }
+            migrate::run(&command)
+        }
         Command::Export(args) => {
             if let Err(why) = args.check() {
                 usage_error("export", &why);

@@ -31,7 +31,7 @@ fn sql_type(ty: ColumnType) -> &'static str {
 }
 
 /// `"name"`, quoted as an SQL identifier.
-pub(crate) fn quoted(name: &str) -> String {
+pub fn quoted(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 

@@ -1,0 +1,177 @@
+//! References in a column of a table of a store made by `cardkit export`
+//! (SQLite or PostgreSQL), rewritten in one transaction: every row is read
+//! once, the rows whose id a notice names are updated (or deleted, with
+//! `--on-delete drop`) by their row id, and the transaction is committed,
+//! or rolled back on a dry run and on any failure, when nothing changes.
+
+use cardkit_export::layout::layout;
+use cardkit_export::sqlite::quoted;
+use cardkit_export::Target;
+
+use super::{decide, Action, Applied, ApplyOptions, Plan, Report};
+use crate::Error;
+
+/// The table and column, checked against the export's layout.
+fn checked(table: &str, column: &str) -> Result<(), Error> {
+    let tables = &layout().tables;
+    let Some(t) = tables.iter().find(|t| t.name == table) else {
+        let names: Vec<&str> = tables.iter().map(|t| t.name.as_str()).collect();
+        return Err(Error::new(format!(
+            "--table {table}: no such table in the export's layout (tables: {})",
+            names.join(", ")
+        )));
+    };
+    if !t.columns.iter().any(|c| c.name == column) {
+        let names: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
+        return Err(Error::new(format!(
+            "--column {column}: no such column in table {table} (columns: {})",
+            names.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// Applies `plan` to column `column` of table `table` of `target`.
+///
+/// # Errors
+/// The target cannot be opened or updated, the table or column is not the
+/// export's, or (with [`super::OnDelete::Fail`]) a row refers to a deleted
+/// id: the transaction is rolled back, nothing changes.
+pub fn apply(
+    target: &Target,
+    table: &str,
+    column: &str,
+    plan: &Plan,
+    options: ApplyOptions,
+    report: &mut Report,
+) -> Result<(), Error> {
+    checked(table, column)?;
+    match target {
+        Target::Sqlite(path) => sqlite(path, table, column, plan, options, report),
+        Target::Postgres(url) => postgres(url, table, column, plan, options, report),
+        Target::Parquet(_) => Err(Error::new(
+            "--to parquet:…: Parquet files are written once; apply the notices to a SQLite or PostgreSQL store, or to the inputs, and export again",
+        )),
+    }
+}
+
+/// Decides every row of `(row id, id)`: the changes to make.
+fn decide_rows(
+    rows: impl Iterator<Item = (String, String)>,
+    place: &str,
+    plan: &Plan,
+    options: ApplyOptions,
+    report: &mut Report,
+) -> Result<Vec<Applied>, Error> {
+    let mut out = Vec::new();
+    for (row, id) in rows {
+        report.references += 1;
+        if let Some(applied) = decide(plan, options, place, &|| row.clone(), &id)? {
+            out.push(applied);
+        }
+    }
+    Ok(out)
+}
+
+fn sqlite(
+    path: &std::path::Path,
+    table: &str,
+    column: &str,
+    plan: &Plan,
+    options: ApplyOptions,
+    report: &mut Report,
+) -> Result<(), Error> {
+    let at = |e: rusqlite::Error| Error::new(format!("sqlite:{}: {e}", path.display()));
+    if !path.is_file() {
+        return Err(Error::new(format!(
+            "sqlite:{}: no such database (make it with cardkit export)",
+            path.display()
+        )));
+    }
+    let mut connection = rusqlite::Connection::open(path).map_err(at)?;
+    let tx = connection.transaction().map_err(at)?;
+    let (t, c) = (quoted(table), quoted(column));
+    let rows: Vec<(String, String)> = {
+        let mut select = tx
+            .prepare(&format!("SELECT rowid, {c} FROM {t} WHERE {c} IS NOT NULL"))
+            .map_err(at)?;
+        let found = select
+            .query_map([], |row| {
+                Ok((row.get::<_, i64>(0)?.to_string(), row.get::<_, String>(1)?))
+            })
+            .map_err(at)?;
+        found.collect::<Result<_, _>>().map_err(at)?
+    };
+    let changes = decide_rows(rows.into_iter(), table, plan, options, report)?;
+    {
+        let mut update = tx
+            .prepare(&format!("UPDATE {t} SET {c} = ?1 WHERE rowid = ?2"))
+            .map_err(at)?;
+        let mut delete = tx
+            .prepare(&format!("DELETE FROM {t} WHERE rowid = ?1"))
+            .map_err(at)?;
+        for change in &changes {
+            let row: i64 = change.at.parse().unwrap_or_default();
+            match (&change.new, change.action) {
+                (Some(new), _) => update.execute(rusqlite::params![new, row]).map_err(at)?,
+                (None, Action::Dropped) => delete.execute([row]).map_err(at)?,
+                _ => 0,
+            };
+        }
+    }
+    report.changes.extend(changes);
+    if options.dry_run {
+        tx.rollback().map_err(at)
+    } else {
+        tx.commit().map_err(at)?;
+        report.written += 1;
+        Ok(())
+    }
+}
+
+fn postgres(
+    url: &str,
+    table: &str,
+    column: &str,
+    plan: &Plan,
+    options: ApplyOptions,
+    report: &mut Report,
+) -> Result<(), Error> {
+    let at = |e: postgres::Error| Error::new(format!("postgres: {e}"));
+    let mut client = postgres::Client::connect(url, postgres::NoTls).map_err(at)?;
+    let mut tx = client.transaction().map_err(at)?;
+    let (t, c) = (quoted(table), quoted(column));
+    let rows: Vec<(String, String)> = tx
+        .query(
+            &format!("SELECT ctid::text, {c}::text FROM {t} WHERE {c} IS NOT NULL"),
+            &[],
+        )
+        .map_err(at)?
+        .iter()
+        .map(|row| (row.get(0), row.get(1)))
+        .collect();
+    let changes = decide_rows(rows.into_iter(), table, plan, options, report)?;
+    let update = tx
+        .prepare(&format!(
+            "UPDATE {t} SET {c} = $1 WHERE ctid = $2::text::tid"
+        ))
+        .map_err(at)?;
+    let delete = tx
+        .prepare(&format!("DELETE FROM {t} WHERE ctid = $1::text::tid"))
+        .map_err(at)?;
+    for change in &changes {
+        match (&change.new, change.action) {
+            (Some(new), _) => tx.execute(&update, &[new, &change.at]).map_err(at)?,
+            (None, Action::Dropped) => tx.execute(&delete, &[&change.at]).map_err(at)?,
+            _ => 0,
+        };
+    }
+    report.changes.extend(changes);
+    if options.dry_run {
+        tx.rollback().map_err(at)
+    } else {
+        tx.commit().map_err(at)?;
+        report.written += 1;
+        Ok(())
+    }
+}

@@ -1,0 +1,192 @@
+//! `cardkit migrate apply`: Migration notices applied to stored references
+//! to catalog ids, through `cardkit_diff::apply`; this module parses
+//! arguments and prints the report.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use cardkit::render::Text;
+use cardkit_diff::apply::{
+    apply_files, read_notices, store, ApplyOptions, OnDelete, Output, Plan, References, Report,
+};
+use cardkit_diff::pointer::Pattern;
+use cardkit_export::Target;
+use clap::{Subcommand, ValueEnum};
+
+use crate::validate::jobs;
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Applies Migration notices to references to catalog ids: a column of
+    /// CSV files, the strings at a pointer pattern in JSON or JSON Lines
+    /// files, or a column of a table of a store made by `cardkit export`.
+    ///
+    /// Chains of merges are followed (A → B then B → C rewrites A to C);
+    /// a cycle, or an id that notices give two outcomes, is an error that
+    /// names the notices. Applying the same notices again changes nothing.
+    ///
+    /// Exit status: 0 when applied (or reported, with --dry-run), 2 for
+    /// usage errors, notices that are invalid or cannot be applied, files or
+    /// stores that cannot be read or written, and a deleted id with
+    /// --on-delete fail (nothing is written then).
+    #[command(
+        after_help = "Examples:\n  cardkit migrate apply --migrations notices.jsonl --column catalog_id --in-place decks.csv\n  cardkit migrate apply --migrations page1.json page2.json --pointer '/cards/*/catalogAId' -o new.json collection.json\n  cardkit migrate apply --migrations notices.jsonl --dry-run --column id cards.csv\n  cardkit migrate apply --migrations notices.jsonl --to cards.db --table cards --column identifiers_catalog_a_id"
+    )]
+    Apply(ApplyArgs),
+}
+
+#[derive(clap::Args)]
+pub struct ApplyArgs {
+    /// Files of Migration notices: list objects, arrays, JSON Lines (any
+    /// container `validate` reads), validated first.
+    /// Example: --migrations notices.jsonl
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    migrations: Vec<PathBuf>,
+
+    /// The CSV column (by its header) that holds catalog ids; with --to,
+    /// the table's column. Example: --column catalog_id
+    #[arg(long, value_name = "NAME", conflicts_with = "pointer")]
+    column: Option<String>,
+
+    /// Where catalog ids are in JSON files: a JSON Pointer, `*` for any item
+    /// or member. Example: --pointer '/cards/*/catalogAId'
+    #[arg(long, value_name = "PATTERN", value_parser = Pattern::parse)]
+    pointer: Option<Pattern>,
+
+    /// A store made by `cardkit export` to update (in one transaction):
+    /// `sqlite:PATH` (or a path ending in .db or .sqlite) or `postgres://…`.
+    /// Example: --to cards.db
+    #[arg(long, value_name = "TARGET", value_parser = clap::value_parser!(Target), requires_all = ["table", "column"], conflicts_with_all = ["inputs", "pointer", "output", "in_place"])]
+    to: Option<Target>,
+
+    /// With --to: the table. Example: --table cards
+    #[arg(long, value_name = "T", requires = "to")]
+    table: Option<String>,
+
+    /// Reports what would change; writes nothing.
+    #[arg(long)]
+    dry_run: bool,
+
+    /// A reference to a deleted id: `keep` it (and report it), `drop` its
+    /// row or item, or `fail` the run (nothing is written).
+    /// Example: --on-delete drop
+    #[arg(long, value_enum, default_value_t = Delete::Keep, value_name = "MODE")]
+    on_delete: Delete,
+
+    /// Writes the rewritten input here (one input). Example: -o new.csv
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "OUT",
+        conflicts_with = "in_place"
+    )]
+    output: Option<PathBuf>,
+
+    /// Rewrites each input in its place (atomically).
+    #[arg(long)]
+    in_place: bool,
+
+    /// Files to rewrite (CSV with --column, JSON or JSON Lines with
+    /// --pointer).
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Delete {
+    Keep,
+    Drop,
+    Fail,
+}
+
+impl ApplyArgs {
+    /// What the arguments ask that cannot be done, beyond what clap checks.
+    pub fn check(&self) -> Result<(), String> {
+        if self.to.is_none() {
+            if self.inputs.is_empty() {
+                return Err("give the files to rewrite (INPUT...), or a store with --to".into());
+            }
+            if self.column.is_none() && self.pointer.is_none() {
+                return Err(
+                    "say where the ids are: --column NAME (CSV) or --pointer PATTERN (JSON)".into(),
+                );
+            }
+            if self.inputs.len() > 1 && !self.in_place && !self.dry_run {
+                return Err(
+                    "several inputs are rewritten with --in-place (or looked at with --dry-run)"
+                        .into(),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+fn note(text: &str) {
+    let _ = writeln!(io::stderr(), "cardkit migrate: {}", Text::escape(text));
+}
+
+pub fn run(command: &Command) -> io::Result<u8> {
+    let Command::Apply(args) = command;
+    match apply(args) {
+        Ok((report, to_stdout)) => {
+            let mut out: Box<dyn Write> = if to_stdout {
+                Box::new(io::stderr().lock())
+            } else {
+                Box::new(io::stdout().lock())
+            };
+            report.text(args.dry_run, &mut out)?;
+            Ok(0)
+        }
+        Err(error) => {
+            note(&format!("error: {error}"));
+            Ok(2)
+        }
+    }
+}
+
+fn apply(args: &ApplyArgs) -> Result<(Report, bool), cardkit_diff::Error> {
+    let mut notices = Vec::new();
+    for path in &args.migrations {
+        let name = path.display().to_string();
+        let file = std::fs::File::open(path)
+            .map_err(|e| cardkit_diff::Error(format!("{name}: cannot be read: {e}")))?;
+        let json_lines = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"));
+        notices.extend(read_notices(
+            &name,
+            io::BufReader::new(file),
+            json_lines,
+            jobs(None),
+        )?);
+    }
+    let plan = Plan::new(notices)?;
+    let options = ApplyOptions {
+        on_delete: match args.on_delete {
+            Delete::Keep => OnDelete::Keep,
+            Delete::Drop => OnDelete::Drop,
+            Delete::Fail => OnDelete::Fail,
+        },
+        dry_run: args.dry_run,
+    };
+    if let (Some(target), Some(table), Some(column)) = (&args.to, &args.table, &args.column) {
+        let mut report = Report::default();
+        store::apply(target, table, column, &plan, options, &mut report)?;
+        return Ok((report, false));
+    }
+    let references = match (&args.column, &args.pointer) {
+        (Some(column), _) => References::Column(column.clone()),
+        (None, Some(pattern)) => References::Pointer(pattern.clone()),
+        (None, None) => unreachable!("checked"),
+    };
+    let output = match (&args.output, args.in_place) {
+        (Some(path), _) => Output::File(path.clone()),
+        (None, true) => Output::InPlace,
+        (None, false) => Output::Stdout,
+    };
+    let to_stdout = matches!(output, Output::Stdout) && !args.dry_run;
+    let report = apply_files(&args.inputs, &references, &plan, options, &output)?;
+    Ok((report, to_stdout))
+}
