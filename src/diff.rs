@@ -111,7 +111,10 @@ pub fn run(args: &Args) -> io::Result<u8> {
     Ok(u8::from(!diff.summary.is_empty()))
 }
 
-fn write_migrations(path: &std::path::Path, notices: &[serde_json::Value]) -> io::Result<()> {
+fn write_migrations(
+    path: &std::path::Path,
+    notices: &[cardkit_diff::notices::MigrationNotice],
+) -> io::Result<()> {
     let mut out = BufWriter::new(std::fs::File::create(path)?);
     for notice in notices {
         serde_json::to_writer(&mut out, notice)?;

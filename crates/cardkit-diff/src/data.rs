@@ -228,7 +228,7 @@ pub struct Diff {
     pub drift: Vec<DriftReport>,
     /// Migration notices for the catalog ids the new build no longer has.
     #[serde(skip)]
-    pub migrations: Vec<Value>,
+    pub migrations: Vec<crate::notices::MigrationNotice>,
     /// Totals.
     pub summary: Summary,
 }

@@ -6,7 +6,7 @@
 //! gets the same id; its `uri` is the URN of that id; its `created_at` is
 //! the new build's date; its `note` the evidence.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
 use uuid::Uuid;
 
 /// The namespace of the notices' ids: the version-5 UUID (URL namespace)
@@ -104,22 +104,45 @@ pub fn notice_id(strategy: &str, old: &str, new: Option<&str>, created_at: Optio
     Uuid::new_v5(&namespace(), content.as_bytes())
 }
 
-/// The Migration document for `evidence`, dated `created_at`.
+/// A Migration notice, its members in the spec's order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MigrationNotice {
+    /// Always `migration`.
+    pub object: &'static str,
+    /// A version-5 UUID of the content ([`notice_id`]).
+    pub id: String,
+    /// `urn:uuid:` and the id.
+    pub uri: String,
+    /// The new build's date.
+    pub created_at: Option<String>,
+    /// `merge` or `delete`.
+    pub migration_strategy: &'static str,
+    /// The catalog id the new build no longer has.
+    #[serde(rename = "old_catalogA_id")]
+    pub old_catalog_a_id: String,
+    /// For a merge, the catalog id the printing has now.
+    #[serde(rename = "new_catalogA_id")]
+    pub new_catalog_a_id: Option<String>,
+    /// The evidence: set, number, name, what changed.
+    pub note: String,
+}
+
+/// The Migration notice for `evidence`, dated `created_at`.
 #[must_use]
-pub fn notice(evidence: &Evidence, created_at: Option<&str>) -> Value {
+pub fn notice(evidence: &Evidence, created_at: Option<&str>) -> MigrationNotice {
     let new = evidence.merged_into();
     let strategy = if new.is_some() { "merge" } else { "delete" };
     let id = notice_id(strategy, &evidence.catalog, new, created_at);
-    let mut doc = Map::new();
-    doc.insert("object".into(), json!("migration"));
-    doc.insert("id".into(), json!(id.to_string()));
-    doc.insert("uri".into(), json!(format!("urn:uuid:{id}")));
-    doc.insert("created_at".into(), json!(created_at));
-    doc.insert("migration_strategy".into(), json!(strategy));
-    doc.insert("old_catalogA_id".into(), json!(evidence.catalog));
-    doc.insert("new_catalogA_id".into(), json!(new));
-    doc.insert("note".into(), json!(evidence.note()));
-    Value::Object(doc)
+    MigrationNotice {
+        object: "migration",
+        id: id.to_string(),
+        uri: format!("urn:uuid:{id}"),
+        created_at: created_at.map(str::to_owned),
+        migration_strategy: strategy,
+        old_catalog_a_id: evidence.catalog.clone(),
+        new_catalog_a_id: new.map(str::to_owned),
+        note: evidence.note(),
+    }
 }
 
 #[cfg(test)]

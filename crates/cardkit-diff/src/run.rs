@@ -452,7 +452,7 @@ fn migrations(
     old: &Side,
     new: &Side,
     rekeyed: &HashMap<(usize, usize), (usize, usize)>,
-) -> Result<Vec<Value>, Error> {
+) -> Result<Vec<crate::notices::MigrationNotice>, Error> {
     let mut in_new: HashSet<&str> = HashSet::new();
     let mut by_uuid: HashMap<&str, Option<&str>> = HashMap::new();
     for set in &new.build.sets {

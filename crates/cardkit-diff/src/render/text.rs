@@ -74,7 +74,7 @@ pub fn text(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
     )?;
     writeln!(
         out,
-        "records: {} added, {} removed, {} changed, {} re-keyed ({} re-identified); {}",
+        "records: {} added, {} removed, {} changed, {} re-keyed; {} re-identified; {} changed",
         count(s.records_added as u64),
         count(s.records_removed as u64),
         count(s.records_changed as u64),
