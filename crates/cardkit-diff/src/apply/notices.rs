@@ -10,7 +10,7 @@
 //! notice given twice is one notice.
 
 use std::collections::HashMap;
-use std::io::Read;
+use std::io::{BufRead, Read};
 
 use cardkit::validate::{validate_with, Validated};
 use cardkit::{DocumentReport, Kind, Options};
@@ -211,6 +211,21 @@ pub fn read_notices(
     json_lines: bool,
     jobs: usize,
 ) -> Result<Vec<Notice>, Error> {
+    // A file of no notices (empty, or white space) is no notices.
+    let mut reader = std::io::BufReader::new(reader);
+    loop {
+        let head = reader
+            .fill_buf()
+            .map_err(|e| Error::new(format!("{path}: cannot be read: {e}")))?;
+        if head.is_empty() {
+            return Ok(Vec::new());
+        }
+        let blank = head.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if blank < head.len() {
+            break;
+        }
+        reader.consume(blank);
+    }
     let options = Options {
         kind: Some(Kind::Migration),
         json_lines,

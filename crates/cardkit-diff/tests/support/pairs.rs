@@ -170,7 +170,7 @@ pub fn write_pair(spec: &Spec, old: &mut dyn Write, new: &mut dyn Write) -> io::
         "{{\"meta\": {{\"date\": \"2024-05-02\"}}, \"data\": {{"
     )?;
     let mut first = (true, true);
-    let mut sep = |out: &mut dyn Write, first: &mut bool| -> io::Result<()> {
+    let sep = |out: &mut dyn Write, first: &mut bool| -> io::Result<()> {
         if !std::mem::take(first) {
             writeln!(out, ",")?;
         }
