@@ -39,7 +39,11 @@ fn main() -> std::io::Result<()> {
             let expected = pairs::write_pair(&spec, &mut old, &mut new)?;
             old.flush()?;
             new.flush()?;
-            println!("{} sets, {} record changes", spec.sets, expected.records.len());
+            println!(
+                "{} sets, {} record changes",
+                spec.sets,
+                expected.records.len()
+            );
         }
         Some("notices") => {
             let mut rng = pairs::Rng::new(2);
@@ -73,7 +77,12 @@ fn main() -> std::io::Result<()> {
                 } else {
                     rng.uuid()
                 };
-                write!(csv, "deck {},\"Card, {row}\",{id},{}\r\n", row % 977, row % 4 + 1)?;
+                write!(
+                    csv,
+                    "deck {},\"Card, {row}\",{id},{}\r\n",
+                    row % 977,
+                    row % 4 + 1
+                )?;
             }
             csv.flush()?;
         }

@@ -270,51 +270,29 @@ fn in_place_dry_run_and_a_failing_run_write_nothing() {
     let second = write(dir.path(), "b.csv", &format!("id\n{C}\n"));
     let inputs = [first.clone(), second.clone()];
     let column = References::Column("id".into());
-    let dry = ApplyOptions {
-        on_delete: OnDelete::Keep,
-        dry_run: true,
+    let run = |on_delete, dry_run| {
+        let options = ApplyOptions { on_delete, dry_run };
+        apply_files(&inputs, &column, &p, options, &Output::InPlace)
     };
-    let report = apply_files(&inputs, &column, &p, dry, &Output::InPlace).unwrap();
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap();
+    let report = run(OnDelete::Keep, true).unwrap();
     assert_eq!((report.changes.len(), report.written), (2, 0));
     assert_eq!(
-        std::fs::read_to_string(&first).unwrap(),
-        format!("id\n{A}\n")
-    );
-    let failed = apply_files(
-        &inputs,
-        &column,
-        &p,
-        options(OnDelete::Fail),
-        &Output::InPlace,
-    );
-    assert!(failed.is_err());
-    assert_eq!(
-        std::fs::read_to_string(&first).unwrap(),
+        read(&first),
         format!("id\n{A}\n"),
-        "nothing written"
+        "a dry run writes nothing"
     );
-    let report = apply_files(
-        &inputs,
-        &column,
-        &p,
-        options(OnDelete::Drop),
-        &Output::InPlace,
-    )
-    .unwrap();
-    assert_eq!(report.written, 2);
+    assert!(run(OnDelete::Fail, false).is_err());
     assert_eq!(
-        std::fs::read_to_string(&first).unwrap(),
-        format!("id\n{B}\n")
+        read(&first),
+        format!("id\n{A}\n"),
+        "a failed run writes nothing"
     );
-    assert_eq!(std::fs::read_to_string(&second).unwrap(), "id\n");
-    let again = apply_files(
-        &inputs,
-        &column,
-        &p,
-        options(OnDelete::Drop),
-        &Output::InPlace,
-    )
-    .unwrap();
+    let report = run(OnDelete::Drop, false).unwrap();
+    assert_eq!(report.written, 2);
+    assert_eq!(read(&first), format!("id\n{B}\n"));
+    assert_eq!(read(&second), "id\n");
+    let again = run(OnDelete::Drop, false).unwrap();
     assert!(again.changes.is_empty(), "applying again changes nothing");
 }
 
@@ -458,53 +436,29 @@ fn a_sqlite_store_in_one_transaction() {
             .map(Result::unwrap)
             .collect::<Vec<_>>()
     };
+    let run = |on_delete, dry_run, report: &mut Report| {
+        let options = ApplyOptions { on_delete, dry_run };
+        store::apply(&target, "identifiers", "catalog_a_id", &p, options, report)
+    };
     let before = column("catalog_a_id");
     let mut report = Report::default();
-    let dry = ApplyOptions {
-        on_delete: OnDelete::Drop,
-        dry_run: true,
-    };
-    store::apply(&target, "identifiers", "catalog_a_id", &p, dry, &mut report).unwrap();
+    run(OnDelete::Drop, true, &mut report).unwrap();
     assert_eq!(report.changes.len(), 2);
     assert_eq!(column("catalog_a_id"), before, "a dry run changes nothing");
-    let failed = store::apply(
-        &target,
-        "identifiers",
-        "catalog_a_id",
-        &p,
-        options(OnDelete::Fail),
-        &mut Report::default(),
-    );
-    assert!(failed.is_err());
+    assert!(run(OnDelete::Fail, false, &mut Report::default()).is_err());
     assert_eq!(
         column("catalog_a_id"),
         before,
         "a failed run changes nothing"
     );
     let mut report = Report::default();
-    store::apply(
-        &target,
-        "identifiers",
-        "catalog_a_id",
-        &p,
-        options(OnDelete::Drop),
-        &mut report,
-    )
-    .unwrap();
+    run(OnDelete::Drop, false, &mut report).unwrap();
     let after = column("catalog_a_id");
     assert!(after.contains(&Some(A.to_owned())));
     assert!(!after.contains(&Some(ids[1].clone())));
     assert_eq!(after.len(), before.len() - 1);
     let mut again = Report::default();
-    store::apply(
-        &target,
-        "identifiers",
-        "catalog_a_id",
-        &p,
-        options(OnDelete::Drop),
-        &mut again,
-    )
-    .unwrap();
+    run(OnDelete::Drop, false, &mut again).unwrap();
     assert!(again.changes.is_empty());
     let wrong = store::apply(
         &target,

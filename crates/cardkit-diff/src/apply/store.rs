@@ -55,6 +55,22 @@ pub fn apply(
     }
 }
 
+/// Makes `changes` through `write` (row id, and the new id or `None` to
+/// delete the row).
+fn make<E>(
+    changes: &[Applied],
+    mut write: impl FnMut(&str, Option<&str>) -> Result<(), E>,
+) -> Result<(), E> {
+    for change in changes {
+        match (&change.new, change.action) {
+            (Some(new), _) => write(&change.at, Some(new))?,
+            (None, Action::Dropped) => write(&change.at, None)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Decides every row of `(row id, id)`: the changes to make.
 fn decide_rows(
     rows: impl Iterator<Item = (String, String)>,
@@ -110,23 +126,20 @@ fn sqlite(
         let mut delete = tx
             .prepare(&format!("DELETE FROM {t} WHERE rowid = ?1"))
             .map_err(at)?;
-        for change in &changes {
-            let row: i64 = change.at.parse().unwrap_or_default();
-            match (&change.new, change.action) {
-                (Some(new), _) => update.execute(rusqlite::params![new, row]).map_err(at)?,
-                (None, Action::Dropped) => delete.execute([row]).map_err(at)?,
-                _ => 0,
-            };
-        }
+        make(&changes, |row, new| {
+            let row = row.parse::<i64>().unwrap_or_default();
+            match new {
+                Some(new) => update.execute(rusqlite::params![new, row]),
+                None => delete.execute([row]),
+            }
+            .map(drop)
+        })
+        .map_err(at)?;
     }
+    let commit = !options.dry_run;
     report.changes.extend(changes);
-    if options.dry_run {
-        tx.rollback().map_err(at)
-    } else {
-        tx.commit().map_err(at)?;
-        report.written += 1;
-        Ok(())
-    }
+    report.written += usize::from(commit);
+    if commit { tx.commit() } else { tx.rollback() }.map_err(at)
 }
 
 fn postgres(
@@ -159,19 +172,16 @@ fn postgres(
     let delete = tx
         .prepare(&format!("DELETE FROM {t} WHERE ctid = $1::text::tid"))
         .map_err(at)?;
-    for change in &changes {
-        match (&change.new, change.action) {
-            (Some(new), _) => tx.execute(&update, &[new, &change.at]).map_err(at)?,
-            (None, Action::Dropped) => tx.execute(&delete, &[&change.at]).map_err(at)?,
-            _ => 0,
-        };
-    }
+    make(&changes, |row, new| {
+        match new {
+            Some(new) => tx.execute(&update, &[&new, &row]),
+            None => tx.execute(&delete, &[&row]),
+        }
+        .map(drop)
+    })
+    .map_err(at)?;
+    let commit = !options.dry_run;
     report.changes.extend(changes);
-    if options.dry_run {
-        tx.rollback().map_err(at)
-    } else {
-        tx.commit().map_err(at)?;
-        report.written += 1;
-        Ok(())
-    }
+    report.written += usize::from(commit);
+    if commit { tx.commit() } else { tx.rollback() }.map_err(at)
 }

@@ -8,27 +8,13 @@ pub mod shared;
 
 use std::path::{Path, PathBuf};
 
-use proptest::test_runner::{Config, FileFailurePersistence, RngSeed};
+#[path = "../../../cardkit/tests/support/properties.rs"]
+mod properties;
 
-/// `default` cases unless `CARDKIT_PROPTEST_CASES` says otherwise, from a
-/// fixed seed unless `CARDKIT_PROPTEST_SEED` says otherwise.
-pub fn config(default: u32) -> Config {
-    let cases = std::env::var("CARDKIT_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse::<u32>().ok())
-        .unwrap_or(default);
-    let seed = std::env::var("CARDKIT_PROPTEST_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0x00CA_4DC1_7EB1);
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
-        ..Config::default()
-    }
+/// `default` cases from a fixed seed, as the library's property tests
+/// (`CARDKIT_PROPTEST_CASES`, `CARDKIT_PROPTEST_SEED`).
+pub fn config(default: u32) -> proptest::test_runner::Config {
+    properties::config(default, 1)
 }
 
 /// A pair written to `dir` as `old.json` and `new.json`.

@@ -362,14 +362,8 @@ pub fn validate_with<T: Send + 'static>(
     extract: impl Fn(&DocumentReport, &[u8]) -> T + Sync,
     on_item: impl FnMut(Validated<T>),
 ) -> io::Result<Layout> {
-    validate_with_buffered(
-        reader,
-        options,
-        jobs,
-        Buffering::default(),
-        extract,
-        on_item,
-    )
+    let extract = move |report: &DocumentReport, bytes: &[u8], _| extract(report, bytes);
+    validate_with_offsets(reader, options, jobs, extract, on_item)
 }
 
 /// [`validate_with`] whose extractor is also given the document's byte
@@ -420,14 +414,8 @@ pub fn validate_with_buffered<T: Send + 'static>(
     extract: impl Fn(&DocumentReport, &[u8]) -> T + Sync,
     on_item: impl FnMut(Validated<T>),
 ) -> io::Result<Layout> {
-    validate_with_offsets_buffered(
-        reader,
-        options,
-        jobs,
-        buffering,
-        move |report, bytes, _| extract(report, bytes),
-        on_item,
-    )
+    let extract = move |report: &DocumentReport, bytes: &[u8], _| extract(report, bytes);
+    validate_with_offsets_buffered(reader, options, jobs, buffering, extract, on_item)
 }
 
 /// [`validate_with_offsets`] with other buffer sizes, for the tests of
