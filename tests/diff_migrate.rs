@@ -34,7 +34,11 @@ fn diff_exits_0_when_the_same_1_when_not_and_writes_valid_notices() {
         .assert()
         .code(1);
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    assert!(text.lines().last().unwrap().starts_with(r#"{"type":"summary""#));
+    assert!(text
+        .lines()
+        .last()
+        .unwrap()
+        .starts_with(r#"{"type":"summary""#));
     cardkit()
         .args(["validate", "--kind", "migration"])
         .arg(&notices)
@@ -66,22 +70,32 @@ fn migrate_apply_rewrites_a_csv_in_place_and_then_changes_nothing() {
     };
     let notices = shared.join("corpus/neutral/migration/mtgssm_migrations.json");
     let notices = notices.to_str().unwrap();
-    cardkit()
-        .args(["migrate", "apply", "--migrations", notices, "--column", "id", "--in-place"])
-        .arg(&csv)
-        .assert()
-        .code(0);
+    let apply = |how: &str| {
+        cardkit()
+            .args([
+                "migrate",
+                "apply",
+                "--migrations",
+                notices,
+                "--column",
+                "id",
+                how,
+            ])
+            .arg(&csv)
+            .assert()
+            .code(0)
+    };
+    apply("--in-place");
     assert_eq!(
         std::fs::read_to_string(&csv).unwrap(),
         "name,id\r\n\"a, b\",9052f5c7-ee3b-457d-97ca-ac6b4518997c\r\n"
     );
-    let out = cardkit()
-        .args(["migrate", "apply", "--migrations", notices, "--column", "id", "--dry-run"])
-        .arg(&csv)
-        .assert()
-        .code(0);
+    let out = apply("--dry-run");
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    assert!(text.starts_with("dry run: 1 references: 0 merged"), "{text}");
+    assert!(
+        text.starts_with("dry run: 1 references: 0 merged"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -90,9 +104,19 @@ fn migrate_apply_usage_errors() {
         .args(["migrate", "apply", "--migrations", "x.jsonl", "in.csv"])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("--column NAME (CSV) or --pointer PATTERN"));
+        .stderr(predicates::str::contains(
+            "--column NAME (CSV) or --pointer PATTERN",
+        ));
     cardkit()
-        .args(["migrate", "apply", "--migrations", "missing.jsonl", "--column", "id", "in.csv"])
+        .args([
+            "migrate",
+            "apply",
+            "--migrations",
+            "missing.jsonl",
+            "--column",
+            "id",
+            "in.csv",
+        ])
         .assert()
         .code(2)
         .stderr(predicates::str::contains("missing.jsonl: cannot be read"));

@@ -71,6 +71,13 @@ fn make<E>(
     Ok(())
 }
 
+/// Reports `changes` as made; whether to commit (not on a dry run).
+fn done(changes: Vec<Applied>, options: ApplyOptions, report: &mut Report) -> bool {
+    report.changes.extend(changes);
+    report.written += usize::from(!options.dry_run);
+    !options.dry_run
+}
+
 /// Decides every row of `(row id, id)`: the changes to make.
 fn decide_rows(
     rows: impl Iterator<Item = (String, String)>,
@@ -136,10 +143,12 @@ fn sqlite(
         })
         .map_err(at)?;
     }
-    let commit = !options.dry_run;
-    report.changes.extend(changes);
-    report.written += usize::from(commit);
-    if commit { tx.commit() } else { tx.rollback() }.map_err(at)
+    if done(changes, options, report) {
+        tx.commit()
+    } else {
+        tx.rollback()
+    }
+    .map_err(at)
 }
 
 fn postgres(
@@ -180,8 +189,10 @@ fn postgres(
         .map(drop)
     })
     .map_err(at)?;
-    let commit = !options.dry_run;
-    report.changes.extend(changes);
-    report.written += usize::from(commit);
-    if commit { tx.commit() } else { tx.rollback() }.map_err(at)
+    if done(changes, options, report) {
+        tx.commit()
+    } else {
+        tx.rollback()
+    }
+    .map_err(at)
 }
