@@ -18,7 +18,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 /// The size of a generated set of 300 cards, about.
-const SET_BYTES: usize = 300 * 1_450;
+const SET_BYTES: usize = 300 * 1_010;
 
 fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().collect();

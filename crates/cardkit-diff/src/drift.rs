@@ -86,7 +86,7 @@ pub struct Node {
     ty: Option<&'static Type>,
     few: bool,
     known: Vec<u32>,
-    other: HashMap<Box<str>, u32>,
+    other: HashMap<Box<[u8]>, u32>,
     star: u32,
     /// Values of each type, with the first one's pointer.
     pub types: [(u64, Option<String>); 6],
@@ -157,20 +157,25 @@ impl Tree {
     /// The node of member `name` of an object at `node`, made when new;
     /// `None` when the tables say nothing of what is inside `node`.
     pub fn child(&mut self, node: usize, name: &str) -> Option<usize> {
+        self.child_bytes(node, name.as_bytes())
+    }
+
+    /// [`Tree::child`] of a name given as UTF-8 bytes.
+    pub fn child_bytes(&mut self, node: usize, name: &[u8]) -> Option<usize> {
         let model = self.nodes[node].model()?;
-        if let Some((index, field)) = model.field(name) {
+        if let Some((index, field)) = model.field_by_bytes(name) {
             let id = self.nodes[node].known[index];
             if id != 0 {
                 return Some(id as usize);
             }
-            let id = self.add(node, name, Some(field.ty), field.few_values);
+            let id = self.add(node, field.name, Some(field.ty), field.few_values);
             self.nodes[node].known[index] = u32::try_from(id).ok()?;
             return Some(id);
         }
         if let Some(&id) = self.nodes[node].other.get(name) {
             return Some(id as usize);
         }
-        let id = self.add(node, name, None, false);
+        let id = self.add(node, &String::from_utf8_lossy(name), None, false);
         self.nodes[node]
             .other
             .insert(name.into(), u32::try_from(id).ok()?);
@@ -202,6 +207,12 @@ impl Tree {
     /// The pointer of the first value of type `ty` at `node`.
     pub fn example(&mut self, node: usize, ty: JsonType, pointer: String) {
         self.nodes[node].types[ty as usize].1.get_or_insert(pointer);
+    }
+
+    /// Whether `node` is a few-valued field whose values are kept.
+    #[must_use]
+    pub fn has_values(&self, node: usize) -> bool {
+        self.nodes[node].values.is_some()
     }
 
     /// Whether the string `value` at `node` is kept (a few-valued field);

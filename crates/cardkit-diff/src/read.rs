@@ -10,8 +10,6 @@
 //! Members that `--ignore` names are left out of the hashes (and of the
 //! drift).
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
 use std::io::Read;
 
 use cardkit::json::{Scanner, Str};
@@ -256,18 +254,28 @@ const ARRAY: u8 = 2;
 const STRING: u8 = 3;
 const OTHER: u8 = 4;
 
-fn hash_of(tag: u8, bytes: &[u8]) -> u64 {
-    let mut h = DefaultHasher::new();
-    tag.hash(&mut h);
-    h.write(bytes);
-    h.finish()
+/// Mixes two words into one (the multiply-and-fold of wyhash): every bit
+/// of each reaches every bit of the result.
+fn mix(a: u64, b: u64) -> u64 {
+    let product = u128::from(a ^ 0xA076_1D64_78BD_642F) * u128::from(b ^ 0xE703_7ED1_A0B4_28DB);
+    (product as u64) ^ ((product >> 64) as u64)
 }
 
-fn mix(key: u64, value: u64) -> u64 {
-    let mut h = DefaultHasher::new();
-    h.write_u64(key);
-    h.write_u64(value);
-    h.finish()
+/// A 64-bit hash of `bytes` with a tag for the kind of value they are:
+/// eight bytes at a time, each word mixed with the running hash. Fast, for
+/// telling values apart (the values whose hashes differ are compared), not
+/// against inputs made to collide.
+fn hash_of(tag: u8, bytes: &[u8]) -> u64 {
+    let mut h = mix(u64::from(tag), bytes.len() as u64);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        h = mix(h, u64::from_le_bytes(word));
+    }
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    mix(h, u64::from_le_bytes(last))
 }
 
 impl<'a> Walker<'a, '_> {
@@ -277,6 +285,15 @@ impl<'a> Walker<'a, '_> {
             self.scan.decode(s)
         } else {
             String::from_utf8_lossy(&self.scan.bytes[s.start..s.end])
+        }
+    }
+
+    /// The bytes of a string token, decoded only when it holds escapes.
+    fn raw(&self, s: Str) -> std::borrow::Cow<'a, [u8]> {
+        if s.escaped {
+            std::borrow::Cow::Owned(self.scan.decode(s).into_owned().into_bytes())
+        } else {
+            std::borrow::Cow::Borrowed(&self.scan.bytes[s.start..s.end])
         }
     }
 
@@ -337,13 +354,13 @@ impl<'a> Walker<'a, '_> {
                 if self.scan.open().map_err(syntax)? {
                     loop {
                         let (name, _) = self.scan.member_name().map_err(syntax)?;
-                        let child = node.and_then(|n| self.tree.child(n, &self.text(name)));
+                        let key = self.raw(name);
+                        let child = node.and_then(|n| self.tree.child_bytes(n, &key));
                         self.path.push(Step::Key(name));
                         let value = self.value(child, depth + 1)?;
                         self.path.pop();
                         if let Some(value) = value {
-                            let key = hash_of(STRING, self.text(name).as_bytes());
-                            sum = sum.wrapping_add(mix(key, value));
+                            sum = sum.wrapping_add(mix(hash_of(STRING, &key), value));
                         }
                         if !self.scan.after_member().map_err(syntax)? {
                             break;
@@ -353,8 +370,7 @@ impl<'a> Walker<'a, '_> {
                 mix(u64::from(OBJECT), sum)
             }
             JsonType::Array => {
-                let mut h = DefaultHasher::new();
-                ARRAY.hash(&mut h);
+                let mut h = u64::from(ARRAY);
                 if self.scan.open().map_err(syntax)? {
                     let star = node.and_then(|n| self.tree.star(n));
                     let mut index = 0u32;
@@ -363,7 +379,7 @@ impl<'a> Walker<'a, '_> {
                         let value = self.value(star, depth + 1)?;
                         self.path.pop();
                         if let Some(value) = value {
-                            h.write_u64(value);
+                            h = mix(h, value);
                         }
                         index += 1;
                         if !self.scan.after_item().map_err(syntax)? {
@@ -371,18 +387,18 @@ impl<'a> Walker<'a, '_> {
                         }
                     }
                 }
-                h.finish()
+                h
             }
             JsonType::String => {
                 let s = self.scan.string().map_err(syntax)?;
-                let text = self.text(s);
-                if let Some(node) = node {
+                if let Some(node) = node.filter(|&n| self.tree.has_values(n)) {
+                    let text = self.text(s);
                     if self.tree.wants_value(node, &text) {
                         let pointer = self.pointer();
                         self.tree.value(node, &text, pointer);
                     }
                 }
-                hash_of(STRING, text.as_bytes())
+                hash_of(STRING, &self.raw(s))
             }
             _ => {
                 self.scan.skip_structure().map_err(syntax)?;
@@ -509,8 +525,6 @@ pub struct Keys {
     pub uuid: Option<String>,
     /// A hash of its natural key.
     pub natural: u64,
-    /// Its natural key's values (JSON), in [`crate::fields::NATURAL_KEY`] order.
-    pub natural_values: Vec<Option<serde_json::Value>>,
     /// Its catalog id, when a string.
     pub catalog: Option<String>,
 }
@@ -520,10 +534,9 @@ pub struct Keys {
 #[must_use]
 pub fn record_keys(bytes: &[u8], list: usize) -> Keys {
     let natural_key = &facts().lists[list].natural_key;
-    let mut keys = Keys {
-        natural_values: vec![None; natural_key.len()],
-        ..Keys::default()
-    };
+    let mut keys = Keys::default();
+    // A hash of each natural key member's value (its bytes), by position.
+    let mut natural = vec![0u64; natural_key.len()];
     let string_at = |scan: &Scanner<'_>| -> Option<String> {
         let mut s = scan.clone();
         (s.peek() == Some(b'"'))
@@ -537,7 +550,7 @@ pub fn record_keys(bytes: &[u8], list: usize) -> Keys {
         } else if let Some(i) = natural_key.iter().position(|k| *k == name) {
             let start = scan.pos;
             if scan.skip_structure().is_ok() {
-                keys.natural_values[i] = serde_json::from_slice(&scan.bytes[start..scan.pos]).ok();
+                natural[i] = hash_of(OTHER, &scan.bytes[start..scan.pos]);
             }
         } else if name == IDENTIFIERS {
             each_member(&mut scan.clone(), &mut |name, scan| {
@@ -547,12 +560,7 @@ pub fn record_keys(bytes: &[u8], list: usize) -> Keys {
             });
         }
     });
-    let mut h = DefaultHasher::new();
-    list.hash(&mut h);
-    for value in &keys.natural_values {
-        value.as_ref().map(ToString::to_string).hash(&mut h);
-    }
-    keys.natural = h.finish();
+    keys.natural = natural.into_iter().fold(list as u64, mix);
     keys
 }
 
