@@ -30,17 +30,17 @@ pub enum Command {
     /// stores that cannot be read or written, and a deleted id with
     /// --on-delete fail (nothing is written then).
     #[command(
-        after_help = "Examples:\n  cardkit migrate apply --migrations notices.jsonl --column catalog_id --in-place decks.csv\n  cardkit migrate apply --migrations page1.json page2.json --pointer '/cards/*/catalogAId' -o new.json collection.json\n  cardkit migrate apply --migrations notices.jsonl --dry-run --column id cards.csv\n  cardkit migrate apply --migrations notices.jsonl --to cards.db --table cards --column identifiers_catalog_a_id"
+        after_help = "Examples:\n  cardkit migrate apply --migrations notices.jsonl --column catalog_id --in-place decks.csv\n  cardkit migrate apply --migrations page1.json --migrations page2.json --pointer '/cards/*/catalogAId' -o new.json collection.json\n  cardkit migrate apply --migrations notices.jsonl --dry-run --column id cards.csv\n  cardkit migrate apply --migrations notices.jsonl --to cards.db --table identifiers --column catalog_a_id"
     )]
     Apply(ApplyArgs),
 }
 
 #[derive(clap::Args)]
 pub struct ApplyArgs {
-    /// Files of Migration notices: list objects, arrays, JSON Lines (any
-    /// container `validate` reads), validated first.
-    /// Example: --migrations notices.jsonl
-    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    /// A file of Migration notices: a list object, an array, JSON Lines
+    /// (any container `validate` reads), validated first; repeat it for
+    /// several files. Example: --migrations page1.json --migrations page2.json
+    #[arg(long, value_name = "FILE", required = true)]
     migrations: Vec<PathBuf>,
 
     /// The CSV column (by its header) that holds catalog ids; with --to,

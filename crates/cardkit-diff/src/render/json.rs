@@ -3,9 +3,8 @@
 use std::io::{self, Write};
 
 use serde::Serialize;
-use serde_json::{json, Value};
 
-use crate::data::Diff;
+use crate::data::{Diff, SetDiff};
 
 /// The diff as one JSON document (the serialization of [`Diff`]).
 ///
@@ -16,16 +15,32 @@ pub fn json(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out)
 }
 
-fn line(out: &mut dyn Write, kind: &str, value: impl Serialize) -> io::Result<()> {
-    let mut value = serde_json::to_value(value)?;
-    if let Value::Object(members) = &mut value {
-        let mut typed = serde_json::Map::new();
-        typed.insert("type".into(), json!(kind));
-        typed.append(members);
-        value = Value::Object(typed);
-    }
-    serde_json::to_writer(&mut *out, &value)?;
+/// One line: its `type` first, then what it is about, then the item's
+/// members in their order.
+#[derive(Serialize)]
+struct Line<'a, T: Serialize> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    side: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    set: Option<&'a str>,
+    #[serde(flatten)]
+    item: &'a T,
+}
+
+fn line<T: Serialize>(out: &mut dyn Write, line: &Line<'_, T>) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, line)?;
     writeln!(out)
+}
+
+fn plain<'a, T: Serialize>(kind: &'a str, item: &'a T) -> Line<'a, T> {
+    Line {
+        kind,
+        side: None,
+        set: None,
+        item,
+    }
 }
 
 /// The diff as JSON Lines: `{"type": "build", "side": "old"|"new", …}`,
@@ -38,27 +53,27 @@ fn line(out: &mut dyn Write, kind: &str, value: impl Serialize) -> io::Result<()
 /// Writing failed.
 pub fn json_lines(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
     for (side, build) in [("old", &diff.old), ("new", &diff.new)] {
-        let mut value = serde_json::to_value(build)?;
-        value["side"] = json!(side);
-        line(out, "build", value)?;
+        let mut build_line = plain("build", build);
+        build_line.side = Some(side);
+        line(out, &build_line)?;
     }
     for problem in &diff.problems {
-        line(out, "problem", problem)?;
+        line(out, &plain("problem", problem))?;
     }
     for set in &diff.sets {
-        let mut value = serde_json::to_value(set)?;
-        if let Value::Object(members) = &mut value {
-            members.remove("changes");
-        }
-        line(out, "set", value)?;
+        let alone = SetDiff {
+            changes: Vec::new(),
+            ..set.clone()
+        };
+        line(out, &plain("set", &alone))?;
         for record in &set.changes {
-            let mut value = serde_json::to_value(record)?;
-            value["set"] = json!(set.code);
-            line(out, "record", value)?;
+            let mut record_line = plain("record", record);
+            record_line.set = Some(&set.code);
+            line(out, &record_line)?;
         }
     }
     for drift in &diff.drift {
-        line(out, "drift", drift)?;
+        line(out, &plain("drift", drift))?;
     }
-    line(out, "summary", &diff.summary)
+    line(out, &plain("summary", &diff.summary))
 }
