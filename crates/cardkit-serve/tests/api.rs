@@ -91,13 +91,22 @@ async fn post_json(
     query: &str,
     body: impl Into<reqwest::Body>,
 ) -> reqwest::Response {
-    client()
-        .post(server.url(&format!("/v1/validate{query}")))
-        .header("content-type", "application/json")
-        .body(body)
-        .send()
-        .await
-        .unwrap()
+    let path = format!("/v1/validate{query}");
+    post(server, &path, &[("content-type", "application/json")], body).await
+}
+
+/// `POST path` with the given headers and body.
+async fn post(
+    server: &Server,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: impl Into<reqwest::Body>,
+) -> reqwest::Response {
+    let mut request = client().post(server.url(path));
+    for &(name, value) in headers {
+        request = request.header(name, value);
+    }
+    request.body(body).send().await.unwrap()
 }
 
 /// A problem's status, content type and `code`.
@@ -220,16 +229,16 @@ async fn the_query_takes_the_command_lines_options() {
 async fn json_lines_bodies_and_media_types() {
     let server = Server::default().await;
     let lines = "{\"object\": \"migration\"}\n{}\n";
-    let report: Value = client()
-        .post(server.url("/v1/validate"))
-        .header("content-type", "application/x-ndjson")
-        .body(lines)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let report: Value = post(
+        &server,
+        "/v1/validate",
+        &[("content-type", "application/x-ndjson")],
+        lines,
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
     assert_eq!(
         without_time(report),
         library_report(lines.as_bytes(), "<body>", true)
@@ -239,13 +248,7 @@ async fn json_lines_bodies_and_media_types() {
         "application/x-www-form-urlencoded",
         "application/xml",
     ] {
-        let response = client()
-            .post(server.url("/v1/validate"))
-            .header("content-type", media)
-            .body("{}")
-            .send()
-            .await
-            .unwrap();
+        let response = post(&server, "/v1/validate", &[("content-type", media)], "{}").await;
         assert_eq!(
             problem(response).await,
             (415, "unsupported_media_type".into()),
@@ -253,12 +256,7 @@ async fn json_lines_bodies_and_media_types() {
         );
     }
     // No Content-Type: taken as JSON.
-    let response = client()
-        .post(server.url("/v1/validate"))
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let response = post(&server, "/v1/validate", &[], "{}").await;
     assert_eq!(response.status(), 200);
 }
 
@@ -276,28 +274,32 @@ async fn gzip_and_zstd_bodies_are_decoded() {
         ("gzip", gzip(INVALID.as_bytes())),
         ("zstd", zstd::encode_all(INVALID.as_bytes(), 3).unwrap()),
     ] {
-        let response = client()
-            .post(server.url("/v1/validate"))
-            .header("content-type", "application/json")
-            .header("content-encoding", coding)
-            .body(body)
-            .send()
-            .await
-            .unwrap();
+        let response = post(
+            &server,
+            "/v1/validate",
+            &[
+                ("content-type", "application/json"),
+                ("content-encoding", coding),
+            ],
+            body,
+        )
+        .await;
         assert_eq!(response.status(), 200, "{coding}");
         let report: Value = response.json().await.unwrap();
         assert_eq!(report["summary"]["bytes"], INVALID.len(), "{coding}");
         assert_eq!(without_time(report), expected, "{coding}");
     }
     for coding in ["br", "deflate, gzip", "compress"] {
-        let response = client()
-            .post(server.url("/v1/validate"))
-            .header("content-type", "application/json")
-            .header("content-encoding", coding)
-            .body("{}")
-            .send()
-            .await
-            .unwrap();
+        let response = post(
+            &server,
+            "/v1/validate",
+            &[
+                ("content-type", "application/json"),
+                ("content-encoding", coding),
+            ],
+            "{}",
+        )
+        .await;
         assert_eq!(
             problem(response).await,
             (415, "unsupported_media_type".into()),
@@ -305,14 +307,16 @@ async fn gzip_and_zstd_bodies_are_decoded() {
         );
     }
     // A body that says gzip and is not.
-    let response = client()
-        .post(server.url("/v1/validate"))
-        .header("content-type", "application/json")
-        .header("content-encoding", "gzip")
-        .body("{\"object\": \"migration\"}")
-        .send()
-        .await
-        .unwrap();
+    let response = post(
+        &server,
+        "/v1/validate",
+        &[
+            ("content-type", "application/json"),
+            ("content-encoding", "gzip"),
+        ],
+        "{\"object\": \"migration\"}",
+    )
+    .await;
     assert_eq!(problem(response).await, (400, "unreadable_body".into()));
 }
 
@@ -344,13 +348,13 @@ async fn bodies_over_the_limit_get_413_declared_streamed_or_decoded() {
         ..Config::default()
     })
     .await;
-    let response = client()
-        .post(server.url("/v1/validate"))
-        .header("content-encoding", "gzip")
-        .body(bomb)
-        .send()
-        .await
-        .unwrap();
+    let response = post(
+        &server,
+        "/v1/validate",
+        &[("content-encoding", "gzip")],
+        bomb,
+    )
+    .await;
     assert_eq!(problem(response).await.0, 413);
     // At the limit: validated.
     let at_limit = format!("{}{}", " ".repeat(999_998), "{}");
@@ -375,14 +379,16 @@ async fn json_lines_reports_stream_while_the_body_still_arrives() {
         .send(b"{\"object\": \"migration\"}\n".to_vec())
         .await
         .unwrap();
-    let response = client()
-        .post(server.url("/v1/validate"))
-        .header("content-type", "application/x-ndjson")
-        .header("accept", "application/x-ndjson")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
+    let response = post(
+        &server,
+        "/v1/validate",
+        &[
+            ("content-type", "application/x-ndjson"),
+            ("accept", "application/x-ndjson"),
+        ],
+        body,
+    )
+    .await;
     assert_eq!(response.headers()["content-type"], "application/x-ndjson");
     let mut response = response;
     // The first document's line comes before the rest of the body is sent
@@ -419,14 +425,16 @@ async fn json_lines_reports_stream_while_the_body_still_arrives() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sarif_is_given_when_accepted() {
     let server = Server::default().await;
-    let response = client()
-        .post(server.url("/v1/validate?name=card.json"))
-        .header("content-type", "application/json")
-        .header("accept", "application/sarif+json")
-        .body(INVALID)
-        .send()
-        .await
-        .unwrap();
+    let response = post(
+        &server,
+        "/v1/validate?name=card.json",
+        &[
+            ("content-type", "application/json"),
+            ("accept", "application/sarif+json"),
+        ],
+        INVALID,
+    )
+    .await;
     assert_eq!(response.headers()["content-type"], "application/sarif+json");
     let sarif: Value = response.json().await.unwrap();
     assert_eq!(sarif["version"], "2.1.0");
@@ -703,13 +711,7 @@ async fn hostile_bodies_are_reported_not_fatal() {
         ),
     ];
     for (what, body, media) in cases {
-        let response = client()
-            .post(server.url("/v1/validate"))
-            .header("content-type", media)
-            .body(body)
-            .send()
-            .await
-            .unwrap();
+        let response = post(&server, "/v1/validate", &[("content-type", media)], body).await;
         assert_eq!(response.status(), 200, "{what}");
         let report: Value = response.json().await.unwrap();
         assert_eq!(report["files"][0]["valid"], false, "{what}");
