@@ -195,29 +195,35 @@ fn catalog(dir: &Path, sets: usize) -> Option<PathBuf> {
     Some(catalog::generated_catalog(&shared, dir, sets))
 }
 
-/// Starts an export of `input` and kills it once it has written for a
-/// while, before it ends; false when it ended first.
-fn killed_midway(target: &str, input: &Path) -> bool {
+/// Starts an export of `input`, read from a pipe, and kills it while the
+/// pipe holds only the first half of the input: the run cannot have ended.
+fn killed_midway(target: &str, input: &Path) {
     let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
-        .args(["export", "--jobs", "1", "--build", "new", "--to", target])
-        .arg(input)
+        .args([
+            "export", "--jobs", "1", "--build", "new", "--to", target, "-",
+        ])
+        .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("cardkit starts");
-    std::thread::sleep(Duration::from_millis(700));
-    if child.try_wait().expect("a status").is_some() {
-        return false;
-    }
+    let bytes = std::fs::read(input).expect("the input");
+    let mut pipe = child.stdin.take().expect("a pipe");
+    std::io::Write::write_all(&mut pipe, &bytes[..bytes.len() / 2]).expect("half the input sent");
+    // Time to read and write rows of what was sent.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().expect("a status").is_none(),
+        "the export of half an input ended"
+    );
     child.kill().expect("killed");
     child.wait().expect("reaped");
-    true
 }
 
 #[test]
 fn a_run_killed_midway_leaves_no_half_written_export() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let Some(big) = catalog(dir.path(), 12) else {
+    let Some(big) = catalog(dir.path(), 6) else {
         return;
     };
     let db = dir.path().join("cards.db");
@@ -237,11 +243,7 @@ fn a_run_killed_midway_leaves_no_half_written_export() {
             ])
             .assert()
             .code(0);
-        assert!(
-            killed_midway(&target, &big),
-            "the export of {} ended within 0.7 s",
-            show(&big)
-        );
+        killed_midway(&target, &big);
     }
     // SQLite: the old build whole, nothing of the new one.
     assert!(count(&db, "SELECT COUNT(*) FROM cards WHERE build = 'old'") > 0);
@@ -253,12 +255,50 @@ fn a_run_killed_midway_leaves_no_half_written_export() {
         count(&db, "SELECT COUNT(*) FROM sets WHERE build = 'new'"),
         0
     );
+    // A new SQLite database: no file of its name (the run wrote under a
+    // hidden temporary one).
+    let new_db = dir.path().join("new.db");
+    killed_midway(&format!("sqlite:{}", show(&new_db)), &big);
+    assert!(!new_db.exists(), "a killed run left {}", show(&new_db));
     // Parquet: the new build's files are only under their hidden temporary
     // name, which readers skip.
     let cards = parquet.join("cards");
     assert!(cards.join("build=old/part-0.parquet").is_file());
     assert!(!cards.join("build=new/part-0.parquet").exists());
     assert!(cards.join("build=new/.part-0.parquet.incomplete").is_file());
+}
+
+/// A new SQLite database is made under a hidden temporary name and appears
+/// whole, in WAL mode, with the permissions of a file the user makes.
+#[test]
+fn a_new_sqlite_database_appears_whole_in_wal_mode() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = dir.path().join("cards.db");
+    cardkit()
+        .args(["export", "--to", &format!("sqlite:{}", show(&db))])
+        .arg(example("valid/set.json"))
+        .assert()
+        .code(0);
+    let mode: String = Connection::open(&db)
+        .expect("the database")
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .expect("the journal mode");
+    assert_eq!(mode, "wal");
+    assert!(count(&db, "SELECT COUNT(*) FROM cards") > 0);
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("the folder")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(names, ["cards.db"], "nothing but the database is left");
+    let probe = dir.path().join("probe");
+    std::fs::write(&probe, "").expect("a file made as users make them");
+    let mode = |path: &Path| std::fs::metadata(path).expect("metadata").permissions();
+    assert_eq!(mode(&db), mode(&probe));
 }
 
 /// A valid set with `extra` members and a `baseSetSize` of `size`.

@@ -4,9 +4,10 @@
 //!
 //! Each input is read once: [`cardkit::validate::validate_with`] validates
 //! every document and, on the same threads, makes its rows ([`rows`]); the
-//! rows are written in file order by the target's [`Store`], in one
-//! transaction (SQLite, PostgreSQL) or under temporary names (Parquet), so
-//! that a run that fails leaves nothing half-written.
+//! rows are written in file order by the target's [`Store`], on a thread of
+//! its own while the next documents are validated, in one transaction
+//! (SQLite, PostgreSQL) or under temporary names (Parquet), so that a run
+//! that fails leaves nothing half-written.
 //!
 //! ```no_run
 //! use cardkit::Options;
@@ -31,12 +32,14 @@ use std::fmt;
 use std::io::{self, Read};
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::thread::JoinHandle;
 
 use cardkit::validate::{validate_with, Validated};
-use cardkit::{DocumentReport, Kind, Options, Severity};
+use cardkit::{Code, DocumentReport, Kind, Options, Severity};
 
 use crate::layout::{layout, MetaFact, Source};
-use crate::rows::{Cell, Rows};
+use crate::rows::{Cell, Rows, TableRows};
 
 /// Why an export failed: a message that names the place and the reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,13 +60,13 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// Where rows are written: one per target.
-pub trait Store {
-    /// Writes `rows` (emptied) of table `table` (by index in the layout);
-    /// each row has a cell per column, `build` first, which the store fills.
+pub trait Store: Send {
+    /// Writes `rows` of table `table` (by index in the layout); each row
+    /// has a cell per column, `build` first, which the store fills.
     ///
     /// # Errors
     /// The target refused them.
-    fn write(&mut self, table: usize, rows: &mut Vec<Vec<Cell>>) -> Result<(), Error>;
+    fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error>;
 
     /// Makes everything written visible at once.
     ///
@@ -177,21 +180,25 @@ enum Made {
 /// An export in progress: inputs are added one by one, and `finish`
 /// commits them all at once.
 pub struct Exporter {
-    store: Option<Box<dyn Store>>,
+    writer: Option<Writer>,
     on_invalid: OnInvalid,
     jobs: usize,
     totals: Totals,
     /// Rows of the `meta` table, written at the end.
-    meta: Vec<Vec<Cell>>,
+    meta: TableRows,
 }
 
 /// Days since 1970-01-01 as `YYYY-MM-DD`.
 #[must_use]
 pub fn date_text(days: i32) -> String {
+    use chrono::Datelike;
     let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
-    (epoch + chrono::Duration::days(i64::from(days)))
-        .format("%Y-%m-%d")
-        .to_string()
+    let date = epoch + chrono::Duration::days(i64::from(days));
+    if (0..=9999).contains(&date.year()) {
+        format!("{:04}-{:02}-{:02}", date.year(), date.month(), date.day())
+    } else {
+        date.format("%Y-%m-%d").to_string()
+    }
 }
 
 impl Exporter {
@@ -212,14 +219,14 @@ impl Exporter {
             Target::Parquet(dir) => Box::new(parquet::Parquet::open(dir, build)?),
         };
         Ok(Exporter {
-            store: Some(store),
+            writer: Some(Writer::start(store)),
             on_invalid,
             jobs,
             totals: Totals {
                 rows: vec![0; layout().tables.len()],
                 ..Totals::default()
             },
-            meta: Vec::new(),
+            meta: TableRows::new(layout().tables[layout().meta].columns.len()),
         })
     }
 
@@ -261,22 +268,25 @@ impl Exporter {
             return Err(InputError::Store(error));
         }
         let columns = &layout().tables[layout().meta].columns;
-        self.meta.push(
-            columns
-                .iter()
-                .map(|column| match column.source {
-                    Source::Meta(MetaFact::Input) => Cell::Text(name.to_owned()),
-                    Source::Meta(MetaFact::InputMeta) => {
-                        meta.clone().map_or(Cell::Null, Cell::Text)
+        let row = self.meta.push_row();
+        for (at, column) in columns.iter().enumerate() {
+            match column.source {
+                Source::Meta(MetaFact::Input) => self.meta.set_text(row, at, name),
+                Source::Meta(MetaFact::InputMeta) => {
+                    if let Some(meta) = &meta {
+                        self.meta.set_text(row, at, meta);
                     }
-                    Source::Meta(MetaFact::CardkitVersion) => {
-                        Cell::Text(env!("CARGO_PKG_VERSION").to_owned())
-                    }
-                    Source::Meta(MetaFact::LayoutVersion) => Cell::Integer(layout::LAYOUT_VERSION),
-                    _ => Cell::Null,
-                })
-                .collect(),
-        );
+                }
+                Source::Meta(MetaFact::CardkitVersion) => {
+                    self.meta.set_text(row, at, env!("CARGO_PKG_VERSION"));
+                }
+                Source::Meta(MetaFact::LayoutVersion) => {
+                    self.meta
+                        .set(row, at, Cell::Integer(layout::LAYOUT_VERSION));
+                }
+                _ => {}
+            }
+        }
         read.map_err(InputError::Read)
     }
 
@@ -341,7 +351,7 @@ impl Exporter {
             on_note(&format!("{place}: {what}: {why}"));
             return Ok(());
         }
-        let Some(mut rows) = rows else {
+        let Some(rows) = rows else {
             return Ok(());
         };
         if !valid || notes > 0 {
@@ -357,22 +367,18 @@ impl Exporter {
         if self.totals.failed {
             return Ok(());
         }
-        let Some(store) = self.store.as_mut() else {
+        let Some(writer) = self.writer.as_mut() else {
             return Ok(());
         };
-        for (table, table_rows) in rows.tables.iter_mut().enumerate() {
-            if table_rows.is_empty() {
-                continue;
-            }
-            self.totals.rows[table] += table_rows.len();
-            store.write(table, table_rows)?;
+        for (total, table_rows) in self.totals.rows.iter_mut().zip(&rows.tables) {
+            *total += table_rows.len();
         }
-        Ok(())
+        writer.write(rows)
     }
 
     /// Leaves nothing of the run behind.
     pub fn abort(&mut self) {
-        if let Some(store) = self.store.take() {
+        if let Some(Ok(store)) = self.writer.take().map(Writer::finish) {
             store.abort();
         }
     }
@@ -384,16 +390,17 @@ impl Exporter {
     /// # Errors
     /// The target could not commit.
     pub fn finish(mut self) -> Result<Totals, Error> {
-        let Some(mut store) = self.store.take() else {
+        let Some(writer) = self.writer.take() else {
             return Err(Error::new("the run was aborted".into()));
         };
+        let mut store = writer.finish()?;
         if self.totals.failed {
             store.abort();
             return Ok(std::mem::take(&mut self.totals));
         }
         let meta = layout().meta;
         self.totals.rows[meta] += self.meta.len();
-        if let Err(error) = store.write(meta, &mut self.meta) {
+        if let Err(error) = store.write(meta, &self.meta) {
             store.abort();
             return Err(error);
         }
@@ -405,6 +412,77 @@ impl Exporter {
 impl Drop for Exporter {
     fn drop(&mut self) {
         self.abort();
+    }
+}
+
+/// The store on a thread of its own, written to through a short queue of
+/// documents' rows: the store writes while the next documents are
+/// validated, and memory holds only the rows of the documents queued.
+struct Writer {
+    rows: Option<SyncSender<Rows>>,
+    thread: Option<JoinHandle<Result<Box<dyn Store>, Error>>>,
+}
+
+/// Documents whose rows wait for the store.
+const QUEUED_DOCUMENTS: usize = 4;
+
+impl Writer {
+    fn start(mut store: Box<dyn Store>) -> Writer {
+        let (sender, receiver) = sync_channel::<Rows>(QUEUED_DOCUMENTS);
+        let thread = std::thread::spawn(move || {
+            for rows in receiver {
+                for (table, table_rows) in rows.tables.iter().enumerate() {
+                    if table_rows.is_empty() {
+                        continue;
+                    }
+                    if let Err(error) = store.write(table, table_rows) {
+                        store.abort();
+                        return Err(error);
+                    }
+                }
+            }
+            Ok(store)
+        });
+        Writer {
+            rows: Some(sender),
+            thread: Some(thread),
+        }
+    }
+
+    /// Queues a document's rows.
+    ///
+    /// # Errors
+    /// The store refused earlier rows (it is then aborted).
+    fn write(&mut self, rows: Rows) -> Result<(), Error> {
+        let sent = self.rows.as_ref().map(|sender| sender.send(rows));
+        match sent {
+            Some(Ok(())) => Ok(()),
+            // The thread has ended: the store failed.
+            _ => match self.join() {
+                Ok(store) => {
+                    store.abort();
+                    Err(Error::new("the store stopped taking rows".into()))
+                }
+                Err(error) => Err(error),
+            },
+        }
+    }
+
+    /// Waits for the rows queued to be written; the store back.
+    ///
+    /// # Errors
+    /// The store refused rows (it is then aborted).
+    fn finish(mut self) -> Result<Box<dyn Store>, Error> {
+        self.join()
+    }
+
+    fn join(&mut self) -> Result<Box<dyn Store>, Error> {
+        self.rows = None;
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Ok(outcome)) => outcome,
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+            None => Err(Error::new("the run was aborted".into())),
+        }
     }
 }
 
@@ -437,6 +515,16 @@ fn make(report: &DocumentReport, bytes: &[u8], on_invalid: OnInvalid) -> Made {
     let valid = report.is_valid();
     if !valid && on_invalid != OnInvalid::Keep {
         return Made::Nothing;
+    }
+    // The row maker reads past what it does not export by structure alone:
+    // it is given only documents the validator read as well-formed.
+    let malformed = report
+        .diagnostics
+        .iter()
+        .any(|d| d.code == Code::InvalidJson)
+        || report.omitted.errors.contains_key(&Code::InvalidJson);
+    if malformed {
+        return Made::Left("it is not well-formed JSON".into());
     }
     let invalid: HashSet<String> = report
         .diagnostics

@@ -19,7 +19,7 @@ use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
 use crate::layout::{layout, ColumnType, Table};
-use crate::rows::Cell;
+use crate::rows::{Cell, TableRows};
 use crate::{Error, Store};
 
 /// Rows gathered before they are handed to the Parquet writer as one batch.
@@ -58,9 +58,9 @@ impl Builder {
 
     /// Appends `cell`; a cell of another type than the column's (which the
     /// row maker never makes) is NULL.
-    fn append(&mut self, cell: Cell) {
+    fn append(&mut self, cell: Cell, rows: &TableRows) {
         match (self, cell) {
-            (Builder::Text(b), Cell::Text(text)) => b.append_value(text),
+            (Builder::Text(b), Cell::Text(span)) => b.append_value(rows.text(span)),
             (Builder::Text(b), _) => b.append_null(),
             (Builder::Integer(b), Cell::Integer(n)) => b.append_value(n),
             (Builder::Integer(b), _) => b.append_null(),
@@ -70,8 +70,8 @@ impl Builder {
             (Builder::Boolean(b), _) => b.append_null(),
             (Builder::Date(b), Cell::Date(days)) => b.append_value(days),
             (Builder::Date(b), _) => b.append_null(),
-            (Builder::List(b), Cell::TextList(items)) => {
-                for item in items {
+            (Builder::List(b), Cell::TextList(span)) => {
+                for item in rows.items(span) {
                     b.values().append_value(item);
                 }
                 b.append(true);
@@ -212,11 +212,11 @@ pub fn partition_value(label: &str) -> String {
 }
 
 impl Store for Parquet {
-    fn write(&mut self, table: usize, rows: &mut Vec<Vec<Cell>>) -> Result<(), Error> {
+    fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error> {
         let file = &mut self.files[table];
-        for row in rows.drain(..) {
-            for (builder, cell) in file.builders.iter_mut().zip(row.into_iter().skip(1)) {
-                builder.append(cell);
+        for row in rows.rows() {
+            for (builder, &cell) in file.builders.iter_mut().zip(&row[1..]) {
+                builder.append(cell, rows);
             }
             file.buffered += 1;
             if file.buffered >= BATCH_ROWS {

@@ -6,7 +6,7 @@ use std::io::Write;
 use postgres::{Client, NoTls};
 
 use crate::layout::{layout, ColumnType};
-use crate::rows::Cell;
+use crate::rows::{Cell, TableRows};
 use crate::sqlite::{create_indexes, create_table, drop_indexes, layout_mismatch, quoted};
 use crate::{date_text, Error, Store};
 
@@ -125,7 +125,7 @@ fn copy_text(out: &mut Vec<u8>, text: &str) {
 }
 
 /// Appends one cell in COPY's text format.
-fn copy_cell(out: &mut Vec<u8>, cell: &Cell) -> Result<(), String> {
+fn copy_cell(out: &mut Vec<u8>, cell: &Cell, rows: &TableRows) -> Result<(), String> {
     let nul = |text: &str| {
         if text.contains('\0') {
             Err("PostgreSQL text cannot hold the NUL character (U+0000)".to_owned())
@@ -133,19 +133,20 @@ fn copy_cell(out: &mut Vec<u8>, cell: &Cell) -> Result<(), String> {
             Ok(())
         }
     };
-    match cell {
+    match *cell {
         Cell::Null => out.extend_from_slice(b"\\N"),
-        Cell::Text(text) => {
+        Cell::Text(span) => {
+            let text = rows.text(span);
             nul(text)?;
             copy_text(out, text);
         }
         Cell::Integer(n) => out.extend_from_slice(n.to_string().as_bytes()),
         Cell::Real(x) => out.extend_from_slice(format!("{x:?}").as_bytes()),
-        Cell::Boolean(b) => out.push(if *b { b't' } else { b'f' }),
-        Cell::Date(days) => out.extend_from_slice(date_text(*days).as_bytes()),
-        Cell::TextList(items) => {
+        Cell::Boolean(b) => out.push(if b { b't' } else { b'f' }),
+        Cell::Date(days) => out.extend_from_slice(date_text(days).as_bytes()),
+        Cell::TextList(span) => {
             let mut array = String::from("{");
-            for (i, item) in items.iter().enumerate() {
+            for (i, item) in rows.items(span).enumerate() {
                 nul(item)?;
                 if i > 0 {
                     array.push(',');
@@ -167,17 +168,17 @@ fn copy_cell(out: &mut Vec<u8>, cell: &Cell) -> Result<(), String> {
 }
 
 impl Store for Postgres {
-    fn write(&mut self, table: usize, rows: &mut Vec<Vec<Cell>>) -> Result<(), Error> {
-        let build = self.build.clone().map_or(Cell::Null, Cell::Text);
+    fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error> {
         let columns = &layout().tables[table].columns;
-        for mut row in rows.drain(..) {
-            row[0] = build.clone();
+        for row in rows.rows() {
             let out = &mut self.pending[table];
-            for (i, cell) in row.iter().enumerate() {
-                if i > 0 {
-                    out.push(b'\t');
-                }
-                copy_cell(out, cell).map_err(|why| {
+            match &self.build {
+                Some(build) => copy_text(out, build),
+                None => out.extend_from_slice(b"\\N"),
+            }
+            for (i, cell) in row.iter().enumerate().skip(1) {
+                out.push(b'\t');
+                copy_cell(out, cell, rows).map_err(|why| {
                     Error::new(format!(
                         "postgres: table {}, column {}: {why}",
                         layout().tables[table].name,

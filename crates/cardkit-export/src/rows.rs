@@ -1,26 +1,36 @@
 //! A document's rows, made in one pass over its bytes by following the
-//! layout's plan: no tree of the document is built. Values that do not fit
-//! their column (of another JSON type, an integer beyond 64 bits, a date
-//! that is no date) and values the validator found invalid become NULL, each
-//! with a note that names its place and the reason: such documents are only
-//! exported with `--on-invalid keep`.
+//! layout's plan with cardkit's JSON scanner: no tree of the document is
+//! built. The rows of each table are kept in one arena (the cells row after
+//! row, and the text they hold in one buffer), so that a document costs a
+//! few allocations, not one per value, wherever its rows are written.
+//!
+//! Values that do not fit their column (of another JSON type, an integer
+//! beyond 64 bits, a date that is no date) and values the validator found
+//! invalid become NULL, each with a note that names its place and the
+//! reason: such documents are only exported with `--on-invalid keep`.
 
 use std::collections::HashSet;
-use std::fmt;
+use std::sync::OnceLock;
 
-use cardkit::schema::ModelDef;
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
+use cardkit::json::{push_escaped, Scanner, SyntaxError};
 
 use crate::layout::{layout, ColumnType, Place, Source};
 
-/// One value of a row.
-#[derive(Debug, Clone, PartialEq)]
+/// Where a text is in its table's text, or where the items of a text list
+/// are in its table's items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    start: usize,
+    end: usize,
+}
+
+/// One value of a row; text is held by the row's [`TableRows`].
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Cell {
     /// NULL.
     Null,
-    /// Text (also JSON text).
-    Text(String),
+    /// Text (also JSON text): see [`TableRows::text`].
+    Text(Span),
     /// A 64-bit integer.
     Integer(i64),
     /// A 64-bit float.
@@ -29,16 +39,96 @@ pub enum Cell {
     Boolean(bool),
     /// A date, as days since 1970-01-01.
     Date(i32),
-    /// A list of strings.
-    TextList(Vec<String>),
+    /// A list of strings: see [`TableRows::items`].
+    TextList(Span),
+}
+
+/// The rows of one table: a cell per column (`build` first, left NULL for
+/// the store to fill), row after row, and the text they hold.
+#[derive(Debug, Clone)]
+pub struct TableRows {
+    width: usize,
+    cells: Vec<Cell>,
+    text: String,
+    /// The items of text lists, as spans of `text`.
+    items: Vec<Span>,
+}
+
+impl TableRows {
+    /// No rows yet, of `width` columns (at least one: `build`).
+    #[must_use]
+    pub fn new(width: usize) -> TableRows {
+        TableRows {
+            width: width.max(1),
+            cells: Vec::new(),
+            text: String::new(),
+            items: Vec::new(),
+        }
+    }
+
+    /// How many rows there are.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.cells.len() / self.width
+    }
+
+    /// There is no row.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The rows, each a cell per column.
+    pub fn rows(&self) -> std::slice::ChunksExact<'_, Cell> {
+        self.cells.chunks_exact(self.width)
+    }
+
+    /// The text of a [`Cell::Text`].
+    #[must_use]
+    pub fn text(&self, span: Span) -> &str {
+        self.text.get(span.start..span.end).unwrap_or_default()
+    }
+
+    /// The items of a [`Cell::TextList`].
+    pub fn items(&self, span: Span) -> impl ExactSizeIterator<Item = &str> {
+        let items = self.items.get(span.start..span.end).unwrap_or_default();
+        items.iter().map(|&item| self.text(item))
+    }
+
+    /// Appends a row of NULLs; its index.
+    pub fn push_row(&mut self) -> usize {
+        self.cells.resize(self.cells.len() + self.width, Cell::Null);
+        self.len() - 1
+    }
+
+    /// Sets a cell of row `row`.
+    pub fn set(&mut self, row: usize, column: usize, cell: Cell) {
+        if let Some(slot) = self.cells.get_mut(row * self.width + column) {
+            *slot = cell;
+        }
+    }
+
+    /// Sets a cell of row `row` to `text`.
+    pub fn set_text(&mut self, row: usize, column: usize, text: &str) {
+        let span = self.push_text(text);
+        self.set(row, column, Cell::Text(span));
+    }
+
+    fn push_text(&mut self, text: &str) -> Span {
+        let start = self.text.len();
+        self.text.push_str(text);
+        Span {
+            start,
+            end: self.text.len(),
+        }
+    }
 }
 
 /// The rows of one document, per table (by index in the layout).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Rows {
-    /// `tables[t]` holds the rows of table `t`; a row holds one cell per
-    /// column, `build` (left NULL here) included.
-    pub tables: Vec<Vec<Vec<Cell>>>,
+    /// `tables[t]` holds the rows of table `t`.
+    pub tables: Vec<TableRows>,
     /// Values made NULL because they could not be stored, each with its
     /// place and the reason.
     pub notes: Vec<String>,
@@ -47,7 +137,11 @@ pub struct Rows {
 impl Rows {
     fn new() -> Rows {
         Rows {
-            tables: vec![Vec::new(); layout().tables.len()],
+            tables: layout()
+                .tables
+                .iter()
+                .map(|table| TableRows::new(table.columns.len()))
+                .collect(),
             notes: Vec::new(),
         }
     }
@@ -55,7 +149,7 @@ impl Rows {
     /// How many rows there are in all.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.tables.iter().map(Vec::len).sum()
+        self.tables.iter().map(TableRows::len).sum()
     }
 
     /// There is no row.
@@ -65,14 +159,40 @@ impl Rows {
     }
 }
 
+/// The columns of each table the row maker fills itself, found once.
+struct Columns {
+    position: Vec<Option<usize>>,
+    owner: Vec<Option<usize>>,
+    language: Vec<Option<usize>>,
+    translation: Vec<Option<usize>>,
+}
+
+fn columns() -> &'static Columns {
+    static COLUMNS: OnceLock<Columns> = OnceLock::new();
+    COLUMNS.get_or_init(|| {
+        let find = |wanted: fn(&Source) -> bool| {
+            layout()
+                .tables
+                .iter()
+                .map(|table| table.columns.iter().position(|c| wanted(&c.source)))
+                .collect()
+        };
+        Columns {
+            position: find(|s| matches!(s, Source::Position)),
+            owner: find(|s| matches!(s, Source::OwnerKey)),
+            language: find(|s| matches!(s, Source::Language)),
+            translation: find(|s| matches!(s, Source::Translation)),
+        }
+    })
+}
+
 /// The rows of a set (`migration` false) or a migration document. `invalid`
 /// holds the JSON Pointers (from the document's root) of the values the
 /// validator found invalid: they become NULL.
 ///
 /// # Errors
-/// The document cannot be read into rows: it is not JSON serde_json reads
-/// (nested too deep), not an object, or a member that makes rows is given
-/// twice.
+/// The document cannot be read into rows: it is not well-formed JSON, not
+/// an object, or a member that makes rows is given twice.
 pub fn rows(bytes: &[u8], migration: bool, invalid: &HashSet<String>) -> Result<Rows, String> {
     let rows = rows_tracked(bytes, migration, invalid, false)?;
     // The places of values that could not be stored are kept only when
@@ -91,52 +211,85 @@ fn rows_tracked(
 ) -> Result<Rows, String> {
     let plan = layout();
     let mut maker = Maker {
+        scan: Scanner::new(bytes, 0),
         rows: Rows::new(),
         invalid,
-        track,
+        track: track || !invalid.is_empty(),
         path: String::new(),
+        children: Vec::new(),
     };
     let node = if migration { plan.migration } else { plan.set };
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let seed = ObjectSeed {
-        maker: &mut maker,
-        node,
-        position: None,
-    };
-    match seed.deserialize(&mut deserializer) {
-        Ok(Some(_)) => Ok(maker.rows),
-        Ok(None) => Err("the document is not a JSON object".into()),
-        Err(error) => Err(format!("the document could not be read into rows: {error}")),
+    maker.scan.ws();
+    match maker.object(node, None) {
+        Ok(Found::Row(_)) => Ok(maker.rows),
+        Ok(_) => Err("the document is not a JSON object".into()),
+        Err(Stop::Malformed(error)) => Err(format!(
+            "the document could not be read into rows: malformed JSON at byte {}",
+            error.at
+        )),
+        Err(Stop::Twice(name)) => Err(format!(
+            "the member `{name}` is given twice, and its rows would be exported twice"
+        )),
     }
 }
 
-struct Maker<'a> {
+/// Why a document cannot be read into rows.
+enum Stop {
+    Malformed(SyntaxError),
+    /// A member that makes rows is given twice.
+    Twice(String),
+}
+
+impl From<SyntaxError> for Stop {
+    fn from(error: SyntaxError) -> Stop {
+        Stop::Malformed(error)
+    }
+}
+
+/// What a value read as an object was.
+enum Found {
+    /// An object: the index of its row.
+    Row(usize),
+    Null,
+    /// Something else (read past).
+    Other,
+}
+
+/// A cell, or why the value does not fit its column.
+type Fitted = Result<Cell, &'static str>;
+
+struct Maker<'a, 'b> {
+    scan: Scanner<'b>,
     rows: Rows,
     invalid: &'a HashSet<String>,
     /// Keep the pointer of the value being read.
     track: bool,
-    /// The pointer of the value being read, kept only when some values are
-    /// invalid.
+    /// The pointer of the value being read, when tracked.
     path: String,
+    /// The rows of the objects being read whose owner key is not known yet:
+    /// (table, row), the innermost object's last.
+    children: Vec<(usize, usize)>,
 }
 
-impl Maker<'_> {
-    fn tracking(&self) -> bool {
-        self.track || !self.invalid.is_empty()
-    }
-
+impl Maker<'_, '_> {
     /// Steps into the member or item `token`; returns where to step back to
     /// and whether the value there is invalid.
-    fn enter(&mut self, token: &dyn fmt::Display) -> (usize, bool) {
+    fn enter(&mut self, token: &str) -> (usize, bool) {
         let mark = self.path.len();
-        if !self.tracking() {
+        if !self.track {
             return (mark, false);
         }
         self.path.push('/');
-        let token = token.to_string();
-        self.path
-            .push_str(&token.replace('~', "~0").replace('/', "~1"));
+        push_escaped(&mut self.path, token);
         (mark, self.invalid.contains(&self.path))
+    }
+
+    fn enter_item(&mut self, position: usize) -> (usize, bool) {
+        if self.track {
+            self.enter(&position.to_string())
+        } else {
+            (self.path.len(), false)
+        }
     }
 
     fn leave(&mut self, mark: usize) {
@@ -151,343 +304,188 @@ impl Maker<'_> {
         };
         self.rows.notes.push(format!("{at}: {why}: stored as NULL"));
     }
-}
 
-/// The visitor methods of a seed that wants an object or an array: a
-/// scalar (or `null`, where it gets this far) is read past, and is `$none`.
-macro_rules! scalars_are_not {
-    ($value:ty, $none:expr) => {
-        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<$value, E> {
-            Ok($none)
-        }
-
-        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<$value, E> {
-            Ok($none)
-        }
-
-        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<$value, E> {
-            Ok($none)
-        }
-
-        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<$value, E> {
-            Ok($none)
-        }
-
-        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<$value, E> {
-            Ok($none)
-        }
-
-        fn visit_unit<E: serde::de::Error>(self) -> Result<$value, E> {
-            Ok($none)
-        }
-    };
-}
-
-/// Reads one object of a node's model: its row, and its children's rows.
-/// `Some(row index)` of the object's row, `None` when the value is no object.
-struct ObjectSeed<'m, 'a> {
-    maker: &'m mut Maker<'a>,
-    node: usize,
-    position: Option<usize>,
-}
-
-impl<'de> DeserializeSeed<'de> for ObjectSeed<'_, '_> {
-    type Value = Option<usize>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ObjectSeed<'_, '_> {
-    type Value = Option<usize>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object")
+    /// Reads past the value at the cursor.
+    fn skip(&mut self) -> Result<(), Stop> {
+        self.scan.skip_structure()?;
+        Ok(())
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+    /// At a value: `null` is read and is true.
+    fn null(&mut self) -> Result<bool, Stop> {
+        if self.scan.peek() == Some(b'n') {
+            self.scan.literal()?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Reads one object of a node's model at the cursor: its row, and its
+    /// children's rows.
+    fn object(&mut self, node: usize, position: Option<usize>) -> Result<Found, Stop> {
+        if self.null()? {
+            return Ok(Found::Null);
+        }
+        if self.scan.peek() != Some(b'{') {
+            self.skip()?;
+            return Ok(Found::Other);
+        }
         let plan = layout();
-        let node = &plan.nodes[self.node];
-        let model: &ModelDef = node.model;
-        let table = &plan.tables[node.table];
-        let maker = self.maker;
-        let mut row = vec![Cell::Null; table.columns.len()];
-        if let (Some(position), Some(at)) = (self.position, table.column("position")) {
-            row[at] = Cell::Integer(i64::try_from(position).unwrap_or(i64::MAX));
+        let node = &plan.nodes[node];
+        let table = node.table;
+        let row = self.rows.tables[table].push_row();
+        if let (Some(position), Some(at)) = (position, columns().position[table]) {
+            let position = i64::try_from(position).unwrap_or(i64::MAX);
+            self.rows.tables[table].set(row, at, Cell::Integer(position));
         }
-        // The rows of this object's children, whose owner key is known once
-        // the object is read: (table, row index).
-        let mut children: Vec<(usize, usize)> = Vec::new();
+        let children = self.children.len();
         let mut seen: u128 = 0;
-        let mut key = Cell::Null;
-        while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            let Some((index, field)) = model.field(&name) else {
-                map.next_value::<IgnoredAny>()?;
+        let mut key = None;
+        let mut more = self.scan.open()?;
+        while more {
+            let (name, _) = self.scan.member_name()?;
+            let name = self.scan.decode(name);
+            let Some((index, field)) = node.model.field(&name) else {
+                self.skip()?;
+                more = self.scan.after_member()?;
                 continue;
             };
-            let again = seen & (1 << index) != 0;
-            seen |= 1 << index;
-            let (mark, invalid) = maker.enter(&name);
+            let bit = u32::try_from(index)
+                .ok()
+                .and_then(|i| 1u128.checked_shl(i))
+                .unwrap_or(0);
+            let again = seen & bit != 0;
+            seen |= bit;
+            let (mark, invalid) = self.enter(&name);
             match node.fields[index] {
                 Place::Column(at, ty) => {
-                    let cell = if ty == ColumnType::Json {
-                        let raw = map.next_value::<&'de RawValue>()?;
-                        if raw.get() == "null" {
-                            Cell::Null
-                        } else {
-                            Cell::Text(raw.get().to_owned())
-                        }
-                    } else {
-                        match map.next_value_seed(CellSeed(ty))? {
-                            Ok(cell) => cell,
-                            Err(why) => {
-                                if !invalid {
-                                    maker.note(why);
-                                }
-                                Cell::Null
+                    let cell = match self.cell(table, ty)? {
+                        Ok(_) if invalid => Cell::Null,
+                        Ok(cell) => cell,
+                        Err(why) => {
+                            if !invalid {
+                                self.note(why);
                             }
+                            Cell::Null
                         }
                     };
-                    let cell = if invalid { Cell::Null } else { cell };
                     if node.key.is_some_and(|k| std::ptr::eq(k, field)) {
-                        key = match &cell {
-                            Cell::Text(text) => Cell::Text(text.clone()),
-                            _ => Cell::Null,
+                        key = match cell {
+                            Cell::Text(span) => Some(span),
+                            _ => None,
                         };
                     }
-                    row[at] = cell;
+                    self.rows.tables[table].set(row, at, cell);
                 }
-                _ if again => {
-                    return Err(serde::de::Error::custom(format!(
-                        "the member `{name}` is given twice, and its rows would be exported twice"
-                    )));
-                }
-                _ if invalid => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-                Place::Child(child) => {
-                    let seed = ObjectSeed {
-                        maker: &mut *maker,
-                        node: child,
-                        position: None,
-                    };
-                    match map.next_value_seed(OrNull(seed))? {
-                        Some(Some(at)) => children.push((plan.nodes[child].table, at)),
-                        Some(None) => maker.note("not an object"),
-                        None => {}
-                    }
-                }
-                Place::Children(child) => {
-                    let seed = ListSeed {
-                        maker: &mut *maker,
-                        node: child,
-                        rows: &mut children,
-                    };
-                    if let Some(false) = map.next_value_seed(OrNull(seed))? {
-                        maker.note("not an array");
-                    }
-                }
-                Place::Translations(at, translations) => {
-                    let seed = TranslationsSeed {
-                        maker: &mut *maker,
-                        table: at,
-                        model: translations,
-                        rows: &mut children,
-                    };
-                    if let Some(false) = map.next_value_seed(OrNull(seed))? {
-                        maker.note("not an object");
-                    }
-                }
+                _ if again => return Err(Stop::Twice(name.into_owned())),
+                _ if invalid => self.skip()?,
+                Place::Child(child) => match self.object(child, None)? {
+                    Found::Row(at) => self.children.push((plan.nodes[child].table, at)),
+                    Found::Other => self.note("not an object"),
+                    Found::Null => {}
+                },
+                Place::Children(child) => self.list(child)?,
+                Place::Translations(at, model) => self.translations(at, model)?,
             }
-            maker.leave(mark);
+            self.leave(mark);
+            more = self.scan.after_member()?;
         }
-        for (table, at) in children {
-            let columns = &plan.tables[table].columns;
-            if let Some(owner) = columns
-                .iter()
-                .position(|c| matches!(c.source, Source::OwnerKey))
-            {
-                maker.rows.tables[table][at][owner] = key.clone();
+        // The rows of this object's children get its key.
+        let key = key.map(|span| self.rows.tables[table].text(span).to_owned());
+        for (child_table, at) in self.children.drain(children..) {
+            if let (Some(key), Some(owner)) = (&key, columns().owner[child_table]) {
+                self.rows.tables[child_table].set_text(at, owner, key);
             }
         }
-        let rows = &mut maker.rows.tables[node.table];
-        rows.push(row);
-        Ok(Some(rows.len() - 1))
+        Ok(Found::Row(row))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-
-    scalars_are_not!(Self::Value, None);
-}
-
-/// A value that may be `null` (then `None`, and nothing is read into rows).
-struct OrNull<S>(S);
-
-impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for OrNull<S> {
-    type Value = Option<S::Value>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_option(self)
-    }
-}
-
-impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for OrNull<S> {
-    type Value = Option<S::Value>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a value or null")
-    }
-
-    fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.0.deserialize(deserializer).map(Some)
-    }
-}
-
-/// Reads a list of objects of a node's model: a row per item (with its
-/// position). `false` when the value is no array.
-struct ListSeed<'m, 'a, 'r> {
-    maker: &'m mut Maker<'a>,
-    node: usize,
-    rows: &'r mut Vec<(usize, usize)>,
-}
-
-impl<'de> DeserializeSeed<'de> for ListSeed<'_, '_, '_> {
-    type Value = bool;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ListSeed<'_, '_, '_> {
-    type Value = bool;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an array")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
-        let table = layout().nodes[self.node].table;
-        for position in 0.. {
-            let (mark, invalid) = self.maker.enter(&position);
-            let found = if invalid {
-                seq.next_element::<IgnoredAny>()?.map(|_| None)
+    /// Reads a list of objects of a node's model: a row per item (with its
+    /// position).
+    fn list(&mut self, node: usize) -> Result<(), Stop> {
+        if self.null()? {
+            return Ok(());
+        }
+        if self.scan.peek() != Some(b'[') {
+            self.skip()?;
+            self.note("not an array");
+            return Ok(());
+        }
+        let table = layout().nodes[node].table;
+        let mut more = self.scan.open()?;
+        let mut position = 0;
+        while more {
+            let (mark, invalid) = self.enter_item(position);
+            if invalid {
+                self.skip()?;
             } else {
-                let seed = ObjectSeed {
-                    maker: &mut *self.maker,
-                    node: self.node,
-                    position: Some(position),
-                };
-                seq.next_element_seed(seed)?
-            };
-            match found {
-                None => {
-                    self.maker.leave(mark);
-                    break;
+                match self.object(node, Some(position))? {
+                    Found::Row(at) => self.children.push((table, at)),
+                    Found::Null | Found::Other => self.note("not an object"),
                 }
-                Some(Some(at)) => self.rows.push((table, at)),
-                Some(None) if !invalid => self.maker.note("not an object"),
-                Some(None) => {}
             }
-            self.maker.leave(mark);
+            self.leave(mark);
+            position += 1;
+            more = self.scan.after_item()?;
         }
-        Ok(true)
+        Ok(())
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(false)
-    }
-
-    scalars_are_not!(bool, false);
-}
-
-/// Reads a set's `translations`: a row per language the model names (the
-/// members the spec does not define are not exported). `false` when the
-/// value is no object.
-struct TranslationsSeed<'m, 'a, 'r> {
-    maker: &'m mut Maker<'a>,
-    table: usize,
-    model: &'static ModelDef,
-    rows: &'r mut Vec<(usize, usize)>,
-}
-
-impl<'de> DeserializeSeed<'de> for TranslationsSeed<'_, '_, '_> {
-    type Value = bool;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for TranslationsSeed<'_, '_, '_> {
-    type Value = bool;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
-        let columns = &layout().tables[self.table].columns;
-        while let Some(language) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            if self.model.field(&language).is_none() {
-                map.next_value::<IgnoredAny>()?;
+    /// Reads a set's `translations`: a row per language the model names
+    /// (the members the spec does not define are not exported).
+    fn translations(
+        &mut self,
+        table: usize,
+        model: &'static cardkit::schema::ModelDef,
+    ) -> Result<(), Stop> {
+        if self.null()? {
+            return Ok(());
+        }
+        if self.scan.peek() != Some(b'{') {
+            self.skip()?;
+            self.note("not an object");
+            return Ok(());
+        }
+        let columns = columns();
+        let mut more = self.scan.open()?;
+        while more {
+            let (language, _) = self.scan.member_name()?;
+            let language = self.scan.decode(language);
+            if model.field(&language).is_none() {
+                self.skip()?;
+                more = self.scan.after_member()?;
                 continue;
             }
-            let (mark, invalid) = self.maker.enter(&language);
-            let name = match map.next_value_seed(CellSeed(ColumnType::Text))? {
-                Ok(Cell::Text(name)) if !invalid => Some(name),
-                Err(why) if !invalid => {
-                    self.maker.note(why);
-                    None
+            let (mark, invalid) = self.enter(&language);
+            let row = self.rows.tables[table].push_row();
+            match self.cell(table, ColumnType::Text)? {
+                Ok(Cell::Text(name)) if !invalid => {
+                    if let Some(at) = columns.translation[table] {
+                        self.rows.tables[table].set(row, at, Cell::Text(name));
+                    }
+                    if let Some(at) = columns.language[table] {
+                        self.rows.tables[table].set_text(row, at, &language);
+                    }
+                    self.children.push((table, row));
                 }
-                _ => None,
-            };
-            self.maker.leave(mark);
-            let Some(name) = name else {
-                continue;
-            };
-            let row = columns
-                .iter()
-                .map(|column| match column.source {
-                    Source::Language => Cell::Text(language.clone().into_owned()),
-                    Source::Translation => Cell::Text(name.clone()),
-                    _ => Cell::Null,
-                })
-                .collect();
-            let rows = &mut self.maker.rows.tables[self.table];
-            rows.push(row);
-            self.rows.push((self.table, rows.len() - 1));
+                fitted => {
+                    if let (Err(why), false) = (fitted, invalid) {
+                        self.note(why);
+                    }
+                    self.rows.tables[table].pop_row();
+                }
+            }
+            self.leave(mark);
+            more = self.scan.after_member()?;
         }
-        Ok(true)
+        Ok(())
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(false)
-    }
-
-    scalars_are_not!(bool, false);
-}
-
-/// Reads a scalar or a list of strings into a cell of a column of type
-/// `ty`: `Err` with the reason when the value does not fit it (the value is
-/// read past whole).
-struct CellSeed(ColumnType);
-
-type Fitted = Result<Cell, &'static str>;
-
-impl CellSeed {
-    fn misfit(&self) -> Fitted {
-        Err(match self.0 {
+    /// Reads a scalar or a list of strings at the cursor into a cell of a
+    /// column of type `ty` of `table`: `Err` with the reason when the value
+    /// does not fit it (the value is read past whole).
+    fn cell(&mut self, table: usize, ty: ColumnType) -> Result<Fitted, Stop> {
+        let misfit = Err(match ty {
             ColumnType::Text => "not a string",
             ColumnType::Integer => "not an integer",
             ColumnType::Real => "not a number",
@@ -495,108 +493,113 @@ impl CellSeed {
             ColumnType::Date => "not a date (YYYY-MM-DD)",
             ColumnType::TextList => "not a list of strings",
             ColumnType::Json => "not JSON",
-        })
-    }
-
-    fn text(&self, text: String) -> Fitted {
-        match self.0 {
-            ColumnType::Text => Ok(Cell::Text(text)),
-            ColumnType::Date => date(&text).map_or_else(|| self.misfit(), |d| Ok(Cell::Date(d))),
-            _ => self.misfit(),
+        });
+        let rows = &mut self.rows.tables[table];
+        if ty == ColumnType::Json {
+            let start = self.scan.pos;
+            self.scan.skip_structure()?;
+            let raw = &self.scan.bytes[start..self.scan.pos];
+            return Ok(match std::str::from_utf8(raw) {
+                Ok("null") => Ok(Cell::Null),
+                Ok(raw) => Ok(Cell::Text(rows.push_text(raw))),
+                Err(_) => misfit,
+            });
         }
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for CellSeed {
-    type Value = Fitted;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Fitted, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for CellSeed {
-    type Value = Fitted;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0.name())
-    }
-
-    fn visit_unit<E: serde::de::Error>(self) -> Result<Fitted, E> {
-        Ok(Ok(Cell::Null))
-    }
-
-    fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Fitted, E> {
-        Ok(match self.0 {
-            ColumnType::Boolean => Ok(Cell::Boolean(value)),
-            _ => self.misfit(),
-        })
-    }
-
-    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Fitted, E> {
-        Ok(match self.0 {
-            ColumnType::Integer => Ok(Cell::Integer(value)),
-            #[allow(clippy::cast_precision_loss)]
-            ColumnType::Real => Ok(Cell::Real(value as f64)),
-            _ => self.misfit(),
-        })
-    }
-
-    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Fitted, E> {
-        Ok(match (self.0, i64::try_from(value)) {
-            (ColumnType::Integer, Ok(value)) => Ok(Cell::Integer(value)),
-            (ColumnType::Integer, Err(_)) => Err("an integer beyond the 64-bit signed range"),
-            #[allow(clippy::cast_precision_loss)]
-            (ColumnType::Real, _) => Ok(Cell::Real(value as f64)),
-            _ => self.misfit(),
-        })
-    }
-
-    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Fitted, E> {
-        Ok(match self.0 {
-            ColumnType::Real => Ok(Cell::Real(value)),
-            _ => self.misfit(),
-        })
-    }
-
-    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Fitted, E> {
-        Ok(self.text(value.to_owned()))
-    }
-
-    fn visit_string<E: serde::de::Error>(self, value: String) -> Result<Fitted, E> {
-        Ok(self.text(value))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Fitted, A::Error> {
-        if self.0 != ColumnType::TextList {
-            while seq.next_element::<IgnoredAny>()?.is_some() {}
-            return Ok(self.misfit());
-        }
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(4));
-        while let Some(item) = seq.next_element_seed(CellSeed(ColumnType::Text))? {
-            match item {
-                Ok(Cell::Text(text)) => items.push(text),
-                _ => {
-                    while seq.next_element::<IgnoredAny>()?.is_some() {}
-                    return Ok(Err("a list with an item that is not a string"));
+        Ok(match self.scan.peek() {
+            Some(b'"') => {
+                let token = self.scan.string()?;
+                let text = self.scan.decode(token);
+                match ty {
+                    ColumnType::Text => Ok(Cell::Text(rows.push_text(&text))),
+                    ColumnType::Date => {
+                        date(&text).map(Cell::Date).ok_or("not a date (YYYY-MM-DD)")
+                    }
+                    _ => misfit,
                 }
             }
-        }
-        Ok(Ok(Cell::TextList(items)))
+            Some(b'-' | b'0'..=b'9') => {
+                let number = self.scan.number()?;
+                let literal = self.scan.ascii(number.start, number.end);
+                match ty {
+                    ColumnType::Integer if number.plain => literal
+                        .parse()
+                        .map(Cell::Integer)
+                        .map_err(|_| "an integer beyond the 64-bit signed range"),
+                    ColumnType::Real => literal.parse().map(Cell::Real).or(misfit),
+                    _ => misfit,
+                }
+            }
+            Some(b't' | b'f' | b'n') => match (self.scan.literal()?, ty) {
+                ("null", _) => Ok(Cell::Null),
+                ("true", ColumnType::Boolean) => Ok(Cell::Boolean(true)),
+                ("false", ColumnType::Boolean) => Ok(Cell::Boolean(false)),
+                _ => misfit,
+            },
+            Some(b'[') if ty == ColumnType::TextList => self.text_list(table)?,
+            Some(b'[' | b'{') => {
+                self.skip()?;
+                misfit
+            }
+            _ => {
+                return Err(Stop::Malformed(
+                    self.scan.unexpected(cardkit::json::Expect::Value),
+                ))
+            }
+        })
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fitted, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(self.misfit())
+    /// At `[`: a list of strings.
+    fn text_list(&mut self, table: usize) -> Result<Fitted, Stop> {
+        let rows = &mut self.rows.tables[table];
+        let (text, items) = (rows.text.len(), rows.items.len());
+        let mut more = self.scan.open()?;
+        while more {
+            if self.scan.peek() != Some(b'"') {
+                // Read past the rest, and forget the items read.
+                while more {
+                    self.skip()?;
+                    more = self.scan.after_item()?;
+                }
+                let rows = &mut self.rows.tables[table];
+                rows.text.truncate(text);
+                rows.items.truncate(items);
+                return Ok(Err("a list with an item that is not a string"));
+            }
+            let token = self.scan.string()?;
+            let item = self.scan.decode(token);
+            let rows = &mut self.rows.tables[table];
+            let span = rows.push_text(&item);
+            rows.items.push(span);
+            more = self.scan.after_item()?;
+        }
+        let end = self.rows.tables[table].items.len();
+        Ok(Ok(Cell::TextList(Span { start: items, end })))
+    }
+}
+
+impl TableRows {
+    /// Removes the last row.
+    fn pop_row(&mut self) {
+        let len = self.cells.len().saturating_sub(self.width);
+        self.cells.truncate(len);
     }
 }
 
 /// Days since 1970-01-01 of a `YYYY-MM-DD` date.
 fn date(text: &str) -> Option<i32> {
-    if text.len() != 10 {
+    let bytes = text.as_bytes();
+    let number = |range: std::ops::Range<usize>| -> Option<u32> {
+        let digits = bytes.get(range)?;
+        digits.iter().try_fold(0, |n, &d| {
+            d.is_ascii_digit().then(|| n * 10 + u32::from(d - b'0'))
+        })
+    };
+    if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
         return None;
     }
-    let date = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
-    let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1)?;
-    i32::try_from((date - epoch).num_days()).ok()
+    let year = i32::try_from(number(0..4)?).ok()?;
+    let date = chrono::NaiveDate::from_ymd_opt(year, number(5..7)?, number(8..10)?)?;
+    /// Days from 0001-01-01 to 1970-01-01.
+    const EPOCH_FROM_CE: i32 = 719_163;
+    Some(chrono::Datelike::num_days_from_ce(&date) - EPOCH_FROM_CE)
 }

@@ -1,22 +1,30 @@
-//! SQLite, the embedded store: one transaction per run, prepared statements,
-//! WAL. A run that fails (or is killed) commits nothing; a database file the
-//! run created is removed when it fails.
+//! SQLite, the embedded store, in one transaction per run with prepared
+//! statements, so that a run that fails (or is killed) commits nothing.
+//!
+//! A new database is written under a hidden temporary name beside its path,
+//! without a journal (nothing can read it before it is whole, and a failed
+//! run simply removes it), and renamed into place once committed: it is then
+//! in WAL mode, for its readers and later runs. Into an existing database a
+//! run writes in a WAL transaction, so that readers keep seeing the builds
+//! already there until it commits.
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::types::{ToSqlOutput, Value as SqlValue};
+use rusqlite::types::{ToSqlOutput, Value as SqlValue, ValueRef};
 use rusqlite::{params_from_iter, Connection};
+use tempfile::TempPath;
 
 use crate::layout::{layout, ColumnType, Table};
-use crate::rows::Cell;
+use crate::rows::{Cell, TableRows};
 use crate::{date_text, Error, Store};
 
 /// An export into a SQLite database file.
 pub struct Sqlite {
     connection: Connection,
     path: PathBuf,
-    /// The file did not exist before the run.
-    created: bool,
+    /// Where a new database is written until it is committed; `None` when
+    /// the database existed before the run.
+    fresh: Option<TempPath>,
     build: Option<String>,
 }
 
@@ -118,21 +126,39 @@ pub(crate) fn layout_mismatch(
 }
 
 impl Sqlite {
-    /// Opens (or creates) the database at `path` and starts the run's
-    /// transaction: the tables are made if missing, checked against the
-    /// layout if present, and the rows of the same build are deleted.
+    /// Opens the database at `path` (or starts a new one beside it) and
+    /// starts the run's transaction: the tables are made if missing, checked
+    /// against the layout if present, and the rows of the same build are
+    /// deleted.
     ///
     /// # Errors
     /// The file cannot be opened as a database, or holds tables of another
     /// layout.
     pub fn open(path: &Path, build: Option<&str>) -> Result<Sqlite, Error> {
-        let created = !path.exists();
-        let at = |e: rusqlite::Error| Error::new(format!("sqlite:{}: {e}", path.display()));
-        let connection = Connection::open(path).map_err(at)?;
+        let at = |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", path.display()));
+        let fresh = if path.exists() {
+            None
+        } else {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            let folder = match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent,
+                _ => Path::new("."),
+            };
+            let prefix = format!(".{name}.");
+            let mut builder = tempfile::Builder::new();
+            builder.prefix(&prefix).suffix(".incomplete");
+            // The mode of any file the user makes (0666 less the umask), not
+            // the 0600 of a temporary file: the database is kept.
+            #[cfg(unix)]
+            builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+            let file = builder.tempfile_in(folder).map_err(|e| at(&e))?;
+            Some(file.into_temp_path())
+        };
+        let connection = Connection::open(fresh.as_deref().unwrap_or(path)).map_err(|e| at(&e))?;
         let store = Sqlite {
             connection,
             path: path.to_path_buf(),
-            created,
+            fresh,
             build: build.map(str::to_owned),
         };
         match store.start() {
@@ -147,15 +173,27 @@ impl Sqlite {
     fn start(&self) -> Result<(), Error> {
         let at = |e: rusqlite::Error| Error::new(format!("sqlite:{}: {e}", self.path.display()));
         let c = &self.connection;
-        c.pragma_update(None, "journal_mode", "WAL").map_err(at)?;
-        c.pragma_update(None, "synchronous", "NORMAL").map_err(at)?;
+        if self.fresh.is_some() {
+            // Large pages: fewer B-tree pages to balance as rows are appended.
+            c.pragma_update(None, "page_size", 65536).map_err(at)?;
+            c.pragma_update(None, "journal_mode", "OFF").map_err(at)?;
+            c.pragma_update(None, "synchronous", "OFF").map_err(at)?;
+        } else {
+            c.pragma_update(None, "journal_mode", "WAL").map_err(at)?;
+            c.pragma_update(None, "synchronous", "NORMAL").map_err(at)?;
+        }
         // Pages of the run's one transaction stay in memory longer before
-        // they spill to the WAL (32 MiB).
+        // they are written out (32 MiB).
         c.pragma_update(None, "cache_size", -32768).map_err(at)?;
+        // The indexes, made at the end, are sorted on two threads.
+        c.pragma_update(None, "threads", 2).map_err(at)?;
         c.execute_batch("BEGIN IMMEDIATE").map_err(at)?;
         for table in &layout().tables {
             c.execute_batch(&create_table(table, sql_type))
                 .map_err(at)?;
+            if self.fresh.is_some() {
+                continue;
+            }
             let mut info = c
                 .prepare(&format!("PRAGMA table_info({})", quoted(&table.name)))
                 .map_err(at)?;
@@ -180,22 +218,25 @@ impl Sqlite {
     }
 }
 
-fn to_sql(cell: &Cell) -> ToSqlOutput<'_> {
-    ToSqlOutput::Owned(match cell {
+/// A cell as SQLite stores it: lists of strings as JSON text.
+fn to_sql<'a>(cell: &Cell, rows: &'a TableRows) -> ToSqlOutput<'a> {
+    ToSqlOutput::Owned(match *cell {
         Cell::Null => SqlValue::Null,
-        Cell::Text(text) => {
-            return ToSqlOutput::Borrowed(rusqlite::types::ValueRef::Text(text.as_bytes()))
+        Cell::Text(span) => {
+            return ToSqlOutput::Borrowed(ValueRef::Text(rows.text(span).as_bytes()));
         }
-        Cell::Integer(n) => SqlValue::Integer(*n),
-        Cell::Real(x) => SqlValue::Real(*x),
-        Cell::Boolean(b) => SqlValue::Integer(i64::from(*b)),
-        Cell::Date(days) => SqlValue::Text(date_text(*days)),
-        Cell::TextList(items) => SqlValue::Text(serde_json::to_string(items).unwrap_or_default()),
+        Cell::Integer(n) => SqlValue::Integer(n),
+        Cell::Real(x) => SqlValue::Real(x),
+        Cell::Boolean(b) => SqlValue::Integer(i64::from(b)),
+        Cell::Date(days) => SqlValue::Text(date_text(days)),
+        Cell::TextList(span) => SqlValue::Text(
+            serde_json::to_string(&rows.items(span).collect::<Vec<_>>()).unwrap_or_default(),
+        ),
     })
 }
 
 impl Store for Sqlite {
-    fn write(&mut self, table: usize, rows: &mut Vec<Vec<Cell>>) -> Result<(), Error> {
+    fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error> {
         let table = &layout().tables[table];
         let at = |e: rusqlite::Error| {
             Error::new(format!(
@@ -207,39 +248,55 @@ impl Store for Sqlite {
         let marks = vec!["?"; table.columns.len()].join(", ");
         let sql = format!("INSERT INTO {} VALUES ({marks})", quoted(&table.name));
         let mut statement = self.connection.prepare_cached(&sql).map_err(at)?;
-        let build = self.build.clone().map_or(Cell::Null, Cell::Text);
-        for mut row in rows.drain(..) {
-            row[0] = build.clone();
-            statement
-                .execute(params_from_iter(row.iter().map(to_sql)))
-                .map_err(at)?;
+        let build = match &self.build {
+            Some(build) => ToSqlOutput::Borrowed(ValueRef::Text(build.as_bytes())),
+            None => ToSqlOutput::Owned(SqlValue::Null),
+        };
+        for row in rows.rows() {
+            let values = std::iter::once(build.clone())
+                .chain(row[1..].iter().map(|cell| to_sql(cell, rows)));
+            statement.execute(params_from_iter(values)).map_err(at)?;
         }
         Ok(())
     }
 
     fn commit(self: Box<Self>) -> Result<(), Error> {
-        let at = |e: rusqlite::Error| Error::new(format!("sqlite:{}: {e}", self.path.display()));
+        let at =
+            |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", self.path.display()));
+        let c = &self.connection;
         for table in &layout().tables {
             for index in create_indexes(table) {
-                self.connection.execute_batch(&index).map_err(at)?;
+                c.execute_batch(&index).map_err(|e| at(&e))?;
             }
         }
-        self.connection.execute_batch("COMMIT").map_err(at)?;
-        self.connection
-            .pragma_update(None, "wal_checkpoint", "TRUNCATE")
-            .map_err(at)?;
-        self.connection.close().map_err(|(_, e)| at(e))
+        c.execute_batch("COMMIT").map_err(|e| at(&e))?;
+        let Some(fresh) = self.fresh else {
+            c.pragma_update(None, "wal_checkpoint", "TRUNCATE")
+                .map_err(|e| at(&e))?;
+            return self.connection.close().map_err(|(_, e)| at(&e));
+        };
+        // WAL is a mode kept in the file: its readers and later runs get it.
+        c.pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| at(&e))?;
+        self.connection.close().map_err(|(_, e)| at(&e))?;
+        // On disk before it has its name.
+        std::fs::File::open(&fresh)
+            .and_then(|file| file.sync_all())
+            .map_err(|e| at(&e))?;
+        fresh.persist_noclobber(&self.path).map_err(|e| {
+            at(&format!(
+                "{} (the database was made meanwhile by something else; this run is left out)",
+                e.error
+            ))
+        })
     }
 
     fn abort(self: Box<Self>) {
-        let _ = self.connection.execute_batch("ROLLBACK");
-        let _ = self.connection.close();
-        if self.created {
-            for suffix in ["", "-wal", "-shm"] {
-                let mut name = self.path.clone().into_os_string();
-                name.push(suffix);
-                let _ = std::fs::remove_file(name);
-            }
+        // A new database goes with its temporary file; an existing one is
+        // rolled back.
+        if self.fresh.is_none() {
+            let _ = self.connection.execute_batch("ROLLBACK");
         }
+        let _ = self.connection.close();
     }
 }
