@@ -33,6 +33,7 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use cardkit::validate::{validate_with, Validated};
@@ -181,6 +182,8 @@ enum Made {
 /// commits them all at once.
 pub struct Exporter {
     writer: Option<Writer>,
+    /// Rows written, emptied, for the next documents.
+    spare: Spare,
     on_invalid: OnInvalid,
     jobs: usize,
     totals: Totals,
@@ -213,13 +216,15 @@ impl Exporter {
         build: Option<&str>,
         jobs: usize,
     ) -> Result<Exporter, Error> {
+        let spare = Spare::default();
         let store: Box<dyn Store> = match target {
             Target::Sqlite(path) => Box::new(sqlite::Sqlite::open(path, build)?),
             Target::Postgres(url) => Box::new(postgres::Postgres::open(url, build)?),
             Target::Parquet(dir) => Box::new(parquet::Parquet::open(dir, build)?),
         };
         Ok(Exporter {
-            writer: Some(Writer::start(store)),
+            writer: Some(Writer::start(store, spare.clone())),
+            spare,
             on_invalid,
             jobs,
             totals: Totals {
@@ -246,7 +251,10 @@ impl Exporter {
         mut on_note: impl FnMut(&str),
     ) -> Result<cardkit::validate::Layout, InputError> {
         let on_invalid = self.on_invalid;
-        let extract = move |report: &DocumentReport, bytes: &[u8]| make(report, bytes, on_invalid);
+        let spare = self.spare.clone();
+        let extract = move |report: &DocumentReport, bytes: &[u8]| {
+            make(report, bytes, on_invalid, spare.take())
+        };
         let mut meta = None;
         let mut failure = None;
         let read = validate_with(reader, options, self.jobs, extract, |item| match item {
@@ -423,11 +431,40 @@ struct Writer {
     thread: Option<JoinHandle<Result<Box<dyn Store>, Error>>>,
 }
 
+/// Rows written, kept emptied for the next documents: their memory is
+/// used again instead of being given back and asked for anew (a page fault
+/// every few kilobytes).
+#[derive(Clone, Default)]
+struct Spare(Arc<Mutex<Vec<Rows>>>);
+
+impl Spare {
+    /// At most this many rows are kept...
+    const KEPT: usize = 4;
+    /// ...each of at most this many bytes.
+    const KEPT_BYTES: usize = 16 << 20;
+
+    fn take(&self) -> Rows {
+        let kept = self.0.lock().map(|mut kept| kept.pop());
+        kept.ok().flatten().unwrap_or_default()
+    }
+
+    fn keep(&self, rows: Rows) {
+        if rows.capacity() > Self::KEPT_BYTES {
+            return;
+        }
+        if let Ok(mut kept) = self.0.lock() {
+            if kept.len() < Self::KEPT {
+                kept.push(rows);
+            }
+        }
+    }
+}
+
 /// Documents whose rows wait for the store.
 const QUEUED_DOCUMENTS: usize = 4;
 
 impl Writer {
-    fn start(mut store: Box<dyn Store>) -> Writer {
+    fn start(mut store: Box<dyn Store>, spare: Spare) -> Writer {
         let (sender, receiver) = sync_channel::<Rows>(QUEUED_DOCUMENTS);
         let thread = std::thread::spawn(move || {
             for rows in receiver {
@@ -440,6 +477,7 @@ impl Writer {
                         return Err(error);
                     }
                 }
+                spare.keep(rows);
             }
             Ok(store)
         });
@@ -496,7 +534,7 @@ pub enum InputError {
 }
 
 /// What the row maker makes of one document.
-fn make(report: &DocumentReport, bytes: &[u8], on_invalid: OnInvalid) -> Made {
+fn make(report: &DocumentReport, bytes: &[u8], on_invalid: OnInvalid, rows: Rows) -> Made {
     let migration = match report.kind {
         Some(Kind::Set) => false,
         Some(Kind::Migration) => true,
@@ -533,7 +571,7 @@ fn make(report: &DocumentReport, bytes: &[u8], on_invalid: OnInvalid) -> Made {
         .filter_map(|d| d.pointer.strip_prefix(report.pointer.as_str()))
         .map(str::to_owned)
         .collect();
-    match rows::rows(bytes, migration, &invalid) {
+    match rows::rows(bytes, migration, &invalid, rows) {
         Ok(rows) => Made::Rows(rows),
         Err(why) => Made::Left(why),
     }

@@ -12,7 +12,9 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use cardkit::json::{push_escaped, Scanner, SyntaxError};
+use std::borrow::Cow;
+
+use cardkit::json::{push_escaped, Scanner, Str, SyntaxError};
 
 use crate::layout::{layout, ColumnType, Place, Source};
 
@@ -135,7 +137,9 @@ pub struct Rows {
 }
 
 impl Rows {
-    fn new() -> Rows {
+    /// No rows yet.
+    #[must_use]
+    pub fn new() -> Rows {
         Rows {
             tables: layout()
                 .tables
@@ -156,6 +160,36 @@ impl Rows {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Empties the rows, keeping the memory they took for the next
+    /// document's.
+    pub fn clear(&mut self) {
+        for table in &mut self.tables {
+            table.cells.clear();
+            table.text.clear();
+            table.items.clear();
+        }
+        self.notes.clear();
+    }
+
+    /// The memory the rows take, in bytes.
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.tables
+            .iter()
+            .map(|t| {
+                t.cells.capacity() * std::mem::size_of::<Cell>()
+                    + t.text.capacity()
+                    + t.items.capacity() * std::mem::size_of::<Span>()
+            })
+            .sum()
+    }
+}
+
+impl Default for Rows {
+    fn default() -> Rows {
+        Rows::new()
     }
 }
 
@@ -186,21 +220,27 @@ fn columns() -> &'static Columns {
     })
 }
 
-/// The rows of a set (`migration` false) or a migration document. `invalid`
-/// holds the JSON Pointers (from the document's root) of the values the
-/// validator found invalid: they become NULL.
+/// The rows of a set (`migration` false) or a migration document, made in
+/// `rows` (emptied first). `invalid` holds the JSON Pointers (from the
+/// document's root) of the values the validator found invalid: they become
+/// NULL.
 ///
 /// # Errors
 /// The document cannot be read into rows: it is not well-formed JSON, not
 /// an object, or a member that makes rows is given twice.
-pub fn rows(bytes: &[u8], migration: bool, invalid: &HashSet<String>) -> Result<Rows, String> {
-    let rows = rows_tracked(bytes, migration, invalid, false)?;
+pub fn rows(
+    bytes: &[u8],
+    migration: bool,
+    invalid: &HashSet<String>,
+    rows: Rows,
+) -> Result<Rows, String> {
+    let rows = rows_tracked(bytes, migration, invalid, false, rows)?;
     // The places of values that could not be stored are kept only when
     // there are some: the rows are made again, keeping them.
     if rows.notes.is_empty() || !invalid.is_empty() {
         return Ok(rows);
     }
-    rows_tracked(bytes, migration, invalid, true)
+    rows_tracked(bytes, migration, invalid, true, rows)
 }
 
 fn rows_tracked(
@@ -208,11 +248,20 @@ fn rows_tracked(
     migration: bool,
     invalid: &HashSet<String>,
     track: bool,
+    mut rows: Rows,
 ) -> Result<Rows, String> {
+    rows.clear();
     let plan = layout();
+    // Checked once, the document's text is sliced for free.
+    let Ok(document) = simdutf8::basic::from_utf8(bytes) else {
+        return Err("the document is not UTF-8".into());
+    };
+    let mut scan = Scanner::new(bytes, 0);
+    scan.utf8_checked = bytes.len();
     let mut maker = Maker {
-        scan: Scanner::new(bytes, 0),
-        rows: Rows::new(),
+        scan,
+        document,
+        rows,
         invalid,
         track: track || !invalid.is_empty(),
         path: String::new(),
@@ -260,6 +309,8 @@ type Fitted = Result<Cell, &'static str>;
 
 struct Maker<'a, 'b> {
     scan: Scanner<'b>,
+    /// The scanner's bytes, as text.
+    document: &'b str,
     rows: Rows,
     invalid: &'a HashSet<String>,
     /// Keep the pointer of the value being read.
@@ -271,7 +322,20 @@ struct Maker<'a, 'b> {
     children: Vec<(usize, usize)>,
 }
 
-impl Maker<'_, '_> {
+impl<'b> Maker<'_, 'b> {
+    /// The content of a string token.
+    fn text(&self, token: Str) -> Cow<'b, str> {
+        if token.escaped {
+            self.scan.decode(token)
+        } else {
+            Cow::Borrowed(
+                self.document
+                    .get(token.start..token.end)
+                    .unwrap_or_default(),
+            )
+        }
+    }
+
     /// Steps into the member or item `token`; returns where to step back to
     /// and whether the value there is invalid.
     fn enter(&mut self, token: &str) -> (usize, bool) {
@@ -344,7 +408,7 @@ impl Maker<'_, '_> {
         let mut more = self.scan.open()?;
         while more {
             let (name, _) = self.scan.member_name()?;
-            let name = self.scan.decode(name);
+            let name = self.text(name);
             let Some((index, field)) = node.model.field(&name) else {
                 self.skip()?;
                 more = self.scan.after_member()?;
@@ -450,7 +514,7 @@ impl Maker<'_, '_> {
         let mut more = self.scan.open()?;
         while more {
             let (language, _) = self.scan.member_name()?;
-            let language = self.scan.decode(language);
+            let language = self.text(language);
             if model.field(&language).is_none() {
                 self.skip()?;
                 more = self.scan.after_member()?;
@@ -498,17 +562,17 @@ impl Maker<'_, '_> {
         if ty == ColumnType::Json {
             let start = self.scan.pos;
             self.scan.skip_structure()?;
-            let raw = &self.scan.bytes[start..self.scan.pos];
-            return Ok(match std::str::from_utf8(raw) {
-                Ok("null") => Ok(Cell::Null),
-                Ok(raw) => Ok(Cell::Text(rows.push_text(raw))),
-                Err(_) => misfit,
+            let raw = self.document.get(start..self.scan.pos).unwrap_or_default();
+            return Ok(match raw {
+                "null" => Ok(Cell::Null),
+                raw => Ok(Cell::Text(rows.push_text(raw))),
             });
         }
         Ok(match self.scan.peek() {
             Some(b'"') => {
                 let token = self.scan.string()?;
-                let text = self.scan.decode(token);
+                let text = self.text(token);
+                let rows = &mut self.rows.tables[table];
                 match ty {
                     ColumnType::Text => Ok(Cell::Text(rows.push_text(&text))),
                     ColumnType::Date => {
@@ -519,7 +583,10 @@ impl Maker<'_, '_> {
             }
             Some(b'-' | b'0'..=b'9') => {
                 let number = self.scan.number()?;
-                let literal = self.scan.ascii(number.start, number.end);
+                let literal = self
+                    .document
+                    .get(number.start..number.end)
+                    .unwrap_or_default();
                 match ty {
                     ColumnType::Integer if number.plain => literal
                         .parse()
@@ -566,7 +633,7 @@ impl Maker<'_, '_> {
                 return Ok(Err("a list with an item that is not a string"));
             }
             let token = self.scan.string()?;
-            let item = self.scan.decode(token);
+            let item = self.text(token);
             let rows = &mut self.rows.tables[table];
             let span = rows.push_text(&item);
             rows.items.push(span);
