@@ -505,12 +505,11 @@ fn decode(bytes: &[u8], s: Str) -> Cow<'_, str> {
         return raw;
     }
     let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
+    let mut rest: &str = &raw;
+    // The text between escapes is copied a run at a time.
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let mut chars = rest[at + 1..].chars();
         match chars.next() {
             Some('b') => out.push('\u{8}'),
             Some('f') => out.push('\u{c}'),
@@ -533,7 +532,9 @@ fn decode(bytes: &[u8], s: Str) -> Cow<'_, str> {
             Some(other) => out.push(other),
             None => {}
         }
+        rest = chars.as_str();
     }
+    out.push_str(rest);
     Cow::Owned(out)
 }
 
@@ -564,5 +565,58 @@ fn hex_value(digit: u8) -> u32 {
         b'0'..=b'9' => u32::from(digit - b'0'),
         b'a'..=b'f' => u32::from(digit - b'a' + 10),
         _ => u32::from(digit - b'A' + 10),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Scanner;
+    use proptest::prelude::*;
+
+    /// The string token at the start of `json`, scanned and decoded.
+    fn decoded(json: &str) -> String {
+        let mut scan = Scanner::new(json.as_bytes(), 0);
+        let token = scan.string().expect("a well-formed string");
+        scan.decode(token).into_owned()
+    }
+
+    /// `text` as a JSON string with every character that is not ASCII
+    /// written as `\u` escapes (surrogate pairs beyond the BMP).
+    fn escaped(text: &str) -> String {
+        let mut out = String::from("\"");
+        for c in text.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
+                c => {
+                    let mut units = [0; 2];
+                    for unit in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("\\u{unit:04x}"));
+                    }
+                }
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    #[test]
+    fn decode_reads_every_escape() {
+        let json = r#""a\"b\\c\/d\be\ff\ng\rh\ti\u00e9j\ud83c\udccfk""#;
+        assert_eq!(
+            decoded(json),
+            "a\"b\\c/d\u{8}e\u{c}f\ng\rh\ti\u{e9}j\u{1f0cf}k"
+        );
+        assert_eq!(decoded(r#""Æther \"Vial\"\nmüde""#), "Æther \"Vial\"\nmüde");
+    }
+
+    proptest! {
+        #[test]
+        fn decode_gives_back_what_serde_json_wrote(text in any::<String>()) {
+            let json = serde_json::to_string(&text).expect("a JSON string");
+            prop_assert_eq!(decoded(&json), text.clone());
+            prop_assert_eq!(decoded(&escaped(&text)), text);
+        }
     }
 }
