@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # `cardkit export` to each target beside `cardkit validate` on the same
-# input: median wall time of RUNS runs, MB/s of input (MB = 10^6 bytes),
-# rows/s, peak RSS (largest of the runs), and the ratio of the time to
-# validate's.
+# input: median wall time of RUNS rounds, MB/s of input (MB = 10^6 bytes),
+# rows/s, peak RSS (largest of the rounds), and the ratio of the time to
+# validate's. Each round runs every tool once, in turn, so that a machine
+# whose speed drifts during the run affects them all alike.
+#
+# SQLite is measured twice: into a new database (made under a temporary
+# name and renamed) and into the same database again, which replaces the
+# build in a WAL transaction. PostgreSQL exports the same build again each
+# round, which replaces it.
 #
 # The input is the 500 MB catalog of bench/run.sh (target/bench-data, made
 # by ../shared/bench/make_allprintings.py from the corpus's BRO set when
 # missing). PostgreSQL is a throwaway server in a temporary directory on a
-# Unix socket (initdb and pg_ctl, as `postgres` when run as root); each run
-# exports the same build again, which replaces it.
+# Unix socket (initdb and pg_ctl, as `postgres` when run as root).
 #
 # Usage: bench/export.sh                 (RUNS=5 MB=500 JOBS=2 by default)
 #        RUNS=3 MB=100 bench/export.sh
@@ -42,46 +47,68 @@ trap cleanup EXIT
   -o "-k $WORK -c listen_addresses='' -c fsync=off" -w start >/dev/null
 PG_URL="postgresql://postgres@/postgres?host=$WORK"
 
-# Prints "seconds peak-RSS-KB rows": the median wall time of RUNS runs, the
-# largest peak RSS, and the rows the last run wrote.
-measure() {
-  local times=() rss=0 start end m report out rows=0
+TOOLS=(validate parquet sqlite-new sqlite-again postgres)
+declare -A NAME=(
+  [validate]="validate, $JOBS threads"
+  [parquet]="export to Parquet"
+  [sqlite-new]="export to SQLite, new file"
+  [sqlite-again]="export to SQLite, same build again"
+  [postgres]="export to PostgreSQL"
+)
+declare -A TIMES RSS ROWS
+
+# Runs one tool once; adds its wall time, peak RSS and rows to the tables.
+run() {
+  local tool=$1 report out start end m rows
+  local command=()
+  case $tool in
+    validate) command=("$CARDKIT" validate --quiet --jobs "$JOBS" "$INPUT") ;;
+    parquet)
+      rm -rf "$WORK/parquet"
+      command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "parquet:$WORK/parquet" "$INPUT") ;;
+    sqlite-new)
+      rm -f "$WORK/export.db"
+      command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "sqlite:$WORK/export.db" "$INPUT") ;;
+    sqlite-again)
+      command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "sqlite:$WORK/export.db" "$INPUT") ;;
+    postgres)
+      command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "$PG_URL" "$INPUT") ;;
+  esac
   report=$(mktemp)
   out=$(mktemp)
-  for _ in $(seq "$RUNS"); do
-    start=$(date +%s.%N)
-    /usr/bin/time -o "$report" -f "%M" "$@" >"$out" 2>/dev/null || true
-    end=$(date +%s.%N)
-    times+=("$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.4f", b - a}')")
-    m=$(tail -n 1 "$report")
-    ((m > rss)) && rss=$m
-    rows=$(sed -n 's/.*: \([0-9]*\) rows .*/\1/p' "$out" | head -1)
-  done
+  start=$(date +%s.%N)
+  /usr/bin/time -o "$report" -f "%M" "${command[@]}" >"$out" 2>/dev/null || true
+  end=$(date +%s.%N)
+  TIMES[$tool]+="$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.4f", b - a}') "
+  m=$(tail -n 1 "$report")
+  ((m > ${RSS[$tool]:-0})) && RSS[$tool]=$m
+  rows=$(sed -n 's/.*: \([0-9]*\) rows .*/\1/p' "$out" | head -1)
+  ROWS[$tool]=${rows:-0}
   rm -f "$report" "$out"
-  local median
-  median=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-  echo "$median $rss ${rows:-0}"
+}
+
+for _ in $(seq "$RUNS"); do
+  for tool in "${TOOLS[@]}"; do
+    run "$tool"
+  done
+done
+
+median() {
+  printf '%s\n' $1 | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }
 
 bytes=$(stat -c %s "$INPUT")
-printf '| %-28s | %8s | %8s | %10s | %9s | %10s |\n' tool seconds MB/s rows/s "peak RSS" "x validate"
-printf '|%s|%s|%s|%s|%s|%s|\n' ------------------------------ ---------- ---------- ------------ ----------- ------------
-base=
-row() {
-  local name=$1 seconds=$2 rss=$3 rows=$4
-  [ -z "$base" ] && base=$seconds
-  awk -v n="$name" -v s="$seconds" -v b="$bytes" -v r="$rss" -v w="$rows" -v v="$base" 'BEGIN {
-    printf "| %-28s | %8.2f | %8.0f | %10s | %6.0f MB | %10.2f |\n",
+base=$(median "${TIMES[validate]}")
+printf '| %-34s | %8s | %8s | %10s | %9s | %10s |\n' tool seconds MB/s rows/s "peak RSS" "x validate"
+printf '|%s|%s|%s|%s|%s|%s|\n' ------------------------------------ ---------- ---------- ------------ ----------- ------------
+for tool in "${TOOLS[@]}"; do
+  awk -v n="${NAME[$tool]}" -v s="$(median "${TIMES[$tool]}")" -v b="$bytes" -v r="${RSS[$tool]}" \
+    -v w="${ROWS[$tool]}" -v v="$base" 'BEGIN {
+    printf "| %-34s | %8.2f | %8.0f | %10s | %6.0f MB | %10.2f |\n",
       n, s, b / s / 1e6, (w > 0 ? sprintf("%.0f", w / s) : "-"), r / 1024, s / v }'
-}
-
-read -r s r w < <(measure "$CARDKIT" validate --quiet --jobs "$JOBS" "$INPUT")
-row "validate, $JOBS threads" "$s" "$r" "$w"
-read -r s r w < <(measure "$CARDKIT" export --jobs "$JOBS" --build bench --to "parquet:$WORK/parquet" "$INPUT")
-row "export to Parquet" "$s" "$r" "$w"
-read -r s r w < <(measure "$CARDKIT" export --jobs "$JOBS" --build bench --to "sqlite:$WORK/export.db" "$INPUT")
-row "export to SQLite" "$s" "$r" "$w"
-read -r s r w < <(measure "$CARDKIT" export --jobs "$JOBS" --build bench --to "$PG_URL" "$INPUT")
-row "export to PostgreSQL" "$s" "$r" "$w"
+done
 echo
-echo "input: $INPUT ($bytes bytes), $RUNS runs each, $(nproc) cores"
+echo "input: $INPUT ($bytes bytes), $RUNS rounds, $(nproc) cores"
+for tool in "${TOOLS[@]}"; do
+  echo "$tool: ${TIMES[$tool]}"
+done
