@@ -10,7 +10,8 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cardkit_export::{OnInvalid, Target};
+use cardkit::Options;
+use cardkit_export::{Exporter, InputError, OnInvalid, Target};
 use serde_json::Value;
 
 /// The answers of one engine.
@@ -97,4 +98,52 @@ fn sqlite_duckdb_spark_and_postgresql_give_the_same_answers() {
         expected,
         "PostgreSQL"
     );
+}
+
+/// A value the target refuses (PostgreSQL text cannot hold U+0000) stops the
+/// run where the rows are written, on the store's own thread: the error
+/// names the table and column, and nothing of the run is committed.
+#[test]
+fn a_value_postgresql_refuses_stops_the_run_and_commits_nothing() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/valid");
+    let server = support::postgres::Server::start();
+    let target = Target::Postgres(server.url.clone());
+    support::export(
+        &target,
+        &[examples.join("set.json")],
+        OnInvalid::Fail,
+        Some("good"),
+    );
+
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut set: Value = serde_json::from_str(
+        &std::fs::read_to_string(examples.join("set.json")).expect("the example"),
+    )
+    .expect("JSON");
+    set["name"] = Value::from("Nul\u{0}Set");
+    let bad = dir.path().join("nul.json");
+    std::fs::write(&bad, set.to_string()).expect("the input");
+
+    let mut exporter =
+        Exporter::open(&target, OnInvalid::Fail, Some("bad"), 2).expect("the target opens");
+    let file = std::fs::File::open(&bad).expect("the input");
+    let outcome = match exporter.input("nul.json", file, &Options::default(), |_| {}, |_| {}) {
+        Err(InputError::Store(error)) => Err(error),
+        Err(InputError::Read(error)) => panic!("the input reads: {error}"),
+        Ok(_) => exporter.finish().map(drop),
+    };
+    let error = outcome.expect_err("the run fails").to_string();
+    assert!(
+        error.contains("table sets, column name") && error.contains("U+0000"),
+        "{error}"
+    );
+
+    let mut client = postgres::Client::connect(&server.url, postgres::NoTls).expect("a client");
+    let builds: Vec<String> = client
+        .query("SELECT DISTINCT build FROM sets ORDER BY build", &[])
+        .expect("the sets")
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    assert_eq!(builds, ["good"]);
 }
