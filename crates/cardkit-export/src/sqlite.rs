@@ -205,13 +205,28 @@ impl Sqlite {
             if let Some(why) = layout_mismatch(table, &found, sql_type) {
                 return Err(Error::new(format!("sqlite:{}: {why}", self.path.display())));
             }
-            c.execute(
-                &format!("DELETE FROM {} WHERE build IS ?1", quoted(&table.name)),
-                [&self.build],
-            )
-            .map_err(at)?;
             for drop in drop_indexes(table) {
                 c.execute_batch(&drop).map_err(at)?;
+            }
+            // A table that holds nothing but this build is emptied whole,
+            // which SQLite does without visiting each row.
+            let name = quoted(&table.name);
+            let others: bool = c
+                .query_row(
+                    &format!("SELECT EXISTS (SELECT 1 FROM {name} WHERE build IS NOT ?1)"),
+                    [&self.build],
+                    |row| row.get(0),
+                )
+                .map_err(at)?;
+            if others {
+                c.execute(
+                    &format!("DELETE FROM {name} WHERE build IS ?1"),
+                    [&self.build],
+                )
+                .map_err(at)?;
+            } else {
+                c.execute_batch(&format!("DELETE FROM {name}"))
+                    .map_err(at)?;
             }
         }
         Ok(())

@@ -298,6 +298,43 @@ fn builds_sit_side_by_side_and_a_build_exported_again_replaces_itself() {
     assert_eq!(count(&db, "meta", Some("2024-02")), 1);
 }
 
+/// A database that holds one build only, exported again, has its tables
+/// emptied whole (not row by row) and holds the build once, indexed.
+#[test]
+fn the_only_build_exported_again_replaces_itself_whole() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (valid, _) = two_sets(dir.path());
+    let db_path = dir.path().join("one.db");
+    let target = Target::Sqlite(db_path.clone());
+    let mut written = Vec::new();
+    for _ in 0..3 {
+        let (totals, _) = support::export(
+            &target,
+            std::slice::from_ref(&valid),
+            OnInvalid::Fail,
+            Some("b"),
+        );
+        written.push(support::written(&totals));
+    }
+    assert!(written.windows(2).all(|w| w[0] == w[1]));
+    let db = Connection::open(&db_path).unwrap();
+    assert_eq!(counts(&db, Some("b")), written[0]);
+    assert_eq!(count(&db, "meta", Some("b")), 1);
+    let indexes: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let expected_indexes: usize = cardkit_export::layout::layout()
+        .tables
+        .iter()
+        .map(|t| t.indexed.len())
+        .sum();
+    assert_eq!(usize::try_from(indexes).unwrap(), expected_indexes);
+}
+
 #[test]
 fn a_database_of_another_layout_is_refused_and_left_as_it_was() {
     let dir = tempfile::tempdir().expect("a temporary folder");
