@@ -1,0 +1,90 @@
+//! The row maker on hostile bytes: it is given only documents the validator
+//! read as well-formed, but whatever it is given it must read to an answer
+//! (rows, or the reason there are none), never panic. Mutations of a real
+//! set: bytes replaced, inserted, removed, and the document cut short.
+
+use std::collections::HashSet;
+
+use cardkit_export::rows::{rows, Rows};
+use proptest::prelude::*;
+
+fn example() -> Vec<u8> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/valid/set.json");
+    std::fs::read(path).expect("the example set")
+}
+
+/// One change to a document: at a place (a fraction of its length), a byte
+/// replaced, a byte inserted, or bytes removed.
+#[derive(Debug, Clone)]
+enum Change {
+    Replace(f64, u8),
+    Insert(f64, u8),
+    Remove(f64, usize),
+}
+
+fn change() -> impl Strategy<Value = Change> {
+    // Bytes that matter to JSON's structure, and any byte.
+    let byte = prop_oneof![
+        prop::sample::select(b"{}[],:\"\\ 0-1e.tfnu".to_vec()),
+        any::<u8>(),
+    ];
+    prop_oneof![
+        (0.0..1.0, byte.clone()).prop_map(|(at, b)| Change::Replace(at, b)),
+        (0.0..1.0, byte).prop_map(|(at, b)| Change::Insert(at, b)),
+        (0.0..1.0, 1..64usize).prop_map(|(at, n)| Change::Remove(at, n)),
+    ]
+}
+
+fn apply(bytes: &mut Vec<u8>, change: &Change) {
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss
+    )]
+    let place = |at: f64, len: usize| ((at * len as f64) as usize).min(len);
+    match *change {
+        Change::Replace(at, b) => {
+            let i = place(at, bytes.len().saturating_sub(1));
+            if let Some(slot) = bytes.get_mut(i) {
+                *slot = b;
+            }
+        }
+        Change::Insert(at, b) => {
+            let i = place(at, bytes.len());
+            bytes.insert(i, b);
+        }
+        Change::Remove(at, n) => {
+            let i = place(at, bytes.len());
+            let end = (i + n).min(bytes.len());
+            bytes.drain(i..end);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn the_row_maker_answers_any_mutation_of_a_set(
+        changes in prop::collection::vec(change(), 1..8),
+        cut in 0.0..1.0f64,
+        migration in any::<bool>(),
+    ) {
+        let mut bytes = example();
+        for change in &changes {
+            apply(&mut bytes, change);
+        }
+        // Whole, and cut short.
+        let _ = rows(&bytes, migration, &HashSet::new(), Rows::new());
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+        let end = (cut * bytes.len() as f64) as usize;
+        let _ = rows(&bytes[..end], migration, &HashSet::new(), Rows::new());
+    }
+}
+
+#[test]
+fn the_example_set_makes_rows() {
+    let made = rows(&example(), false, &HashSet::new(), Rows::new()).expect("rows");
+    assert!(made.len() > 3, "a set, its cards and their children");
+    assert!(made.notes.is_empty(), "{:?}", made.notes);
+}
