@@ -26,13 +26,19 @@ use crate::{Error, Store};
 /// (the builders of the twelve tables hold this many rows each: 8192 took
 /// 30 MB more at the peak, and were no faster).
 const BATCH_ROWS: usize = 1024;
+/// ...or fewer, once their text takes this many bytes: a table of few,
+/// large rows (`sets`, with a set's booster configuration as JSON) would
+/// otherwise hold a whole catalog's worth before a batch is full.
+const BATCH_BYTES: usize = 4 << 20;
 /// Rows per row group: large enough for scans, small enough that the group
 /// of the widest table being encoded, its pages and column dictionaries,
 /// stays within a few tens of MB (128 Ki rows took 30 MB more at the peak
 /// on the 500 MB catalog).
 const ROW_GROUP_ROWS: usize = 64 * 1024;
-/// A row group is closed early once it takes this much memory encoded.
-const ROW_GROUP_BYTES: usize = 48 << 20;
+/// A row group is closed early once it takes this much memory encoded (as
+/// the writer counts it, which is less than it takes): the group of `sets`,
+/// a row per set, would otherwise grow through the whole catalog.
+const ROW_GROUP_BYTES: usize = 8 << 20;
 
 /// The name of a table's file in its directory (or partition).
 pub const FILE_NAME: &str = "part-0.parquet";
@@ -61,10 +67,14 @@ impl Builder {
     }
 
     /// Appends `cell`; a cell of another type than the column's (which the
-    /// row maker never makes) is NULL.
-    fn append(&mut self, cell: Cell, rows: &TableRows) {
+    /// row maker never makes) is NULL. Returns the bytes of text appended.
+    fn append(&mut self, cell: Cell, rows: &TableRows) -> usize {
         match (self, cell) {
-            (Builder::Text(b), Cell::Text(span)) => b.append_value(rows.text(span)),
+            (Builder::Text(b), Cell::Text(span)) => {
+                let text = rows.text(span);
+                b.append_value(text);
+                return text.len();
+            }
             (Builder::Text(b), _) => b.append_null(),
             (Builder::Integer(b), Cell::Integer(n)) => b.append_value(n),
             (Builder::Integer(b), _) => b.append_null(),
@@ -75,13 +85,17 @@ impl Builder {
             (Builder::Date(b), Cell::Date(days)) => b.append_value(days),
             (Builder::Date(b), _) => b.append_null(),
             (Builder::List(b), Cell::TextList(span)) => {
+                let mut bytes = 0;
                 for item in rows.items(span) {
                     b.values().append_value(item);
+                    bytes += item.len();
                 }
                 b.append(true);
+                return bytes;
             }
             (Builder::List(b), _) => b.append(false),
         }
+        0
     }
 
     fn finish(&mut self) -> ArrayRef {
@@ -122,7 +136,9 @@ fn schema(table: &Table) -> SchemaRef {
 struct TableFile {
     schema: SchemaRef,
     builders: Vec<Builder>,
+    /// Rows in the builders, and the bytes of their text.
     buffered: usize,
+    buffered_bytes: usize,
     writer: ArrowWriter<BufWriter<File>>,
     temporary: PathBuf,
     path: PathBuf,
@@ -135,6 +151,7 @@ impl TableFile {
         }
         let columns: Vec<ArrayRef> = self.builders.iter_mut().map(Builder::finish).collect();
         self.buffered = 0;
+        self.buffered_bytes = 0;
         let batch = RecordBatch::try_new(Arc::clone(&self.schema), columns)
             .map_err(|e| Error::new(format!("{}: {e}", self.path.display())))?;
         let at =
@@ -188,6 +205,7 @@ impl Parquet {
                     .collect(),
                 schema,
                 buffered: 0,
+                buffered_bytes: 0,
                 writer,
                 path: folder.join(FILE_NAME),
                 temporary,
@@ -220,10 +238,10 @@ impl Store for Parquet {
         let file = &mut self.files[table];
         for row in rows.rows() {
             for (builder, &cell) in file.builders.iter_mut().zip(&row[1..]) {
-                builder.append(cell, rows);
+                file.buffered_bytes += builder.append(cell, rows);
             }
             file.buffered += 1;
-            if file.buffered >= BATCH_ROWS {
+            if file.buffered >= BATCH_ROWS || file.buffered_bytes >= BATCH_BYTES {
                 file.flush()?;
             }
         }
