@@ -103,6 +103,12 @@ impl TableRows {
         self.len() - 1
     }
 
+    /// Removes the last row.
+    fn pop_row(&mut self) {
+        let len = self.cells.len().saturating_sub(self.width);
+        self.cells.truncate(len);
+    }
+
     /// Sets a cell of row `row`.
     pub fn set(&mut self, row: usize, column: usize, cell: Cell) {
         if let Some(slot) = self.cells.get_mut(row * self.width + column) {
@@ -558,14 +564,13 @@ impl<'b> Maker<'_, 'b> {
             ColumnType::TextList => "not a list of strings",
             ColumnType::Json => "not JSON",
         });
-        let rows = &mut self.rows.tables[table];
         if ty == ColumnType::Json {
             let start = self.scan.pos;
             self.scan.skip_structure()?;
             let raw = self.document.get(start..self.scan.pos).unwrap_or_default();
             return Ok(match raw {
                 "null" => Ok(Cell::Null),
-                raw => Ok(Cell::Text(rows.push_text(raw))),
+                raw => Ok(Cell::Text(self.rows.tables[table].push_text(raw))),
             });
         }
         Ok(match self.scan.peek() {
@@ -641,14 +646,6 @@ impl<'b> Maker<'_, 'b> {
         }
         let end = self.rows.tables[table].items.len();
         Ok(Ok(Cell::TextList(Span { start: items, end })))
-    }
-}
-
-impl TableRows {
-    /// Removes the last row.
-    fn pop_row(&mut self) {
-        let len = self.cells.len().saturating_sub(self.width);
-        self.cells.truncate(len);
     }
 }
 
