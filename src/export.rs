@@ -9,6 +9,8 @@ use cardkit::report::{Summary, WarningFilter};
 use cardkit::Options;
 use cardkit_export::layout::layout;
 use cardkit_export::{Exporter, InputError, OnInvalid, Target};
+
+use crate::validate::UntilClosed;
 use clap::ValueEnum;
 
 use crate::inputs;
@@ -102,7 +104,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
         };
     let mut renderer = Text::new(WarningFilter::new(WarningFilter::DEFAULT_LIMIT));
     let mut summary = Summary::default();
-    let err = std::cell::RefCell::new(io::BufWriter::new(io::stderr().lock()));
+    // A closed stderr stops the report, not the run: the exit status still
+    // says whether everything was exported.
+    let err = std::cell::RefCell::new(io::BufWriter::new(UntilClosed::new(io::stderr().lock())));
     let expanded = inputs::expand(&args.paths);
     let nothing = expanded.inputs.is_empty();
     for input in expanded.inputs {

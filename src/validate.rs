@@ -260,13 +260,13 @@ impl<W: Write> Run<W> {
 /// (`cardkit validate … | head`) stops the output, not the run, so that every
 /// input is still validated and the exit status still tells the verdict.
 /// Other write errors are errors.
-struct UntilClosed<W> {
+pub(crate) struct UntilClosed<W> {
     inner: W,
     closed: bool,
 }
 
 impl<W> UntilClosed<W> {
-    fn new(inner: W) -> Self {
+    pub(crate) fn new(inner: W) -> Self {
         UntilClosed {
             inner,
             closed: false,

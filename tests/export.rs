@@ -401,3 +401,23 @@ fn hostile_inputs_are_exported_or_refused_with_a_reason() {
         .code(0)
         .stdout(contains("migrations 100000"));
 }
+
+/// A closed standard error (`cardkit export … 2>&1 | head`) stops the
+/// report, not the run: an invalid input still fails it (status 1) and
+/// nothing is written, instead of a quiet status 0.
+#[test]
+fn a_closed_stderr_keeps_the_exit_status() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = dir.path().join("cards.db");
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
+        .args(["export", "--to", &show(&db)])
+        .arg(example("invalid/migration-problems.json"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cardkit starts");
+    drop(child.stderr.take());
+    let status = child.wait().expect("reaped");
+    assert_eq!(status.code(), Some(1));
+    assert!(!db.exists(), "an invalid run wrote {}", show(&db));
+}
