@@ -10,7 +10,7 @@ use cardkit_diff::pointer::{Ignore, Pattern};
 use cardkit_diff::{render, DiffOptions};
 use clap::ValueEnum;
 
-use crate::validate::{jobs, MAX_JOBS};
+use crate::validate::{jobs, UntilClosed, MAX_JOBS};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -101,7 +101,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
             return Ok(2);
         }
     }
-    let mut out = BufWriter::new(io::stdout().lock());
+    // A closed pipe (`cardkit diff … | head`) stops the output, not the run:
+    // the exit status still says whether the builds differ.
+    let mut out = BufWriter::new(UntilClosed::new(io::stdout().lock()));
     match args.format {
         Format::Text => render::text(&diff, &mut out)?,
         Format::Json => render::json(&diff, &mut out)?,

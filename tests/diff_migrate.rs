@@ -121,3 +121,21 @@ fn migrate_apply_usage_errors() {
         .code(2)
         .stderr(predicates::str::contains("missing.jsonl: cannot be read"));
 }
+
+/// A closed standard output (`cardkit diff … | head`) stops the output, not
+/// the run: builds that differ still give status 1, not a quiet 0.
+#[test]
+fn a_closed_stdout_keeps_the_exit_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = changed(dir.path());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardkit"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["diff", SET])
+        .arg(&new)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+}
