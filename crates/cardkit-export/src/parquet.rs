@@ -35,10 +35,17 @@ const BATCH_BYTES: usize = 4 << 20;
 /// stays within a few tens of MB (128 Ki rows took 30 MB more at the peak
 /// on the 500 MB catalog).
 const ROW_GROUP_ROWS: usize = 64 * 1024;
-/// A row group is closed early once it takes this much memory encoded (as
-/// the writer counts it, which is less than it takes): the group of `sets`,
-/// a row per set, would otherwise grow through the whole catalog.
-const ROW_GROUP_BYTES: usize = 8 << 20;
+/// The memory that the row groups being encoded may take together, as the
+/// writers measure it (their encoders, dictionaries and pages): past it,
+/// the largest group is closed. Each table's group is otherwise closed only
+/// at its row count, so the memory of the groups in progress would follow
+/// how many tables happen to be near theirs at once, and a table of few,
+/// large rows (`sets`) would keep one open through the whole catalog.
+const ENCODING_BUDGET: usize = 48 << 20;
+
+/// The buffer of each table's file: the writer hands it whole pages, so a
+/// larger one saves few writes, and there are fourteen of them.
+const WRITE_BUFFER: usize = 128 << 10;
 
 /// The name of a table's file in its directory (or partition).
 pub const FILE_NAME: &str = "part-0.parquet";
@@ -156,17 +163,22 @@ impl TableFile {
             .map_err(|e| Error::new(format!("{}: {e}", self.path.display())))?;
         let at =
             |e: parquet::errors::ParquetError| Error::new(format!("{}: {e}", self.path.display()));
-        self.writer.write(&batch).map_err(at)?;
-        if self.writer.in_progress_size() >= ROW_GROUP_BYTES {
-            self.writer.flush().map_err(at)?;
-        }
-        Ok(())
+        self.writer.write(&batch).map_err(at)
+    }
+
+    /// Closes the row group in progress.
+    fn close_row_group(&mut self) -> Result<(), Error> {
+        self.writer
+            .flush()
+            .map_err(|e| Error::new(format!("{}: {e}", self.path.display())))
     }
 }
 
 /// An export into a directory of Parquet files.
 pub struct Parquet {
     files: Vec<TableFile>,
+    /// [`ENCODING_BUDGET`], or less in tests.
+    budget: usize,
 }
 
 impl Parquet {
@@ -193,7 +205,7 @@ impl Parquet {
             let file = File::create(&temporary).map_err(at)?;
             let schema = schema(table);
             let writer = ArrowWriter::try_new(
-                BufWriter::with_capacity(1 << 20, file),
+                BufWriter::with_capacity(WRITE_BUFFER, file),
                 Arc::clone(&schema),
                 Some(properties.clone()),
             )
@@ -211,7 +223,29 @@ impl Parquet {
                 temporary,
             });
         }
-        Ok(Parquet { files })
+        Ok(Parquet {
+            files,
+            budget: ENCODING_BUDGET,
+        })
+    }
+
+    /// Closes the largest row groups in progress until they all fit in the
+    /// budget.
+    fn keep_within_budget(&mut self) -> Result<(), Error> {
+        loop {
+            let sizes = self.files.iter().map(|file| file.writer.memory_size());
+            if sizes.clone().sum::<usize>() <= self.budget {
+                return Ok(());
+            }
+            let largest = sizes
+                .enumerate()
+                .max_by_key(|&(_, size)| size)
+                .map(|(at, _)| at);
+            match largest.and_then(|at| self.files.get_mut(at)) {
+                Some(file) if file.writer.in_progress_rows() > 0 => file.close_row_group()?,
+                _ => return Ok(()),
+            }
+        }
     }
 }
 
@@ -235,14 +269,15 @@ pub fn partition_value(label: &str) -> String {
 
 impl Store for Parquet {
     fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error> {
-        let file = &mut self.files[table];
         for row in rows.rows() {
+            let file = &mut self.files[table];
             for (builder, &cell) in file.builders.iter_mut().zip(&row[1..]) {
                 file.buffered_bytes += builder.append(cell, rows);
             }
             file.buffered += 1;
             if file.buffered >= BATCH_ROWS || file.buffered_bytes >= BATCH_BYTES {
                 file.flush()?;
+                self.keep_within_budget()?;
             }
         }
         Ok(())
@@ -285,5 +320,77 @@ impl Store for Parquet {
             drop(file.writer);
             let _ = std::fs::remove_file(&file.temporary);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+
+    use super::*;
+
+    /// The sizes of the row groups of the `cards` file that `rows` cards
+    /// make, written under `budget`, and the cards' names as read back.
+    fn cards_written(rows: usize, budget: usize) -> (Vec<i64>, Vec<String>) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let table = layout()
+            .tables
+            .iter()
+            .position(|t| t.name == "cards")
+            .expect("a cards table");
+        let name = layout().tables[table]
+            .columns
+            .iter()
+            .position(|c| c.name == "name")
+            .expect("a name column");
+        let mut cards = TableRows::new(layout().tables[table].columns.len());
+        for n in 0..rows {
+            let row = cards.push_row();
+            cards.set_text(row, name, &format!("card {n}"));
+        }
+        let mut store = Parquet::open(dir.path(), None).expect("a new export");
+        store.budget = budget;
+        store.write(table, &cards).expect("the rows written");
+        Box::new(store).commit().expect("the export committed");
+
+        let file = File::open(dir.path().join("cards").join(FILE_NAME)).expect("the cards file");
+        let reader = SerializedFileReader::new(file).expect("a Parquet file");
+        let groups = reader
+            .metadata()
+            .row_groups()
+            .iter()
+            .map(|g| g.num_rows())
+            .collect();
+        let names = reader
+            .get_row_iter(None)
+            .expect("its rows")
+            .map(|row| {
+                let row = row.expect("a row");
+                row.get_column_iter()
+                    .find(|(column, _)| column.as_str() == "name")
+                    .map(|(_, value)| value.to_string())
+                    .unwrap_or_default()
+            })
+            .collect();
+        (groups, names)
+    }
+
+    #[test]
+    fn row_groups_are_closed_when_the_encoders_outgrow_their_budget() {
+        let rows = 2 * BATCH_ROWS + 100;
+        let expected: Vec<String> = (0..rows).map(|n| format!("\"card {n}\"")).collect();
+
+        let (groups, names) = cards_written(rows, ENCODING_BUDGET);
+        assert_eq!(
+            groups,
+            [2 * BATCH_ROWS as i64 + 100],
+            "one group within the budget"
+        );
+        assert_eq!(names, expected);
+
+        // Over budget after every batch: each batch closes its group.
+        let (groups, names) = cards_written(rows, 0);
+        assert_eq!(groups, [BATCH_ROWS as i64, BATCH_ROWS as i64, 100]);
+        assert_eq!(names, expected);
     }
 }
