@@ -1,6 +1,7 @@
 //! The `cardkit` command: parses arguments, reads inputs and renders the
 //! library's reports. Everything about documents lives in the library.
 
+mod allocator;
 mod diff;
 mod explain;
 mod export;
@@ -106,6 +107,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    allocator::keep_large_blocks_apart();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Validate(args) => {
