@@ -185,7 +185,8 @@ impl Sqlite {
         // Pages of the run's one transaction stay in memory longer before
         // they are written out (32 MiB).
         c.pragma_update(None, "cache_size", -32768).map_err(at)?;
-        // The indexes, made at the end, are sorted on two threads.
+        // The indexes, made at the end, are sorted on two threads (see
+        // `commit`).
         c.pragma_update(None, "threads", 2).map_err(at)?;
         c.execute_batch("BEGIN IMMEDIATE").map_err(at)?;
         for table in &layout().tables {
@@ -279,6 +280,11 @@ impl Store for Sqlite {
         let at =
             |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", self.path.display()));
         let c = &self.connection;
+        // SQLite sorts an index in runs of at most the page cache's size,
+        // each on a thread of its own while the next is read: with a small
+        // cache there are several runs, and both threads have work.
+        c.pragma_update(None, "cache_size", -4096)
+            .map_err(|e| at(&e))?;
         for table in &layout().tables {
             for index in create_indexes(table) {
                 c.execute_batch(&index).map_err(|e| at(&e))?;
