@@ -103,6 +103,24 @@ impl TableRows {
         self.len() - 1
     }
 
+    /// Appends the rows of `other` (of the same table) after these.
+    pub fn append(&mut self, other: &TableRows) {
+        let (text, items) = (self.text.len(), self.items.len());
+        let moved = |span: Span, by: usize| Span {
+            start: span.start + by,
+            end: span.end + by,
+        };
+        self.text.push_str(&other.text);
+        self.items
+            .extend(other.items.iter().map(|&item| moved(item, text)));
+        self.cells
+            .extend(other.cells.iter().map(|&cell| match cell {
+                Cell::Text(span) => Cell::Text(moved(span, text)),
+                Cell::TextList(span) => Cell::TextList(moved(span, items)),
+                cell => cell,
+            }));
+    }
+
     /// Removes the last row.
     fn pop_row(&mut self) {
         let len = self.cells.len().saturating_sub(self.width);
@@ -166,6 +184,19 @@ impl Rows {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Appends the rows of `other` after these (its notes are not kept).
+    pub fn append(&mut self, other: &Rows) {
+        for (table, more) in self.tables.iter_mut().zip(&other.tables) {
+            table.append(more);
+        }
+    }
+
+    /// The bytes of text the rows hold.
+    #[must_use]
+    pub fn text_len(&self) -> usize {
+        self.tables.iter().map(|t| t.text.len()).sum()
     }
 
     /// Empties the rows, keeping the memory they took for the next

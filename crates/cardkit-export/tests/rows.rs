@@ -88,3 +88,57 @@ fn the_example_set_makes_rows() {
     assert!(made.len() > 3, "a set, its cards and their children");
     assert!(made.notes.is_empty(), "{:?}", made.notes);
 }
+
+/// Each row of each table, its cells with their text read out.
+fn resolved(rows: &Rows) -> Vec<Vec<Vec<String>>> {
+    use cardkit_export::rows::Cell;
+    rows.tables
+        .iter()
+        .map(|table| {
+            table
+                .rows()
+                .map(|row| {
+                    row.iter()
+                        .map(|&cell| match cell {
+                            Cell::Text(span) => format!("text {}", table.text(span)),
+                            Cell::TextList(span) => {
+                                format!("list {:?}", table.items(span).collect::<Vec<_>>())
+                            }
+                            cell => format!("{cell:?}"),
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Rows gathered from several documents read as each document's did: the
+/// text and the list items of the rows appended are found at their new
+/// places.
+#[test]
+fn rows_appended_read_as_they_did() {
+    let none = HashSet::new();
+    let first = rows(&example(), false, &none, Rows::new()).expect("the example's rows");
+    let other = String::from_utf8(example())
+        .expect("UTF-8")
+        .replace("\"name\": \"", "\"name\": \"Other ")
+        .replace("\"colors\": [", "\"colors\": [\"G\", ");
+    let second = rows(other.as_bytes(), false, &none, Rows::new()).expect("the other's rows");
+    assert_ne!(
+        resolved(&first),
+        resolved(&second),
+        "two different documents"
+    );
+
+    let mut gathered = rows(&example(), false, &none, Rows::new()).expect("the example's rows");
+    gathered.append(&second);
+    gathered.append(&first);
+    let expected: Vec<Vec<Vec<String>>> = resolved(&first)
+        .into_iter()
+        .zip(resolved(&second))
+        .map(|(a, b)| [a.clone(), b, a].concat())
+        .collect();
+    assert_eq!(resolved(&gathered), expected);
+    assert_eq!(gathered.len(), 2 * first.len() + second.len());
+}
