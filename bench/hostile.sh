@@ -5,7 +5,8 @@
 #   - time: the larger input may take at most SLACK times its share
 #     (linear time: 10x the input, at most 10*SLACK x the time);
 #   - memory: peak RSS at most the bound given per class;
-#   - status: never 134 (abort) or 0 on invalid input.
+#   - status: never 134 (abort) or 0 on invalid input (`validate`); the
+#     status expected, for `export`.
 # Inputs are generated under target/hostile. Prints one line per check and
 # exits 1 if any check fails.
 #
@@ -24,10 +25,15 @@ gen() { # name python-expression-printing-the-input
   [ -f "$D/$1" ] || python3 -c "$2" > "$D/$1"
 }
 
+# The command that `run` runs: `validate`, or `export` into a target made
+# anew for each run.
+COMMAND=(validate --quiet)
+
 # run NAME ARGS... : sets T (seconds), RSS (MB), CODE, OUT (bytes of stdout)
 run() {
   local name=$1; shift
-  /usr/bin/time -v -o "$D/$name.time" "$K" validate --quiet "$@" 2> "$D/$name.err" | wc -c > "$D/$name.out"
+  rm -rf "$D/export.db" "$D/export-parquet"
+  /usr/bin/time -v -o "$D/$name.time" "$K" "${COMMAND[@]}" "$@" 2> "$D/$name.err" | wc -c > "$D/$name.out"
   CODE=${PIPESTATUS[0]}
   T=$(awk -F': ' '/Elapsed/ {split($2, p, ":"); print (p[1] * 60) + p[2]}' "$D/$name.time")
   RSS=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$D/$name.time")
@@ -55,7 +61,11 @@ bounded() { # label input max-rss-mb [args...]
   run bounded "$@" "$D/$input"
   local verdict=ok
   [ "$RSS" -le "$max" ] || verdict="rss"
-  [ "$CODE" != 134 ] && [ "$CODE" != 0 ] || verdict="exit $CODE"
+  if [ -n "${EXPECT:-}" ]; then
+    [ "$CODE" = "$EXPECT" ] || verdict="exit $CODE"
+  else
+    [ "$CODE" != 134 ] && [ "$CODE" != 0 ] || verdict="exit $CODE"
+  fi
   check "$(printf '%-34s %6.2fs, %5s MB (bound %s), out %s bytes, exit %s' \
     "$label" "$T" "$RSS" "$max" "$OUT" "$CODE")" "$verdict"
 }
@@ -132,6 +142,27 @@ gen long-key.json "print('{\"object\":\"migration\",\"'+'k'*100000000+'\":1}')"
 bounded "100 MB key" long-key.json 768
 gen long-number.json "print('{\"object\":\"migration\",\"id\":'+'7'*1000000+'}')"
 bounded "1,000,000-digit number" long-number.json 64
+
+# The export: streamed into each target, memory bounded by the largest
+# document and time linear in the input, whatever the input is made of.
+gen export-lines-30k.jsonl "import json,sys; l=json.dumps(json.load(open('examples/valid/migration.json')))+'\\n'; sys.stdout.write(l*30000)"
+gen export-lines-300k.jsonl "import json,sys; l=json.dumps(json.load(open('examples/valid/migration.json')))+'\\n'; sys.stdout.write(l*300000)"
+gen export-long-text.json "import json; s=json.load(open('examples/valid/set.json')); s['cards'][0]['text']='n'*100000000; print(json.dumps(s))"
+gen export-deep.json "import json; s=json.dumps(json.load(open('examples/valid/set.json'))); print('{\"x\":'+'['*30000+']'*30000+','+s[1:])"
+for target in sqlite parquet; do
+  case $target in
+    sqlite) COMMAND=(export --jobs 2 --to "sqlite:$D/export.db") ;;
+    parquet) COMMAND=(export --jobs 2 --to "parquet:$D/export-parquet") ;;
+  esac
+  linear "export to $target: 30k -> 300k lines" export-lines-30k.jsonl export-lines-300k.jsonl 10
+  EXPECT=0 bounded "export to $target: 300,000 lines" export-lines-300k.jsonl 192
+  # The text is held by the document, its row and the target's copy.
+  EXPECT=0 bounded "export to $target: 100 MB text" export-long-text.json 768
+  # Deeper than documents may nest: invalid (status 1), left out or kept.
+  EXPECT=1 bounded "export to $target: 30,000 levels" export-deep.json 96 --on-invalid fail
+  EXPECT=1 bounded "export to $target: 30,000 levels, kept" export-deep.json 96 --on-invalid keep
+done
+COMMAND=(validate --quiet)
 
 # The service on hostile requests (slowloris, bombs, cut and slow bodies,
 # concurrent and abandoned uploads): bench/serve_hostile.py.
