@@ -429,7 +429,7 @@ impl Drop for Exporter {
 /// documents' rows: the store writes while the next documents are
 /// validated, and memory holds only the rows of the documents queued.
 /// Small documents' rows are gathered and queued together, so that each
-/// does not cost the two threads a handover (a million migrations took 14
+/// does not cost the two threads a handover (300,000 migrations took 14
 /// times as long as their validation, most of it in the system).
 struct Writer {
     rows: Option<SyncSender<Rows>>,
