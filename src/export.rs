@@ -9,12 +9,10 @@ use cardkit::report::{Summary, WarningFilter};
 use cardkit::Options;
 use cardkit_export::layout::layout;
 use cardkit_export::{Exporter, InputError, OnInvalid, Target};
-
-use crate::validate::UntilClosed;
 use clap::ValueEnum;
 
 use crate::inputs;
-use crate::validate::{jobs, MAX_JOBS};
+use crate::validate::{jobs, UntilClosed, MAX_JOBS};
 
 #[derive(clap::Args)]
 pub struct Args {
