@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::cardkit;
+use support::{cardkit, into_a_closed_pipe, Stream};
 
 const SET: &str = "examples/valid/set.json";
 
@@ -128,14 +128,9 @@ fn migrate_apply_usage_errors() {
 fn a_closed_stdout_keeps_the_exit_status() {
     let dir = tempfile::tempdir().unwrap();
     let new = changed(dir.path());
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardkit"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["diff", SET])
-        .arg(&new)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    assert_eq!(child.wait().unwrap().code(), Some(1));
+    let (status, _) = into_a_closed_pipe(
+        [std::ffi::OsStr::new("diff"), SET.as_ref(), new.as_os_str()],
+        Stream::Stdout,
+    );
+    assert_eq!(status, Some(1));
 }

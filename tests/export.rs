@@ -14,7 +14,7 @@ use std::time::Duration;
 use predicates::prelude::*;
 use predicates::str::contains;
 use rusqlite::Connection;
-use support::{cardkit, examples_dir, show};
+use support::{cardkit, examples_dir, into_a_closed_pipe, show, Stream};
 
 fn example(name: &str) -> String {
     show(&examples_dir().join(name))
@@ -409,15 +409,15 @@ fn hostile_inputs_are_exported_or_refused_with_a_reason() {
 fn a_closed_stderr_keeps_the_exit_status() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let db = dir.path().join("cards.db");
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
-        .args(["export", "--to", &show(&db)])
-        .arg(example("invalid/migration-problems.json"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cardkit starts");
-    drop(child.stderr.take());
-    let status = child.wait().expect("reaped");
-    assert_eq!(status.code(), Some(1));
+    let (status, _) = into_a_closed_pipe(
+        [
+            "export".to_owned(),
+            "--to".to_owned(),
+            show(&db),
+            example("invalid/migration-problems.json"),
+        ],
+        Stream::Stderr,
+    );
+    assert_eq!(status, Some(1));
     assert!(!db.exists(), "an invalid run wrote {}", show(&db));
 }

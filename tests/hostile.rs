@@ -7,11 +7,10 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command as StdCommand, Stdio};
 
 use predicates::prelude::*;
 use predicates::str::contains;
-use support::{cardkit, dir_with, examples_dir, show};
+use support::{cardkit, dir_with, examples_dir, into_a_closed_pipe, show, Stream};
 
 /// A valid migration on one line.
 const MIGRATION: &str = r#"{"object": "migration", "uri": "https://e.org/m", "created_at": "2023-01-15", "migration_strategy": "delete", "old_catalogA_id": "2b3c4d5e-6f70-4182-9394-a5b6c7d8e9f0"}"#;
@@ -45,24 +44,6 @@ fn jobs_beyond_256_is_a_usage_error() {
     assert!(help.contains("from 1 to 256"), "{help}");
 }
 
-/// Runs `cardkit ARGS…` with its standard output a pipe whose reading end is
-/// closed at once, and returns the exit status and standard error.
-fn into_a_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn cardkit");
-    drop(child.stdout.take());
-    let output = child.wait_with_output().expect("wait for cardkit");
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn a_closed_pipe_keeps_the_exit_status() {
     // Some 10 MB of diagnostics: far more than a pipe holds, so the command
@@ -92,7 +73,7 @@ fn a_closed_pipe_keeps_the_exit_status() {
         ] {
             let mut all = vec!["validate", "--format", format];
             all.extend(&args);
-            let (status, stderr) = into_a_closed_pipe(&all);
+            let (status, stderr) = into_a_closed_pipe(&all, Stream::Stdout);
             assert_eq!(status, Some(code), "{all:?}: {stderr}");
             assert_eq!(stderr, "", "{all:?}: a closed pipe is reported");
         }

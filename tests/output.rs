@@ -5,14 +5,14 @@
 
 mod support;
 
-use std::process::{Command as StdCommand, Stdio};
+use std::ffi::OsStr;
 
 use predicates::prelude::*;
 use predicates::str::contains;
 use serde_json::Value;
 use support::migrations::{migration_line, BAD_MIGRATION, GOOD_ID, MIGRATION};
 use support::report::{json_report, keys, parse};
-use support::{cardkit, dir_with, examples_dir, show, workspace_dir};
+use support::{cardkit, dir_with, examples_dir, into_a_closed_pipe, show, workspace_dir, Stream};
 
 #[test]
 fn a_valid_file_exits_0_with_only_the_summary() {
@@ -166,22 +166,11 @@ fn writing_into_a_closed_pipe_is_not_an_error() {
     // invalid: the exit status still says so.
     let documents = vec![r#"{"object": "migration"}"#; 20_000].join(",\n");
     let dir = dir_with(&[("many.json", &format!("[{documents}]\n"))]);
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
-        .arg("validate")
-        .arg(dir.path().join("many.json"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn cardkit");
-    drop(child.stdout.take());
-    let output = child.wait_with_output().expect("wait for cardkit");
-    assert_eq!(
-        String::from_utf8_lossy(&output.stderr),
-        "",
-        "a closed pipe is reported"
-    );
-    assert_eq!(output.status.code(), Some(1), "{:?}", output.status);
+    let many = dir.path().join("many.json");
+    let (status, stderr) =
+        into_a_closed_pipe([OsStr::new("validate"), many.as_os_str()], Stream::Stdout);
+    assert_eq!(stderr, "", "a closed pipe is reported");
+    assert_eq!(status, Some(1));
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! Test support shared by the command's integration tests.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
+use std::process::Stdio;
 
 use assert_cmd::Command;
 
@@ -55,4 +57,42 @@ pub fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
 /// A path as shown in reports.
 pub fn show(path: &std::path::Path) -> String {
     path.display().to_string()
+}
+
+/// A standard stream of `cardkit`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// Runs `cardkit ARGS…` from the repository's root with `closed` a pipe
+/// whose reading end is closed at once (as `cardkit … | head` leaves it),
+/// and returns the exit status and what the other stream said.
+pub fn into_a_closed_pipe<I, S>(args: I, closed: Stream) -> (Option<i32>, String)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardkit"))
+        .current_dir(workspace_dir())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn cardkit");
+    match closed {
+        Stream::Stdout => drop(child.stdout.take()),
+        Stream::Stderr => drop(child.stderr.take()),
+    }
+    let output = child.wait_with_output().expect("wait for cardkit");
+    let other = match closed {
+        Stream::Stdout => output.stderr,
+        Stream::Stderr => output.stdout,
+    };
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&other).into_owned(),
+    )
 }
