@@ -298,8 +298,9 @@ fn builds_sit_side_by_side_and_a_build_exported_again_replaces_itself() {
     assert_eq!(count(&db, "meta", Some("2024-02")), 1);
 }
 
-/// A database that holds one build only, exported again, has its tables
-/// emptied whole (not row by row) and holds the build once, indexed.
+/// A database that holds one build only, exported again (the path on which
+/// its tables are emptied whole rather than row by row), holds the build
+/// once, with the same rows each time, and indexed.
 #[test]
 fn the_only_build_exported_again_replaces_itself_whole() {
     let dir = tempfile::tempdir().expect("a temporary folder");
