@@ -3,10 +3,19 @@
 //! `build=LABEL/`). Files are written under a hidden temporary name
 //! (`.part-0.parquet.incomplete`, which readers skip) and renamed when the
 //! run commits; a failed run removes them.
+//!
+//! The renames cannot all happen at once, so the commit is recorded first:
+//! once every file is complete and on disk, the folders whose file is to be
+//! renamed are written to `DIR/.cardkit-commit`, and that record is removed
+//! when all are renamed. A run stopped in between (killed, or a rename
+//! refused) leaves the record, and the next run into the directory finishes
+//! the renames before it writes anything: a build is never left half
+//! replaced. Each run holds a lock on `DIR/.cardkit-lock` meanwhile, so that
+//! two runs never write the same temporary files.
 
-use std::fs::File;
-use std::io::BufWriter;
-use std::path::{Path, PathBuf};
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{BufWriter, ErrorKind, Write as _};
+use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_array::builder::{
@@ -50,6 +59,12 @@ const WRITE_BUFFER: usize = 128 << 10;
 /// The name of a table's file in its directory (or partition).
 pub const FILE_NAME: &str = "part-0.parquet";
 const TEMPORARY_NAME: &str = ".part-0.parquet.incomplete";
+/// The record of a commit whose renames are not all done: the folders
+/// whose temporary file is to be renamed, relative to the directory, one
+/// per line.
+pub const COMMIT_RECORD: &str = ".cardkit-commit";
+/// Locked by each run for its whole length.
+pub const LOCK_NAME: &str = ".cardkit-lock";
 
 /// The column builders of one table.
 enum Builder {
@@ -176,6 +191,9 @@ impl TableFile {
 
 /// An export into a directory of Parquet files.
 pub struct Parquet {
+    dir: PathBuf,
+    /// Held until the run ends (the lock goes with the file).
+    _lock: File,
     files: Vec<TableFile>,
     /// [`ENCODING_BUDGET`], or less in tests.
     budget: usize,
@@ -183,11 +201,17 @@ pub struct Parquet {
 
 impl Parquet {
     /// Starts writing each table's file under `dir` (in the partition of
-    /// `build`, if given), under a temporary name.
+    /// `build`, if given), under a temporary name, once the renames of a
+    /// run stopped during its commit are finished.
     ///
     /// # Errors
-    /// A directory or file cannot be made.
+    /// A directory or file cannot be made, another run is writing into
+    /// `dir`, or a commit left unfinished cannot be finished.
     pub fn open(dir: &Path, build: Option<&str>) -> Result<Parquet, Error> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::new(format!("parquet:{}: {e}", dir.display())))?;
+        let lock = lock(dir)?;
+        finish_commit(dir)?;
         let properties = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
             .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
@@ -224,6 +248,8 @@ impl Parquet {
             });
         }
         Ok(Parquet {
+            dir: dir.to_path_buf(),
+            _lock: lock,
             files,
             budget: ENCODING_BUDGET,
         })
@@ -284,35 +310,38 @@ impl Store for Parquet {
     }
 
     fn commit(self: Box<Self>) -> Result<(), Error> {
-        let mut files = self.files;
+        let Parquet {
+            dir, _lock, files, ..
+        } = *self;
         let mut written = Vec::new();
         let mut failed = None;
-        for mut file in files.drain(..) {
+        for mut file in files {
+            let temporary = file.temporary.clone();
             let outcome = file.flush().and_then(|()| {
-                file.writer
-                    .close()
-                    .map(drop)
-                    .map_err(|e| Error::new(format!("{}: {e}", file.temporary.display())))
+                let at =
+                    |e: &dyn std::fmt::Display| Error::new(format!("{}: {e}", temporary.display()));
+                // Complete and on disk before the commit is recorded.
+                let inner = file.writer.into_inner().map_err(|e| at(&e))?;
+                let handle = inner.into_inner().map_err(|e| at(e.error()))?;
+                handle.sync_all().map_err(|e| at(&e))
             });
             match outcome {
-                Ok(()) => written.push((file.temporary, file.path)),
+                Ok(()) => written.push(file.path),
                 Err(error) => {
-                    let _ = std::fs::remove_file(&file.temporary);
+                    let _ = std::fs::remove_file(&temporary);
                     failed.get_or_insert(error);
                 }
             }
         }
+        let folders: Vec<&Path> = written.iter().filter_map(|path| path.parent()).collect();
         if let Some(error) = failed {
-            for (temporary, _) in written {
-                let _ = std::fs::remove_file(temporary);
+            for folder in folders {
+                let _ = std::fs::remove_file(folder.join(TEMPORARY_NAME));
             }
             return Err(error);
         }
-        for (temporary, path) in written {
-            std::fs::rename(&temporary, &path)
-                .map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
-        }
-        Ok(())
+        record_commit(&dir, &folders)?;
+        finish_commit(&dir)
     }
 
     fn abort(self: Box<Self>) {
@@ -321,6 +350,94 @@ impl Store for Parquet {
             let _ = std::fs::remove_file(&file.temporary);
         }
     }
+}
+
+/// Locks `dir` for this run.
+fn lock(dir: &Path) -> Result<File, Error> {
+    let path = dir.join(LOCK_NAME);
+    let at = |e: &dyn std::fmt::Display| Error::new(format!("{}: {e}", path.display()));
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| at(&e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(TryLockError::WouldBlock) => Err(Error::new(format!(
+            "parquet:{}: another export is writing into this directory (it holds {LOCK_NAME}); run again once it has finished",
+            dir.display()
+        ))),
+        Err(TryLockError::Error(e)) => Err(at(&e)),
+    }
+}
+
+/// Records that the temporary files of `folders` (under `dir`) are to be
+/// renamed into place: the run is committed once the record is on disk.
+fn record_commit(dir: &Path, folders: &[&Path]) -> Result<(), Error> {
+    let path = dir.join(COMMIT_RECORD);
+    let at = |e: std::io::Error| Error::new(format!("{}: {e}", path.display()));
+    let mut record = String::new();
+    for folder in folders {
+        let relative = folder.strip_prefix(dir).unwrap_or(folder);
+        record.push_str(&relative.to_string_lossy());
+        record.push('\n');
+    }
+    let mut file = File::create(&path).map_err(at)?;
+    file.write_all(record.as_bytes()).map_err(at)?;
+    file.sync_all().map_err(at)?;
+    sync_folder(dir)
+}
+
+/// Renames the files of a recorded commit into place, if there is one,
+/// and removes the record.
+fn finish_commit(dir: &Path) -> Result<(), Error> {
+    let path = dir.join(COMMIT_RECORD);
+    let unfinished = |why: String| {
+        Error::new(format!(
+            "{}: {why}; the commit it records is finished by the next export into {}",
+            path.display(),
+            dir.display()
+        ))
+    };
+    let record = match std::fs::read_to_string(&path) {
+        Ok(record) => record,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(unfinished(e.to_string())),
+    };
+    for line in record.lines().filter(|line| !line.is_empty()) {
+        let relative = Path::new(line);
+        if !relative
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
+        {
+            return Err(Error::new(format!(
+                "{}: names `{line}`, which is not a folder inside {}: remove the record once the folders are checked",
+                path.display(),
+                dir.display()
+            )));
+        }
+        let folder = dir.join(relative);
+        let temporary = folder.join(TEMPORARY_NAME);
+        if temporary.exists() {
+            std::fs::rename(&temporary, folder.join(FILE_NAME))
+                .map_err(|e| unfinished(format!("{}: {e}", temporary.display())))?;
+        }
+        sync_folder(&folder)?;
+    }
+    std::fs::remove_file(&path).map_err(|e| unfinished(e.to_string()))?;
+    sync_folder(dir)
+}
+
+/// Puts the entries of `folder` (made, renamed or removed) on disk.
+fn sync_folder(folder: &Path) -> Result<(), Error> {
+    #[cfg(unix)]
+    File::open(folder)
+        .and_then(|handle| handle.sync_all())
+        .map_err(|e| Error::new(format!("{}: {e}", folder.display())))?;
+    #[cfg(not(unix))]
+    let _ = folder;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -392,5 +509,94 @@ mod tests {
         let (groups, names) = cards_written(rows, 0);
         assert_eq!(groups, [BATCH_ROWS as i64, BATCH_ROWS as i64, 100]);
         assert_eq!(names, expected);
+    }
+
+    /// Writes `text` to `dir/relative`, making its folder.
+    fn put(dir: &Path, relative: &str, text: &str) {
+        let path = dir.join(relative);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("the folder made");
+        std::fs::write(path, text).expect("the file written");
+    }
+
+    fn read(dir: &Path, relative: &str) -> String {
+        std::fs::read_to_string(dir.join(relative)).unwrap_or_else(|e| format!("({e})"))
+    }
+
+    #[test]
+    fn a_commit_left_unfinished_is_finished_before_the_next_run_writes() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let dir = dir.path();
+        // Killed after `sets` was renamed, before `cards` was.
+        put(dir, COMMIT_RECORD, "sets/build=b\ncards/build=b\n");
+        put(dir, "sets/build=b/part-0.parquet", "new sets");
+        put(dir, "cards/build=b/part-0.parquet", "old cards");
+        put(dir, "cards/build=b/.part-0.parquet.incomplete", "new cards");
+
+        let store = Parquet::open(dir, Some("other")).expect("a new run");
+        assert_eq!(read(dir, "cards/build=b/part-0.parquet"), "new cards");
+        assert_eq!(read(dir, "sets/build=b/part-0.parquet"), "new sets");
+        assert!(!dir
+            .join("cards/build=b/.part-0.parquet.incomplete")
+            .exists());
+        assert!(!dir.join(COMMIT_RECORD).exists(), "the record is removed");
+        Box::new(store).abort();
+        assert_eq!(read(dir, "cards/build=b/part-0.parquet"), "new cards");
+    }
+
+    #[test]
+    fn a_commit_record_naming_a_folder_outside_the_directory_is_refused() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let export = dir.path().join("export");
+        put(&export, COMMIT_RECORD, "../elsewhere\n");
+        put(
+            dir.path(),
+            "elsewhere/.part-0.parquet.incomplete",
+            "not ours",
+        );
+
+        let error = Parquet::open(&export, None).err().expect("refused");
+        assert!(
+            error
+                .to_string()
+                .contains("names `../elsewhere`, which is not a folder inside"),
+            "{error}"
+        );
+        assert_eq!(
+            read(dir.path(), "elsewhere/.part-0.parquet.incomplete"),
+            "not ours"
+        );
+        assert!(!dir.path().join("elsewhere/part-0.parquet").exists());
+    }
+
+    #[test]
+    fn a_committed_run_leaves_its_files_in_place_and_no_record() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let store = Parquet::open(dir.path(), Some("b")).expect("a new run");
+        Box::new(store).commit().expect("committed");
+        assert!(!dir.path().join(COMMIT_RECORD).exists());
+        for table in &layout().tables {
+            let folder = dir.path().join(&table.name).join("build=b");
+            assert!(folder.join(FILE_NAME).is_file(), "{}", table.name);
+            assert!(!folder.join(TEMPORARY_NAME).exists(), "{}", table.name);
+        }
+    }
+
+    #[test]
+    fn two_runs_never_write_into_one_directory_at_once() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let first = Parquet::open(dir.path(), Some("a")).expect("the first run");
+        let error = Parquet::open(dir.path(), Some("b"))
+            .err()
+            .expect("the second refused");
+        assert!(
+            error
+                .to_string()
+                .contains("another export is writing into this directory"),
+            "{error}"
+        );
+        Box::new(first).abort();
+        let second =
+            Parquet::open(dir.path(), Some("b")).expect("the second, once the first is done");
+        Box::new(second).abort();
     }
 }
