@@ -40,7 +40,7 @@ use cardkit::validate::{validate_with, Validated};
 use cardkit::{Code, DocumentReport, Kind, Options, Severity};
 
 use crate::layout::{layout, MetaFact, Source};
-use crate::rows::{Cell, Rows, TableRows};
+use crate::rows::{Cell, Rows, TableRows, Unstorable};
 
 /// Why an export failed: a message that names the place and the reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,6 +68,12 @@ pub trait Store: Send {
     /// # Errors
     /// The target refused them.
     fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error>;
+
+    /// What the target cannot store of values that fit their columns: the
+    /// row maker makes them NULL with a note, for `--on-invalid` to decide.
+    fn unstorable(&self) -> Unstorable {
+        Unstorable::default()
+    }
 
     /// Makes everything written visible at once.
     ///
@@ -185,6 +191,7 @@ pub struct Exporter {
     /// Rows written, emptied, for the next documents.
     spare: Spare,
     on_invalid: OnInvalid,
+    unstorable: Unstorable,
     jobs: usize,
     totals: Totals,
     /// Rows of the `meta` table, written at the end.
@@ -223,6 +230,7 @@ impl Exporter {
             Target::Parquet(dir) => Box::new(parquet::Parquet::open(dir, build)?),
         };
         Ok(Exporter {
+            unstorable: store.unstorable(),
             writer: Some(Writer::start(store, spare.clone())),
             spare,
             on_invalid,
@@ -250,10 +258,10 @@ impl Exporter {
         mut on_report: impl FnMut(&DocumentReport),
         mut on_note: impl FnMut(&str),
     ) -> Result<cardkit::validate::Layout, InputError> {
-        let on_invalid = self.on_invalid;
+        let (on_invalid, unstorable) = (self.on_invalid, self.unstorable);
         let spare = self.spare.clone();
         let extract = move |report: &DocumentReport, bytes: &[u8]| {
-            make(report, bytes, on_invalid, spare.take())
+            make(report, bytes, on_invalid, unstorable, spare.take())
         };
         let mut meta = None;
         let mut failure = None;
@@ -597,7 +605,13 @@ pub enum InputError {
 }
 
 /// What the row maker makes of one document.
-fn make(report: &DocumentReport, bytes: &[u8], on_invalid: OnInvalid, rows: Rows) -> Made {
+fn make(
+    report: &DocumentReport,
+    bytes: &[u8],
+    on_invalid: OnInvalid,
+    unstorable: Unstorable,
+    rows: Rows,
+) -> Made {
     let migration = match report.kind {
         Some(Kind::Set) => false,
         Some(Kind::Migration) => true,
@@ -634,7 +648,7 @@ fn make(report: &DocumentReport, bytes: &[u8], on_invalid: OnInvalid, rows: Rows
         .filter_map(|d| d.pointer.strip_prefix(report.pointer.as_str()))
         .map(str::to_owned)
         .collect();
-    match rows::rows(bytes, migration, &invalid, rows) {
+    match rows::rows(bytes, migration, &invalid, unstorable, rows) {
         Ok(rows) => Made::Rows(rows),
         Err(why) => Made::Left(why),
     }

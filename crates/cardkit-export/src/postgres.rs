@@ -6,7 +6,7 @@ use std::io::Write;
 use postgres::{Client, NoTls};
 
 use crate::layout::{layout, ColumnType};
-use crate::rows::{Cell, TableRows};
+use crate::rows::{Cell, TableRows, Unstorable};
 use crate::sqlite::{create_indexes, create_table, drop_indexes, layout_mismatch, quoted};
 use crate::{date_text, Error, Store};
 
@@ -124,7 +124,9 @@ fn copy_text(out: &mut Vec<u8>, text: &str) {
     }
 }
 
-/// Appends one cell in COPY's text format.
+/// Appends one cell in COPY's text format. The documents' text holds no
+/// NUL (see [`Store::unstorable`]): the check is for text made elsewhere
+/// (the `meta` table's).
 fn copy_cell(out: &mut Vec<u8>, cell: &Cell, rows: &TableRows) -> Result<(), String> {
     let nul = |text: &str| {
         if text.contains('\0') {
@@ -192,6 +194,10 @@ impl Store for Postgres {
             self.send(table)?;
         }
         Ok(())
+    }
+
+    fn unstorable(&self) -> Unstorable {
+        Unstorable { nul: true }
     }
 
     fn commit(mut self: Box<Self>) -> Result<(), Error> {

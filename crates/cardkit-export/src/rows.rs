@@ -230,6 +230,16 @@ impl Default for Rows {
     }
 }
 
+/// What a target cannot store of values that fit their column's type:
+/// such values become NULL with a note, as values of another type do.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unstorable {
+    /// Text holding the NUL character, U+0000 (PostgreSQL's text cannot).
+    pub nul: bool,
+}
+
+const NUL: &str = "text holding the NUL character (U+0000), which PostgreSQL cannot store";
+
 /// The columns of each table the row maker fills itself, found once.
 struct Columns {
     position: Vec<Option<usize>>,
@@ -260,7 +270,7 @@ fn columns() -> &'static Columns {
 /// The rows of a set (`migration` false) or a migration document, made in
 /// `rows` (emptied first). `invalid` holds the JSON Pointers (from the
 /// document's root) of the values the validator found invalid: they become
-/// NULL.
+/// NULL, as do the values the target cannot store (`unstorable`).
 ///
 /// # Errors
 /// The document cannot be read into rows: it is not well-formed JSON, not
@@ -269,21 +279,24 @@ pub fn rows(
     bytes: &[u8],
     migration: bool,
     invalid: &HashSet<String>,
+    unstorable: Unstorable,
     rows: Rows,
 ) -> Result<Rows, String> {
-    let rows = rows_tracked(bytes, migration, invalid, false, rows)?;
+    let made = |track, rows| rows_tracked(bytes, migration, invalid, unstorable, track, rows);
+    let rows = made(false, rows)?;
     // The places of values that could not be stored are kept only when
     // there are some: the rows are made again, keeping them.
     if rows.notes.is_empty() || !invalid.is_empty() {
         return Ok(rows);
     }
-    rows_tracked(bytes, migration, invalid, true, rows)
+    made(true, rows)
 }
 
 fn rows_tracked(
     bytes: &[u8],
     migration: bool,
     invalid: &HashSet<String>,
+    unstorable: Unstorable,
     track: bool,
     mut rows: Rows,
 ) -> Result<Rows, String> {
@@ -300,6 +313,7 @@ fn rows_tracked(
         document,
         rows,
         invalid,
+        unstorable,
         track: track || !invalid.is_empty(),
         path: String::new(),
         children: Vec::new(),
@@ -350,6 +364,7 @@ struct Maker<'a, 'b> {
     document: &'b str,
     rows: Rows,
     invalid: &'a HashSet<String>,
+    unstorable: Unstorable,
     /// Keep the pointer of the value being read.
     track: bool,
     /// The pointer of the value being read, when tracked.
@@ -610,6 +625,12 @@ impl<'b> Maker<'_, 'b> {
                 let text = self.text(token);
                 let rows = &mut self.rows.tables[table];
                 match ty {
+                    // Only an escape makes a NUL.
+                    ColumnType::Text
+                        if token.escaped && self.unstorable.nul && text.contains('\0') =>
+                    {
+                        Err(NUL)
+                    }
                     ColumnType::Text => Ok(Cell::Text(rows.push_text(&text))),
                     ColumnType::Date => {
                         date(&text).map(Cell::Date).ok_or("not a date (YYYY-MM-DD)")
@@ -657,7 +678,23 @@ impl<'b> Maker<'_, 'b> {
         let (text, items) = (rows.text.len(), rows.items.len());
         let mut more = self.scan.open()?;
         while more {
-            if self.scan.peek() != Some(b'"') {
+            let unfit = if self.scan.peek() == Some(b'"') {
+                let token = self.scan.string()?;
+                let item = self.text(token);
+                if token.escaped && self.unstorable.nul && item.contains('\0') {
+                    Some(NUL)
+                } else {
+                    let rows = &mut self.rows.tables[table];
+                    let span = rows.push_text(&item);
+                    rows.items.push(span);
+                    None
+                }
+            } else {
+                self.skip()?;
+                Some("a list with an item that is not a string")
+            };
+            more = self.scan.after_item()?;
+            if let Some(why) = unfit {
                 // Read past the rest, and forget the items read.
                 while more {
                     self.skip()?;
@@ -666,14 +703,8 @@ impl<'b> Maker<'_, 'b> {
                 let rows = &mut self.rows.tables[table];
                 rows.text.truncate(text);
                 rows.items.truncate(items);
-                return Ok(Err("a list with an item that is not a string"));
+                return Ok(Err(why));
             }
-            let token = self.scan.string()?;
-            let item = self.text(token);
-            let rows = &mut self.rows.tables[table];
-            let span = rows.push_text(&item);
-            rows.items.push(span);
-            more = self.scan.after_item()?;
         }
         let end = self.rows.tables[table].items.len();
         Ok(Ok(Cell::TextList(Span { start: items, end })))

@@ -10,8 +10,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cardkit::Options;
-use cardkit_export::{Exporter, InputError, OnInvalid, Target};
+use cardkit_export::{OnInvalid, Target};
 use serde_json::Value;
 
 /// The answers of one engine.
@@ -100,11 +99,11 @@ fn sqlite_duckdb_spark_and_postgresql_give_the_same_answers() {
     );
 }
 
-/// A value the target refuses (PostgreSQL text cannot hold U+0000) stops the
-/// run where the rows are written, on the store's own thread: the error
-/// names the table and column, and nothing of the run is committed.
+/// Text PostgreSQL cannot store (U+0000) is handled as values of another
+/// type are: with `fail` the run commits nothing and says where the text
+/// is; with `keep` the document is exported with that value NULL.
 #[test]
-fn a_value_postgresql_refuses_stops_the_run_and_commits_nothing() {
+fn text_postgresql_cannot_store_is_null_and_invalid_modes_decide() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/valid");
     let server = support::postgres::Server::start();
     let target = Target::Postgres(server.url.clone());
@@ -124,26 +123,38 @@ fn a_value_postgresql_refuses_stops_the_run_and_commits_nothing() {
     let bad = dir.path().join("nul.json");
     std::fs::write(&bad, set.to_string()).expect("the input");
 
-    let mut exporter =
-        Exporter::open(&target, OnInvalid::Fail, Some("bad"), 2).expect("the target opens");
-    let file = std::fs::File::open(&bad).expect("the input");
-    let outcome = match exporter.input("nul.json", file, &Options::default(), |_| {}, |_| {}) {
-        Err(InputError::Store(error)) => Err(error),
-        Err(InputError::Read(error)) => panic!("the input reads: {error}"),
-        Ok(_) => exporter.finish().map(drop),
-    };
-    let error = outcome.expect_err("the run fails").to_string();
-    assert!(
-        error.contains("table sets, column name") && error.contains("U+0000"),
-        "{error}"
+    let (totals, notes) = support::export(
+        &target,
+        std::slice::from_ref(&bad),
+        OnInvalid::Fail,
+        Some("bad"),
     );
-
+    assert!(totals.failed, "nothing committed");
+    let at = format!("{} /", bad.display());
+    assert!(
+        notes.contains(&format!(
+            "{at}: /name: text holding the NUL character (U+0000), which PostgreSQL cannot store: stored as NULL"
+        )),
+        "{notes:?}"
+    );
     let mut client = postgres::Client::connect(&server.url, postgres::NoTls).expect("a client");
-    let builds: Vec<String> = client
-        .query("SELECT DISTINCT build FROM sets ORDER BY build", &[])
-        .expect("the sets")
-        .iter()
-        .map(|row| row.get(0))
-        .collect();
-    assert_eq!(builds, ["good"]);
+    let builds = |client: &mut postgres::Client| -> Vec<String> {
+        client
+            .query("SELECT DISTINCT build FROM sets ORDER BY build", &[])
+            .expect("the sets")
+            .iter()
+            .map(|row| row.get(0))
+            .collect()
+    };
+    assert_eq!(builds(&mut client), ["good"]);
+
+    let (totals, _) = support::export(&target, &[bad], OnInvalid::Keep, Some("bad"));
+    assert_eq!((totals.exported, totals.kept_invalid), (1, 1));
+    assert_eq!(builds(&mut client), ["bad", "good"]);
+    let row = client
+        .query_one("SELECT name, code FROM sets WHERE build = 'bad'", &[])
+        .expect("the set kept");
+    let (name, code): (Option<String>, Option<String>) = (row.get(0), row.get(1));
+    assert_eq!(name, None);
+    assert_eq!(code.as_deref(), set["code"].as_str());
 }

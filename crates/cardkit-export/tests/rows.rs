@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use cardkit_export::rows::{rows, Rows};
+use cardkit_export::rows::{rows, Rows, Unstorable};
 use proptest::prelude::*;
 
 fn example() -> Vec<u8> {
@@ -75,16 +75,23 @@ proptest! {
             apply(&mut bytes, change);
         }
         // Whole, and cut short.
-        let _ = rows(&bytes, migration, &HashSet::new(), Rows::new());
+        let _ = rows(&bytes, migration, &HashSet::new(), Unstorable::default(), Rows::new());
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
         let end = (cut * bytes.len() as f64) as usize;
-        let _ = rows(&bytes[..end], migration, &HashSet::new(), Rows::new());
+        let _ = rows(&bytes[..end], migration, &HashSet::new(), Unstorable::default(), Rows::new());
     }
 }
 
 #[test]
 fn the_example_set_makes_rows() {
-    let made = rows(&example(), false, &HashSet::new(), Rows::new()).expect("rows");
+    let made = rows(
+        &example(),
+        false,
+        &HashSet::new(),
+        Unstorable::default(),
+        Rows::new(),
+    )
+    .expect("rows");
     assert!(made.len() > 3, "a set, its cards and their children");
     assert!(made.notes.is_empty(), "{:?}", made.notes);
 }
@@ -119,19 +126,28 @@ fn resolved(rows: &Rows) -> Vec<Vec<Vec<String>>> {
 #[test]
 fn rows_appended_read_as_they_did() {
     let none = HashSet::new();
-    let first = rows(&example(), false, &none, Rows::new()).expect("the example's rows");
+    let first = rows(&example(), false, &none, Unstorable::default(), Rows::new())
+        .expect("the example's rows");
     let other = String::from_utf8(example())
         .expect("UTF-8")
         .replace("\"name\": \"", "\"name\": \"Other ")
         .replace("\"colors\": [", "\"colors\": [\"G\", ");
-    let second = rows(other.as_bytes(), false, &none, Rows::new()).expect("the other's rows");
+    let second = rows(
+        other.as_bytes(),
+        false,
+        &none,
+        Unstorable::default(),
+        Rows::new(),
+    )
+    .expect("the other's rows");
     assert_ne!(
         resolved(&first),
         resolved(&second),
         "two different documents"
     );
 
-    let mut gathered = rows(&example(), false, &none, Rows::new()).expect("the example's rows");
+    let mut gathered = rows(&example(), false, &none, Unstorable::default(), Rows::new())
+        .expect("the example's rows");
     gathered.append(&second);
     gathered.append(&first);
     let expected: Vec<Vec<Vec<String>>> = resolved(&first)
@@ -141,4 +157,59 @@ fn rows_appended_read_as_they_did() {
         .collect();
     assert_eq!(resolved(&gathered), expected);
     assert_eq!(gathered.len(), 2 * first.len() + second.len());
+}
+
+/// Text with U+0000, which PostgreSQL cannot store: NULL with a note naming
+/// its place when the target says so, a text list whole; kept elsewhere.
+#[test]
+fn text_with_nul_is_null_with_a_note_where_the_target_cannot_store_it() {
+    use cardkit_export::layout::layout;
+    use cardkit_export::rows::Cell;
+    let mut set: serde_json::Value = serde_json::from_slice(&example()).expect("JSON");
+    set["name"] = "Nul\u{0}Set".into();
+    set["cards"][0]["subtypes"] = serde_json::json!(["Elf", "Nul\u{0}", "Druid"]);
+    let bytes = set.to_string().into_bytes();
+    let column = |table: &str, column: &str| {
+        let t = layout()
+            .tables
+            .iter()
+            .position(|t| t.name == table)
+            .expect("the table");
+        let c = layout().tables[t]
+            .columns
+            .iter()
+            .position(|c| c.name == column);
+        (t, c.expect("the column"))
+    };
+    let ((sets, name), (cards, subtypes)) = (column("sets", "name"), column("cards", "subtypes"));
+    let none = HashSet::new();
+
+    let postgres = Unstorable { nul: true };
+    let made = rows(&bytes, false, &none, postgres, Rows::new()).expect("rows");
+    let why =
+        "text holding the NUL character (U+0000), which PostgreSQL cannot store: stored as NULL";
+    assert_eq!(
+        made.notes,
+        // In the document's order (its keys sorted, as serde_json writes them).
+        [format!("/cards/0/subtypes: {why}"), format!("/name: {why}")]
+    );
+    let first =
+        |table: usize, column: usize| made.tables[table].rows().next().expect("a row")[column];
+    assert_eq!(first(sets, name), Cell::Null);
+    assert_eq!(first(cards, subtypes), Cell::Null);
+    assert!(
+        made.tables[cards]
+            .rows()
+            .skip(1)
+            .any(|row| row[subtypes] != Cell::Null),
+        "the other cards' lists are kept"
+    );
+
+    let elsewhere = rows(&bytes, false, &none, Unstorable::default(), Rows::new()).expect("rows");
+    assert!(elsewhere.notes.is_empty(), "{:?}", elsewhere.notes);
+    let row = elsewhere.tables[sets].rows().next().expect("a row");
+    let Cell::Text(span) = row[name] else {
+        panic!("the name kept: {:?}", row[name]);
+    };
+    assert_eq!(elsewhere.tables[sets].text(span), "Nul\u{0}Set");
 }
