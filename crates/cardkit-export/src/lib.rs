@@ -641,6 +641,14 @@ fn make(
     if malformed {
         return Made::Left("it is not well-formed JSON".into());
     }
+    // Past the errors a document keeps, invalid values have no pointer:
+    // they could not be made NULL, and would be exported as they are.
+    if !report.omitted.errors.is_empty() {
+        return Made::Left(format!(
+            "it has more errors than the {} a document keeps, so its invalid values cannot all be found and made NULL",
+            cardkit::validate::KEPT_ERRORS
+        ));
+    }
     let invalid: HashSet<String> = report
         .diagnostics
         .iter()
