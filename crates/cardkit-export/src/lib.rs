@@ -2,8 +2,10 @@
 //! PostgreSQL and Parquet, in one relational layout generated from the field
 //! tables of `cardkit::schema` ([`layout`]).
 //!
-//! Each input is read once: [`cardkit::validate::validate_with`] validates
-//! every document and, on the same threads, makes its rows ([`rows`]); the
+//! Each input is read once: [`cardkit::validate::validate_with_tape`]
+//! validates every document, recording where its values are and which hold
+//! an error, and on the same threads its rows are made along that tape
+//! ([`rows`]), without reading the document again; the
 //! rows are written in file order by the target's [`Store`], on a thread of
 //! its own while the next documents are validated, in one transaction
 //! (SQLite, PostgreSQL) or under temporary names (Parquet), so that a run
@@ -27,7 +29,6 @@ pub mod postgres;
 pub mod rows;
 pub mod sqlite;
 
-use std::collections::HashSet;
 use std::fmt;
 use std::io::{self, Read};
 use std::path::PathBuf;
@@ -36,8 +37,8 @@ use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use cardkit::validate::{validate_with, Validated};
-use cardkit::{Code, DocumentReport, Kind, Options, Severity};
+use cardkit::validate::{validate_with_tape, Tape, Validated};
+use cardkit::{Code, DocumentReport, Kind, Options};
 
 use crate::layout::{layout, MetaFact, Source};
 use crate::rows::{Cell, Rows, TableRows, Unstorable};
@@ -260,12 +261,12 @@ impl Exporter {
     ) -> Result<cardkit::validate::Layout, InputError> {
         let (on_invalid, unstorable) = (self.on_invalid, self.unstorable);
         let spare = self.spare.clone();
-        let extract = move |report: &DocumentReport, bytes: &[u8]| {
-            make(report, bytes, on_invalid, unstorable, spare.take())
+        let extract = move |report: &DocumentReport, bytes: &[u8], tape: &Tape| {
+            make(report, bytes, tape, on_invalid, unstorable, spare.take())
         };
         let mut meta = None;
         let mut failure = None;
-        let read = validate_with(reader, options, self.jobs, extract, |item| match item {
+        let read = validate_with_tape(reader, options, self.jobs, extract, |item| match item {
             Validated::Around { pointer, bytes } if pointer == "/meta" => {
                 meta = bytes.and_then(|b| String::from_utf8(b).ok());
             }
@@ -608,6 +609,7 @@ pub enum InputError {
 fn make(
     report: &DocumentReport,
     bytes: &[u8],
+    tape: &Tape,
     on_invalid: OnInvalid,
     unstorable: Unstorable,
     rows: Rows,
@@ -631,8 +633,7 @@ fn make(
     if !valid && on_invalid != OnInvalid::Keep {
         return Made::Nothing;
     }
-    // The row maker reads past what it does not export by structure alone:
-    // it is given only documents the validator read as well-formed.
+    // The tape of a malformed document ends where it stopped being read.
     let malformed = report
         .diagnostics
         .iter()
@@ -641,22 +642,7 @@ fn make(
     if malformed {
         return Made::Left("it is not well-formed JSON".into());
     }
-    // Past the errors a document keeps, invalid values have no pointer:
-    // they could not be made NULL, and would be exported as they are.
-    if !report.omitted.errors.is_empty() {
-        return Made::Left(format!(
-            "it has more errors than the {} a document keeps, so its invalid values cannot all be found and made NULL",
-            cardkit::validate::KEPT_ERRORS
-        ));
-    }
-    let invalid: HashSet<String> = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .filter_map(|d| d.pointer.strip_prefix(report.pointer.as_str()))
-        .map(str::to_owned)
-        .collect();
-    match rows::rows(bytes, migration, &invalid, unstorable, rows) {
+    match rows::rows(bytes, tape, migration, unstorable, rows) {
         Ok(rows) => Made::Rows(rows),
         Err(why) => Made::Left(why),
     }

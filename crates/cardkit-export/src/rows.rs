@@ -1,20 +1,21 @@
-//! A document's rows, made in one pass over its bytes by following the
-//! layout's plan with cardkit's JSON scanner: no tree of the document is
-//! built. The rows of each table are kept in one arena (the cells row after
-//! row, and the text they hold in one buffer), so that a document costs a
-//! few allocations, not one per value, wherever its rows are written.
+//! A document's rows, made by following the layout's plan along the tape
+//! the validator recorded as it read the document (where each object and
+//! each known field's value is, and which values hold an error): the
+//! document is not read again, and no tree of it is built. The rows of each
+//! table are kept in one arena (the cells row after row, and the text they
+//! hold in one buffer), so that a document costs a few allocations, not one
+//! per value, wherever its rows are written.
 //!
-//! Values that do not fit their column (of another JSON type, an integer
-//! beyond 64 bits, a date that is no date) and values the validator found
-//! invalid become NULL, each with a note that names its place and the
-//! reason: such documents are only exported with `--on-invalid keep`.
-
-use std::collections::HashSet;
-use std::sync::OnceLock;
+//! Values the validator found an error in become NULL. So do values that
+//! do not fit their column (an integer beyond 64 bits, text the target
+//! cannot store), each with a note that names its place and the reason:
+//! such documents are only exported with `--on-invalid keep`.
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
-use cardkit::json::{push_escaped, Scanner, Str, SyntaxError};
+use cardkit::json::{push_escaped, Scanner};
+use cardkit::validate::{Step, Tape};
 
 use crate::layout::{layout, ColumnType, Place, Source};
 
@@ -268,25 +269,25 @@ fn columns() -> &'static Columns {
 }
 
 /// The rows of a set (`migration` false) or a migration document, made in
-/// `rows` (emptied first). `invalid` holds the JSON Pointers (from the
-/// document's root) of the values the validator found invalid: they become
-/// NULL, as do the values the target cannot store (`unstorable`).
+/// `rows` (emptied first) by following its `tape`: the values the
+/// validator found an error in become NULL, as do the values the target
+/// cannot store (`unstorable`).
 ///
 /// # Errors
-/// The document cannot be read into rows: it is not well-formed JSON, not
-/// an object, or a member that makes rows is given twice.
+/// The document cannot be read into rows: it is not UTF-8, not an object,
+/// or a member that makes rows is given twice.
 pub fn rows(
     bytes: &[u8],
+    tape: &Tape,
     migration: bool,
-    invalid: &HashSet<String>,
     unstorable: Unstorable,
     rows: Rows,
 ) -> Result<Rows, String> {
-    let made = |track, rows| rows_tracked(bytes, migration, invalid, unstorable, track, rows);
+    let made = |track, rows| rows_tracked(bytes, tape, migration, unstorable, track, rows);
     let rows = made(false, rows)?;
     // The places of values that could not be stored are kept only when
     // there are some: the rows are made again, keeping them.
-    if rows.notes.is_empty() || !invalid.is_empty() {
+    if rows.notes.is_empty() {
         return Ok(rows);
     }
     made(true, rows)
@@ -294,8 +295,8 @@ pub fn rows(
 
 fn rows_tracked(
     bytes: &[u8],
+    tape: &Tape,
     migration: bool,
-    invalid: &HashSet<String>,
     unstorable: Unstorable,
     track: bool,
     mut rows: Rows,
@@ -306,64 +307,47 @@ fn rows_tracked(
     let Ok(document) = simdutf8::basic::from_utf8(bytes) else {
         return Err("the document is not UTF-8".into());
     };
-    let mut scan = Scanner::new(bytes, 0);
-    scan.utf8_checked = bytes.len();
     let mut maker = Maker {
-        scan,
+        steps: &tape.steps,
+        next: 0,
         document,
         rows,
-        invalid,
         unstorable,
-        track: track || !invalid.is_empty(),
+        track,
         path: String::new(),
         children: Vec::new(),
     };
     let node = if migration { plan.migration } else { plan.set };
-    maker.scan.ws();
+    if maker.peek() != Some(Step::Open) {
+        return Err("the document is not a JSON object".into());
+    }
     match maker.object(node, None) {
-        Ok(Found::Row(_)) => Ok(maker.rows),
-        Ok(_) => Err("the document is not a JSON object".into()),
-        Err(Stop::Malformed(error)) => Err(format!(
-            "the document could not be read into rows: malformed JSON at byte {}",
-            error.at
-        )),
+        Ok(_) => Ok(maker.rows),
         Err(Stop::Twice(name)) => Err(format!(
             "the member `{name}` is given twice, and its rows would be exported twice"
         )),
+        Err(Stop::Tape) => Err("the document's tape does not follow its objects".into()),
     }
 }
 
 /// Why a document cannot be read into rows.
 enum Stop {
-    Malformed(SyntaxError),
     /// A member that makes rows is given twice.
     Twice(String),
-}
-
-impl From<SyntaxError> for Stop {
-    fn from(error: SyntaxError) -> Stop {
-        Stop::Malformed(error)
-    }
-}
-
-/// What a value read as an object was.
-enum Found {
-    /// An object: the index of its row.
-    Row(usize),
-    Null,
-    /// Something else (read past).
-    Other,
+    /// The tape is not one the checker records.
+    Tape,
 }
 
 /// A cell, or why the value does not fit its column.
 type Fitted = Result<Cell, &'static str>;
 
-struct Maker<'a, 'b> {
-    scan: Scanner<'b>,
-    /// The scanner's bytes, as text.
+struct Maker<'t, 'b> {
+    steps: &'t [Step],
+    /// The next step to follow.
+    next: usize,
+    /// The document.
     document: &'b str,
     rows: Rows,
-    invalid: &'a HashSet<String>,
     unstorable: Unstorable,
     /// Keep the pointer of the value being read.
     track: bool,
@@ -375,37 +359,25 @@ struct Maker<'a, 'b> {
 }
 
 impl<'b> Maker<'_, 'b> {
-    /// The content of a string token.
-    fn text(&self, token: Str) -> Cow<'b, str> {
-        if token.escaped {
-            self.scan.decode(token)
-        } else {
-            Cow::Borrowed(
-                self.document
-                    .get(token.start..token.end)
-                    .unwrap_or_default(),
-            )
-        }
+    fn peek(&self) -> Option<Step> {
+        self.steps.get(self.next).copied()
     }
 
-    /// Steps into the member or item `token`; returns where to step back to
-    /// and whether the value there is invalid.
-    fn enter(&mut self, token: &str) -> (usize, bool) {
+    fn take(&mut self) -> Result<Step, Stop> {
+        let step = self.peek().ok_or(Stop::Tape)?;
+        self.next += 1;
+        Ok(step)
+    }
+
+    /// Steps into `name` (a member or an item); returns where to step back
+    /// to.
+    fn enter(&mut self, name: impl FnOnce() -> String) -> usize {
         let mark = self.path.len();
-        if !self.track {
-            return (mark, false);
-        }
-        self.path.push('/');
-        push_escaped(&mut self.path, token);
-        (mark, self.invalid.contains(&self.path))
-    }
-
-    fn enter_item(&mut self, position: usize) -> (usize, bool) {
         if self.track {
-            self.enter(&position.to_string())
-        } else {
-            (self.path.len(), false)
+            self.path.push('/');
+            push_escaped(&mut self.path, &name());
         }
+        mark
     }
 
     fn leave(&mut self, mark: usize) {
@@ -421,30 +393,25 @@ impl<'b> Maker<'_, 'b> {
         self.rows.notes.push(format!("{at}: {why}: stored as NULL"));
     }
 
-    /// Reads past the value at the cursor.
-    fn skip(&mut self) -> Result<(), Stop> {
-        self.scan.skip_structure()?;
-        Ok(())
+    /// Follows the steps of a field's value to its end: where it ends and
+    /// whether it holds an error.
+    fn value_end(&mut self) -> Result<(usize, bool), Stop> {
+        let mut depth = 0usize;
+        loop {
+            match self.take()? {
+                Step::Field { .. } => depth += 1,
+                Step::End { end, invalid } if depth == 0 => return Ok((end, invalid)),
+                Step::End { .. } => depth -= 1,
+                Step::Open | Step::Close | Step::Item(_) => {}
+            }
+        }
     }
 
-    /// At a value: `null` is read and is true.
-    fn null(&mut self) -> Result<bool, Stop> {
-        if self.scan.peek() == Some(b'n') {
-            self.scan.literal()?;
-            return Ok(true);
-        }
-        Ok(false)
-    }
-
-    /// Reads one object of a node's model at the cursor: its row, and its
-    /// children's rows.
-    fn object(&mut self, node: usize, position: Option<usize>) -> Result<Found, Stop> {
-        if self.null()? {
-            return Ok(Found::Null);
-        }
-        if self.scan.peek() != Some(b'{') {
-            self.skip()?;
-            return Ok(Found::Other);
+    /// At an `Open` step: one object of a node's model, its row and its
+    /// children's rows; the index of its row.
+    fn object(&mut self, node: usize, position: Option<usize>) -> Result<usize, Stop> {
+        if self.take()? != Step::Open {
+            return Err(Stop::Tape);
         }
         let plan = layout();
         let node = &plan.nodes[node];
@@ -457,32 +424,32 @@ impl<'b> Maker<'_, 'b> {
         let children = self.children.len();
         let mut seen: u128 = 0;
         let mut key = None;
-        let mut more = self.scan.open()?;
-        while more {
-            let (name, _) = self.scan.member_name()?;
-            let name = self.text(name);
-            let Some((index, field)) = node.model.field(&name) else {
-                self.skip()?;
-                more = self.scan.after_member()?;
-                continue;
+        loop {
+            let (index, start) = match self.take()? {
+                Step::Close => break,
+                Step::Field { index, start } => (index, start),
+                _ => return Err(Stop::Tape),
             };
+            let field = node.model.fields.get(index).ok_or(Stop::Tape)?;
             let bit = u32::try_from(index)
                 .ok()
                 .and_then(|i| 1u128.checked_shl(i))
                 .unwrap_or(0);
             let again = seen & bit != 0;
             seen |= bit;
-            let (mark, invalid) = self.enter(&name);
+            let mark = self.enter(|| field.name.to_owned());
             match node.fields[index] {
                 Place::Column(at, ty) => {
-                    let cell = match self.cell(table, ty)? {
-                        Ok(_) if invalid => Cell::Null,
-                        Ok(cell) => cell,
-                        Err(why) => {
-                            if !invalid {
+                    let (end, invalid) = self.value_end()?;
+                    let cell = if invalid {
+                        Cell::Null
+                    } else {
+                        match self.cell(table, ty, start, end) {
+                            Ok(cell) => cell,
+                            Err(why) => {
                                 self.note(why);
+                                Cell::Null
                             }
-                            Cell::Null
                         }
                     };
                     if node.key.is_some_and(|k| std::ptr::eq(k, field)) {
@@ -493,18 +460,30 @@ impl<'b> Maker<'_, 'b> {
                     }
                     self.rows.tables[table].set(row, at, cell);
                 }
-                _ if again => return Err(Stop::Twice(name.into_owned())),
-                _ if invalid => self.skip()?,
-                Place::Child(child) => match self.object(child, None)? {
-                    Found::Row(at) => self.children.push((plan.nodes[child].table, at)),
-                    Found::Other => self.note("not an object"),
-                    Found::Null => {}
-                },
-                Place::Children(child) => self.list(child)?,
+                _ if again => return Err(Stop::Twice(field.name.to_owned())),
+                Place::Child(child) => {
+                    if self.peek() == Some(Step::Open) {
+                        let at = self.object(child, None)?;
+                        self.children.push((plan.nodes[child].table, at));
+                    }
+                    self.value_end()?;
+                }
+                Place::Children(child) => {
+                    let child_table = plan.nodes[child].table;
+                    while let Some(Step::Item(position)) = self.peek() {
+                        self.next += 1;
+                        if self.peek() == Some(Step::Open) {
+                            let mark = self.enter(|| position.to_string());
+                            let at = self.object(child, Some(position))?;
+                            self.children.push((child_table, at));
+                            self.leave(mark);
+                        }
+                    }
+                    self.value_end()?;
+                }
                 Place::Translations(at, model) => self.translations(at, model)?,
             }
             self.leave(mark);
-            more = self.scan.after_member()?;
         }
         // The rows of this object's children get its key.
         let key = key.map(|span| self.rows.tables[table].text(span).to_owned());
@@ -513,94 +492,56 @@ impl<'b> Maker<'_, 'b> {
                 self.rows.tables[child_table].set_text(at, owner, key);
             }
         }
-        Ok(Found::Row(row))
+        Ok(row)
     }
 
-    /// Reads a list of objects of a node's model: a row per item (with its
-    /// position).
-    fn list(&mut self, node: usize) -> Result<(), Stop> {
-        if self.null()? {
-            return Ok(());
-        }
-        if self.scan.peek() != Some(b'[') {
-            self.skip()?;
-            self.note("not an array");
-            return Ok(());
-        }
-        let table = layout().nodes[node].table;
-        let mut more = self.scan.open()?;
-        let mut position = 0;
-        while more {
-            let (mark, invalid) = self.enter_item(position);
-            if invalid {
-                self.skip()?;
-            } else {
-                match self.object(node, Some(position))? {
-                    Found::Row(at) => self.children.push((table, at)),
-                    Found::Null | Found::Other => self.note("not an object"),
-                }
-            }
-            self.leave(mark);
-            position += 1;
-            more = self.scan.after_item()?;
-        }
-        Ok(())
-    }
-
-    /// Reads a set's `translations`: a row per language the model names
-    /// (the members the spec does not define are not exported).
+    /// A set's `translations`: a row per language the model names (the
+    /// members the spec does not define are not exported).
     fn translations(
         &mut self,
         table: usize,
         model: &'static cardkit::schema::ModelDef,
     ) -> Result<(), Stop> {
-        if self.null()? {
-            return Ok(());
-        }
-        if self.scan.peek() != Some(b'{') {
-            self.skip()?;
-            self.note("not an object");
-            return Ok(());
-        }
-        let columns = columns();
-        let mut more = self.scan.open()?;
-        while more {
-            let (language, _) = self.scan.member_name()?;
-            let language = self.text(language);
-            if model.field(&language).is_none() {
-                self.skip()?;
-                more = self.scan.after_member()?;
-                continue;
-            }
-            let (mark, invalid) = self.enter(&language);
-            let row = self.rows.tables[table].push_row();
-            match self.cell(table, ColumnType::Text)? {
-                Ok(Cell::Text(name)) if !invalid => {
-                    if let Some(at) = columns.translation[table] {
-                        self.rows.tables[table].set(row, at, Cell::Text(name));
+        if self.peek() == Some(Step::Open) {
+            self.next += 1;
+            let columns = columns();
+            loop {
+                let (index, start) = match self.take()? {
+                    Step::Close => break,
+                    Step::Field { index, start } => (index, start),
+                    _ => return Err(Stop::Tape),
+                };
+                let language = model.fields.get(index).ok_or(Stop::Tape)?.name;
+                let mark = self.enter(|| language.to_owned());
+                let (end, invalid) = self.value_end()?;
+                let row = self.rows.tables[table].push_row();
+                match self.cell(table, ColumnType::Text, start, end) {
+                    Ok(Cell::Text(name)) if !invalid => {
+                        if let Some(at) = columns.translation[table] {
+                            self.rows.tables[table].set(row, at, Cell::Text(name));
+                        }
+                        if let Some(at) = columns.language[table] {
+                            self.rows.tables[table].set_text(row, at, language);
+                        }
+                        self.children.push((table, row));
                     }
-                    if let Some(at) = columns.language[table] {
-                        self.rows.tables[table].set_text(row, at, &language);
+                    fitted => {
+                        if let (Err(why), false) = (fitted, invalid) {
+                            self.note(why);
+                        }
+                        self.rows.tables[table].pop_row();
                     }
-                    self.children.push((table, row));
                 }
-                fitted => {
-                    if let (Err(why), false) = (fitted, invalid) {
-                        self.note(why);
-                    }
-                    self.rows.tables[table].pop_row();
-                }
+                self.leave(mark);
             }
-            self.leave(mark);
-            more = self.scan.after_member()?;
         }
+        self.value_end()?;
         Ok(())
     }
 
-    /// Reads a scalar or a list of strings at the cursor into a cell of a
-    /// column of type `ty` of `table`: `Err` with the reason when the value
-    /// does not fit it (the value is read past whole).
-    fn cell(&mut self, table: usize, ty: ColumnType) -> Result<Fitted, Stop> {
+    /// The scalar or list of strings at `start..end` of the document, as a
+    /// cell of a column of type `ty` of `table`, or why it does not fit.
+    fn cell(&mut self, table: usize, ty: ColumnType, start: usize, end: usize) -> Fitted {
         let misfit = Err(match ty {
             ColumnType::Text => "not a string",
             ColumnType::Integer => "not an integer",
@@ -610,27 +551,21 @@ impl<'b> Maker<'_, 'b> {
             ColumnType::TextList => "not a list of strings",
             ColumnType::Json => "not JSON",
         });
+        let raw = self.document.get(start..end).unwrap_or_default();
         if ty == ColumnType::Json {
-            let start = self.scan.pos;
-            self.scan.skip_structure()?;
-            let raw = self.document.get(start..self.scan.pos).unwrap_or_default();
             return Ok(match raw {
-                "null" => Ok(Cell::Null),
-                raw => Ok(Cell::Text(self.rows.tables[table].push_text(raw))),
+                "null" => Cell::Null,
+                raw => Cell::Text(self.rows.tables[table].push_text(raw)),
             });
         }
-        Ok(match self.scan.peek() {
+        match raw.as_bytes().first() {
             Some(b'"') => {
-                let token = self.scan.string()?;
-                let text = self.text(token);
+                let Some(text) = self.string(start, end) else {
+                    return misfit;
+                };
                 let rows = &mut self.rows.tables[table];
                 match ty {
-                    // Only an escape makes a NUL.
-                    ColumnType::Text
-                        if token.escaped && self.unstorable.nul && text.contains('\0') =>
-                    {
-                        Err(NUL)
-                    }
+                    ColumnType::Text if self.unstorable.nul && text.contains('\0') => Err(NUL),
                     ColumnType::Text => Ok(Cell::Text(rows.push_text(&text))),
                     ColumnType::Date => {
                         date(&text).map(Cell::Date).ok_or("not a date (YYYY-MM-DD)")
@@ -639,75 +574,77 @@ impl<'b> Maker<'_, 'b> {
                 }
             }
             Some(b'-' | b'0'..=b'9') => {
-                let number = self.scan.number()?;
-                let literal = self
-                    .document
-                    .get(number.start..number.end)
-                    .unwrap_or_default();
+                let plain = !raw.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
                 match ty {
-                    ColumnType::Integer if number.plain => literal
+                    ColumnType::Integer if plain => raw
                         .parse()
                         .map(Cell::Integer)
                         .map_err(|_| "an integer beyond the 64-bit signed range"),
-                    ColumnType::Real => literal.parse().map(Cell::Real).or(misfit),
+                    ColumnType::Real => raw.parse().map(Cell::Real).or(misfit),
                     _ => misfit,
                 }
             }
-            Some(b't' | b'f' | b'n') => match (self.scan.literal()?, ty) {
+            _ => match (raw, ty) {
                 ("null", _) => Ok(Cell::Null),
                 ("true", ColumnType::Boolean) => Ok(Cell::Boolean(true)),
                 ("false", ColumnType::Boolean) => Ok(Cell::Boolean(false)),
+                (_, ColumnType::TextList) if raw.starts_with('[') => self.text_list(table, start),
                 _ => misfit,
             },
-            Some(b'[') if ty == ColumnType::TextList => self.text_list(table)?,
-            Some(b'[' | b'{') => {
-                self.skip()?;
-                misfit
-            }
-            _ => {
-                return Err(Stop::Malformed(
-                    self.scan.unexpected(cardkit::json::Expect::Value),
-                ))
-            }
-        })
+        }
     }
 
-    /// At `[`: a list of strings.
-    fn text_list(&mut self, table: usize) -> Result<Fitted, Stop> {
+    /// The content of the string token at `start..end`: sliced when it
+    /// holds no escape, decoded when it does.
+    fn string(&self, start: usize, end: usize) -> Option<Cow<'b, str>> {
+        let inner = self.document.get(start + 1..end.checked_sub(1)?)?;
+        if !inner.as_bytes().contains(&b'\\') {
+            return Some(Cow::Borrowed(inner));
+        }
+        let mut scan = Scanner::new(self.document.as_bytes(), start);
+        scan.utf8_checked = self.document.len();
+        let token = scan.string().ok()?;
+        Some(scan.decode(token))
+    }
+
+    /// At `start`, a `[`: a list of strings.
+    fn text_list(&mut self, table: usize, start: usize) -> Fitted {
+        let bytes = self.document.as_bytes();
+        let mut scan = Scanner::new(bytes, start);
+        scan.utf8_checked = bytes.len();
         let rows = &mut self.rows.tables[table];
         let (text, items) = (rows.text.len(), rows.items.len());
-        let mut more = self.scan.open()?;
+        let forget = |rows: &mut TableRows| {
+            rows.text.truncate(text);
+            rows.items.truncate(items);
+        };
+        let Ok(mut more) = scan.open() else {
+            return Err("not a list of strings");
+        };
         while more {
-            let unfit = if self.scan.peek() == Some(b'"') {
-                let token = self.scan.string()?;
-                let item = self.text(token);
-                if token.escaped && self.unstorable.nul && item.contains('\0') {
-                    Some(NUL)
-                } else {
-                    let rows = &mut self.rows.tables[table];
-                    let span = rows.push_text(&item);
-                    rows.items.push(span);
-                    None
-                }
-            } else {
-                self.skip()?;
-                Some("a list with an item that is not a string")
+            let item = match scan.peek() {
+                Some(b'"') => scan.string().ok().map(|token| scan.decode(token)),
+                _ => None,
             };
-            more = self.scan.after_item()?;
-            if let Some(why) = unfit {
-                // Read past the rest, and forget the items read.
-                while more {
-                    self.skip()?;
-                    more = self.scan.after_item()?;
-                }
-                let rows = &mut self.rows.tables[table];
-                rows.text.truncate(text);
-                rows.items.truncate(items);
-                return Ok(Err(why));
+            let rows = &mut self.rows.tables[table];
+            let Some(item) = item else {
+                forget(rows);
+                return Err("a list with an item that is not a string");
+            };
+            if self.unstorable.nul && item.contains('\0') {
+                forget(rows);
+                return Err(NUL);
             }
+            let span = rows.push_text(&item);
+            rows.items.push(span);
+            let Ok(after) = scan.after_item() else {
+                forget(rows);
+                return Err("not a list of strings");
+            };
+            more = after;
         }
         let end = self.rows.tables[table].items.len();
-        Ok(Ok(Cell::TextList(Span { start: items, end })))
+        Ok(Cell::TextList(Span { start: items, end }))
     }
 }
 

@@ -1,12 +1,31 @@
-//! The row maker on hostile bytes: it is given only documents the validator
-//! read as well-formed, but whatever it is given it must read to an answer
-//! (rows, or the reason there are none), never panic. Mutations of a real
-//! set: bytes replaced, inserted, removed, and the document cut short.
+//! The row maker on hostile bytes: it follows the tape the validator
+//! recorded of a document, but whatever bytes and tape it is given it must
+//! read to an answer (rows, or the reason there are none), never panic.
+//! Mutations of a real set: bytes replaced, inserted, removed, and the
+//! document cut short, each with its own tape and with the tape of the
+//! set before the change.
 
-use std::collections::HashSet;
-
+use cardkit::validate::{validate_with_tape, Options, Tape, Validated};
 use cardkit_export::rows::{rows, Rows, Unstorable};
 use proptest::prelude::*;
+
+/// The tape of the first document of `bytes`, as the validator records it
+/// (empty when there is none or it is malformed).
+fn tape(bytes: &[u8]) -> Tape {
+    let mut first = None;
+    let _ = validate_with_tape(
+        bytes,
+        &Options::default(),
+        1,
+        |_, _, tape| tape.clone(),
+        |item| {
+            if let Validated::Document(_, Some(tape)) = item {
+                first.get_or_insert(tape);
+            }
+        },
+    );
+    first.unwrap_or_default()
+}
 
 fn example() -> Vec<u8> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/valid/set.json");
@@ -70,15 +89,19 @@ proptest! {
         cut in 0.0..1.0f64,
         migration in any::<bool>(),
     ) {
+        let original = tape(&example());
         let mut bytes = example();
         for change in &changes {
             apply(&mut bytes, change);
         }
-        // Whole, and cut short.
-        let _ = rows(&bytes, migration, &HashSet::new(), Unstorable::default(), Rows::new());
+        // Whole, and cut short; with their own tapes and the original's.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
         let end = (cut * bytes.len() as f64) as usize;
-        let _ = rows(&bytes[..end], migration, &HashSet::new(), Unstorable::default(), Rows::new());
+        for bytes in [&bytes[..], &bytes[..end]] {
+            for tape in [tape(bytes), original.clone()] {
+                let _ = rows(bytes, &tape, migration, Unstorable::default(), Rows::new());
+            }
+        }
     }
 }
 
@@ -86,8 +109,8 @@ proptest! {
 fn the_example_set_makes_rows() {
     let made = rows(
         &example(),
+        &tape(&example()),
         false,
-        &HashSet::new(),
         Unstorable::default(),
         Rows::new(),
     )
@@ -125,17 +148,22 @@ fn resolved(rows: &Rows) -> Vec<Vec<Vec<String>>> {
 /// places.
 #[test]
 fn rows_appended_read_as_they_did() {
-    let none = HashSet::new();
-    let first = rows(&example(), false, &none, Unstorable::default(), Rows::new())
-        .expect("the example's rows");
+    let first = rows(
+        &example(),
+        &tape(&example()),
+        false,
+        Unstorable::default(),
+        Rows::new(),
+    )
+    .expect("the example's rows");
     let other = String::from_utf8(example())
         .expect("UTF-8")
         .replace("\"name\": \"", "\"name\": \"Other ")
         .replace("\"colors\": [", "\"colors\": [\"G\", ");
     let second = rows(
         other.as_bytes(),
+        &tape(other.as_bytes()),
         false,
-        &none,
         Unstorable::default(),
         Rows::new(),
     )
@@ -146,8 +174,14 @@ fn rows_appended_read_as_they_did() {
         "two different documents"
     );
 
-    let mut gathered = rows(&example(), false, &none, Unstorable::default(), Rows::new())
-        .expect("the example's rows");
+    let mut gathered = rows(
+        &example(),
+        &tape(&example()),
+        false,
+        Unstorable::default(),
+        Rows::new(),
+    )
+    .expect("the example's rows");
     gathered.append(&second);
     gathered.append(&first);
     let expected: Vec<Vec<Vec<String>>> = resolved(&first)
@@ -182,10 +216,9 @@ fn text_with_nul_is_null_with_a_note_where_the_target_cannot_store_it() {
         (t, c.expect("the column"))
     };
     let ((sets, name), (cards, subtypes)) = (column("sets", "name"), column("cards", "subtypes"));
-    let none = HashSet::new();
 
     let postgres = Unstorable { nul: true };
-    let made = rows(&bytes, false, &none, postgres, Rows::new()).expect("rows");
+    let made = rows(&bytes, &tape(&bytes), false, postgres, Rows::new()).expect("rows");
     let why =
         "text holding the NUL character (U+0000), which PostgreSQL cannot store: stored as NULL";
     assert_eq!(
@@ -205,7 +238,14 @@ fn text_with_nul_is_null_with_a_note_where_the_target_cannot_store_it() {
         "the other cards' lists are kept"
     );
 
-    let elsewhere = rows(&bytes, false, &none, Unstorable::default(), Rows::new()).expect("rows");
+    let elsewhere = rows(
+        &bytes,
+        &tape(&bytes),
+        false,
+        Unstorable::default(),
+        Rows::new(),
+    )
+    .expect("rows");
     assert!(elsewhere.notes.is_empty(), "{:?}", elsewhere.notes);
     let row = elsewhere.tables[sets].rows().next().expect("a row");
     let Cell::Text(span) = row[name] else {

@@ -64,6 +64,15 @@ impl<'o> Findings<'o> {
 }
 
 impl Findings<'_> {
+    /// How many errors have been found, kept or only counted.
+    pub fn errors_found(&self) -> usize {
+        if self.omitted.errors.is_empty() {
+            self.errors
+        } else {
+            self.errors + self.omitted.errors.values().sum::<usize>()
+        }
+    }
+
     /// Whether a diagnostic of `code` found now would be kept, not only
     /// counted.
     pub fn keeps(&self, code: Code) -> bool {

@@ -27,6 +27,7 @@ mod part;
 mod reader;
 mod source;
 mod stream;
+mod tape;
 
 use std::io::{self, Read};
 
@@ -43,6 +44,7 @@ pub use layout::Layout;
 
 #[doc(hidden)]
 pub use source::Buffering;
+pub use tape::{Step, Tape};
 
 use locate::Position;
 use part::{Part, Sink};
@@ -430,11 +432,68 @@ pub fn validate_with_offsets_buffered<T: Send + 'static>(
     jobs: usize,
     buffering: Buffering,
     extract: impl Fn(&DocumentReport, &[u8], usize) -> T + Sync,
+    on_item: impl FnMut(Validated<T>),
+) -> io::Result<Layout> {
+    let extract =
+        move |report: &DocumentReport, bytes: &[u8], at, _: &Tape| extract(report, bytes, at);
+    validate_extracting(reader, options, jobs, buffering, false, extract, on_item)
+}
+
+/// [`validate_with`] whose extractor is also given the document's [`Tape`]:
+/// where the checker found the objects of the field tables' models and the
+/// values of their known fields, and which of those values hold an error,
+/// so that it can take them without reading the document again.
+///
+/// ```
+/// use cardkit::validate::{validate_with_tape, Options, Step, Validated};
+///
+/// let input = br#"{"object": "migration", "id": 5}"#;
+/// let mut tapes = Vec::new();
+/// validate_with_tape(&input[..], &Options::default(), 1, |_, _, tape| tape.steps.clone(),
+///     |item| if let Validated::Document(_, Some(steps)) = item { tapes.push(steps) })
+/// .unwrap();
+/// assert_eq!(tapes[0][0], Step::Open);
+/// // `id` (the model's third field) holds a number, not a UUID.
+/// assert_eq!(&tapes[0][3..5], [Step::Field { index: 2, start: 30 }, Step::End { end: 31, invalid: true }]);
+/// ```
+///
+/// # Errors
+/// As [`validate_reader`].
+pub fn validate_with_tape<T: Send + 'static>(
+    reader: impl Read,
+    options: &Options,
+    jobs: usize,
+    extract: impl Fn(&DocumentReport, &[u8], &Tape) -> T + Sync,
+    on_item: impl FnMut(Validated<T>),
+) -> io::Result<Layout> {
+    let extract =
+        move |report: &DocumentReport, bytes: &[u8], _, tape: &Tape| extract(report, bytes, tape);
+    validate_extracting(
+        reader,
+        options,
+        jobs,
+        Buffering::default(),
+        true,
+        extract,
+        on_item,
+    )
+}
+
+/// The validation that hands out what `extract` makes of each document,
+/// recording the documents' tapes for it when `tape`.
+fn validate_extracting<T: Send + 'static>(
+    reader: impl Read,
+    options: &Options,
+    jobs: usize,
+    buffering: Buffering,
+    tape: bool,
+    extract: impl Fn(&DocumentReport, &[u8], usize, &Tape) -> T + Sync,
     mut on_item: impl FnMut(Validated<T>),
 ) -> io::Result<Layout> {
-    let erased = move |report: &DocumentReport, bytes: &[u8], at: usize| -> part::Extracted {
-        Box::new(extract(report, bytes, at))
-    };
+    let erased =
+        move |report: &DocumentReport, bytes: &[u8], at: usize, tape: &Tape| -> part::Extracted {
+            Box::new(extract(report, bytes, at, tape))
+        };
     let out = &mut |part| {
         on_item(match part {
             Part::Document(report, extracted) => {
@@ -445,7 +504,10 @@ pub fn validate_with_offsets_buffered<T: Send + 'static>(
         });
     };
     let sink = Sink {
-        extract: Some(&erased),
+        extract: Some(part::Extract {
+            make: &erased,
+            tape,
+        }),
         out,
     };
     let mut source = Source::new(reader, buffering);

@@ -423,6 +423,7 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
 fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>) -> Done {
     let mut reports = Vec::with_capacity(batch.documents.len());
     let mut spans = Vec::with_capacity(batch.documents.len());
+    let mut tapes = Vec::with_capacity(batch.documents.len());
     let mut malformed = None;
     let utf8_checked = batch.utf8_checked;
     for unit in batch.documents {
@@ -436,8 +437,12 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
             utf8_checked,
             options,
         );
+        if extract.is_some_and(|e| e.tape) {
+            checker.record_tape();
+        }
         let outcome = checker.document(kind);
         spans.push(outcome.is_ok().then_some(start..checker.pos()));
+        tapes.push(checker.take_tape().unwrap_or_default());
         let (diagnostics, omitted) = checker.into_diagnostics();
         reports.push(DocumentReport {
             pointer: unit.pointer,
@@ -459,12 +464,13 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
     let parts = reports
         .into_iter()
         .zip(spans)
-        .map(|(report, span)| {
+        .zip(tapes)
+        .map(|((report, span), tape)| {
             let bytes = span.map(|span| {
                 let at = batch.window_start + span.start;
                 (&batch.bytes[span], at)
             });
-            let extracted = extracted(extract, &report, bytes);
+            let extracted = extracted(extract, &report, bytes, &tape);
             Part::Document(report, extracted)
         })
         .collect();

@@ -7,14 +7,24 @@
 
 use std::any::Any;
 
+use super::tape::Tape;
 use super::DocumentReport;
 
 /// What an extractor made of one document, type-erased between the threads.
 pub(crate) type Extracted = Box<dyn Any + Send>;
 
-/// An extractor: a document's report, bytes and file offset to what the
-/// caller keeps.
-pub(crate) type Extract<'e> = &'e (dyn Fn(&DocumentReport, &[u8], usize) -> Extracted + Sync);
+/// What an extractor does: a document's report, bytes, file offset and
+/// tape to what the caller keeps.
+pub(crate) type Make<'e> = dyn Fn(&DocumentReport, &[u8], usize, &Tape) -> Extracted + Sync + 'e;
+
+/// An extractor, and whether it follows the tape (else it is given an
+/// empty one).
+#[derive(Clone, Copy)]
+pub(crate) struct Extract<'e> {
+    pub make: &'e Make<'e>,
+    /// The checker records each document's tape for `make`.
+    pub tape: bool,
+}
 
 /// One thing handed on.
 pub(crate) enum Part {
@@ -42,9 +52,9 @@ impl Sink<'_> {
     }
 
     /// Hands on a report, with what the extractor makes of `bytes` (the
-    /// document, when it was read whole, and its file offset).
-    pub fn document(&mut self, report: DocumentReport, bytes: Option<(&[u8], usize)>) {
-        let extracted = extracted(self.extract, &report, bytes);
+    /// document, when it was read whole, and its file offset) and its tape.
+    pub fn document(&mut self, report: DocumentReport, bytes: Option<(&[u8], usize)>, tape: &Tape) {
+        let extracted = extracted(self.extract, &report, bytes, tape);
         (self.out)(Part::Document(report, extracted));
     }
 
@@ -57,6 +67,11 @@ impl Sink<'_> {
     pub fn wants_around(&self) -> bool {
         self.extract.is_some()
     }
+
+    /// Whether the checker records the documents' tapes.
+    pub fn wants_tape(&self) -> bool {
+        self.extract.is_some_and(|e| e.tape)
+    }
 }
 
 /// What `extract` makes of a document's `bytes` at their file offset, if
@@ -65,8 +80,9 @@ pub(crate) fn extracted(
     extract: Option<Extract<'_>>,
     report: &DocumentReport,
     bytes: Option<(&[u8], usize)>,
+    tape: &Tape,
 ) -> Option<Extracted> {
     extract
         .zip(bytes)
-        .map(|(extract, (bytes, at))| extract(report, bytes, at))
+        .map(|(extract, (bytes, at))| (extract.make)(report, bytes, at, tape))
 }

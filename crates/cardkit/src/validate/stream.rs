@@ -15,6 +15,7 @@ use super::layout;
 use super::locate::Position;
 use super::part::{Part, Sink};
 pub(crate) use super::source::Source;
+use super::tape::Tape;
 use super::{DocumentReport, Layout, Omitted, Options};
 use crate::model::Kind;
 
@@ -119,11 +120,18 @@ impl Documents for Sequential<'_> {
     ) -> Result<usize, Stop> {
         let options = self.options;
         let mut resolved = None;
+        let mut tape = Tape::default();
+        let recording = self.sink.wants_tape();
         let (mut diagnostics, omitted, outcome, end) =
             walk_unit(src, at, &pointer, options, |c| {
+                if recording {
+                    c.record_tape();
+                }
                 let kind = kind.resolve(c.read.scan.bytes, c.pos());
                 resolved = Some(kind);
-                c.document(kind)
+                let outcome = c.document(kind);
+                tape = c.take_tape().unwrap_or_default();
+                outcome
             })?;
         src.locate(&mut diagnostics)?;
         let report = DocumentReport {
@@ -136,7 +144,7 @@ impl Documents for Sequential<'_> {
         let whole = outcome
             .is_ok()
             .then(|| (&src.bytes()[at - src.base..end - src.base], at));
-        self.sink.document(report, whole);
+        self.sink.document(report, whole, &tape);
         outcome.map(|()| end).map_err(|Malformed| Stop::Malformed)
     }
 }

@@ -15,6 +15,7 @@ use crate::schema::MAX_DEPTH;
 use self::tags::TagIndex;
 use super::findings::Findings;
 use super::reader::Reader;
+use super::tape::{Step, Tape};
 use super::{Omitted, Options};
 
 pub(crate) use value::Site;
@@ -44,6 +45,10 @@ pub(crate) struct Checker<'a> {
     tags: TagIndex,
     /// Where the JSON was found malformed, as an index into the bytes.
     pub malformed_at: Option<usize>,
+    /// The tape, when an extractor follows it; its offsets count from
+    /// `origin`, where the unit starts.
+    tape: Option<Tape>,
+    origin: usize,
 }
 
 impl<'a> Checker<'a> {
@@ -68,7 +73,33 @@ impl<'a> Checker<'a> {
             depth: 0,
             tags: TagIndex::default(),
             malformed_at: None,
+            tape: None,
+            origin: pos,
         }
+    }
+
+    /// Records the tape of the unit (see [`Tape`]).
+    pub fn record_tape(&mut self) {
+        self.tape = Some(Tape::default());
+    }
+
+    /// The tape recorded, if it was asked for.
+    pub fn take_tape(&mut self) -> Option<Tape> {
+        self.tape.take()
+    }
+
+    /// Records a step, when the tape is recorded.
+    #[inline]
+    pub fn step(&mut self, step: impl FnOnce(usize) -> Step) {
+        if let Some(tape) = &mut self.tape {
+            tape.steps.push(step(self.read.scan.pos - self.origin));
+        }
+    }
+
+    /// Whether the tape is recorded.
+    #[inline]
+    pub fn recording(&self) -> bool {
+        self.tape.is_some()
     }
 
     /// The cursor, as an index into the bytes.

@@ -8,6 +8,7 @@ use crate::json::DuplicateKeys;
 use crate::schema::words::nearest_field;
 use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
 
+use super::super::tape::Step;
 use super::tags::Lookup;
 use super::value::Site;
 use super::{Checker, Flow};
@@ -20,6 +21,7 @@ impl Checker<'_> {
         let mut seen: u128 = 0;
         let mut others = DuplicateKeys::default();
         let mut earlier = EarlierValues::default();
+        self.step(|_| Step::Open);
         self.members(|c, key, key_at| {
             let found = if key.escaped {
                 model.field(&c.read.scan.decode(key))
@@ -27,6 +29,9 @@ impl Checker<'_> {
                 model.field_at(c.read.scan.bytes, key.start, key.end)
             };
             if let Some((index, field)) = found {
+                // On the tape, the member's value is invalid if any error is
+                // found about it: its key given again, too new, or inside.
+                let errors = c.recording().then(|| c.found.errors_found());
                 let bit = 1u128 << index;
                 if seen & bit != 0 {
                     earlier.discard(c, field.name);
@@ -43,9 +48,17 @@ impl Checker<'_> {
                 // value are not news of their own.
                 let outer = c.inside_newer;
                 c.inside_newer |= newer;
+                if errors.is_some() {
+                    c.read.scan.ws();
+                    c.step(|start| Step::Field { index, start });
+                }
                 let flow = c.value(field.ty, field.nullable, site);
                 c.inside_newer = outer;
                 flow?;
+                if let Some(errors) = errors {
+                    let invalid = c.found.errors_found() > errors;
+                    c.step(|end| Step::End { end, invalid });
+                }
                 earlier.record(c, Cow::Borrowed(field.name), from);
                 return Ok(());
             }
@@ -79,6 +92,7 @@ impl Checker<'_> {
             earlier.record(c, name, from);
             Ok(())
         })?;
+        self.step(|_| Step::Close);
         let required = self.required(model);
         if seen & required != required {
             for (index, field) in model.fields.iter().enumerate() {

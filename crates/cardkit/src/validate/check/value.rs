@@ -4,6 +4,7 @@ use crate::diagnostic::Detail;
 use crate::json::{FoundValue, Num};
 use crate::schema::Type;
 
+use super::super::tape::Step;
 use super::{Checker, Flow};
 
 /// Where a value sits in the spec, for the `field` of diagnostics.
@@ -101,6 +102,14 @@ impl Checker<'_> {
                     self.report(detail, at, None, site.label());
                 }
                 Ok(())
+            }
+            (Type::List { item }, b'[') if self.recording() && holds_objects(item) => {
+                self.enter(|c| {
+                    c.items(|c, index| {
+                        c.step(|_| Step::Item(index));
+                        c.value(item, false, site)
+                    })
+                })
             }
             (Type::List { item }, b'[') => {
                 self.enter(|c| c.items(|c, _| c.value(item, false, site)))
@@ -211,6 +220,12 @@ fn integral(literal: &str) -> Integral {
         Some(m) if m <= limit => Integral::Yes,
         _ => Integral::OutOfRange,
     }
+}
+
+/// Whether the items of a list of `item` are read as objects of a model
+/// (their places are on the tape).
+fn holds_objects(item: &Type) -> bool {
+    matches!(item, Type::Model { .. } | Type::Tagged(_))
 }
 
 #[cfg(test)]
