@@ -253,3 +253,48 @@ fn text_with_nul_is_null_with_a_note_where_the_target_cannot_store_it() {
     };
     assert_eq!(elsewhere.tables[sets].text(span), "Nul\u{0}Set");
 }
+
+/// A list with an invalid item is an invalid value: NULL whole (it was once
+/// exported with the item), the card's other values kept.
+#[test]
+fn a_list_with_an_invalid_item_is_null() {
+    use cardkit_export::layout::layout;
+    use cardkit_export::rows::Cell;
+    let mut set: serde_json::Value = serde_json::from_slice(&example()).expect("JSON");
+    set["cards"][0]["colors"] = serde_json::json!(["R", 7]);
+    let bytes = set.to_string().into_bytes();
+    let cards = layout()
+        .tables
+        .iter()
+        .position(|t| t.name == "cards")
+        .expect("cards");
+    let column = |name: &str| {
+        let columns = &layout().tables[cards].columns;
+        columns
+            .iter()
+            .position(|c| c.name == name)
+            .expect("the column")
+    };
+    let made = rows(
+        &bytes,
+        &tape(&bytes),
+        false,
+        Unstorable::default(),
+        Rows::new(),
+    )
+    .expect("rows");
+    let first = made.tables[cards].rows().next().expect("a card");
+    assert_eq!(first[column("colors")], Cell::Null);
+    let Cell::Text(name) = first[column("name")] else {
+        panic!("the name kept: {:?}", first[column("name")]);
+    };
+    assert_eq!(
+        made.tables[cards].text(name),
+        set["cards"][0]["name"].as_str().expect("a name")
+    );
+    assert!(
+        made.notes.is_empty(),
+        "an invalid value is no note: {:?}",
+        made.notes
+    );
+}
