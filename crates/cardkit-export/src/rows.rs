@@ -427,14 +427,11 @@ impl<'b> Maker<'_, 'b> {
         loop {
             let (index, start) = match self.take()? {
                 Step::Close => break,
-                Step::Field { index, start } => (index, start),
+                Step::Field { index, start } => (index as usize, start),
                 _ => return Err(Stop::Tape),
             };
             let field = node.model.fields.get(index).ok_or(Stop::Tape)?;
-            let bit = u32::try_from(index)
-                .ok()
-                .and_then(|i| 1u128.checked_shl(i))
-                .unwrap_or(0);
+            let bit = 1u128.checked_shl(index as u32).unwrap_or(0);
             let again = seen & bit != 0;
             seen |= bit;
             let mark = self.enter(|| field.name.to_owned());
@@ -508,7 +505,7 @@ impl<'b> Maker<'_, 'b> {
             loop {
                 let (index, start) = match self.take()? {
                     Step::Close => break,
-                    Step::Field { index, start } => (index, start),
+                    Step::Field { index, start } => (index as usize, start),
                     _ => return Err(Stop::Tape),
                 };
                 let language = model.fields.get(index).ok_or(Stop::Tape)?.name;

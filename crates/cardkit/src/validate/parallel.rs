@@ -471,6 +471,7 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
                 (&batch.bytes[span], at)
             });
             let extracted = extracted(extract, &report, bytes, &tape);
+            tape.recycle();
             Part::Document(report, extracted)
         })
         .collect();

@@ -145,6 +145,7 @@ impl Documents for Sequential<'_> {
             .is_ok()
             .then(|| (&src.bytes()[at - src.base..end - src.base], at));
         self.sink.document(report, whole, &tape);
+        tape.recycle();
         outcome.map(|()| end).map_err(|Malformed| Stop::Malformed)
     }
 }

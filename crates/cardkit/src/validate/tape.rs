@@ -11,8 +11,10 @@ pub enum Step {
     Open,
     /// A known field of the object being read.
     Field {
-        /// Its index in the model's fields.
-        index: usize,
+        /// Its index in the model's fields (fewer than 128: a model's
+        /// required fields are a 128-bit mask). Narrow, so that a step
+        /// takes 16 bytes.
+        index: u32,
         /// Where its value starts.
         start: usize,
     },
@@ -35,4 +37,40 @@ pub enum Step {
 pub struct Tape {
     /// In document order.
     pub steps: Vec<Step>,
+}
+
+thread_local! {
+    /// The steps of a tape recorded before on this thread, emptied: a
+    /// document's tape grows to some MB, and memory asked anew for each
+    /// document costs a page fault every 4 KiB.
+    static SPARE_STEPS: std::cell::Cell<Vec<Step>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// A spare tape is kept up to this many steps (16 MiB).
+const SPARE_STEPS_KEPT: usize = 1 << 20;
+
+impl Tape {
+    /// An empty tape, with the room of one used before on this thread.
+    pub(crate) fn reused() -> Tape {
+        Tape {
+            steps: SPARE_STEPS.take(),
+        }
+    }
+
+    /// Keeps this tape's room for the next document validated on this
+    /// thread, unless a larger one is kept already.
+    pub(crate) fn recycle(mut self) {
+        if self.steps.capacity() > SPARE_STEPS_KEPT {
+            return;
+        }
+        self.steps.clear();
+        SPARE_STEPS.with(|spare| {
+            let kept = spare.take();
+            spare.set(if kept.capacity() > self.steps.capacity() {
+                kept
+            } else {
+                self.steps
+            });
+        });
+    }
 }

@@ -80,7 +80,7 @@ impl<'a> Checker<'a> {
 
     /// Records the tape of the unit (see [`Tape`]).
     pub fn record_tape(&mut self) {
-        self.tape = Some(Tape::default());
+        self.tape = Some(Tape::reused());
     }
 
     /// The tape recorded, if it was asked for.

@@ -50,6 +50,8 @@ impl Checker<'_> {
                 c.inside_newer |= newer;
                 if errors.is_some() {
                     c.read.scan.ws();
+                    // A model has fewer than 128 fields (`seen` is a mask).
+                    let index = index as u32;
                     c.step(|start| Step::Field { index, start });
                 }
                 let flow = c.value(field.ty, field.nullable, site);
