@@ -226,7 +226,7 @@ impl Exporter {
     ) -> Result<Exporter, Error> {
         let spare = Spare::default();
         let store: Box<dyn Store> = match target {
-            Target::Sqlite(path) => Box::new(sqlite::Sqlite::open(path, build)?),
+            Target::Sqlite(path) => sqlite::open(path, build)?,
             Target::Postgres(url) => Box::new(postgres::Postgres::open(url, build)?),
             Target::Parquet(dir) => Box::new(parquet::Parquet::open(dir, build)?),
         };

@@ -1,12 +1,14 @@
-//! SQLite, the embedded store, in one transaction per run with prepared
-//! statements, so that a run that fails (or is killed) commits nothing.
-//!
-//! A new database is written under a hidden temporary name beside its path,
-//! without a journal (nothing can read it before it is whole, and a failed
-//! run simply removes it), and renamed into place once committed: it is then
-//! in WAL mode, for its readers and later runs. Into an existing database a
-//! run writes in a WAL transaction, so that readers keep seeing the builds
-//! already there until it commits.
+//! SQLite, the embedded store. A new database is written in SQLite's file
+//! format directly ([`fresh`]), under a hidden temporary name beside its
+//! path, and renamed into place once whole: a run that fails (or is
+//! killed) leaves nothing under the name. Into an existing database a run
+//! writes through SQLite's library, in one WAL transaction with prepared
+//! statements, so that readers keep seeing the builds already there until
+//! it commits.
+
+mod format;
+mod fresh;
+mod keys;
 
 use std::path::{Path, PathBuf};
 
@@ -18,13 +20,41 @@ use crate::layout::{layout, ColumnType, Table};
 use crate::rows::{Cell, TableRows};
 use crate::{date_text, Error, Store};
 
-/// An export into a SQLite database file.
+/// Opens an export into the database at `path`: a new one if there is
+/// none, else the one there.
+///
+/// # Errors
+/// The file cannot be made, or cannot be opened as a database, or holds
+/// tables of another layout.
+pub fn open(path: &Path, build: Option<&str>) -> Result<Box<dyn Store>, Error> {
+    if path.exists() {
+        Ok(Box::new(Sqlite::open(path, build)?))
+    } else {
+        Ok(Box::new(fresh::Fresh::create(path, build)?))
+    }
+}
+
+/// A hidden temporary file beside `path` (`.NAME.XXXXXX.incomplete`), with
+/// the mode of any file the user makes: the database is kept.
+fn temporary_beside(path: &Path) -> std::io::Result<TempPath> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".incomplete");
+    // 0666 less the umask, not the 0600 of a temporary file.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    Ok(builder.tempfile_in(folder)?.into_temp_path())
+}
+
+/// An export into an existing SQLite database file.
 pub struct Sqlite {
     connection: Connection,
     path: PathBuf,
-    /// Where a new database is written until it is committed; `None` when
-    /// the database existed before the run.
-    fresh: Option<TempPath>,
     build: Option<String>,
 }
 
@@ -46,15 +76,32 @@ pub fn quoted(name: &str) -> String {
 /// The statement that creates `table` (every column may be NULL: invalid
 /// values kept with `--on-invalid keep` are NULL).
 pub(crate) fn create_table(table: &Table, sql_type: impl Fn(ColumnType) -> &'static str) -> String {
+    table_sql(table, sql_type).replacen("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1)
+}
+
+/// `CREATE TABLE "name" (...)`, as SQLite keeps it in its schema.
+fn table_sql(table: &Table, sql_type: impl Fn(ColumnType) -> &'static str) -> String {
     let columns: Vec<String> = table
         .columns
         .iter()
         .map(|c| format!("{} {}", quoted(&c.name), sql_type(c.ty)))
         .collect();
     format!(
-        "CREATE TABLE IF NOT EXISTS {} ({})",
+        "CREATE TABLE {} ({})",
         quoted(&table.name),
         columns.join(", ")
+    )
+}
+
+/// `CREATE INDEX "table_column" ON "table" ("column")`, as SQLite keeps it
+/// in its schema.
+fn index_sql(table: &Table, column: usize) -> String {
+    let column = &table.columns[column].name;
+    format!(
+        "CREATE INDEX {} ON {} ({})",
+        quoted(&format!("{}_{}", table.name, column)),
+        quoted(&table.name),
+        quoted(column)
     )
 }
 
@@ -69,13 +116,11 @@ fn indexes(table: &Table) -> impl Iterator<Item = (String, &str)> {
 /// The statements that index `table`, made when the rows are in (an index
 /// kept up to date row by row costs several times more).
 pub(crate) fn create_indexes(table: &Table) -> Vec<String> {
-    indexes(table)
-        .map(|(index, column)| {
-            format!(
-                "CREATE INDEX IF NOT EXISTS {index} ON {} ({})",
-                quoted(&table.name),
-                quoted(column)
-            )
+    table
+        .indexed
+        .iter()
+        .map(|&column| {
+            index_sql(table, column).replacen("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1)
         })
         .collect()
 }
@@ -126,39 +171,19 @@ pub(crate) fn layout_mismatch(
 }
 
 impl Sqlite {
-    /// Opens the database at `path` (or starts a new one beside it) and
-    /// starts the run's transaction: the tables are made if missing, checked
-    /// against the layout if present, and the rows of the same build are
-    /// deleted.
+    /// Opens the database at `path` and starts the run's transaction: the
+    /// tables are made if missing, checked against the layout if present,
+    /// and the rows of the same build are deleted.
     ///
     /// # Errors
     /// The file cannot be opened as a database, or holds tables of another
     /// layout.
     pub fn open(path: &Path, build: Option<&str>) -> Result<Sqlite, Error> {
         let at = |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", path.display()));
-        let fresh = if path.exists() {
-            None
-        } else {
-            let name = path.file_name().unwrap_or_default().to_string_lossy();
-            let folder = match path.parent() {
-                Some(parent) if !parent.as_os_str().is_empty() => parent,
-                _ => Path::new("."),
-            };
-            let prefix = format!(".{name}.");
-            let mut builder = tempfile::Builder::new();
-            builder.prefix(&prefix).suffix(".incomplete");
-            // The mode of any file the user makes (0666 less the umask), not
-            // the 0600 of a temporary file: the database is kept.
-            #[cfg(unix)]
-            builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-            let file = builder.tempfile_in(folder).map_err(|e| at(&e))?;
-            Some(file.into_temp_path())
-        };
-        let connection = Connection::open(fresh.as_deref().unwrap_or(path)).map_err(|e| at(&e))?;
+        let connection = Connection::open(path).map_err(|e| at(&e))?;
         let store = Sqlite {
             connection,
             path: path.to_path_buf(),
-            fresh,
             build: build.map(str::to_owned),
         };
         match store.start() {
@@ -173,15 +198,8 @@ impl Sqlite {
     fn start(&self) -> Result<(), Error> {
         let at = |e: rusqlite::Error| Error::new(format!("sqlite:{}: {e}", self.path.display()));
         let c = &self.connection;
-        if self.fresh.is_some() {
-            // Large pages: fewer B-tree pages to balance as rows are appended.
-            c.pragma_update(None, "page_size", 65536).map_err(at)?;
-            c.pragma_update(None, "journal_mode", "OFF").map_err(at)?;
-            c.pragma_update(None, "synchronous", "OFF").map_err(at)?;
-        } else {
-            c.pragma_update(None, "journal_mode", "WAL").map_err(at)?;
-            c.pragma_update(None, "synchronous", "NORMAL").map_err(at)?;
-        }
+        c.pragma_update(None, "journal_mode", "WAL").map_err(at)?;
+        c.pragma_update(None, "synchronous", "NORMAL").map_err(at)?;
         // Pages of the run's one transaction stay in memory longer before
         // they are written out (32 MiB).
         c.pragma_update(None, "cache_size", -32768).map_err(at)?;
@@ -192,9 +210,6 @@ impl Sqlite {
         for table in &layout().tables {
             c.execute_batch(&create_table(table, sql_type))
                 .map_err(at)?;
-            if self.fresh.is_some() {
-                continue;
-            }
             let mut info = c
                 .prepare(&format!("PRAGMA table_info({})", quoted(&table.name)))
                 .map_err(at)?;
@@ -291,33 +306,13 @@ impl Store for Sqlite {
             }
         }
         c.execute_batch("COMMIT").map_err(|e| at(&e))?;
-        let Some(fresh) = self.fresh else {
-            c.pragma_update(None, "wal_checkpoint", "TRUNCATE")
-                .map_err(|e| at(&e))?;
-            return self.connection.close().map_err(|(_, e)| at(&e));
-        };
-        // WAL is a mode kept in the file: its readers and later runs get it.
-        c.pragma_update(None, "journal_mode", "WAL")
+        c.pragma_update(None, "wal_checkpoint", "TRUNCATE")
             .map_err(|e| at(&e))?;
-        self.connection.close().map_err(|(_, e)| at(&e))?;
-        // On disk before it has its name.
-        std::fs::File::open(&fresh)
-            .and_then(|file| file.sync_all())
-            .map_err(|e| at(&e))?;
-        fresh.persist_noclobber(&self.path).map_err(|e| {
-            at(&format!(
-                "{} (the database was made meanwhile by something else; this run is left out)",
-                e.error
-            ))
-        })
+        self.connection.close().map_err(|(_, e)| at(&e))
     }
 
     fn abort(self: Box<Self>) {
-        // A new database goes with its temporary file; an existing one is
-        // rolled back.
-        if self.fresh.is_none() {
-            let _ = self.connection.execute_batch("ROLLBACK");
-        }
+        let _ = self.connection.execute_batch("ROLLBACK");
         let _ = self.connection.close();
     }
 }
