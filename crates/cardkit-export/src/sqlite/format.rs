@@ -112,6 +112,7 @@ impl Value<'_> {
 /// Writes records, reusing its buffers.
 #[derive(Default)]
 pub struct RecordWriter {
+    size: Vec<u8>,
     types: Vec<u8>,
     body: Vec<u8>,
 }
@@ -124,19 +125,32 @@ impl RecordWriter {
         value.put_body(&mut self.body, len);
     }
 
-    /// Appends to `out` the record of the values added since the last:
-    /// a header of their serial types, then their bytes.
-    pub fn finish(&mut self, out: &mut Vec<u8>) {
+    /// The record of the values added since it was last cleared, in three
+    /// parts (not copied into one): the header's size, the serial types,
+    /// then the values' bytes.
+    pub fn parts(&mut self) -> [&[u8]; 3] {
         // The header's size counts the varint that gives it.
         let mut size_len = 1;
         while varint_len((self.types.len() + size_len) as u64) > size_len {
             size_len += 1;
         }
-        put_varint(out, (self.types.len() + size_len) as u64);
-        out.extend_from_slice(&self.types);
-        out.extend_from_slice(&self.body);
+        self.size.clear();
+        put_varint(&mut self.size, (self.types.len() + size_len) as u64);
+        [&self.size, &self.types, &self.body]
+    }
+
+    /// Starts the next record.
+    pub fn clear(&mut self) {
         self.types.clear();
         self.body.clear();
+    }
+
+    /// Appends to `out` the record of the values added since the last.
+    pub fn finish(&mut self, out: &mut Vec<u8>) {
+        for part in self.parts() {
+            out.extend_from_slice(part);
+        }
+        self.clear();
     }
 
     /// Appends to `out` the record of `values`.
@@ -350,19 +364,37 @@ impl TableTree {
     }
 
     /// Adds the row `rowid` (greater than any before) whose record is
-    /// `record`.
-    pub fn push(&mut self, pages: &Pages, rowid: i64, record: &[u8]) -> io::Result<()> {
+    /// `record`, given in parts.
+    pub fn push(&mut self, pages: &Pages, rowid: i64, record: &[&[u8]]) -> io::Result<()> {
+        let len: usize = record.iter().map(|part| part.len()).sum();
         self.cell.clear();
-        put_varint(&mut self.cell, record.len() as u64);
+        put_varint(&mut self.cell, len as u64);
         put_varint(&mut self.cell, rowid as u64);
-        pages.payload(record, TABLE_MAX_LOCAL, &mut self.cell)?;
-        if !self.leaf.fits(self.cell.len()) {
+        let whole = len <= TABLE_MAX_LOCAL;
+        if !whole {
+            pages.payload(&record.concat(), TABLE_MAX_LOCAL, &mut self.cell)?;
+        }
+        let cell_len = self.cell.len() + if whole { len } else { 0 };
+        if !self.leaf.fits(cell_len) {
             let number = pages.allocate(1)?;
             pages.write(number, self.leaf.finish(0))?;
             self.leaves.push((number, self.leaf_last));
             self.leaf.clear();
         }
-        self.leaf.push(&[&self.cell]);
+        if whole {
+            // The record is copied once, from its parts to the page.
+            let mut parts: [&[u8]; 4] = [&self.cell, &[], &[], &[]];
+            for (slot, part) in parts[1..].iter_mut().zip(record) {
+                *slot = part;
+            }
+            if record.len() <= 3 {
+                self.leaf.push(&parts);
+            } else {
+                self.leaf.push(&[&self.cell, &record.concat()]);
+            }
+        } else {
+            self.leaf.push(&[&self.cell]);
+        }
         self.leaf_last = rowid;
         Ok(())
     }
@@ -701,7 +733,7 @@ mod tests {
         for rowid in 1..=rows {
             record.clear();
             records.record([Value::Integer(rowid * 3), Value::Text(&text)], &mut record);
-            tree.push(&pages, rowid, &record).unwrap();
+            tree.push(&pages, rowid, &[&record]).unwrap();
         }
         tree.finish(&pages).unwrap();
         let mut first =

@@ -42,7 +42,6 @@ pub struct Fresh {
     spill: Option<File>,
     spill_end: u64,
     records: RecordWriter,
-    record: Vec<u8>,
     /// A date's or a list's text, made for its record.
     text: Vec<u8>,
 }
@@ -127,7 +126,6 @@ impl Fresh {
             spill: None,
             spill_end: 0,
             records: RecordWriter::default(),
-            record: Vec::new(),
             text: Vec::new(),
         })
     }
@@ -201,7 +199,6 @@ impl Store for Fresh {
             tables,
             indexes,
             records,
-            record,
             text,
             ..
         } = self;
@@ -235,14 +232,13 @@ impl Store for Fresh {
                 };
                 records.push(value);
             }
-            record.clear();
-            records.finish(record);
             let rowid = state.next_rowid;
             state.next_rowid += 1;
             state
                 .tree
-                .push(pages, rowid, record)
+                .push(pages, rowid, &records.parts())
                 .map_err(|e| error(&e))?;
+            records.clear();
             for &(column, index) in &state.indexes {
                 let key = match row[column] {
                     Cell::Text(span) => Some(rows.text(span).as_bytes()),

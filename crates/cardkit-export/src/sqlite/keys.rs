@@ -14,6 +14,9 @@ pub type Key<'a> = Option<&'a [u8]>;
 
 #[derive(Debug, Clone, Copy)]
 struct Entry {
+    /// The key's first eight bytes, big-endian, zero after its end: most
+    /// comparisons are decided by it without reading the key.
+    prefix: u64,
     start: usize,
     /// `usize::MAX` for NULL.
     len: usize,
@@ -42,7 +45,16 @@ impl IndexKeys {
             }
             None => (0, NULL),
         };
-        self.entries.push(Entry { start, len, rowid });
+        let mut first = [0u8; 8];
+        let head = key.unwrap_or_default();
+        let n = head.len().min(8);
+        first[..n].copy_from_slice(&head[..n]);
+        self.entries.push(Entry {
+            prefix: u64::from_be_bytes(first),
+            start,
+            len,
+            rowid,
+        });
     }
 
     /// The memory the entries in memory take.
@@ -56,7 +68,13 @@ impl IndexKeys {
 
     fn sort(&mut self) {
         let mut entries = std::mem::take(&mut self.entries);
-        entries.sort_unstable_by(|a, b| compare((self.key(a), a.rowid), (self.key(b), b.rowid)));
+        entries.sort_unstable_by(|a, b| {
+            let null = |e: &Entry| e.len != NULL;
+            null(a)
+                .cmp(&null(b))
+                .then(a.prefix.cmp(&b.prefix))
+                .then_with(|| compare((self.key(a), a.rowid), (self.key(b), b.rowid)))
+        });
         self.entries = entries;
     }
 
