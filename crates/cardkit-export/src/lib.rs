@@ -8,8 +8,9 @@
 //! ([`rows`]), without reading the document again; the
 //! rows are written in file order by the target's [`Store`], on a thread of
 //! its own while the next documents are validated, in one transaction
-//! (SQLite, PostgreSQL) or under temporary names (Parquet), so that a run
-//! that fails leaves nothing half-written.
+//! (PostgreSQL, and SQLite into an existing database) or under temporary
+//! names (Parquet, and a new SQLite database), so that a run that fails
+//! leaves nothing half-written.
 //!
 //! ```no_run
 //! use cardkit::Options;

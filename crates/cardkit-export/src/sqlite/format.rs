@@ -28,6 +28,10 @@ const MIN_LOCAL: usize = (USABLE - 12) * 32 / 255 - 23;
 /// The payload an overflow page holds (after the next page's number).
 const OVERFLOW_CONTENT: usize = USABLE - 4;
 
+/// The page that holds SQLite's lock bytes (from offset 2^30 on), which
+/// no B-tree may use.
+const LOCK_PAGE: u32 = (1 << 30) / PAGE_SIZE as u32 + 1;
+
 const INDEX_INTERIOR: u8 = 0x02;
 const TABLE_INTERIOR: u8 = 0x05;
 const INDEX_LEAF: u8 = 0x0a;
@@ -180,15 +184,20 @@ impl Pages {
         }
     }
 
-    /// `count` new consecutive page numbers: the first.
-    pub fn allocate(&self, count: u32) -> io::Result<u32> {
-        let first = self.next.fetch_add(count, Ordering::Relaxed);
-        if first.checked_add(count).is_none() {
-            return Err(io::Error::other(
-                "the database would exceed SQLite's 4,294,967,294 pages",
-            ));
+    /// A new page's number. The page that holds the bytes SQLite locks,
+    /// at 1 GiB, is never used (it stays zero).
+    pub fn allocate(&self) -> io::Result<u32> {
+        loop {
+            let number = self.next.fetch_add(1, Ordering::Relaxed);
+            if number == u32::MAX {
+                return Err(io::Error::other(
+                    "the database would exceed SQLite's 4,294,967,294 pages",
+                ));
+            }
+            if number != LOCK_PAGE {
+                return Ok(number);
+            }
         }
-        Ok(first)
     }
 
     /// How many pages the file has.
@@ -218,19 +227,22 @@ impl Pages {
         if rest.is_empty() {
             return Ok(());
         }
-        let count = rest.len().div_ceil(OVERFLOW_CONTENT);
-        let count =
-            u32::try_from(count).map_err(|_| io::Error::other("a value too large for SQLite"))?;
-        let first = self.allocate(count)?;
-        cell.extend_from_slice(&first.to_be_bytes());
+        // A chain of pages, each naming the next (0 after the last).
+        let mut number = self.allocate()?;
+        cell.extend_from_slice(&number.to_be_bytes());
         let mut page = vec![0u8; PAGE_SIZE];
-        for (i, chunk) in rest.chunks(OVERFLOW_CONTENT).enumerate() {
-            let number = first + i as u32;
-            let next = if i as u32 + 1 < count { number + 1 } else { 0 };
+        let mut chunks = rest.chunks(OVERFLOW_CONTENT).peekable();
+        while let Some(chunk) = chunks.next() {
+            let next = if chunks.peek().is_some() {
+                self.allocate()?
+            } else {
+                0
+            };
             page[..4].copy_from_slice(&next.to_be_bytes());
             page[4..4 + chunk.len()].copy_from_slice(chunk);
             page[4 + chunk.len()..].fill(0);
             self.write(number, &page)?;
+            number = next;
         }
         Ok(())
     }
@@ -376,7 +388,7 @@ impl TableTree {
         }
         let cell_len = self.cell.len() + if whole { len } else { 0 };
         if !self.leaf.fits(cell_len) {
-            let number = pages.allocate(1)?;
+            let number = pages.allocate()?;
             pages.write(number, self.leaf.finish(0))?;
             self.leaves.push((number, self.leaf_last));
             self.leaf.clear();
@@ -404,7 +416,7 @@ impl TableTree {
         if self.leaves.is_empty() {
             return pages.write(self.root, self.leaf.finish(0));
         }
-        let number = pages.allocate(1)?;
+        let number = pages.allocate()?;
         pages.write(number, self.leaf.finish(0))?;
         self.leaves.push((number, self.leaf_last));
         // An interior cell: a child's number and its last rowid (at most
@@ -434,7 +446,7 @@ impl TableTree {
                 let number = if count == 1 {
                     self.root
                 } else {
-                    pages.allocate(1)?
+                    pages.allocate()?
                 };
                 pages.write(number, page.finish(last.0))?;
                 above.push((number, last.1));
@@ -485,7 +497,7 @@ impl IndexTree {
         put_varint(&mut self.cell, record.len() as u64);
         pages.payload(record, INDEX_MAX_LOCAL, &mut self.cell)?;
         if let Some((mut full, divider)) = self.full.take() {
-            let number = pages.allocate(1)?;
+            let number = pages.allocate()?;
             pages.write(number, full.finish(0))?;
             self.children.push(number);
             self.dividers.push(divider);
@@ -505,7 +517,7 @@ impl IndexTree {
             // A full leaf holds at least three entries (an entry's cell
             // takes at most a quarter of a page): it keeps two.
             let divider = full.pop();
-            let number = pages.allocate(1)?;
+            let number = pages.allocate()?;
             pages.write(number, full.finish(0))?;
             self.children.push(number);
             self.dividers.push(divider);
@@ -514,7 +526,7 @@ impl IndexTree {
         if self.children.is_empty() {
             return pages.write(self.root, self.leaf.finish(0));
         }
-        let number = pages.allocate(1)?;
+        let number = pages.allocate()?;
         pages.write(number, self.leaf.finish(0))?;
         self.children.push(number);
         let (mut children, mut dividers) = (self.children, self.dividers);
@@ -531,7 +543,7 @@ impl IndexTree {
                 let number = if count == 1 {
                     self.root
                 } else {
-                    pages.allocate(1)?
+                    pages.allocate()?
                 };
                 pages.write(number, page.finish(children[range.end]))?;
                 above.push(number);
@@ -758,6 +770,19 @@ mod tests {
             (count, sum, long, last),
             (rows, 3 * rows * (rows + 1) / 2, rows, 3 * 4321)
         );
+    }
+
+    #[test]
+    fn the_page_of_the_lock_bytes_is_never_handed_out() {
+        assert_eq!(LOCK_PAGE, 16385);
+        let pages = Pages::new(tempfile::tempfile().unwrap(), LOCK_PAGE - 3);
+        let numbers: Vec<u32> = (0..4).map(|_| pages.allocate().unwrap()).collect();
+        assert_eq!(
+            numbers,
+            [LOCK_PAGE - 2, LOCK_PAGE - 1, LOCK_PAGE + 1, LOCK_PAGE + 2]
+        );
+        // The file counts it: it stays zero, as SQLite leaves it.
+        assert_eq!(pages.count(), LOCK_PAGE + 2);
     }
 
     #[test]
