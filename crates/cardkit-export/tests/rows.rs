@@ -27,6 +27,18 @@ fn tape(bytes: &[u8]) -> Tape {
     first.unwrap_or_default()
 }
 
+/// The rows of a set, made along its own tape, for a target that stores
+/// anything.
+fn set_rows(bytes: &[u8]) -> Result<Rows, String> {
+    rows(
+        bytes,
+        &tape(bytes),
+        false,
+        Unstorable::default(),
+        Rows::new(),
+    )
+}
+
 fn example() -> Vec<u8> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/valid/set.json");
     std::fs::read(path).expect("the example set")
@@ -107,14 +119,7 @@ proptest! {
 
 #[test]
 fn the_example_set_makes_rows() {
-    let made = rows(
-        &example(),
-        &tape(&example()),
-        false,
-        Unstorable::default(),
-        Rows::new(),
-    )
-    .expect("rows");
+    let made = set_rows(&example()).expect("rows");
     assert!(made.len() > 3, "a set, its cards and their children");
     assert!(made.notes.is_empty(), "{:?}", made.notes);
 }
@@ -148,40 +153,19 @@ fn resolved(rows: &Rows) -> Vec<Vec<Vec<String>>> {
 /// places.
 #[test]
 fn rows_appended_read_as_they_did() {
-    let first = rows(
-        &example(),
-        &tape(&example()),
-        false,
-        Unstorable::default(),
-        Rows::new(),
-    )
-    .expect("the example's rows");
+    let first = set_rows(&example()).expect("the example's rows");
     let other = String::from_utf8(example())
         .expect("UTF-8")
         .replace("\"name\": \"", "\"name\": \"Other ")
         .replace("\"colors\": [", "\"colors\": [\"G\", ");
-    let second = rows(
-        other.as_bytes(),
-        &tape(other.as_bytes()),
-        false,
-        Unstorable::default(),
-        Rows::new(),
-    )
-    .expect("the other's rows");
+    let second = set_rows(other.as_bytes()).expect("the other's rows");
     assert_ne!(
         resolved(&first),
         resolved(&second),
         "two different documents"
     );
 
-    let mut gathered = rows(
-        &example(),
-        &tape(&example()),
-        false,
-        Unstorable::default(),
-        Rows::new(),
-    )
-    .expect("the example's rows");
+    let mut gathered = set_rows(&example()).expect("the example's rows");
     gathered.append(&second);
     gathered.append(&first);
     let expected: Vec<Vec<Vec<String>>> = resolved(&first)
@@ -238,14 +222,7 @@ fn text_with_nul_is_null_with_a_note_where_the_target_cannot_store_it() {
         "the other cards' lists are kept"
     );
 
-    let elsewhere = rows(
-        &bytes,
-        &tape(&bytes),
-        false,
-        Unstorable::default(),
-        Rows::new(),
-    )
-    .expect("rows");
+    let elsewhere = set_rows(&bytes).expect("rows");
     assert!(elsewhere.notes.is_empty(), "{:?}", elsewhere.notes);
     let row = elsewhere.tables[sets].rows().next().expect("a row");
     let Cell::Text(span) = row[name] else {
@@ -275,14 +252,7 @@ fn a_list_with_an_invalid_item_is_null() {
             .position(|c| c.name == name)
             .expect("the column")
     };
-    let made = rows(
-        &bytes,
-        &tape(&bytes),
-        false,
-        Unstorable::default(),
-        Rows::new(),
-    )
-    .expect("rows");
+    let made = set_rows(&bytes).expect("rows");
     let first = made.tables[cards].rows().next().expect("a card");
     assert_eq!(first[column("colors")], Cell::Null);
     let Cell::Text(name) = first[column("name")] else {
