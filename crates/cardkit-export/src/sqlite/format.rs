@@ -376,8 +376,8 @@ impl TableTree {
     }
 
     /// Adds the row `rowid` (greater than any before) whose record is
-    /// `record`, given in parts.
-    pub fn push(&mut self, pages: &Pages, rowid: i64, record: &[&[u8]]) -> io::Result<()> {
+    /// `record`, given in the parts of [`RecordWriter::parts`].
+    pub fn push(&mut self, pages: &Pages, rowid: i64, record: [&[u8]; 3]) -> io::Result<()> {
         let len: usize = record.iter().map(|part| part.len()).sum();
         self.cell.clear();
         put_varint(&mut self.cell, len as u64);
@@ -395,15 +395,8 @@ impl TableTree {
         }
         if whole {
             // The record is copied once, from its parts to the page.
-            let mut parts: [&[u8]; 4] = [&self.cell, &[], &[], &[]];
-            for (slot, part) in parts[1..].iter_mut().zip(record) {
-                *slot = part;
-            }
-            if record.len() <= 3 {
-                self.leaf.push(&parts);
-            } else {
-                self.leaf.push(&[&self.cell, &record.concat()]);
-            }
+            let [size, types, body] = record;
+            self.leaf.push(&[&self.cell, size, types, body]);
         } else {
             self.leaf.push(&[&self.cell]);
         }
@@ -738,14 +731,14 @@ mod tests {
         let pages = Pages::new(file, 2);
         let mut tree = TableTree::new(2);
         let mut records = RecordWriter::default();
-        let mut record = Vec::new();
         // One row to a leaf.
         let text = vec![b'x'; 40_000];
         let rows = 4400i64;
         for rowid in 1..=rows {
-            record.clear();
-            records.record([Value::Integer(rowid * 3), Value::Text(&text)], &mut record);
-            tree.push(&pages, rowid, &[&record]).unwrap();
+            records.push(Value::Integer(rowid * 3));
+            records.push(Value::Text(&text));
+            tree.push(&pages, rowid, records.parts()).unwrap();
+            records.clear();
         }
         tree.finish(&pages).unwrap();
         let mut first =

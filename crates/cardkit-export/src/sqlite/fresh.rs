@@ -14,7 +14,6 @@
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use tempfile::TempPath;
@@ -68,7 +67,7 @@ impl Fresh {
     /// # Errors
     /// The temporary file cannot be made.
     pub fn create(path: &Path, build: Option<&str>) -> Result<Fresh, Error> {
-        let at = |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", path.display()));
+        let at = |e: &dyn std::fmt::Display| failure(path, e);
         let tables = &layout().tables;
         for table in tables {
             if let Some(&i) = table
@@ -130,10 +129,6 @@ impl Fresh {
         })
     }
 
-    fn error(&self, e: &dyn std::fmt::Display) -> Error {
-        Error::new(format!("sqlite:{}: {e}", self.path.display()))
-    }
-
     /// Past [`KEYS_IN_MEMORY`], sorts the entries of the indexes that take
     /// the most memory and writes them to the spill file as runs, until
     /// half of it is left: each index has few runs to merge.
@@ -143,11 +138,7 @@ impl Fresh {
             return Ok(());
         }
         if self.spill.is_none() {
-            let folder = match self.path.parent() {
-                Some(parent) if !parent.as_os_str().is_empty() => parent,
-                _ => Path::new("."),
-            };
-            self.spill = Some(tempfile::tempfile_in(folder)?);
+            self.spill = Some(tempfile::tempfile_in(super::folder_of(&self.path))?);
         }
         let spill = self.spill.as_ref().expect("made above");
         while memory > KEYS_IN_MEMORY / 2 {
@@ -188,6 +179,11 @@ impl Fresh {
         }
         rows
     }
+}
+
+/// What went wrong, named after the database.
+fn failure(path: &Path, e: &dyn std::fmt::Display) -> Error {
+    Error::new(format!("sqlite:{}: {e}", path.display()))
 }
 
 impl Store for Fresh {
@@ -236,7 +232,7 @@ impl Store for Fresh {
             state.next_rowid += 1;
             state
                 .tree
-                .push(pages, rowid, &records.parts())
+                .push(pages, rowid, records.parts())
                 .map_err(|e| error(&e))?;
             records.clear();
             for &(column, index) in &state.indexes {
@@ -249,28 +245,22 @@ impl Store for Fresh {
                 indexes[index].keys.push(key, rowid);
             }
         }
-        self.bound_keys().map_err(|e| self.error(&e))
+        self.bound_keys().map_err(|e| failure(&self.path, &e))
     }
 
     fn commit(self: Box<Self>) -> Result<(), Error> {
         let fresh = *self;
-        let error =
-            |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", fresh.path.display()));
+        let error = |e: &dyn std::fmt::Display| failure(&fresh.path, e);
         let schema = fresh.schema();
         for table in fresh.tables {
             table.tree.finish(&fresh.pages).map_err(|e| error(&e))?;
         }
         // The indexes, each sorted and written on whichever thread takes
         // it next.
-        let indexes: Vec<Mutex<Option<IndexState>>> = fresh
-            .indexes
-            .into_iter()
-            .map(|i| Mutex::new(Some(i)))
-            .collect();
-        let next = AtomicUsize::new(0);
         let threads = std::thread::available_parallelism()
             .map_or(2, usize::from)
-            .clamp(1, indexes.len().max(1));
+            .clamp(1, fresh.indexes.len().max(1));
+        let queue = Mutex::new(fresh.indexes);
         let (pages, spill) = (&fresh.pages, fresh.spill.as_ref());
         let failed: Mutex<Option<io::Error>> = Mutex::new(None);
         std::thread::scope(|scope| {
@@ -279,9 +269,7 @@ impl Store for Fresh {
                     let mut records = RecordWriter::default();
                     let mut record = Vec::new();
                     loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(slot) = indexes.get(i) else { return };
-                        let Some(index) = slot.lock().ok().and_then(|mut s| s.take()) else {
+                        let Some(index) = queue.lock().ok().and_then(|mut q| q.pop()) else {
                             return;
                         };
                         let mut tree = IndexTree::new(index.root);

@@ -69,9 +69,10 @@ impl IndexKeys {
     fn sort(&mut self) {
         let mut entries = std::mem::take(&mut self.entries);
         entries.sort_unstable_by(|a, b| {
-            let null = |e: &Entry| e.len != NULL;
-            null(a)
-                .cmp(&null(b))
+            // NULL first.
+            let has_text = |e: &Entry| e.len != NULL;
+            has_text(a)
+                .cmp(&has_text(b))
                 .then(a.prefix.cmp(&b.prefix))
                 .then_with(|| compare((self.key(a), a.rowid), (self.key(b), b.rowid)))
         });

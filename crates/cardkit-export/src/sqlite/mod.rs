@@ -38,17 +38,21 @@ pub fn open(path: &Path, build: Option<&str>) -> Result<Box<dyn Store>, Error> {
 /// the mode of any file the user makes: the database is kept.
 fn temporary_beside(path: &Path) -> std::io::Result<TempPath> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
     let prefix = format!(".{name}.");
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".incomplete");
     // 0666 less the umask, not the 0600 of a temporary file.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    Ok(builder.tempfile_in(folder)?.into_temp_path())
+    Ok(builder.tempfile_in(folder_of(path))?.into_temp_path())
+}
+
+/// The folder `path` is in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
 }
 
 /// An export into an existing SQLite database file.
