@@ -202,7 +202,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
         .filter(|(_, &n)| n > 0)
         .map(|(t, n)| format!("{} {n}", t.name))
         .collect();
-    let mut out = io::stdout().lock();
+    // A closed stdout stops the report, not the status: the run has
+    // committed, and its status still says whether all was valid.
+    let mut out = UntilClosed::new(io::stdout().lock());
     writeln!(
         out,
         "exported {} documents to {target}{}: {} rows ({})",

@@ -434,3 +434,25 @@ fn a_closed_stderr_keeps_the_exit_status() {
     assert_eq!(status, Some(1));
     assert!(!db.exists(), "an invalid run wrote {}", show(&db));
 }
+
+/// A closed standard output (`cardkit export … | head`) stops the summary,
+/// not the status: invalid documents kept with NULLs are committed, and the
+/// run still says so (status 1), instead of a quiet status 0.
+#[test]
+fn a_closed_stdout_keeps_the_exit_status() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = dir.path().join("cards.db");
+    let (status, _) = into_a_closed_pipe(
+        [
+            "export".to_owned(),
+            "--on-invalid".to_owned(),
+            "keep".to_owned(),
+            "--to".to_owned(),
+            show(&db),
+            example("invalid/migration-problems.json"),
+        ],
+        Stream::Stdout,
+    );
+    assert_eq!(status, Some(1));
+    assert!(db.exists(), "the kept documents were not committed");
+}
