@@ -5,12 +5,12 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
 use cardkit::render::Text;
-use cardkit::Options;
+use cardkit::run::{ExitStatus, UntilClosed};
 use cardkit_diff::pointer::{Ignore, Pattern};
 use cardkit_diff::{render, DiffOptions};
 use clap::ValueEnum;
 
-use crate::validate::{jobs, UntilClosed, MAX_JOBS};
+use crate::options::{Running, Validation};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -41,16 +41,17 @@ pub struct Args {
     #[arg(long, value_name = "POINTER", value_parser = Pattern::parse)]
     ignore: Vec<Pattern>,
 
-    /// What to do with invalid documents: `stop` reports them and diffs
+    /// What to do with invalid documents: `fail` reports them and diffs
     /// nothing (exit status 2), `keep` diffs them as far as they parse.
     /// Example: --on-invalid keep
-    #[arg(long, value_enum, default_value_t = OnInvalid::Stop, value_name = "MODE")]
+    #[arg(long, value_enum, default_value_t = OnInvalid::Fail, value_name = "MODE")]
     on_invalid: OnInvalid,
 
-    /// How many threads validate each build, from 1 to 256 (default: one
-    /// per core). Example: --jobs 2
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
-    jobs: Option<u16>,
+    #[command(flatten)]
+    validation: Validation,
+
+    #[command(flatten)]
+    running: Running,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -62,7 +63,10 @@ enum Format {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum OnInvalid {
-    Stop,
+    /// Report them and diff nothing (`stop`, its former name, is taken too).
+    #[value(alias = "stop")]
+    Fail,
+    /// Diff them as far as they parse.
     Keep,
 }
 
@@ -71,9 +75,13 @@ fn note(text: &str) {
 }
 
 pub fn run(args: &Args) -> io::Result<u8> {
+    if let Err(why) = args.validation.settings().check() {
+        note(&format!("error: {why}"));
+        return Ok(ExitStatus::Failed.code());
+    }
     let options = DiffOptions {
-        validate: Options::default(),
-        jobs: jobs(args.jobs),
+        validate: args.validation.settings().options(false),
+        jobs: args.running.jobs(),
         ignore: Ignore(args.ignore.clone()),
         keep_invalid: matches!(args.on_invalid, OnInvalid::Keep),
     };
@@ -81,7 +89,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         Ok(diff) => diff,
         Err(error) => {
             note(&format!("error: {error}"));
-            return Ok(2);
+            return Ok(ExitStatus::Failed.code());
         }
     };
     let stopped = !diff.problems.is_empty() && !options.keep_invalid;
@@ -90,7 +98,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             note(&format!("{} {}: {}", p.path, p.at, p.message));
         }
         note("the builds were not diffed: some documents are invalid or not sets (--on-invalid keep diffs them as far as they parse)");
-        return Ok(2);
+        return Ok(ExitStatus::Failed.code());
     }
     if let Some(path) = &args.emit_migrations {
         if let Err(error) = write_migrations(path, &diff.migrations) {
@@ -98,7 +106,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 "error: {}: cannot be written: {error}",
                 path.display()
             ));
-            return Ok(2);
+            return Ok(ExitStatus::Failed.code());
         }
     }
     // A closed pipe (`cardkit diff … | head`) stops the output, not the run:

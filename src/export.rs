@@ -1,18 +1,17 @@
 //! `cardkit export`: validates each input and writes its documents' rows to
 //! SQLite, PostgreSQL or Parquet, through `cardkit_export`.
 
+use std::cell::RefCell;
 use std::io::{self, Write};
-use std::time::Instant;
 
-use cardkit::render::{FileEnd, Renderer, Text};
-use cardkit::report::{Summary, WarningFilter};
-use cardkit::Options;
+use cardkit::render::words::plural;
+use cardkit::render::Text;
+use cardkit::run::{discover, ExitStatus, Failure, Run, Shown, UntilClosed};
 use cardkit_export::layout::layout;
 use cardkit_export::{Exporter, InputError, OnInvalid, Target};
-use clap::ValueEnum;
 
-use crate::inputs;
-use crate::validate::{jobs, UntilClosed, MAX_JOBS};
+use crate::options::{check_paths, OnInvalidWords, Running, Validation};
+use crate::progress::Bar;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -31,8 +30,8 @@ pub struct Args {
     /// the diagnostics, `skip` exports the valid ones and reports the others,
     /// `keep` exports them too, with invalid or missing values as NULL.
     /// Example: --on-invalid skip
-    #[arg(long, value_enum, default_value_t = Mode::Fail, value_name = "MODE")]
-    on_invalid: Mode,
+    #[arg(long, value_enum, default_value_t = OnInvalidWords::Fail, value_name = "MODE")]
+    on_invalid: OnInvalidWords,
 
     /// A label for this build of the data: a `build` column (SQLite,
     /// PostgreSQL) or a `build=LABEL/` partition (Parquet), so that builds
@@ -41,30 +40,23 @@ pub struct Args {
     #[arg(long, value_name = "LABEL")]
     build: Option<String>,
 
-    /// How many threads validate documents and make their rows, from 1 to
-    /// 256 (default: one per core). Example: --jobs 2
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
-    jobs: Option<u16>,
-
     /// Prints the tables and columns the export writes (generated from the
     /// field tables), and exits.
     #[arg(long, conflicts_with_all = ["to", "paths"])]
     describe: bool,
-}
 
-#[derive(Clone, Copy, ValueEnum)]
-enum Mode {
-    Fail,
-    Skip,
-    Keep,
+    #[command(flatten)]
+    validation: Validation,
+
+    #[command(flatten)]
+    running: Running,
 }
 
 impl Args {
     /// What the arguments ask that cannot be done, beyond what clap checks.
     pub fn check(&self) -> Result<(), String> {
-        if self.paths.iter().filter(|path| *path == "-").count() > 1 {
-            return Err("`-` is given more than once: standard input can be read once".into());
-        }
+        check_paths(&self.paths)?;
+        self.validation.settings().check()?;
         if self.build.as_deref().is_some_and(str::is_empty) {
             return Err("--build: the label is empty".into());
         }
@@ -84,116 +76,81 @@ pub fn run(args: &Args) -> io::Result<u8> {
         return Ok(0);
     }
     let Some(target) = &args.to else {
-        return Ok(2);
+        return Ok(ExitStatus::Failed.code());
     };
     let on_invalid = match args.on_invalid {
-        Mode::Fail => OnInvalid::Fail,
-        Mode::Skip => OnInvalid::Skip,
-        Mode::Keep => OnInvalid::Keep,
+        OnInvalidWords::Fail => OnInvalid::Fail,
+        OnInvalidWords::Skip => OnInvalid::Skip,
+        OnInvalidWords::Keep => OnInvalid::Keep,
     };
-    let started = Instant::now();
-    let mut exporter =
-        match Exporter::open(target, on_invalid, args.build.as_deref(), jobs(args.jobs)) {
-            Ok(exporter) => exporter,
-            Err(error) => {
-                note(&format!("error: {error}"));
-                return Ok(2);
-            }
+    let settings = args.validation.settings();
+    let build = args.build.as_deref();
+    let mut exporter = match Exporter::open(target, on_invalid, build, args.running.jobs()) {
+        Ok(exporter) => exporter,
+        Err(error) => {
+            note(&format!("error: {error}"));
+            return Ok(ExitStatus::Failed.code());
+        }
+    };
+    // The report of invalid documents goes to standard error, where the
+    // export's notes go too, in order. A closed stderr stops the report, not
+    // the run: the exit status still says whether everything was exported.
+    let err = RefCell::new(io::BufWriter::new(UntilClosed::new(io::stderr().lock())));
+    let mut renderer = Text::new(settings.warning_filter());
+    let progress = Bar::new(args.running.quiet);
+    let mut out = Shared(&err);
+    let mut run = Run::new(&mut renderer, &mut out, settings.options(false))
+        .showing(Shown::Invalid)
+        .with_progress(&progress);
+    let mut check = |name: &str,
+                     reader: &mut dyn io::Read,
+                     options: &cardkit::Options,
+                     on_document: &mut dyn FnMut(&cardkit::DocumentReport)| {
+        let noted = |text: &str| {
+            let _ = err.borrow_mut().flush();
+            note(text);
         };
-    let mut renderer = Text::new(WarningFilter::new(WarningFilter::DEFAULT_LIMIT));
-    let mut summary = Summary::default();
-    // A closed stderr stops the report, not the run: the exit status still
-    // says whether everything was exported.
-    let err = std::cell::RefCell::new(io::BufWriter::new(UntilClosed::new(io::stderr().lock())));
-    let expanded = inputs::expand(&args.paths);
-    let nothing = expanded.inputs.is_empty();
-    for input in expanded.inputs {
-        let (name, reader, _, json_lines) = match inputs::open(input) {
-            Ok(opened) => opened,
-            Err((name, error)) => {
-                summary.add_unreadable();
-                renderer.unreadable(&mut *err.borrow_mut(), &name, &error)?;
-                continue;
-            }
-        };
-        let options = Options {
-            json_lines,
-            ..Options::default()
-        };
-        let mut bytes = 0;
-        let counted = Counted {
-            inner: reader,
-            bytes: &mut bytes,
-        };
-        let mut written = Ok(());
-        let outcome = exporter.input(
-            &name,
-            counted,
-            &options,
-            |report| {
-                summary.add_document(report);
-                if !report.is_valid() && written.is_ok() {
-                    written = renderer.document(&mut *err.borrow_mut(), &name, report);
+        exporter
+            .input(name, reader, options, on_document, noted)
+            .map_err(|error| match error {
+                InputError::Read(error) => Failure::Read(error),
+                InputError::Store(error) => {
+                    Failure::Abort(format!("{error}; nothing was exported"))
                 }
-            },
-            |text| {
-                let _ = err.borrow_mut().flush();
-                note(text);
-            },
-        );
-        written?;
-        let error = match outcome {
-            Ok(_) => None,
-            Err(InputError::Read(error)) => Some(error.to_string()),
-            Err(InputError::Store(error)) => {
-                err.borrow_mut().flush()?;
-                note(&format!("error: {error}; nothing was exported"));
-                return Ok(2);
-            }
-        };
-        if error.is_some() {
-            summary.add_unreadable();
-        } else {
-            summary.add_file(bytes);
-        }
-        let end = FileEnd {
-            layout: None,
-            valid: true,
-            error: error.as_deref(),
-        };
-        if error.is_some() {
-            renderer.end_file(&mut *err.borrow_mut(), &name, end)?;
-        }
-    }
-    summary.seconds = Some(started.elapsed().as_secs_f64());
-    let mut err = err.into_inner();
-    renderer.finish(&mut err, &summary)?;
-    err.flush()?;
+            })
+    };
+    run.all(discover(&args.paths), &mut check)?;
+    let (nothing, aborted) = (run.checked_nothing(), run.aborted().map(str::to_owned));
+    let (summary, status) = run.finish()?;
     drop(err);
+    if let Some(why) = aborted {
+        note(&format!("error: {why}"));
+        return Ok(ExitStatus::Failed.code());
+    }
     if nothing {
         exporter.abort();
         note("error: nothing was exported: no input was found in the paths given");
-        return Ok(2);
+        return Ok(ExitStatus::Failed.code());
     }
     if summary.unreadable > 0 && on_invalid == OnInvalid::Fail {
         exporter.abort();
         note("error: an input could not be read: nothing was exported");
-        return Ok(2);
+        return Ok(ExitStatus::Failed.code());
     }
     let totals = match exporter.finish() {
         Ok(totals) => totals,
         Err(error) => {
             note(&format!("error: {error}; nothing was exported"));
-            return Ok(2);
+            return Ok(ExitStatus::Failed.code());
         }
     };
     if totals.failed {
         note(&format!(
-            "nothing was exported to {target}: {} of {} documents are invalid or cannot be exported (--on-invalid skip leaves them out, keep exports them with NULLs)",
+            "nothing was exported to {target}: {} of {} are invalid or cannot be exported (--on-invalid skip leaves them out, keep exports them with NULLs)",
             totals.left_out,
-            summary.documents
+            plural(summary.documents, "document")
         ));
-        return Ok(summary.exit_code().max(1));
+        return Ok(status.and(ExitStatus::Invalid).code());
     }
     let tables = &layout().tables;
     let rows: Vec<String> = tables
@@ -207,42 +164,48 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let mut out = UntilClosed::new(io::stdout().lock());
     writeln!(
         out,
-        "exported {} documents to {target}{}: {} rows ({})",
-        totals.exported,
-        args.build
-            .as_deref()
-            .map_or(String::new(), |b| format!(" as build {b}")),
-        totals.rows.iter().sum::<usize>(),
+        "exported {} to {target}{}: {} ({})",
+        plural(totals.exported, "document"),
+        build.map_or(String::new(), |b| format!(" as build {b}")),
+        plural(totals.rows.iter().sum::<usize>(), "row"),
         rows.join(", ")
     )?;
     if totals.kept_invalid > 0 {
         writeln!(
             out,
-            "{} invalid documents were kept with their invalid or missing values as NULL",
-            totals.kept_invalid
+            "{} kept with invalid or missing values as NULL",
+            were(totals.kept_invalid, "invalid document")
         )?;
     }
     if totals.left_out > 0 {
-        writeln!(out, "{} documents were left out", totals.left_out)?;
+        writeln!(out, "{} left out", were(totals.left_out, "document"))?;
     }
-    let code = summary.exit_code();
-    Ok(if code == 0 && totals.left_out > 0 {
-        1
+    let left_out = if totals.left_out > 0 {
+        ExitStatus::Invalid
     } else {
-        code
-    })
+        ExitStatus::Valid
+    };
+    Ok(status.and(left_out).code())
 }
 
-/// A reader that counts what it reads.
-struct Counted<'a, R> {
-    inner: R,
-    bytes: &'a mut u64,
+/// `1 document was`, `2 documents were`.
+fn were(n: usize, word: &str) -> String {
+    format!(
+        "{} {}",
+        plural(n, word),
+        if n == 1 { "was" } else { "were" }
+    )
 }
 
-impl<R: io::Read> io::Read for Counted<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        *self.bytes += n as u64;
-        Ok(n)
+/// The report's writer, shared with the notes written between documents.
+struct Shared<'a, W>(&'a RefCell<W>);
+
+impl<W: Write> Write for Shared<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.borrow_mut().flush()
     }
 }

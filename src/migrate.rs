@@ -13,7 +13,7 @@ use cardkit_diff::pointer::Pattern;
 use cardkit_export::Target;
 use clap::{Subcommand, ValueEnum};
 
-use crate::validate::jobs;
+use cardkit::run::jobs;
 
 #[derive(Subcommand)]
 pub enum Command {

@@ -87,7 +87,7 @@ fn fail_commits_nothing_and_leaves_no_file() {
         .args(["export", "--to", &show(&db), &example("valid/set.json")])
         .assert()
         .code(0)
-        .stdout(contains("exported 1 documents to sqlite:"));
+        .stdout(contains("exported 1 document to sqlite:"));
     let cards = count(&db, "SELECT COUNT(*) FROM cards");
     assert!(cards > 0);
     cardkit()
@@ -130,7 +130,7 @@ fn templates_and_card_designs_are_out_of_scope() {
         .code(1)
         .stderr(contains("a template is out of the export's scope"))
         .stderr(contains("a card design is out of the export's scope"))
-        .stdout(contains("exported 1 documents").and(contains("2 documents were left out")));
+        .stdout(contains("exported 1 document").and(contains("2 documents were left out")));
 }
 
 #[test]
@@ -363,7 +363,7 @@ fn hostile_inputs_are_exported_or_refused_with_a_reason() {
         let deep = set_with("2", &format!("\"x\": {array},"));
         export_fixture(dir, "deep.json", &deep, "keep", "deep")
             .code(code)
-            .stdout(contains("exported 1 documents"));
+            .stdout(contains("exported 1 document"));
     }
     // A valid integer beyond the signed 64-bit range: refused, or NULL
     // with keep, never wrapped or cut.
@@ -375,7 +375,7 @@ fn hostile_inputs_are_exported_or_refused_with_a_reason() {
         ));
     export_fixture(dir, "huge.json", &huge, "keep", "huge")
         .code(0)
-        .stdout(contains("1 invalid documents were kept"));
+        .stdout(contains("1 invalid document was kept"));
     assert_eq!(select(dir, "COUNT(base_set_size)", "sets", "huge"), 0);
     assert_eq!(select(dir, "COUNT(*)", "sets", "huge"), 1);
     // More errors than a document keeps: those past the bound are only
@@ -388,7 +388,7 @@ fn hostile_inputs_are_exported_or_refused_with_a_reason() {
     let flooded = flooded.to_string();
     export_fixture(dir, "flooded.json", &flooded, "keep", "flooded")
         .code(1)
-        .stdout(contains("1 invalid documents were kept"));
+        .stdout(contains("1 invalid document was kept"));
     assert_eq!(select(dir, "COUNT(*)", "cards", "flooded"), 6001);
     assert_eq!(select(dir, "COUNT(uuid)", "cards", "flooded"), 0);
     // A huge string is exported whole.

@@ -178,17 +178,14 @@ fn the_service_reports_as_the_command_line_on_every_case_and_corpus_file() {
     }
 }
 
-/// Every `*.json` and `*.jsonl` file below `dir`, in path order.
+/// Every JSON file below `dir`, as `validate` finds them.
 fn json_files(dir: &Path) -> Vec<PathBuf> {
-    walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
+    cardkit::run::discover(&[dir])
+        .inputs
         .into_iter()
-        .map(|entry| entry.expect("a folder entry").into_path())
-        .filter(|path| {
-            matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("json" | "jsonl")
-            )
+        .map(|input| match input {
+            cardkit::run::Input::File(path) => path,
+            other => panic!("{other:?} below {}", dir.display()),
         })
         .collect()
 }

@@ -4,7 +4,7 @@
 //! store U+0000. Neither may panic, whatever the document and its errors.
 #![no_main]
 
-use cardkit::validate::{validate_with_tape, Options};
+use cardkit::validate::{Found, Options, Validator};
 use cardkit::Kind;
 use cardkit_export::rows::{rows, Rows, Unstorable};
 use cardkit_fuzz::Json;
@@ -18,16 +18,13 @@ fuzz_target!(|json: Json| {
             ..Options::default()
         };
         let migration = kind == Kind::Migration;
-        let _ = validate_with_tape(
-            bytes,
-            &options,
-            1,
-            |_, document, tape| {
+        let _ = Validator::new(options)
+            .extracting(|found: Found<'_>| {
                 for unstorable in [Unstorable::default(), Unstorable { nul: true }] {
-                    let _ = rows(document, tape, migration, unstorable, Rows::new());
+                    let _ = rows(found.bytes, found.tape, migration, unstorable, Rows::new());
                 }
-            },
-            |_| {},
-        );
+            })
+            .with_tape()
+            .reader(bytes, |_| {});
     }
 });

@@ -8,7 +8,7 @@
 use std::io::Read;
 
 use cardkit::diagnostic::Detail;
-use cardkit::validate::{validate, validate_buffered, Buffering, Options};
+use cardkit::validate::{validate, Buffering, Options, Validator};
 use libfuzzer_sys::fuzz_target;
 
 /// A reader that hands out at most `step` bytes at a time.
@@ -54,7 +54,10 @@ fuzz_target!(|data: &[u8]| {
                 bytes: input,
                 step: 1 + chunk / 3,
             };
-            let layout = validate_buffered(reader, &options, jobs, buffering, |d| documents.push(d))
+            let layout = Validator::new(options)
+                .jobs(jobs)
+                .buffering(buffering)
+                .reader(reader, |d| documents.push(d))
                 .expect("reading memory");
             // By design, past what is read before the layout is told, a
             // member that names a kind after `data` was read as a container

@@ -2,7 +2,7 @@
 //! notices applied to the references that others keep.
 //!
 //! **Diffing** ([`diff()`]): each build is read once, validated as it is read
-//! ([`cardkit::validate::validate_with_offsets`]), and kept as fingerprints:
+//! ([`cardkit::Validator::extracting`]), and kept as fingerprints:
 //! for every set its code, the hash of each set-level member and where the
 //! set is in the file; for every card, token and sealed product its `uuid`,
 //! its natural key, its catalog id, a hash of its content and where it is

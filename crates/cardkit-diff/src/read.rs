@@ -13,7 +13,7 @@
 use std::io::Read;
 
 use cardkit::json::{Scanner, Str};
-use cardkit::validate::{validate_with_offsets, Validated};
+use cardkit::validate::{Found, Validated, Validator};
 use cardkit::{DocumentReport, Kind, Options, Severity};
 
 use crate::drift::{JsonType, Tree, ROOT};
@@ -122,7 +122,8 @@ pub fn read_build(
         path: path.to_owned(),
         ..Build::default()
     };
-    let extract = |report: &DocumentReport, bytes: &[u8], at: usize| -> Extracted {
+    let extract = |found: Found<'_>| -> Extracted {
+        let (report, bytes, at) = (found.report, found.bytes, found.offset);
         if report.kind != Some(Kind::Set) {
             return Err(match report.kind {
                 Some(kind) => format!("a {} document, not a set", kind.as_str()),
@@ -136,16 +137,19 @@ pub fn read_build(
         count: 0,
     };
     let mut counted = counter;
-    let layout = validate_with_offsets(&mut counted, options, jobs, extract, |item| match item {
-        Validated::Around { pointer, bytes } => {
-            if pointer == "/meta" {
-                build.date = bytes.as_deref().and_then(meta_date);
+    let validator = Validator::new(*options).jobs(jobs);
+    let layout = validator
+        .extracting(extract)
+        .reader(&mut counted, |item| match item {
+            Validated::Around { pointer, bytes } => {
+                if pointer == "/meta" {
+                    build.date = bytes.as_deref().and_then(meta_date);
+                }
             }
-        }
-        Validated::Document(report, extracted) => {
-            build.document(report, extracted);
-        }
-    });
+            Validated::Document(report, extracted) => {
+                build.document(report, extracted);
+            }
+        });
     build.bytes = counted.count;
     layout.map_err(|e| crate::Error::new(format!("{path}: cannot be read: {e}")))?;
     Ok(build)

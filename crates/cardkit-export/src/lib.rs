@@ -2,7 +2,7 @@
 //! PostgreSQL and Parquet, in one relational layout generated from the field
 //! tables of `cardkit::schema` ([`layout`]).
 //!
-//! Each input is read once: [`cardkit::validate::validate_with_tape`]
+//! Each input is read once: [`cardkit::validate::Extracting::with_tape`]
 //! validates every document, recording where its values are and which hold
 //! an error, and on the same threads its rows are made along that tape
 //! ([`rows`]), without reading the document again; the
@@ -38,7 +38,7 @@ use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use cardkit::validate::{validate_with_tape, Tape, Validated};
+use cardkit::validate::{Found, Validated, Validator};
 use cardkit::{Code, DocumentReport, Kind, Options};
 
 use crate::layout::{layout, MetaFact, Source};
@@ -262,25 +262,27 @@ impl Exporter {
     ) -> Result<cardkit::validate::Layout, InputError> {
         let (on_invalid, unstorable) = (self.on_invalid, self.unstorable);
         let spare = self.spare.clone();
-        let extract = move |report: &DocumentReport, bytes: &[u8], tape: &Tape| {
-            make(report, bytes, tape, on_invalid, unstorable, spare.take())
-        };
+        let extract = move |found: Found<'_>| make(found, on_invalid, unstorable, spare.take());
         let mut meta = None;
         let mut failure = None;
-        let read = validate_with_tape(reader, options, self.jobs, extract, |item| match item {
-            Validated::Around { pointer, bytes } if pointer == "/meta" => {
-                meta = bytes.and_then(|b| String::from_utf8(b).ok());
-            }
-            Validated::Around { .. } => {}
-            Validated::Document(report, made) => {
-                on_report(&report);
-                if failure.is_none() {
-                    if let Err(error) = self.document(name, &report, made, &mut on_note) {
-                        failure = Some(error);
+        let validator = Validator::new(*options).jobs(self.jobs);
+        let read = validator
+            .extracting(extract)
+            .with_tape()
+            .reader(reader, |item| match item {
+                Validated::Around { pointer, bytes } if pointer == "/meta" => {
+                    meta = bytes.and_then(|b| String::from_utf8(b).ok());
+                }
+                Validated::Around { .. } => {}
+                Validated::Document(report, made) => {
+                    on_report(&report);
+                    if failure.is_none() {
+                        if let Err(error) = self.document(name, &report, made, &mut on_note) {
+                            failure = Some(error);
+                        }
                     }
                 }
-            }
-        });
+            });
         if let Some(error) = failure {
             self.abort();
             return Err(InputError::Store(error));
@@ -607,14 +609,8 @@ pub enum InputError {
 }
 
 /// What the row maker makes of one document.
-fn make(
-    report: &DocumentReport,
-    bytes: &[u8],
-    tape: &Tape,
-    on_invalid: OnInvalid,
-    unstorable: Unstorable,
-    rows: Rows,
-) -> Made {
+fn make(found: Found<'_>, on_invalid: OnInvalid, unstorable: Unstorable, rows: Rows) -> Made {
+    let report = found.report;
     let migration = match report.kind {
         Some(Kind::Set) => false,
         Some(Kind::Migration) => true,
@@ -643,7 +639,7 @@ fn make(
     if malformed {
         return Made::Left("it is not well-formed JSON".into());
     }
-    match rows::rows(bytes, tape, migration, unstorable, rows) {
+    match rows::rows(found.bytes, found.tape, migration, unstorable, rows) {
         Ok(rows) => Made::Rows(rows),
         Err(why) => Made::Left(why),
     }

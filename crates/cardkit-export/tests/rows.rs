@@ -5,7 +5,7 @@
 //! document cut short, each with its own tape and with the tape of the
 //! set before the change.
 
-use cardkit::validate::{validate_with_tape, Options, Tape, Validated};
+use cardkit::validate::{Options, Tape, Validated, Validator};
 use cardkit_export::rows::{rows, Rows, Unstorable};
 use proptest::prelude::*;
 
@@ -13,17 +13,14 @@ use proptest::prelude::*;
 /// (empty when there is none or it is malformed).
 fn tape(bytes: &[u8]) -> Tape {
     let mut first = None;
-    let _ = validate_with_tape(
-        bytes,
-        &Options::default(),
-        1,
-        |_, _, tape| tape.clone(),
-        |item| {
+    let _ = Validator::new(Options::default())
+        .extracting(|found| found.tape.clone())
+        .with_tape()
+        .reader(bytes, |item| {
             if let Validated::Document(_, Some(tape)) = item {
                 first.get_or_insert(tape);
             }
-        },
-    );
+        });
     first.unwrap_or_default()
 }
 

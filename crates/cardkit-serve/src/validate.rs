@@ -20,7 +20,7 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use cardkit::render::{FileEnd, Json, JsonLines, Renderer, Sarif};
 use cardkit::report::{Summary, WarningFilter};
-use cardkit::validate::{self, Options};
+use cardkit::validate::{self, Options, Validator};
 use cardkit::Kind;
 use futures_util::StreamExt;
 use serde::Deserialize;
@@ -306,14 +306,15 @@ impl Job {
                 out.after_document(written);
             }
         };
-        let (options, jobs) = (&self.asked.options, self.state.config.jobs);
+        let validator = Validator::new(self.asked.options).jobs(self.state.config.jobs);
         // A client that takes the report line by line gets each document's
         // line as soon as the document has arrived.
-        let read = if self.accepted == Accepted::JsonLines {
-            validate::validate_stream(&mut reader, options, jobs, &mut on_document)
+        let validator = if self.accepted == Accepted::JsonLines {
+            validator.arriving()
         } else {
-            validate::validate_reader(&mut reader, options, jobs, &mut on_document)
+            validator
         };
+        let read = validator.reader(&mut reader, &mut on_document);
         metrics.bytes(reader.read);
         if let Err(error) = &read {
             if let Some(halt) = Halt::of(error) {

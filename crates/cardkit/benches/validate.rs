@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cardkit::validate::{validate_reader, Options};
+use cardkit::validate::{Options, Validator};
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 
 fn workspace() -> PathBuf {
@@ -87,7 +87,9 @@ fn throughput(c: &mut Criterion) {
                 |b, bytes| {
                     b.iter(|| {
                         let mut documents = 0;
-                        validate_reader(&bytes[..], &Options::default(), jobs, |_| documents += 1)
+                        Validator::new(Options::default())
+                            .jobs(jobs)
+                            .reader(&bytes[..], |_| documents += 1)
                             .expect("reading memory");
                         documents
                     });

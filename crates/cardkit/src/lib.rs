@@ -21,13 +21,14 @@ pub mod model;
 mod parse;
 pub mod render;
 pub mod report;
+pub mod run;
 pub mod schema;
 pub mod validate;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use model::Kind;
 pub use parse::{from_slice, from_str, Document, ParseError};
-pub use validate::{validate, DocumentReport, FileReport, Options};
+pub use validate::{validate, DocumentReport, FileReport, Options, Validator};
 
 pub use cardkit_derive::Model;
 

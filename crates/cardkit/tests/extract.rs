@@ -1,6 +1,6 @@
-//! `validate_with`: each document's report with what an extractor made of
-//! the document's bytes (and their offset in the input), in the same pass. The reports are those of
-//! `validate_reader`; the bytes are exactly the document's; the order is the
+//! `Validator::extracting`: each document's report with what an extractor
+//! made of the document's bytes (and their offset in the input), in the same
+//! pass. The reports are those of `Validator::reader`; the bytes are exactly the document's; the order is the
 //! file's on any number of threads; memory stays bounded by the batches in
 //! flight.
 
@@ -9,10 +9,7 @@ mod support;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use cardkit::validate::{
-    validate, validate_with, validate_with_offsets_buffered, Buffering, Options, Validated,
-    AROUND_LIMIT,
-};
+use cardkit::validate::{validate, Buffering, Found, Options, Validated, Validator, AROUND_LIMIT};
 use cardkit::{Code, DocumentReport};
 use serde_json::Value;
 
@@ -37,7 +34,8 @@ fn extract_all(
         ..Buffering::default()
     });
     let (mut reports, mut seen) = (Vec::new(), Vec::new());
-    let extract = |report: &DocumentReport, bytes: &[u8], at: usize| -> Seen {
+    let extract = |found: Found<'_>| -> Seen {
+        let (report, bytes, at) = (found.report, found.bytes, found.offset);
         assert_eq!(
             input.get(at..at + bytes.len()),
             Some(bytes),
@@ -45,20 +43,23 @@ fn extract_all(
         );
         (report.pointer.clone(), report.line, bytes.to_vec())
     };
-    validate_with_offsets_buffered(input, options, jobs, buffering, extract, |item| {
-        if let Validated::Document(report, extracted) = item {
-            if let Some(document) = extracted {
-                assert_eq!(
-                    (&document.0, document.1),
-                    (&report.pointer, report.line),
-                    "the extractor saw the report handed out with it"
-                );
-                seen.push(document);
+    let validator = Validator::new(*options).jobs(jobs).buffering(buffering);
+    validator
+        .extracting(extract)
+        .reader(input, |item| {
+            if let Validated::Document(report, extracted) = item {
+                if let Some(document) = extracted {
+                    assert_eq!(
+                        (&document.0, document.1),
+                        (&report.pointer, report.line),
+                        "the extractor saw the report handed out with it"
+                    );
+                    seen.push(document);
+                }
+                reports.push(report);
             }
-            reports.push(report);
-        }
-    })
-    .expect("reading memory");
+        })
+        .expect("reading memory");
     (reports, seen)
 }
 
@@ -192,19 +193,16 @@ fn catalog(sets: usize, meta_len: usize) -> String {
 fn on_two_threads_the_documents_come_in_file_order() {
     let input = catalog(20_000, 100);
     let mut pointers = Vec::new();
-    validate_with(
-        input.as_bytes(),
-        &Options::default(),
-        2,
-        |r, _| r.pointer.clone(),
-        |item| {
+    Validator::new(Options::default())
+        .jobs(2)
+        .extracting(|found| found.report.pointer.clone())
+        .reader(input.as_bytes(), |item| {
             if let Validated::Document(report, Some(pointer)) = item {
                 assert_eq!(report.pointer, pointer);
                 pointers.push(pointer);
             }
-        },
-    )
-    .expect("reading memory");
+        })
+        .expect("reading memory");
     let expected: Vec<String> = (0..20_000).map(|i| format!("/data/S{i:05}")).collect();
     assert_eq!(pointers, expected);
 }
@@ -220,20 +218,17 @@ fn the_meta_beside_the_documents_is_handed_out_in_its_place() {
         let input = catalog(3_000, meta_len);
         let mut first = None;
         let mut documents = 0;
-        validate_with(
-            input.as_bytes(),
-            &Options::default(),
-            jobs,
-            |_, _| (),
-            |item| match item {
+        Validator::new(Options::default())
+            .jobs(jobs)
+            .extracting(|_| ())
+            .reader(input.as_bytes(), |item| match item {
                 Validated::Around { pointer, bytes } => {
                     assert_eq!((documents, pointer.as_str()), (0, "/meta"));
                     first = Some(bytes);
                 }
                 Validated::Document(..) => documents += 1,
-            },
-        )
-        .expect("reading memory");
+            })
+            .expect("reading memory");
         let bytes = first.expect("the meta was handed out");
         if meta_len <= AROUND_LIMIT {
             let meta: Value =
@@ -273,19 +268,16 @@ fn memory_is_bounded_by_the_batches_in_flight() {
     let input = catalog(200_000, 100);
     let counts = Arc::new((AtomicUsize::new(0), AtomicUsize::new(0)));
     let mut handed = 0;
-    validate_with(
-        input.as_bytes(),
-        &Options::default(),
-        2,
-        |_, _| Alive::new(&counts),
-        |item| {
+    Validator::new(Options::default())
+        .jobs(2)
+        .extracting(|_| Alive::new(&counts))
+        .reader(input.as_bytes(), |item| {
             if let Validated::Document(_, Some(alive)) = item {
                 handed += 1;
                 drop(alive);
             }
-        },
-    )
-    .expect("reading memory");
+        })
+        .expect("reading memory");
     assert_eq!(handed, 200_000);
     let most = counts.1.load(Ordering::SeqCst);
     // A batch holds at most 1,024 documents; a few batches are in flight

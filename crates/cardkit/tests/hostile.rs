@@ -184,10 +184,10 @@ fn any_number_of_jobs_is_safe_and_gives_the_same_report() {
     let expected = validate(input, &Options::default()).documents;
     for jobs in [0, 1, 2, 100_000] {
         let mut documents = Vec::new();
-        cardkit::validate::validate_reader(&input[..], &Options::default(), jobs, |d| {
-            documents.push(d);
-        })
-        .expect("reading memory");
+        cardkit::Validator::new(Options::default())
+            .jobs(jobs)
+            .reader(&input[..], |d| documents.push(d))
+            .expect("reading memory");
         assert_eq!(documents, expected, "{jobs} jobs");
     }
 }

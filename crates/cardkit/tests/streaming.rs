@@ -11,7 +11,7 @@ mod support;
 use std::io::Read;
 
 use cardkit::diagnostic::Detail;
-use cardkit::validate::{validate, validate_buffered, Buffering, Layout, Options};
+use cardkit::validate::{validate, Buffering, Layout, Options, Validator};
 use cardkit::{Code, DocumentReport};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -46,7 +46,10 @@ fn streamed(input: &[u8], options: &Options, jobs: usize, buffering: Buffering) 
         bytes: input,
         step: 1 + buffering.chunk / 3,
     };
-    let layout = validate_buffered(reader, options, jobs, buffering, |d| documents.push(d))
+    let layout = Validator::new(*options)
+        .jobs(jobs)
+        .buffering(buffering)
+        .reader(reader, |d| documents.push(d))
         .expect("reading memory");
     (layout, documents)
 }

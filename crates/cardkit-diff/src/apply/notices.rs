@@ -12,8 +12,8 @@
 use std::collections::HashMap;
 use std::io::{BufRead, Read};
 
-use cardkit::validate::{validate_with, Validated};
-use cardkit::{DocumentReport, Kind, Options};
+use cardkit::validate::{Found, Validated, Validator};
+use cardkit::{Kind, Options};
 use serde_json::Value;
 
 use crate::Error;
@@ -233,8 +233,9 @@ pub fn read_notices(
     };
     let mut notices = Vec::new();
     let mut failure = None;
-    let extract = |_: &DocumentReport, bytes: &[u8]| serde_json::from_slice::<Value>(bytes).ok();
-    let read = validate_with(reader, &options, jobs, extract, |item| {
+    let extract = |found: Found<'_>| serde_json::from_slice::<Value>(found.bytes).ok();
+    let validator = Validator::new(options).jobs(jobs);
+    let read = validator.extracting(extract).reader(reader, |item| {
         let Validated::Document(report, value) = item else {
             return;
         };

@@ -14,8 +14,8 @@ use std::io::{self, Write};
 
 use super::{words, FileEnd, Renderer};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::report::DocumentReport;
 use crate::report::{Summary, WarningFilter};
-use crate::validate::DocumentReport;
 
 /// The most annotations of each severity that GitHub shows for one step.
 pub const SHOWN_PER_STEP: usize = 10;

@@ -9,8 +9,8 @@ use serde::Serialize;
 use super::{FileEnd, Renderer};
 use crate::diagnostic::Diagnostic;
 use crate::model::Kind;
+use crate::report::{DocumentReport, Layout, Omitted};
 use crate::report::{Summary, WarningFilter};
-use crate::validate::{DocumentReport, Layout, Omitted};
 
 /// The JSON renderer.
 #[derive(Debug, Default)]

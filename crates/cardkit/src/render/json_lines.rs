@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use super::json::{DocumentEntry, FileTail};
 use super::{FileEnd, Renderer};
+use crate::report::DocumentReport;
 use crate::report::{Summary, Suppressed, WarningFilter};
-use crate::validate::DocumentReport;
 
 /// The JSON Lines renderer.
 #[derive(Debug, Default)]

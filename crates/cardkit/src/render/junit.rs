@@ -10,8 +10,8 @@ use std::io::{self, Write};
 
 use super::{words, FileEnd, Renderer};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::report::DocumentReport;
 use crate::report::{Summary, WarningFilter};
-use crate::validate::DocumentReport;
 
 /// The JUnit renderer.
 #[derive(Debug, Default)]

@@ -20,7 +20,7 @@ pub use sarif::Sarif;
 pub use text::Text;
 
 use crate::report::Summary;
-use crate::validate::{DocumentReport, FileReport, Layout};
+use crate::report::{DocumentReport, FileReport, Layout};
 
 /// How the reading of one input ended.
 #[derive(Debug, Clone, Copy)]

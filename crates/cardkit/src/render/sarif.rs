@@ -15,8 +15,8 @@ use serde_json::json;
 
 use super::{words, FileEnd, Renderer};
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::report::DocumentReport;
 use crate::report::{Summary, WarningFilter};
-use crate::validate::DocumentReport;
 
 /// Where the tool, and the section on its codes, are documented.
 pub const INFORMATION_URI: &str = env!("CARGO_PKG_REPOSITORY");

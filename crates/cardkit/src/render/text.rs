@@ -11,8 +11,8 @@ use std::io::{self, Write};
 
 use super::{words, FileEnd, Renderer};
 use crate::diagnostic::{Diagnostic, Excerpt};
+use crate::report::DocumentReport;
 use crate::report::{Summary, WarningFilter};
-use crate::validate::DocumentReport;
 
 /// Runs that read at least this many bytes end with their throughput.
 const THROUGHPUT_FROM: u64 = 1_000_000;

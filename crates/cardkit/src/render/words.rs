@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use crate::diagnostic::Code;
+use crate::report::{DocumentReport, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
 use crate::report::{Summary, Suppressed};
-use crate::validate::{DocumentReport, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
 
 /// What a document counted but did not keep (none when it kept all).
 #[must_use]
@@ -101,7 +101,9 @@ fn by_code(counts: &BTreeMap<Code, usize>) -> String {
         .join(", ")
 }
 
-fn plural(n: usize, word: &str) -> String {
+/// `n` of a thing, in words: `1 document`, `3 documents`.
+#[must_use]
+pub fn plural(n: usize, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
     } else {

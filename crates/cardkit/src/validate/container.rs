@@ -12,8 +12,10 @@ use crate::model::Kind;
 
 use super::findings::{severity, Findings};
 use super::layout::{self, NeedMore};
+use super::options::Options;
 use super::stream::{Documents, KindRule, Source, Stop, MAX_CHAR_BYTES};
-use super::{DocumentReport, Layout, Omitted, Options, AROUND_LIMIT};
+use super::validator::AROUND_LIMIT;
+use crate::report::{DocumentReport, Layout, Omitted};
 
 /// Reads the value at `start` of `src` (the whole input, or one line of JSON
 /// Lines), handing its documents to `documents`. Returns the layout, what

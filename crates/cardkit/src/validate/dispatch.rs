@@ -8,10 +8,11 @@ use crate::diagnostic::Detail;
 use crate::json::{Syntax, BOM};
 
 use super::container::{container, diagnostic, Outside};
+use super::options::Options;
 use super::parallel;
 use super::part::Sink;
 use super::stream::{for_each_line, validate_line, Sequential, Source, Stop};
-use super::{Layout, Options};
+use crate::report::Layout;
 
 /// Validates every document of `src`.
 pub(crate) fn validate_source(

@@ -4,12 +4,9 @@
 
 use crate::diagnostic::{Code, Detail, Diagnostic, Severity};
 
-use super::{Omitted, Options};
+use crate::report::{Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
 
-/// The most errors one document keeps; the rest are counted.
-pub const KEPT_ERRORS: usize = 100_000;
-/// The most warnings of one code one document keeps; the rest are counted.
-pub const KEPT_WARNINGS_PER_CODE: usize = 100_000;
+use super::options::Options;
 
 pub(crate) struct Findings<'o> {
     options: &'o Options,

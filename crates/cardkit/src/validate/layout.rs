@@ -7,39 +7,7 @@ use std::sync::LazyLock;
 use crate::json::{skip_raw, Scanner};
 use crate::model::card::LAYERS as LAYER_TAG;
 use crate::model::Kind;
-
-/// How the documents of one JSON value are laid out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// The value is one document.
-    Bare,
-    /// `{"meta": {...}, "data": <document>}`.
-    Wrapped,
-    /// `{"meta": {...}, "data": {"<CODE>": <Set>, ...}}` (`meta` optional).
-    Catalog,
-    /// `{"<CODE>": <Set>, ...}` without a wrapper.
-    CodeMap,
-    /// `{"object": "list", "data": [<document>, ...]}`.
-    List,
-    /// `[<document>, ...]`.
-    Array,
-}
-
-impl Layout {
-    /// A short name for reports: `bare`, `wrapped`, `catalog`, `code_map`,
-    /// `list`, `array`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Layout::Bare => "bare",
-            Layout::Wrapped => "wrapped",
-            Layout::Catalog => "catalog",
-            Layout::CodeMap => "code_map",
-            Layout::List => "list",
-            Layout::Array => "array",
-        }
-    }
-}
+use crate::report::Layout;
 
 /// The bytes end before the question is answered: read more and ask again.
 #[derive(Debug)]

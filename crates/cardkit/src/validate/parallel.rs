@@ -14,10 +14,11 @@ use crate::diagnostic::Diagnostic;
 use super::check::{Checker, Malformed};
 use super::container::container;
 use super::locate::{self, Position, CONTEXT_BYTES};
+use super::options::Options;
 use super::part::{extracted, Extract, Part, Sink};
 use super::stream::{for_each_line, validate_line, Documents, KindRule, Sequential, Source, Stop};
-use super::{DocumentReport, Layout, Options};
 use crate::json::skip_raw;
+use crate::report::{DocumentReport, Layout};
 
 /// The most documents in one batch: a batch of tiny documents can hold
 /// far more reports than bytes, and the reports of every batch in flight

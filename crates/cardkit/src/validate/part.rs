@@ -2,13 +2,13 @@
 //! what the caller's extractor made of the document's bytes (on whichever
 //! thread validated it), and the members of a root object read past beside
 //! the documents (a catalog's `meta`). Nothing is extracted or kept unless a
-//! caller asks ([`super::validate_with`]): [`super::validate_reader`] pays
+//! caller asks ([`super::Validator::extracting`]): [`super::Validator::reader`] pays
 //! one branch per document.
 
 use std::any::Any;
 
 use super::tape::Tape;
-use super::DocumentReport;
+use crate::report::DocumentReport;
 
 /// What an extractor made of one document, type-erased between the threads.
 pub(crate) type Extracted = Box<dyn Any + Send>;

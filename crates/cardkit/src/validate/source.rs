@@ -9,7 +9,7 @@ use crate::json::utf8_prefix;
 
 use super::check::Checker;
 use super::locate::{self, Position, CONTEXT_BYTES};
-use super::Options;
+use super::options::Options;
 
 /// How much of an input is held in memory while it is read. Only the tests
 /// of the streaming itself change it, to make every boundary fall anywhere.

@@ -13,11 +13,12 @@ use super::check::{Checker, Flow, Malformed};
 use super::container::container;
 use super::layout;
 use super::locate::Position;
+use super::options::Options;
 use super::part::{Part, Sink};
 pub(crate) use super::source::Source;
 use super::tape::Tape;
-use super::{DocumentReport, Layout, Omitted, Options};
 use crate::model::Kind;
+use crate::report::{DocumentReport, Layout, Omitted};
 
 /// Why reading stopped early.
 #[derive(Debug)]

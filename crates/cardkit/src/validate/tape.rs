@@ -32,7 +32,7 @@ pub enum Step {
 }
 
 /// The steps of one document, recorded when an extractor asks for them
-/// ([`super::validate_with_tape`]).
+/// ([`super::Extracting::with_tape`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tape {
     /// In document order.

@@ -6,8 +6,13 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+mod document;
+
+pub use document::{
+    DocumentReport, FileReport, Layout, Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE,
+};
+
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::validate::{DocumentReport, FileReport};
 
 /// Totals of a run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

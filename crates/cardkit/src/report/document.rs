@@ -1,0 +1,148 @@
+//! The report of a validation: each document's diagnostics and where the
+//! documents sat in their file. Plain data, made by the validator and read by
+//! the renderers, which need nothing else of the engine.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::model::Kind;
+
+/// The most errors one document keeps; the rest are counted.
+pub const KEPT_ERRORS: usize = 100_000;
+/// The most warnings of one code one document keeps; the rest are counted.
+pub const KEPT_WARNINGS_PER_CODE: usize = 100_000;
+
+/// The validation of one document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DocumentReport {
+    /// JSON Pointer of the document within its file (or line); `""` for the
+    /// root.
+    pub pointer: String,
+    /// For JSON Lines, the 1-based line the document is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The document's kind; `None` for problems found outside any document
+    /// (malformed JSON around documents, a kind that cannot be told).
+    pub kind: Option<Kind>,
+    /// Every problem found, in document order, up to the bounds a document
+    /// keeps ([`KEPT_ERRORS`], [`KEPT_WARNINGS_PER_CODE`]).
+    pub diagnostics: Vec<Diagnostic>,
+    /// The problems past those bounds, counted but not kept.
+    #[serde(skip_serializing_if = "Omitted::is_empty")]
+    pub omitted: Omitted,
+}
+
+/// Diagnostics counted but not kept, by severity and code.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Omitted {
+    /// Errors by code.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub errors: BTreeMap<Code, usize>,
+    /// Warnings by code.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub warnings: BTreeMap<Code, usize>,
+}
+
+impl Omitted {
+    /// Nothing was left out.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty() && self.warnings.is_empty()
+    }
+
+    /// How many were left out.
+    #[must_use]
+    pub fn total(&self) -> usize {
+        self.errors.values().chain(self.warnings.values()).sum()
+    }
+
+    pub(crate) fn add(&mut self, code: Code, severity: Severity) {
+        let counts = match severity {
+            Severity::Error => &mut self.errors,
+            Severity::Warning => &mut self.warnings,
+        };
+        *counts.entry(code).or_default() += 1;
+    }
+
+    /// Adds the counts of `other`.
+    pub(crate) fn merge(&mut self, other: Omitted) {
+        for (mine, theirs) in [
+            (&mut self.errors, other.errors),
+            (&mut self.warnings, other.warnings),
+        ] {
+            for (code, count) in theirs {
+                *mine.entry(code).or_default() += count;
+            }
+        }
+    }
+}
+
+impl DocumentReport {
+    /// No diagnostic of the document is an error.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.omitted.errors.is_empty()
+            && self
+                .diagnostics
+                .iter()
+                .all(|d| d.severity != Severity::Error)
+    }
+}
+
+/// The validation of one file (or one input).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileReport {
+    /// How the documents were found in the file.
+    pub layout: Layout,
+    /// One report per document, in file order.
+    pub documents: Vec<DocumentReport>,
+}
+
+impl FileReport {
+    /// Every document of the file is valid.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.documents.iter().all(DocumentReport::is_valid)
+    }
+}
+
+impl Serialize for Layout {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// How the documents of one JSON value are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// The value is one document.
+    Bare,
+    /// `{"meta": {...}, "data": <document>}`.
+    Wrapped,
+    /// `{"meta": {...}, "data": {"<CODE>": <Set>, ...}}` (`meta` optional).
+    Catalog,
+    /// `{"<CODE>": <Set>, ...}` without a wrapper.
+    CodeMap,
+    /// `{"object": "list", "data": [<document>, ...]}`.
+    List,
+    /// `[<document>, ...]`.
+    Array,
+}
+
+impl Layout {
+    /// A short name for reports: `bare`, `wrapped`, `catalog`, `code_map`,
+    /// `list`, `array`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layout::Bare => "bare",
+            Layout::Wrapped => "wrapped",
+            Layout::Catalog => "catalog",
+            Layout::CodeMap => "code_map",
+            Layout::List => "list",
+            Layout::Array => "array",
+        }
+    }
+}

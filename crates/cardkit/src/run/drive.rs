@@ -1,0 +1,277 @@
+//! The loop over a run's inputs: each is opened, counted, validated (or
+//! validated and used, as an export does), added to the summary and
+//! rendered; inputs that cannot be read are counted and named.
+
+use std::cell::Cell;
+use std::io::{self, Read, Write};
+use std::time::Instant;
+
+use super::discover::Discovered;
+use super::exit::ExitStatus;
+use super::open::{open, Opened, Unopened};
+use crate::render::{FileEnd, Renderer};
+use crate::report::{DocumentReport, Layout, Summary};
+use crate::validate::{Options, Validator};
+
+/// How one input is checked: its name, its bytes, the options for it (the
+/// run's, with whether it is JSON Lines), and where each document's report
+/// goes, in file order. The plain check is [`Run::validate_all`]'s; an export
+/// validates and writes rows in the same pass.
+pub type Check<'c> = dyn FnMut(&str, &mut dyn Read, &Options, &mut dyn FnMut(&DocumentReport)) -> Result<Layout, Failure>
+    + 'c;
+
+/// Why checking an input stopped.
+#[derive(Debug)]
+pub enum Failure {
+    /// The input could not be read to its end: it counts as unreadable, the
+    /// run goes on.
+    Read(io::Error),
+    /// The run cannot go on (a target refused what it was given); the
+    /// message says why. Nothing after it is read.
+    Abort(String),
+}
+
+/// Which documents' reports are rendered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// Every document's (`validate`).
+    Every,
+    /// Only invalid documents' (a run whose output is elsewhere, such as an
+    /// export).
+    Invalid,
+}
+
+/// What a front end shows while a run goes: a progress bar, say. Every
+/// method does nothing unless implemented.
+pub trait Progress {
+    /// An input of `size` bytes (if known) starts.
+    fn start(&self, _size: Option<u64>) {}
+    /// `bytes` more of it were read.
+    fn read(&self, _bytes: u64) {}
+    /// A document was checked; the run so far.
+    fn document(&self, _summary: &Summary) {}
+    /// The input is done.
+    fn done(&self) {}
+}
+
+/// No progress shown.
+struct Silent;
+impl Progress for Silent {}
+
+/// A run over many inputs, rendering each document's report as it comes.
+pub struct Run<'r> {
+    renderer: &'r mut dyn Renderer,
+    out: &'r mut dyn Write,
+    options: Options,
+    shown: Shown,
+    progress: &'r dyn Progress,
+    summary: Summary,
+    started: Instant,
+    /// Inputs found (read or not).
+    inputs: usize,
+    /// Why the run was aborted.
+    aborted: Option<String>,
+}
+
+impl<'r> Run<'r> {
+    /// A run validating with `options` (whose `json_lines` is set per input),
+    /// rendering with `renderer` into `out`.
+    pub fn new(renderer: &'r mut dyn Renderer, out: &'r mut dyn Write, options: Options) -> Self {
+        Run {
+            renderer,
+            out,
+            options,
+            shown: Shown::Every,
+            progress: &Silent,
+            summary: Summary::default(),
+            started: Instant::now(),
+            inputs: 0,
+            aborted: None,
+        }
+    }
+
+    /// Renders only some documents' reports.
+    #[must_use]
+    pub fn showing(mut self, shown: Shown) -> Self {
+        self.shown = shown;
+        self
+    }
+
+    /// Shows the run's progress.
+    #[must_use]
+    pub fn with_progress(mut self, progress: &'r dyn Progress) -> Self {
+        self.progress = progress;
+        self
+    }
+
+    /// Opens and validates every input found, on `jobs` threads: the plain
+    /// check.
+    ///
+    /// # Errors
+    /// As [`Run::all`].
+    pub fn validate_all(&mut self, found: Discovered, jobs: usize) -> io::Result<()> {
+        self.all(found, &mut |_, reader, options, on_document| {
+            Validator::new(*options)
+                .jobs(jobs)
+                .reader(reader, |document| on_document(&document))
+                .map_err(Failure::Read)
+        })
+    }
+
+    /// Opens and checks every input found, in order, until the run is
+    /// aborted.
+    ///
+    /// # Errors
+    /// Writing the report failed (a closed pipe is not an error when `out`
+    /// is an [`UntilClosed`](super::UntilClosed)).
+    pub fn all(&mut self, found: Discovered, check: &mut Check<'_>) -> io::Result<()> {
+        for input in found.inputs {
+            if self.aborted.is_some() {
+                break;
+            }
+            match open(input) {
+                Ok(opened) => self.input(opened, check)?,
+                Err(unopened) => self.unopened(&unopened)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts and names an input that could not be opened.
+    ///
+    /// # Errors
+    /// Writing the report failed.
+    pub fn unopened(&mut self, unopened: &Unopened) -> io::Result<()> {
+        self.inputs += 1;
+        self.summary.add_unreadable();
+        self.renderer
+            .unreadable(self.out, &unopened.name, &unopened.reason)
+    }
+
+    /// Checks one input, rendering each document's report as it comes.
+    ///
+    /// # Errors
+    /// Writing the report failed.
+    pub fn input(&mut self, opened: Opened, check: &mut Check<'_>) -> io::Result<()> {
+        self.inputs += 1;
+        let Opened {
+            name,
+            reader,
+            size,
+            json_lines,
+        } = opened;
+        let options = Options {
+            json_lines,
+            ..self.options
+        };
+        let progress = self.progress;
+        progress.start(size);
+        self.renderer.begin_file(self.out, &name)?;
+        let bytes = Cell::new(0);
+        let mut counted = Counted {
+            inner: reader,
+            bytes: &bytes,
+            progress,
+        };
+        let mut valid = true;
+        let mut written = Ok(());
+        let (renderer, out, summary, shown) = (
+            &mut *self.renderer,
+            &mut *self.out,
+            &mut self.summary,
+            self.shown,
+        );
+        let checked = check(&name, &mut counted, &options, &mut |document| {
+            valid &= document.is_valid();
+            summary.add_document(document);
+            progress.document(summary);
+            let show = shown == Shown::Every || !document.is_valid();
+            if show && written.is_ok() {
+                written = renderer.document(out, &name, document);
+            }
+        });
+        progress.done();
+        written?;
+        let error = match checked {
+            Ok(layout) => {
+                self.summary.add_file(bytes.get());
+                return self.renderer.end_file(
+                    self.out,
+                    &name,
+                    FileEnd {
+                        layout: Some(layout),
+                        valid,
+                        error: None,
+                    },
+                );
+            }
+            Err(Failure::Read(error)) => error.to_string(),
+            Err(Failure::Abort(why)) => {
+                self.aborted = Some(why);
+                return Ok(());
+            }
+        };
+        // An input that could not be read to its end counts once, as
+        // unreadable; its bytes and the documents before the error count.
+        self.summary.bytes += bytes.get();
+        self.summary.add_unreadable();
+        let end = FileEnd {
+            layout: None,
+            valid: false,
+            error: Some(&error),
+        };
+        self.renderer.end_file(self.out, &name, end)
+    }
+
+    /// The run so far.
+    #[must_use]
+    pub fn summary(&self) -> &Summary {
+        &self.summary
+    }
+
+    /// Why the run was aborted, if it was.
+    #[must_use]
+    pub fn aborted(&self) -> Option<&str> {
+        self.aborted.as_deref()
+    }
+
+    /// Whether any input was found: a run that checked nothing must not
+    /// pass.
+    #[must_use]
+    pub fn checked_nothing(&self) -> bool {
+        self.inputs == 0
+    }
+
+    /// Ends the run: renders the summary (timed) and gives it, with the exit
+    /// status: [`ExitStatus::of`] the summary, and [`ExitStatus::Failed`]
+    /// when nothing was checked or the run was aborted.
+    ///
+    /// # Errors
+    /// Writing the report failed.
+    pub fn finish(mut self) -> io::Result<(Summary, ExitStatus)> {
+        self.summary.seconds = Some(self.started.elapsed().as_secs_f64());
+        self.renderer.finish(self.out, &self.summary)?;
+        self.out.flush()?;
+        let mut status = ExitStatus::of(&self.summary);
+        if self.checked_nothing() || self.aborted.is_some() {
+            status = ExitStatus::Failed;
+        }
+        Ok((self.summary, status))
+    }
+}
+
+/// A reader that counts what it reads, for the summary and the progress.
+struct Counted<'a> {
+    inner: Box<dyn Read>,
+    bytes: &'a Cell<u64>,
+    progress: &'a dyn Progress,
+}
+
+impl Read for Counted<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes.set(self.bytes.get() + n as u64);
+        self.progress.read(n as u64);
+        Ok(n)
+    }
+}

@@ -1,0 +1,46 @@
+//! A run over many inputs, the same for every front end: which inputs the
+//! paths given name ([`discover`]), how each is opened and whether it is JSON
+//! Lines ([`open`]), how each is validated, counted, summed up and rendered
+//! ([`Run`]), and what the run's exit status is ([`ExitStatus`]).
+//!
+//! ```no_run
+//! use cardkit::render::Text;
+//! use cardkit::report::WarningFilter;
+//! use cardkit::run::{discover, Run};
+//! use cardkit::Options;
+//!
+//! let mut out = std::io::stdout().lock();
+//! let mut renderer = Text::new(WarningFilter::default());
+//! let mut run = Run::new(&mut renderer, &mut out, Options::default());
+//! let found = discover(&["sets/", "-"]);
+//! run.validate_all(found, 2).unwrap();
+//! let (_, status) = run.finish().unwrap();
+//! std::process::exit(status.code().into());
+//! ```
+
+mod discover;
+mod drive;
+mod exit;
+mod open;
+mod settings;
+mod until_closed;
+
+pub use discover::{discover, Discovered, Input, ENDINGS};
+pub use drive::{Check, Failure, Progress, Run, Shown};
+pub use exit::ExitStatus;
+pub use open::{json_lines_by_name, open, Opened, Unopened};
+pub use settings::Settings;
+pub use until_closed::UntilClosed;
+
+/// The most threads `jobs` may ask for: more than any machine this runs on
+/// has cores, and few enough that starting them cannot fail.
+pub use crate::validate::MAX_JOBS;
+
+/// The threads a run validates on: `asked`, or by default one per core, at
+/// most [`MAX_JOBS`].
+#[must_use]
+pub fn jobs(asked: Option<usize>) -> usize {
+    asked
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
+        .clamp(1, MAX_JOBS)
+}

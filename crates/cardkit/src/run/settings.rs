@@ -1,0 +1,81 @@
+//! What a user asks of a validation, whatever the door: the command line's
+//! flags, the service's query parameters, the page's controls and a
+//! configuration file all come to [`Settings`], and [`Settings::options`] is
+//! the one mapping to the validator's [`Options`].
+
+use crate::model::Kind;
+use crate::report::WarningFilter;
+use crate::schema::Version;
+use crate::validate::Options;
+
+/// The validation settings every command that validates takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// The kind of every document; `None` (`auto`) tells each document's
+    /// kind from its members.
+    pub kind: Option<Kind>,
+    /// Validate as consumers of this version of the Set format see a
+    /// document: newer fields are `newer_field`, and not required.
+    pub as_of: Option<Version>,
+    /// With `as_of`, newer fields are errors instead of warnings.
+    pub strict_version: bool,
+    /// Members the spec does not define are errors instead of warnings.
+    pub deny_unknown_fields: bool,
+    /// Deprecated fields present are reported (`deprecated_field`).
+    pub warn_deprecated: bool,
+    /// How many warnings of each kind (same code and field) are shown
+    /// before the rest are only counted; `0` shows all.
+    pub warning_limit: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            kind: None,
+            as_of: None,
+            strict_version: false,
+            deny_unknown_fields: false,
+            warn_deprecated: false,
+            warning_limit: WarningFilter::DEFAULT_LIMIT,
+        }
+    }
+}
+
+impl Settings {
+    /// What the settings ask that cannot be done together.
+    ///
+    /// # Errors
+    /// Why, naming the settings by the command line's flags.
+    pub fn check(&self) -> Result<(), String> {
+        if self.strict_version && self.as_of.is_none() {
+            return Err(
+                "--strict-version needs --as-of: it makes fields newer than that version errors"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The validator's options for an input (`json_lines`: it is JSON
+    /// Lines).
+    #[must_use]
+    pub fn options(&self, json_lines: bool) -> Options {
+        Options {
+            kind: self.kind,
+            deny_unknown_fields: self.deny_unknown_fields,
+            json_lines,
+            as_of: self.as_of,
+            strict_version: self.strict_version,
+            warn_deprecated: self.warn_deprecated,
+        }
+    }
+
+    /// The filter of repeated warnings the settings ask for.
+    #[must_use]
+    pub fn warning_filter(&self) -> WarningFilter {
+        WarningFilter::new(match self.warning_limit {
+            0 => usize::MAX,
+            limit => limit,
+        })
+    }
+}
