@@ -51,6 +51,14 @@ impl Text {
         }
         Cow::Owned(escaped)
     }
+
+    /// One diagnostic as the text report shows it, with its source excerpt:
+    /// `path:line:column: severity[code]: message`, the pointer, the line
+    /// and a caret.
+    #[must_use]
+    pub fn diagnostic(path: &str, diagnostic: &Diagnostic) -> String {
+        diagnostic_text(path, diagnostic)
+    }
 }
 
 /// Whether a character can act on a terminal or on how a line is shown:
