@@ -1,27 +1,37 @@
 //! `cardkit explain`: one field of a document kind in plain words, found by
-//! its JSON Pointer; the explanation is the library's.
+//! its JSON Pointer or its `Model.field`, or a diagnostic code with an
+//! example; the explanations are the library's.
+//!
+//! The first argument tells which: a kind's name (`set`) takes a pointer or
+//! a field after it, a code's name (`missing_field`) nothing. Kinds and
+//! codes never share a name (a test checks it).
 
 use std::io::{self, Write};
 
+use cardkit::diagnostic::explain::explain_code;
 use cardkit::schema::explain::explain;
-use cardkit::Kind;
+use cardkit::{Code, Kind};
+use clap::builder::PossibleValuesParser;
 use clap::ValueEnum;
-
-use crate::kind;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The document kind. Example: cardkit explain set /cards/0/uuid
-    #[arg(value_name = "KIND", value_parser = kind::parser())]
-    kind: Kind,
+    /// A document kind, then the field to explain; or a diagnostic code
+    /// alone, for what it means, an example and how to fix it.
+    /// Example: cardkit explain set /cards/0/uuid, cardkit explain missing_field
+    #[arg(value_name = "KIND|CODE", value_parser = subjects(), hide_possible_values = true)]
+    subject: String,
 
-    /// The field's JSON Pointer (RFC 6901: `~1` is `/`, `~0` is `~`); list
-    /// items by index or `*`. Example: /cards/*/identifiers/shopAId
-    #[arg(value_name = "POINTER")]
-    pointer: String,
+    /// After a KIND: the field's JSON Pointer (RFC 6901: `~1` is `/`, `~0`
+    /// is `~`; list items by index or `*`), from the document's root or
+    /// from the file's as reports give it (`/data/NEO/cards/3/uuid` in a
+    /// catalog), or a report's `Model.field`.
+    /// Example: /cards/*/identifiers/shopAId, or Identifiers.shopAId
+    #[arg(value_name = "POINTER|Model.field")]
+    field: Option<String>,
 
-    /// The output format: `text` (labelled lines) or `json` (an object with
-    /// the lines of each place the pointer names). Example: --format json
+    /// The output format: `text` (labelled lines) or `json` (the same as
+    /// data). Example: --format json
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
 }
@@ -32,19 +42,67 @@ enum Format {
     Json,
 }
 
+/// Every kind's name, then every code's.
+fn subjects() -> PossibleValuesParser {
+    let kinds = Kind::ALL.iter().map(|kind| kind.as_str());
+    PossibleValuesParser::new(kinds.chain(Code::ALL.iter().map(|code| code.as_str())))
+}
+
 pub fn run(args: &Args) -> io::Result<u8> {
-    let explanation = match explain(args.kind, &args.pointer) {
-        Ok(explanation) => explanation,
+    let kind = args.subject.parse::<Kind>().ok();
+    let code = args.subject.parse::<Code>().ok();
+    match (kind, code, &args.field) {
+        (Some(kind), _, Some(field)) => explain_field(kind, field, args.format),
+        (_, Some(code), None) => {
+            let explained = explain_code(code);
+            write(
+                args.format,
+                &explained.text(),
+                serde_json::to_value(&explained)?,
+            )
+        }
+        (Some(kind), _, None) => crate::usage_error(
+            "explain",
+            &format!(
+                "`{kind}` is a kind: name the field after it, e.g. `cardkit explain {kind} {}`",
+                example_pointer(kind)
+            ),
+        ),
+        (_, Some(code), Some(_)) => crate::usage_error(
+            "explain",
+            &format!("`{code}` is a code: it takes nothing after it (`cardkit explain {code}`)"),
+        ),
+        // The parser takes only kinds and codes.
+        (None, None, _) => crate::usage_error("explain", "name a kind or a code"),
+    }
+}
+
+fn explain_field(kind: Kind, field: &str, format: Format) -> io::Result<u8> {
+    match explain(kind, field) {
+        Ok(explanation) => write(
+            format,
+            &explanation.text(),
+            serde_json::to_value(&explanation)?,
+        ),
         Err(error) => {
             eprintln!("cardkit explain: {error}");
-            return Ok(2);
+            Ok(2)
         }
-    };
+    }
+}
+
+/// A pointer that names a field of `kind`, for messages.
+fn example_pointer(kind: Kind) -> String {
+    format!("/{}", kind.model().fields[0].name)
+}
+
+/// Writes the explanation in `format`: as text, or as JSON data.
+fn write(format: Format, text: &str, data: serde_json::Value) -> io::Result<u8> {
     let mut out = io::BufWriter::new(io::stdout().lock());
-    match args.format {
-        Format::Text => out.write_all(explanation.text().as_bytes())?,
+    match format {
+        Format::Text => out.write_all(text.as_bytes())?,
         Format::Json => {
-            serde_json::to_writer_pretty(&mut out, &explanation)?;
+            serde_json::to_writer_pretty(&mut out, &data)?;
             writeln!(out)?;
         }
     }

@@ -55,13 +55,18 @@ enum Command {
     )]
     Fields(fields::Args),
     /// Explains one field of a document kind in plain words, found by its
-    /// JSON Pointer.
+    /// JSON Pointer (from the document's root, or from the file's as reports
+    /// give it) or by a report's `Model.field`; or explains a diagnostic
+    /// code: what it means, an example, the diagnostic and how to fix it.
     ///
-    /// Exit status: 0, or 2 when the pointer names no field (the nearest
-    /// known pointer is suggested when one is close) or goes deeper than
+    /// `cardkit explain KIND POINTER|Model.field` explains a field;
+    /// `cardkit explain CODE` a code (kinds and codes never share a name).
+    ///
+    /// Exit status: 0, or 2 when the pointer or field names no field (the
+    /// nearest known one is suggested when one is close) or goes deeper than
     /// documents may nest.
     #[command(
-        after_help = "Examples:\n  cardkit explain set /cards/3/identifiers/shopAId\n  cardkit explain card /data/children/0/src\n  cardkit explain set '/translations/Portuguese (Brazil)'\n  cardkit explain --format json migration /uri"
+        after_help = "Examples:\n  cardkit explain set /cards/3/identifiers/shopAId\n  cardkit explain set /data/NEO/cards/3/uuid\n  cardkit explain set CardSet.language\n  cardkit explain card /data/children/0/src\n  cardkit explain set '/translations/Portuguese (Brazil)'\n  cardkit explain --format json migration /uri\n  cardkit explain missing_field"
     )]
     Explain(explain::Args),
     /// Prints the JSON Schema (Draft 2020-12) of a document kind.

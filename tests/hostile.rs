@@ -445,7 +445,7 @@ fn text_output_escapes_control_characters_from_inputs() {
                 || line.starts_with(&root)
                 || line.starts_with(" --> ")
                 || excerpt
-                || ["note: ", "checked ", "errors: ", "warnings: "]
+                || ["note: ", "checked ", "errors: ", "warnings: ", "help: "]
                     .iter()
                     .any(|start| line.starts_with(start)),
             "a line split: {line:?}\n{stdout}"

@@ -198,17 +198,23 @@ fn the_readme_command_reports_the_bundled_examples() {
     };
     assert!(valid > 0 && invalid > 0, "{summary}");
     assert_eq!(valid + invalid, documents, "{summary}");
-    // The summary is the closing part: nothing but totals follows it.
+    // The summary is the closing part: nothing but totals follows it, then
+    // one line that names `cardkit explain` for the codes shown.
     let after: Vec<&str> = stdout
         .lines()
         .skip_while(|l| *l != summary)
         .skip(1)
         .collect();
+    let (help, totals) = after.split_last().expect("lines after the summary");
     assert!(
-        after
+        totals
             .iter()
             .all(|l| l.starts_with("errors: ") || l.starts_with("warnings: ")),
         "{after:?}"
+    );
+    assert!(
+        help.starts_with("help: for more about a code, run cardkit explain wrong_type (or "),
+        "{help}"
     );
 
     // Every file is reported in JSON: the valid ones valid, and each invalid
@@ -261,4 +267,37 @@ fn the_readme_command_reports_the_bundled_examples() {
         }
     }
     assert!(files.iter().any(|f| f["valid"] == false));
+}
+
+#[test]
+fn the_text_report_ends_with_help_for_the_codes_shown() {
+    let run = |args: &[&str], code: i32| {
+        let output = cardkit()
+            .current_dir(workspace_dir())
+            .args(args)
+            .assert()
+            .code(code)
+            .get_output()
+            .clone();
+        String::from_utf8(output.stdout).expect("UTF-8 output")
+    };
+    let text = run(&["validate", "examples/invalid/duplicate-keys.json"], 0);
+    assert_eq!(
+        text.lines().last(),
+        Some("help: for more about a code, run cardkit explain duplicate_key"),
+        "{text}"
+    );
+    // Only what was shown: no help for a valid file, none in other formats.
+    let text = run(&["validate", "examples/valid/card.json"], 0);
+    assert!(!text.contains("help:"), "{text}");
+    let json = run(
+        &[
+            "validate",
+            "--format",
+            "json",
+            "examples/invalid/duplicate-keys.json",
+        ],
+        0,
+    );
+    assert!(!json.contains("help:"), "{json}");
 }

@@ -6,7 +6,7 @@ mod support;
 
 use cardkit::schema::explain::explain;
 use cardkit::schema::json_schema::json_schema;
-use cardkit::Kind;
+use cardkit::{Code, Kind};
 use predicates::str::contains;
 use serde_json::Value;
 use support::{cardkit, stdout_of as run};
@@ -198,6 +198,125 @@ fn explain_an_unknown_pointer_names_the_nearest() {
     assert!(!error.contains("did you mean"), "{error}");
     let error = usage_error(&["explain", "set", "code"]);
     assert!(error.contains("starts with `/`"), "{error}");
+}
+
+#[test]
+fn explain_a_pointer_from_the_file_root() {
+    let text = run(&["explain", "set", "/data/NEO/cards/3/uuid"], 0);
+    let (in_file, rest) = text.split_once("\n\n").expect("a blank line");
+    assert_eq!(
+        in_file,
+        "in file: /data/NEO is a set of a catalog ({\"meta\": …, \"data\": {\"<CODE>\": <Set>, …}}); \
+         within it, /cards/3/uuid"
+    );
+    // Then the explanation of the document's own pointer.
+    assert_eq!(rest, run(&["explain", "set", "/cards/3/uuid"], 0));
+    for (kind, pointer, layout) in [
+        ("set", "/data/cards/0/language", "wrapped"),
+        ("set", "/ARC/cards/0/uuid", "code_map"),
+        ("migration", "/data/0/uri", "list"),
+        ("template", "/0/card/name", "array"),
+    ] {
+        let printed: Value =
+            serde_json::from_str(&run(&["explain", "--format", "json", kind, pointer], 0))
+                .expect("JSON");
+        assert_eq!(printed["pointer"], pointer);
+        assert_eq!(printed["in_file"]["layout"], layout, "{pointer}");
+        let document = printed["in_file"]["document"].as_str().expect("a string");
+        let within = printed["in_file"]["pointer"].as_str().expect("a string");
+        assert_eq!(format!("{document}{within}"), pointer);
+    }
+    // A pointer from the document's root says nothing of a file.
+    let printed: Value =
+        serde_json::from_str(&run(&["explain", "--format", "json", "set", "/code"], 0))
+            .expect("JSON");
+    assert!(printed.get("in_file").is_none(), "{printed}");
+    let error = usage_error(&["explain", "set", "/data/cards/0/flavr"]);
+    assert!(
+        error.contains("did you mean `/data/cards/0/flavorText`?"),
+        "{error}"
+    );
+}
+
+#[test]
+fn explain_a_model_field() {
+    let text = run(&["explain", "set", "Identifiers.shopAId"], 0);
+    assert!(
+        text.starts_with("`Identifiers.shopAId` is at 3 places of a set.\n\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n/tokens/*/identifiers/shopAId (set)\n"),
+        "{text}"
+    );
+    let printed: Value = serde_json::from_str(&run(
+        &["explain", "--format", "json", "set", "CardSet.language"],
+        0,
+    ))
+    .expect("JSON");
+    assert_eq!(printed["field"], "CardSet.language");
+    assert!(printed.get("pointer").is_none(), "{printed}");
+    assert_eq!(printed["places"][0]["pointer"], "/cards/*/language");
+    let error = usage_error(&["explain", "set", "Set.tokenSetCode"]);
+    assert!(
+        error.contains("did you mean `Set.tokenSetcode`?"),
+        "{error}"
+    );
+}
+
+#[test]
+fn explain_a_pointer_without_its_slash_suggests_it() {
+    let error = usage_error(&["explain", "set", "cards/0/uuid"]);
+    assert!(error.contains("starts with `/`"), "{error}");
+    assert!(error.contains("did you mean `/cards/0/uuid`?"), "{error}");
+}
+
+#[test]
+fn explain_a_code() {
+    let text = run(&["explain", "missing_field"], 0);
+    assert!(
+        text.starts_with("missing_field (error)\n\nA required member"),
+        "{text}"
+    );
+    assert!(text.contains("`cardkit validate example.json`"), "{text}");
+    assert!(
+        text.contains("example.json:1:1: error[missing_field]: missing required field"),
+        "{text}"
+    );
+    assert!(text.contains("\nHow to fix it: "), "{text}");
+    let printed: Value =
+        serde_json::from_str(&run(&["explain", "--format", "json", "newer_field"], 0))
+            .expect("JSON");
+    assert_eq!(printed["code"], "newer_field");
+    assert_eq!(printed["severity"], "warning");
+    assert_eq!(
+        printed["command"],
+        "cardkit validate --as-of v5.2.0 example.json"
+    );
+    assert_eq!(printed["diagnostics"][0]["code"], "newer_field");
+    for code in Code::ALL {
+        let text = run(&["explain", code.as_str()], 0);
+        assert!(text.contains(&format!("[{code}]: ")), "{text}");
+    }
+    let error = usage_error(&["explain", "missing_field", "/uri"]);
+    assert!(error.contains("`missing_field` is a code"), "{error}");
+    let error = usage_error(&["explain", "set"]);
+    assert!(error.contains("name the field after it"), "{error}");
+    let error = usage_error(&["explain", "missing_feild"]);
+    assert!(
+        error.contains("a similar value exists: 'missing_field'"),
+        "{error}"
+    );
+}
+
+#[test]
+fn kinds_and_codes_never_share_a_name() {
+    for kind in Kind::ALL {
+        assert!(kind.as_str().parse::<Code>().is_err(), "{kind}");
+    }
+    for code in Code::ALL {
+        assert!(code.as_str().parse::<Kind>().is_err(), "{code}");
+    }
 }
 
 /// `/data`, `levels` × `/children/0`, then `/type`.

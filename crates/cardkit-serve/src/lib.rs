@@ -56,6 +56,7 @@ fn router(state: Arc<AppState>) -> Router {
         .routes(routes!(reference::schema))
         .routes(routes!(reference::fields))
         .routes(routes!(reference::explain))
+        .routes(routes!(reference::explain_code_route))
         .split_for_parts();
     let api = api
         // Bodies are streamed and limited by the validation itself.

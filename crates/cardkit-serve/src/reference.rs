@@ -1,16 +1,17 @@
 //! The library's reference outputs, as the command line gives them in JSON:
 //! `GET /v1/schema/{kind}`, `GET /v1/fields/{kind}`,
-//! `GET /v1/explain/{kind}?pointer=…`.
+//! `GET /v1/explain/{kind}?pointer=…`, `GET /v1/explain/code/{code}`.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use cardkit::diagnostic::explain::explain_code;
 use cardkit::schema::explain::explain as explain_pointer;
 use cardkit::schema::json_schema::json_schema;
 use cardkit::schema::listing::{Filter, Listing};
 use cardkit::schema::Version;
-use cardkit::Kind;
+use cardkit::{Code, Kind};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -98,7 +99,10 @@ pub async fn fields(
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct ExplainParams {
-    /// The field's JSON Pointer (RFC 6901); list items by index or `*`.
+    /// The field's JSON Pointer (RFC 6901; list items by index or `*`),
+    /// from the document's root or from the file's as reports give it
+    /// (`/data/NEO/cards/3/uuid` in a catalog), or a report's `Model.field`
+    /// (`CardSet.uuid`).
     #[param(example = "/cards/0/uuid")]
     pointer: String,
 }
@@ -113,7 +117,7 @@ pub struct ExplainParams {
     responses(
         (status = 200, description = "The explanation of each place the pointer names", body = Object, content_type = "application/json"),
         (status = 400, description = "No `pointer`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such kind, or the pointer names no field (the nearest known pointer is suggested when one is close)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such kind, or the pointer or field names no field (the nearest known one is suggested when one is close)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn explain(
@@ -130,5 +134,25 @@ pub async fn explain(
     match explained {
         Ok(explanation) => Json(explanation).into_response(),
         Err(problem) => problem.into_response(),
+    }
+}
+
+/// A diagnostic code explained: what it means, an example document, the
+/// diagnostics cardkit gives for it and how to fix it: `cardkit explain
+/// CODE --format json`.
+#[utoipa::path(
+    get,
+    path = "/v1/explain/code/{code}",
+    tag = "reference",
+    params(("code" = String, Path, description = "A diagnostic code, e.g. `missing_field`", example = "missing_field")),
+    responses(
+        (status = 200, description = "The code explained, with its example's diagnostics", body = Object, content_type = "application/json"),
+        (status = 404, description = "No such code", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn explain_code_route(Path(code): Path<String>) -> Response {
+    match code.parse::<Code>() {
+        Ok(code) => Json(explain_code(code)).into_response(),
+        Err(why) => Problem::not_found(why).into_response(),
     }
 }

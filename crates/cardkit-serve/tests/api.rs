@@ -613,7 +613,32 @@ async fn reference_routes_give_the_librarys_outputs() {
         )
         .unwrap()
     );
+    // What reports give: a pointer from the file's root, a `Model.field`.
+    for (query, input) in [
+        ("pointer=/data/NEO/cards/3/uuid", "/data/NEO/cards/3/uuid"),
+        ("pointer=CardSet.uuid", "CardSet.uuid"),
+    ] {
+        let explained: Value = get(&format!("/v1/explain/set?{query}"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let library = cardkit::schema::explain::explain(cardkit::Kind::Set, input).unwrap();
+        assert_eq!(explained, serde_json::to_value(library).unwrap(), "{input}");
+    }
+    let code: Value = get("/v1/explain/code/missing_field")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let library = cardkit::diagnostic::explain::explain_code(cardkit::Code::MissingField);
+    assert_eq!(code, serde_json::to_value(library).unwrap());
+    assert_eq!(code["diagnostics"][0]["code"], "missing_field");
     for (path, status) in [
+        ("/v1/explain/code/missing_feild", 404),
+        ("/v1/explain/set?pointer=cards/0/uuid", 404),
         ("/v1/schema/deck", 404),
         ("/v1/fields/deck", 404),
         ("/v1/fields/set?since=soon", 400),
@@ -645,6 +670,7 @@ async fn operations_routes() {
         "/v1/schema/{kind}",
         "/v1/fields/{kind}",
         "/v1/explain/{kind}",
+        "/v1/explain/code/{code}",
         "/healthz",
         "/readyz",
         "/metrics",

@@ -3,6 +3,7 @@
 //! business of [`crate::render`].
 
 mod detail;
+pub mod explain;
 pub mod words;
 
 use std::fmt;
@@ -118,6 +119,19 @@ impl Code {
             }
             _ => Severity::Error,
         }
+    }
+}
+
+impl std::str::FromStr for Code {
+    type Err = String;
+
+    /// Parses a code's string, e.g. `missing_field`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|code| code.as_str() == text)
+            .ok_or_else(|| format!("`{text}` is no diagnostic code"))
     }
 }
 

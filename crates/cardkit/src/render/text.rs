@@ -1,5 +1,6 @@
 //! Compiler-style text: `path:line:col: error[code]: message`, the offending
-//! source line with a caret, and a closing summary.
+//! source line with a caret, a closing summary, and a `help:` line naming
+//! `cardkit explain` for the codes shown.
 //!
 //! What comes from the inputs (paths, pointers, messages) may hold control
 //! characters meant for a terminal: they are written escaped (see
@@ -10,9 +11,8 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::{words, FileEnd, Renderer};
-use crate::diagnostic::{Diagnostic, Excerpt};
-use crate::report::DocumentReport;
-use crate::report::{Summary, WarningFilter};
+use crate::diagnostic::{Code, Diagnostic, Excerpt};
+use crate::report::{DocumentReport, Summary, WarningFilter};
 
 /// Runs that read at least this many bytes end with their throughput.
 const THROUGHPUT_FROM: u64 = 1_000_000;
@@ -21,13 +21,18 @@ const THROUGHPUT_FROM: u64 = 1_000_000;
 #[derive(Debug, Default)]
 pub struct Text {
     filter: WarningFilter,
+    /// The codes of the diagnostics shown, in order of first appearance.
+    shown: Vec<Code>,
 }
 
 impl Text {
     /// A text renderer that shows repeated warnings as `filter` allows.
     #[must_use]
     pub fn new(filter: WarningFilter) -> Self {
-        Text { filter }
+        Text {
+            filter,
+            shown: Vec::new(),
+        }
     }
 
     /// `text` as the text renderer writes what comes from an input: each
@@ -50,6 +55,14 @@ impl Text {
             }
         }
         Cow::Owned(escaped)
+    }
+
+    /// One diagnostic as the text report shows it, with its source excerpt:
+    /// `path:line:column: severity[code]: message`, the pointer, the line
+    /// and a caret.
+    #[must_use]
+    pub fn diagnostic(path: &str, diagnostic: &Diagnostic) -> String {
+        diagnostic_text(path, diagnostic)
     }
 }
 
@@ -74,6 +87,9 @@ impl Renderer for Text {
         for diagnostic in &document.diagnostics {
             if self.filter.admit(diagnostic) {
                 out.write_all(diagnostic_text(path, diagnostic).as_bytes())?;
+                if !self.shown.contains(&diagnostic.code) {
+                    self.shown.push(diagnostic.code);
+                }
             }
         }
         if let Some(note) = words::omitted(document) {
@@ -118,8 +134,25 @@ impl Renderer for Text {
                 )?;
             }
         }
+        if let Some(help) = help(&self.shown) {
+            writeln!(out, "{help}")?;
+        }
         Ok(())
     }
+}
+
+/// The closing `help:` line for the codes shown, if any: the first, then a
+/// few others, then `…`.
+fn help(shown: &[Code]) -> Option<String> {
+    const OTHERS: usize = 3;
+    let (first, others) = shown.split_first()?;
+    let mut help = format!("help: for more about a code, run cardkit explain {first}");
+    if !others.is_empty() {
+        let listed: Vec<&str> = others.iter().take(OTHERS).map(|c| c.as_str()).collect();
+        let more = if others.len() > OTHERS { ", …" } else { "" };
+        help.push_str(&format!(" (or {}{more})", listed.join(", ")));
+    }
+    Some(help)
 }
 
 /// One diagnostic with its source excerpt.
@@ -154,4 +187,39 @@ fn diagnostic_text(path: &str, d: &Diagnostic) -> String {
     }
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_names_the_codes_shown_in_order() {
+        assert_eq!(help(&[]), None);
+        assert_eq!(
+            help(&[Code::MissingField]).as_deref(),
+            Some("help: for more about a code, run cardkit explain missing_field")
+        );
+        let codes = [
+            Code::WrongType,
+            Code::MissingField,
+            Code::UnknownField,
+            Code::TooDeep,
+            Code::NewerField,
+        ];
+        assert_eq!(
+            help(&codes[..4]).as_deref(),
+            Some(
+                "help: for more about a code, run cardkit explain wrong_type \
+                 (or missing_field, unknown_field, too_deep)"
+            )
+        );
+        assert_eq!(
+            help(&codes).as_deref(),
+            Some(
+                "help: for more about a code, run cardkit explain wrong_type \
+                 (or missing_field, unknown_field, too_deep, …)"
+            )
+        );
+    }
 }

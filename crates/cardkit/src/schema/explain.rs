@@ -1,6 +1,7 @@
-//! One field of a document kind in plain words, found by its JSON Pointer
-//! (`cardkit explain`): labelled lines per place the pointer names, as data
-//! and as aligned text.
+//! One field of a document kind in plain words (`cardkit explain`), found by
+//! its JSON Pointer (from the document's root, or from the file's root as
+//! reports give it) or by a report's `Model.field` ([`resolve`]): labelled
+//! lines per place named, as data and as aligned text.
 //!
 //! ```
 //! use cardkit::schema::explain::explain;
@@ -19,7 +20,8 @@ use serde::Serialize;
 use crate::model::Kind;
 use crate::schema::fields::{Member, Place};
 use crate::schema::listing::Row;
-use crate::schema::lookup::{lookup, LookupError};
+use crate::schema::lookup::LookupError;
+use crate::schema::resolve::{as_field, resolve, InFile};
 use crate::schema::words::{
     default_words, doc_words, field_type_words, format_words, since_words, tag_default, tag_words,
     type_words, Presence,
@@ -31,10 +33,18 @@ use crate::schema::{models_of, FieldDef, ModelDef, Type};
 pub struct Explanation {
     /// The kind of document.
     pub kind: Kind,
-    /// The pointer asked for.
-    pub pointer: String,
-    /// One per place the pointer names: one, or one per union branch that
-    /// has the member.
+    /// The pointer asked for, when one was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    /// The `Model.field` asked for, when one was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Where the document is in the file, when the pointer was from the
+    /// file's root through a container (`/data/NEO/cards/3/uuid`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_file: Option<InFile>,
+    /// One per place named: one, one per union branch that has the member,
+    /// or for a `Model.field` one per place the field is at.
     pub places: Vec<Explained>,
 }
 
@@ -63,16 +73,21 @@ pub struct Line {
     pub text: String,
 }
 
-/// Explains what `pointer` names in a document of `kind`.
+/// Explains what `input` names in a document of `kind`: a JSON Pointer from
+/// the document's root or the file's, or a `Model.field` ([`resolve`]).
 ///
 /// # Errors
-/// The pointer names no field ([`lookup`]).
-pub fn explain(kind: Kind, pointer: &str) -> Result<Explanation, LookupError> {
-    let places = lookup(kind, pointer)?;
+/// The input names no field ([`resolve`]).
+pub fn explain(kind: Kind, input: &str) -> Result<Explanation, LookupError> {
+    let resolved = resolve(kind, input)?;
+    let field = as_field(input).is_some();
     Ok(Explanation {
         kind,
-        pointer: pointer.to_owned(),
-        places: places
+        pointer: (!field).then(|| input.to_owned()),
+        field: field.then(|| input.to_owned()),
+        in_file: resolved.in_file,
+        places: resolved
+            .places
             .iter()
             .map(|place| explain_place(kind, place))
             .collect(),
@@ -80,18 +95,28 @@ pub fn explain(kind: Kind, pointer: &str) -> Result<Explanation, LookupError> {
 }
 
 impl Explanation {
-    /// The explanation as text: each place's pattern and kind, then its
-    /// lines, labels aligned; places apart by a blank line, after a line
-    /// that says how many there are when there are several.
+    /// The explanation as text: where the document is in the file (`in
+    /// file: …`) when the pointer went through a container, then each
+    /// place's pattern and kind, then its lines, labels aligned; places
+    /// apart by a blank line, after a line that says how many there are when
+    /// there are several.
     #[must_use]
     pub fn text(&self) -> String {
         let mut out = String::new();
-        if self.places.len() > 1 {
-            out.push_str(&format!(
-                "`{}` is in a union: it names {} fields, one per branch.\n\n",
-                self.pointer,
+        if let Some(in_file) = &self.in_file {
+            out.push_str(&format!("in file: {}\n\n", in_file.text));
+        }
+        match (&self.pointer, &self.field) {
+            (Some(pointer), _) if self.places.len() > 1 => out.push_str(&format!(
+                "`{pointer}` is in a union: it names {} fields, one per branch.\n\n",
                 self.places.len()
-            ));
+            )),
+            (_, Some(field)) if self.places.len() > 1 => out.push_str(&format!(
+                "`{field}` is at {} places of a {}.\n\n",
+                self.places.len(),
+                self.kind
+            )),
+            _ => {}
         }
         for (i, place) in self.places.iter().enumerate() {
             if i > 0 {

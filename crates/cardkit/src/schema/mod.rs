@@ -12,6 +12,7 @@ pub mod json_schema;
 pub mod listing;
 pub mod lookup;
 pub mod reference;
+pub mod resolve;
 mod version;
 pub mod words;
 

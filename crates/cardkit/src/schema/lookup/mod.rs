@@ -35,6 +35,7 @@ use crate::model::Kind;
 use crate::schema::fields::Place;
 use crate::schema::MAX_DEPTH;
 
+pub(crate) use walk::is_index;
 use walk::Walk;
 
 #[cfg(test)]
@@ -94,13 +95,47 @@ fn shortened(pointer: &str) -> std::borrow::Cow<'_, str> {
 /// The pointer is malformed, deeper than documents may nest, or names no
 /// field (with the nearest pointer that does, when one is close).
 pub fn lookup(kind: Kind, pointer: &str) -> Result<Vec<Place>, LookupError> {
-    let error = |reason: String, nearest: Option<String>| LookupError {
+    let tokens = parse(pointer).map_err(|reason| LookupError {
         kind,
         pointer: pointer.to_owned(),
         reason,
-        nearest,
+        nearest: None,
+    })?;
+    lookup_tokens(kind, pointer, &tokens).map_err(|miss| miss.error)
+}
+
+/// A lookup that found nothing: why, and how many reference tokens led
+/// somewhere before one did not (to tell which way of reading a pointer got
+/// furthest).
+pub(crate) struct Miss {
+    pub error: LookupError,
+    pub resolved: usize,
+}
+
+impl Miss {
+    /// How good an explanation of the miss is: tokens that led somewhere,
+    /// then whether there is a suggestion.
+    pub fn rank(&self) -> (usize, bool) {
+        (self.resolved, self.error.nearest.is_some())
+    }
+}
+
+/// [`lookup`] of a pointer already split into its reference tokens;
+/// `pointer` is how errors show it.
+pub(crate) fn lookup_tokens(
+    kind: Kind,
+    pointer: &str,
+    tokens: &[String],
+) -> Result<Vec<Place>, Miss> {
+    let error = |reason: String, nearest: Option<String>, resolved: usize| Miss {
+        error: LookupError {
+            kind,
+            pointer: pointer.to_owned(),
+            reason,
+            nearest,
+        },
+        resolved,
     };
-    let tokens = parse(pointer).map_err(|reason| error(reason, None))?;
     if tokens.is_empty() {
         return Err(error(
             format!(
@@ -109,6 +144,7 @@ pub fn lookup(kind: Kind, pointer: &str) -> Result<Vec<Place>, LookupError> {
                 kind.model().fields[0].name
             ),
             None,
+            0,
         ));
     }
     if tokens.len() > MAX_DEPTH {
@@ -119,20 +155,21 @@ pub fn lookup(kind: Kind, pointer: &str) -> Result<Vec<Place>, LookupError> {
                 tokens.len()
             ),
             None,
+            0,
         ));
     }
     let mut walk = Walk::new();
-    match walk.follow(kind, &tokens) {
+    match walk.follow(kind, tokens) {
         Ok(found) => Ok(found.iter().filter_map(|spot| walk.place(spot)).collect()),
         Err((spots, i)) => {
-            let (reason, nearest) = walk.why_not(kind, &spots, &tokens, i);
-            Err(error(reason, nearest))
+            let (reason, nearest) = walk.why_not(kind, &spots, tokens, i);
+            Err(error(reason, nearest, i))
         }
     }
 }
 
 /// Splits an RFC 6901 pointer into its reference tokens, unescaped.
-fn parse(pointer: &str) -> Result<Vec<String>, String> {
+pub(crate) fn parse(pointer: &str) -> Result<Vec<String>, String> {
     if pointer.is_empty() {
         return Ok(Vec::new());
     }

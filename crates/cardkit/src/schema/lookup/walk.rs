@@ -396,7 +396,7 @@ fn names(tokens: &[String]) -> String {
 }
 
 /// `*` or an array index as RFC 6901 writes it (no leading zeros).
-fn is_index(token: &str) -> bool {
+pub(crate) fn is_index(token: &str) -> bool {
     token == "*"
         || token == "0"
         || (!token.is_empty()
