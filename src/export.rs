@@ -96,7 +96,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
     // export's notes go too, in order. A closed stderr stops the report, not
     // the run: the exit status still says whether everything was exported.
     let err = RefCell::new(io::BufWriter::new(UntilClosed::new(io::stderr().lock())));
-    let mut renderer = Text::new(settings.warning_filter());
+    let colored = args.running.colored(&io::stderr());
+    let mut renderer = Text::new(settings.warning_filter()).colored(colored);
     let progress = Bar::new(args.running.quiet);
     let mut out = Shared(&err);
     let mut run = Run::new(&mut renderer, &mut out, settings.options(false))

@@ -86,12 +86,39 @@ pub struct Running {
     /// input; the report itself is the same. Example: --quiet
     #[arg(long, short = 'q')]
     pub quiet: bool,
+
+    /// When to colour the text report: `auto` on a terminal that shows
+    /// colour (unless NO_COLOR is set; CLICOLOR_FORCE forces it), `always`
+    /// or `never`. Files, pipes and the machine formats are never coloured
+    /// under `auto`. Example: --color never
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    pub color: ColorWhen,
+}
+
+/// When to colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal that shows colour, as NO_COLOR and CLICOLOR_FORCE say.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
 }
 
 impl Running {
     /// The threads to validate on.
     pub fn jobs(&self) -> usize {
         cardkit::run::jobs(self.jobs.map(usize::from))
+    }
+
+    /// Whether the text report written to `stream` is coloured.
+    pub fn colored(&self, stream: &impl anstream::stream::RawStream) -> bool {
+        match self.color {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => anstream::AutoStream::choice(stream) != anstream::ColorChoice::Never,
+        }
     }
 }
 

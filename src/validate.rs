@@ -55,7 +55,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let settings = args.validation.settings();
     let filter = settings.warning_filter();
     let mut renderer: Box<dyn Renderer> = match args.format {
-        ReportFormat::Text => Box::new(Text::new(filter)),
+        ReportFormat::Text => {
+            Box::new(Text::new(filter).colored(args.running.colored(&io::stdout())))
+        }
         ReportFormat::Json => Box::new(Json::new(filter)),
         ReportFormat::Github => Box::new(Github::new(filter)),
         ReportFormat::Sarif => Box::new(Sarif::new(filter, std::env::current_dir().ok())),

@@ -98,3 +98,48 @@ fn volatile_parts_are_replaced() {
         r#"{"summary":{"bytes":5,"seconds":"[seconds]"}}"#
     );
 }
+
+/// `cardkit ARGS…` with `env` set (and NO_COLOR and CLICOLOR_FORCE only as
+/// given), standard output with ESC shown as `␛`.
+fn colored(args: &[&str], env: &[(&str, &str)]) -> String {
+    let mut command = cardkit();
+    command
+        .current_dir(workspace_dir())
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
+        .args(args);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let output = command.output().expect("cardkit runs");
+    String::from_utf8(output.stdout)
+        .expect("UTF-8 output")
+        .replace('\u{1b}', "␛")
+}
+
+#[test]
+fn the_text_report_in_colour() {
+    let file = "examples/invalid/card-layer-problems.json";
+    let always = colored(&["validate", "--color", "always", file], &[]);
+    insta::assert_snapshot!("validate_color_always", without_throughput(&always));
+    // CLICOLOR_FORCE colours a pipe under `auto`; NO_COLOR wins over it, and
+    // `never` over both.
+    assert_eq!(
+        colored(&["validate", file], &[("CLICOLOR_FORCE", "1")]),
+        always
+    );
+    let plain = colored(&["validate", file], &[]);
+    assert!(!plain.contains('␛'), "{plain}");
+    let no_color = [("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")];
+    assert_eq!(colored(&["validate", file], &no_color), plain);
+    let never = ["validate", "--color", "never", file];
+    assert_eq!(colored(&never, &[("CLICOLOR_FORCE", "1")]), plain);
+    insta::assert_snapshot!("validate_no_color", without_throughput(&plain));
+    // The machine formats are never coloured.
+    let json = colored(
+        &["validate", "--color", "always", "--format", "json", file],
+        &[],
+    );
+    assert!(!json.contains('␛'), "{json}");
+}

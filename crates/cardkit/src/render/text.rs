@@ -10,8 +10,10 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
+use anstyle::{AnsiColor, Style};
+
 use super::{words, FileEnd, Renderer};
-use crate::diagnostic::{Code, Diagnostic, Excerpt};
+use crate::diagnostic::{Code, Diagnostic, Excerpt, Severity};
 use crate::report::{DocumentReport, Summary, WarningFilter};
 
 /// Runs that read at least this many bytes end with their throughput.
@@ -23,6 +25,32 @@ pub struct Text {
     filter: WarningFilter,
     /// The codes of the diagnostics shown, in order of first appearance.
     shown: Vec<Code>,
+    palette: Palette,
+}
+
+/// The styles of the report, when it is coloured: as compilers colour
+/// theirs, severities in their colours, the place and the gutter set off
+/// from what comes from the input.
+#[derive(Debug, Clone, Copy, Default)]
+struct Palette {
+    on: bool,
+}
+
+const ERROR: Style = AnsiColor::Red.on_default().bold();
+const WARNING: Style = AnsiColor::Yellow.on_default().bold();
+const NOTE: Style = AnsiColor::Cyan.on_default().bold();
+const GUTTER: Style = AnsiColor::Blue.on_default().bold();
+const PLACE: Style = Style::new().bold();
+
+impl Palette {
+    /// `text` in `style`, when colouring.
+    fn paint<'t>(self, style: Style, text: &'t str) -> Cow<'t, str> {
+        if self.on {
+            Cow::Owned(format!("{style}{text}{style:#}"))
+        } else {
+            Cow::Borrowed(text)
+        }
+    }
 }
 
 impl Text {
@@ -32,7 +60,17 @@ impl Text {
         Text {
             filter,
             shown: Vec::new(),
+            palette: Palette::default(),
         }
+    }
+
+    /// The same renderer, colouring its output with ANSI styles when
+    /// `colored` (for a terminal that shows colour; never for files or
+    /// pipes).
+    #[must_use]
+    pub fn colored(mut self, colored: bool) -> Self {
+        self.palette.on = colored;
+        self
     }
 
     /// `text` as the text renderer writes what comes from an input: each
@@ -62,7 +100,7 @@ impl Text {
     /// and a caret.
     #[must_use]
     pub fn diagnostic(path: &str, diagnostic: &Diagnostic) -> String {
-        diagnostic_text(path, diagnostic)
+        diagnostic_text(path, diagnostic, Palette::default())
     }
 }
 
@@ -86,7 +124,7 @@ impl Renderer for Text {
     ) -> io::Result<()> {
         for diagnostic in &document.diagnostics {
             if self.filter.admit(diagnostic) {
-                out.write_all(diagnostic_text(path, diagnostic).as_bytes())?;
+                out.write_all(diagnostic_text(path, diagnostic, self.palette).as_bytes())?;
                 if !self.shown.contains(&diagnostic.code) {
                     self.shown.push(diagnostic.code);
                 }
@@ -95,8 +133,10 @@ impl Renderer for Text {
         if let Some(note) = words::omitted(document) {
             writeln!(
                 out,
-                "{}: note: {}\n",
-                Text::escape(path),
+                "{}: {} {}\n",
+                self.palette
+                    .paint(PLACE, &format!("{}:", Text::escape(path))),
+                self.palette.paint(NOTE, "note:"),
                 Text::escape(&note)
             )?;
         }
@@ -107,8 +147,10 @@ impl Renderer for Text {
         match end.error {
             Some(error) => writeln!(
                 out,
-                "{}: error: cannot read: {}\n",
-                Text::escape(path),
+                "{} {} cannot read: {}\n",
+                self.palette
+                    .paint(PLACE, &format!("{}:", Text::escape(path))),
+                self.palette.paint(ERROR, "error:"),
                 Text::escape(error)
             ),
             None => Ok(()),
@@ -117,9 +159,18 @@ impl Renderer for Text {
 
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         for hidden in self.filter.suppressed() {
-            writeln!(out, "note: {}", Text::escape(&words::suppressed(&hidden)))?;
+            writeln!(
+                out,
+                "{} {}",
+                self.palette.paint(NOTE, "note:"),
+                Text::escape(&words::suppressed(&hidden))
+            )?;
         }
-        writeln!(out, "{}", words::checked(summary))?;
+        writeln!(
+            out,
+            "{}",
+            self.palette.paint(PLACE, &words::checked(summary))
+        )?;
         for line in words::counts(summary) {
             writeln!(out, "{line}")?;
         }
@@ -135,7 +186,8 @@ impl Renderer for Text {
             }
         }
         if let Some(help) = help(&self.shown) {
-            writeln!(out, "{help}")?;
+            let help = help.strip_prefix("help:").unwrap_or(&help);
+            writeln!(out, "{}{help}", self.palette.paint(NOTE, "help:"))?;
         }
         Ok(())
     }
@@ -156,14 +208,16 @@ fn help(shown: &[Code]) -> Option<String> {
 }
 
 /// One diagnostic with its source excerpt.
-fn diagnostic_text(path: &str, d: &Diagnostic) -> String {
+fn diagnostic_text(path: &str, d: &Diagnostic, palette: Palette) -> String {
+    let place = format!("{}:{}:{}:", Text::escape(path), d.line, d.column);
+    let severity = match d.severity {
+        Severity::Error => ERROR,
+        Severity::Warning => WARNING,
+    };
     let mut text = format!(
-        "{}:{}:{}: {}[{}]: {}\n",
-        Text::escape(path),
-        d.line,
-        d.column,
-        d.severity.as_str(),
-        d.code,
+        "{} {}: {}\n",
+        palette.paint(PLACE, &place),
+        palette.paint(severity, &format!("{}[{}]", d.severity.as_str(), d.code)),
         Text::escape(&d.message())
     );
     let pointer = if d.pointer.is_empty() {
@@ -172,7 +226,12 @@ fn diagnostic_text(path: &str, d: &Diagnostic) -> String {
         Text::escape(&d.pointer)
     };
     let gutter = d.line.to_string().len();
-    let _ = writeln!(text, "{:gutter$}--> {pointer}", "");
+    let _ = writeln!(
+        text,
+        "{:gutter$}{} {pointer}",
+        "",
+        palette.paint(GUTTER, "-->")
+    );
     if let Some((line, caret)) = d.excerpt.as_ref().and_then(Excerpt::shown) {
         // The excerpt shows controls as spaces; the other characters that
         // act on how a line is shown become spaces too, keeping the caret
@@ -181,9 +240,17 @@ fn diagnostic_text(path: &str, d: &Diagnostic) -> String {
             .chars()
             .map(|c| if unsafe_on_a_terminal(c) { ' ' } else { c })
             .collect();
-        let _ = writeln!(text, "{:gutter$} |", "");
-        let _ = writeln!(text, "{} | {line}", d.line);
-        let _ = writeln!(text, "{:gutter$} | {:caret$}^", "", "");
+        let bar = palette.paint(GUTTER, "|");
+        let number = palette.paint(GUTTER, &d.line.to_string()).into_owned();
+        let _ = writeln!(text, "{:gutter$} {bar}", "");
+        let _ = writeln!(text, "{number} {bar} {line}");
+        let _ = writeln!(
+            text,
+            "{:gutter$} {bar} {:caret$}{}",
+            "",
+            "",
+            palette.paint(severity, "^")
+        );
     }
     text.push('\n');
     text
