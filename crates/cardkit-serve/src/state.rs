@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
+use cardkit::run::Settings;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::metrics::Metrics;
@@ -20,6 +21,10 @@ pub struct Config {
     pub max_concurrent: usize,
     /// Threads each validation may use (as `cardkit validate --jobs`).
     pub jobs: usize,
+    /// The validation settings a request's parameters start from (a
+    /// configuration file's, given to `cardkit serve`); each parameter given
+    /// overrides its setting.
+    pub defaults: Settings,
 }
 
 impl Config {
@@ -38,6 +43,7 @@ impl Default for Config {
             timeout: Config::DEFAULT_TIMEOUT,
             max_concurrent: Config::DEFAULT_MAX_CONCURRENT,
             jobs: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            defaults: Settings::default(),
         }
     }
 }

@@ -19,8 +19,9 @@ use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use cardkit::render::{FileEnd, Json, JsonLines, Renderer, Sarif};
-use cardkit::report::{Summary, WarningFilter};
-use cardkit::validate::{self, Options, Validator};
+use cardkit::report::Summary;
+use cardkit::run::Settings;
+use cardkit::validate::{self, Validator};
 use cardkit::Kind;
 use futures_util::StreamExt;
 use serde::Deserialize;
@@ -89,57 +90,59 @@ enum Warn {
 
 /// What a request asks, checked before its body is read.
 struct Asked {
-    options: Options,
-    warning_limit: usize,
+    settings: Settings,
+    json_lines: bool,
     name: String,
 }
 
 impl ValidateParams {
-    fn asked(self, media: BodyMedia) -> Result<Asked, Problem> {
-        let kind = match self.kind.as_deref() {
-            None | Some("auto") => None,
-            Some(name) => Some(name.parse::<Kind>().map_err(|_| {
-                Problem::bad_parameter(format!(
-                    "`kind` is `{name}`: expected `auto`, `template`, `card`, `set` or `migration`"
-                ))
-            })?),
-        };
-        let as_of = self
-            .as_of
-            .as_deref()
-            .map(validate::as_of_version)
-            .transpose()
-            .map_err(|why| Problem::bad_parameter(format!("`as_of`: {why}")))?;
-        let strict_version = self.strict_version.unwrap_or(false);
-        if strict_version && as_of.is_none() {
+    /// The settings asked: each parameter given over the service's
+    /// defaults.
+    fn asked(self, media: BodyMedia, defaults: Settings) -> Result<Asked, Problem> {
+        let mut settings = defaults;
+        match self.kind.as_deref() {
+            None => {}
+            Some("auto") => settings.kind = None,
+            Some(name) => {
+                settings.kind = Some(name.parse::<Kind>().map_err(|_| {
+                    Problem::bad_parameter(format!(
+                        "`kind` is `{name}`: expected `auto`, `template`, `card`, `set` or `migration`"
+                    ))
+                })?);
+            }
+        }
+        if let Some(as_of) = self.as_of.as_deref() {
+            settings.as_of = Some(
+                validate::as_of_version(as_of)
+                    .map_err(|why| Problem::bad_parameter(format!("`as_of`: {why}")))?,
+            );
+        }
+        if let Some(strict_version) = self.strict_version {
+            settings.strict_version = strict_version;
+        }
+        if settings.strict_version && settings.as_of.is_none() {
             return Err(Problem::bad_parameter(
                 "`strict_version` needs `as_of`: it makes fields newer than that version errors",
             ));
         }
-        let warn_deprecated = match self.warn.as_deref() {
-            None => false,
-            Some("deprecated") => true,
+        if let Some(deny) = self.deny_unknown_fields {
+            settings.deny_unknown_fields = deny;
+        }
+        match self.warn.as_deref() {
+            None => {}
+            Some("deprecated") => settings.warn_deprecated = true,
             Some(other) => {
                 return Err(Problem::bad_parameter(format!(
                     "`warn` is `{other}`: the one extra warning is `deprecated`"
                 )))
             }
-        };
-        let warning_limit = match self.warning_limit {
-            None => WarningFilter::DEFAULT_LIMIT,
-            Some(0) => usize::MAX,
-            Some(limit) => limit as usize,
-        };
+        }
+        if let Some(limit) = self.warning_limit {
+            settings.warning_limit = limit as usize;
+        }
         Ok(Asked {
-            options: Options {
-                kind,
-                deny_unknown_fields: self.deny_unknown_fields.unwrap_or(false),
-                json_lines: media == BodyMedia::JsonLines,
-                as_of,
-                strict_version,
-                warn_deprecated,
-            },
-            warning_limit,
+            settings,
+            json_lines: media == BodyMedia::JsonLines,
             name: self.name.unwrap_or_else(|| "<body>".to_owned()),
         })
     }
@@ -193,7 +196,7 @@ pub async fn validate(
                 )));
             }
         }
-        params.asked(media)
+        params.asked(media, state.config.defaults)
     })();
     let asked = match asked {
         Ok(asked) => asked,
@@ -280,7 +283,7 @@ struct Job {
 
 impl Job {
     fn run(self, reader: BodyReader, sender: mpsc::Sender<Out>) {
-        let filter = WarningFilter::new(self.asked.warning_limit);
+        let filter = self.asked.settings.warning_filter();
         let mut renderer: Box<dyn Renderer> = match self.accepted {
             Accepted::Json => Box::new(Json::new(filter)),
             Accepted::JsonLines => Box::new(JsonLines::new(filter)),
@@ -306,7 +309,8 @@ impl Job {
                 out.after_document(written);
             }
         };
-        let validator = Validator::new(self.asked.options).jobs(self.state.config.jobs);
+        let options = self.asked.settings.options(self.asked.json_lines);
+        let validator = Validator::new(options).jobs(self.state.config.jobs);
         // A client that takes the report line by line gets each document's
         // line as soon as the document has arrived.
         let validator = if self.accepted == Accepted::JsonLines {
