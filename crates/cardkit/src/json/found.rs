@@ -3,8 +3,6 @@
 
 use serde::Serialize;
 
-use super::skip::skip_raw;
-
 /// The longest literal quoted in a report, in characters; longer ones are cut
 /// with their length said.
 pub const QUOTED_CHARS: usize = 40;
@@ -81,31 +79,6 @@ pub enum FoundValue {
 }
 
 impl FoundValue {
-    /// The value at `at` of `bytes`.
-    #[must_use]
-    pub fn at(bytes: &[u8], at: usize) -> FoundValue {
-        let literal = |at: usize| {
-            let end = skip_raw(bytes, at).unwrap_or(bytes.len());
-            cut(&bytes[at..end])
-        };
-        match bytes.get(at) {
-            Some(b'{') => FoundValue::Object,
-            Some(b'[') => FoundValue::Array,
-            Some(b'"') => {
-                let (literal, cut_from) = literal(at);
-                FoundValue::String { literal, cut_from }
-            }
-            Some(b't') => FoundValue::Boolean { value: true },
-            Some(b'f') => FoundValue::Boolean { value: false },
-            Some(b'n') => FoundValue::Null,
-            Some(_) => {
-                let (literal, cut_from) = literal(at);
-                FoundValue::Number { literal, cut_from }
-            }
-            None => FoundValue::Nothing,
-        }
-    }
-
     /// A number whose literal spans `bytes`.
     #[must_use]
     pub fn number(bytes: &[u8]) -> FoundValue {
@@ -116,7 +89,7 @@ impl FoundValue {
 
 /// The text of `bytes`, cut to [`QUOTED_CHARS`] characters (a string keeps
 /// its closing quote); the length in characters when it was cut.
-fn cut(bytes: &[u8]) -> (String, Option<usize>) {
+pub(super) fn cut(bytes: &[u8]) -> (String, Option<usize>) {
     // Only the start of a long literal is ever shown: decode no more of it.
     let head = &bytes[..bytes.len().min(4 * (QUOTED_CHARS + 3))];
     let text = String::from_utf8_lossy(head);

@@ -2,9 +2,9 @@
 //! 300 MB note in a catalog's `meta`) is checked as its bytes arrive, and
 //! the bytes behind the cursor can be let go.
 
+use super::lanes::string_stop;
 use super::scan::Scanner;
-use super::skip::string_stop;
-use super::{Syntax, SyntaxError};
+use super::syntax::{Syntax, SyntaxError};
 
 /// The longest escape, a surrogate pair (`\uD83D\uDE00`): while more bytes
 /// may follow, an escape this close to the end waits for them, so that it is

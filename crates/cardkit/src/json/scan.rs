@@ -5,9 +5,9 @@
 use std::borrow::Cow;
 
 use super::found::{FoundByte, FoundValue};
-use super::skip::string_stop;
+use super::lanes::string_stop;
+use super::syntax::{Expect, Syntax, SyntaxError};
 use super::text::lossy;
-use super::{Expect, Syntax, SyntaxError};
 
 /// A string token: the byte range of its content, without the quotes.
 #[derive(Debug, Clone, Copy)]
@@ -386,12 +386,6 @@ impl<'a> Scanner<'a> {
         }
         let token = probe.string().ok()?;
         Some(probe.decode(token))
-    }
-
-    /// The value at the cursor, described for a report.
-    #[must_use]
-    pub fn found_value(&self) -> FoundValue {
-        FoundValue::at(self.bytes, self.pos)
     }
 
     /// The members of the object at the cursor, read by structure: each

@@ -2,6 +2,10 @@
 //! reading it, by brackets and quotes alone. It finds where each document of
 //! a container ends before the document is handed to another thread.
 
+use super::found::FoundValue;
+use super::lanes::{lanes_equal, string_stop, HIGH, ONES};
+use super::scan::scalar_extent;
+
 /// Skips one value structurally (strings, brackets), without checking it
 /// closely or recording anything; returns the offset after it. `Err(at)`:
 /// the value is cut short (`at` is the end of `bytes`) or a bracket at `at`
@@ -21,7 +25,7 @@ pub fn skip_raw(bytes: &[u8], mut pos: usize) -> Result<usize, usize> {
         Some(b'}' | b']') => return Err(pos),
         // A number or literal ends where the scanner stops reading it (a
         // document `0` followed by `true` ends before it).
-        Some(_) => return Ok(super::scan::scalar_extent(bytes, pos)),
+        Some(_) => return Ok(scalar_extent(bytes, pos)),
     }
     let mut open: Vec<u8> = Vec::new();
     let mut in_string = false;
@@ -139,85 +143,35 @@ fn skip_string(bytes: &[u8], mut pos: usize) -> Result<usize, usize> {
     }
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `x` that equals `byte`, and no other bit.
-#[inline]
-fn lanes_equal(x: u64, byte: u8) -> u64 {
-    let y = x ^ (ONES * u64::from(byte));
-    !(((y & !HIGH) + !HIGH) | y) & HIGH
-}
-
-/// The first byte of `bytes` that ends a run of plain string content (`"`,
-/// `\` or a control character), with its index; clears `ascii` when a byte
-/// beyond ASCII comes before it. Eight bytes at a time.
-#[inline]
-pub(super) fn string_stop(bytes: &[u8], ascii: &mut bool) -> Option<(usize, u8)> {
-    let mut i = 0;
-    while let Some(word) = bytes.get(i..i + 8) {
-        let x = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        let quote = x ^ (ONES * u64::from(b'"'));
-        let backslash = x ^ (ONES * u64::from(b'\\'));
-        // Lanes that are `"`, `\` or below 0x20 get their high bit set; a
-        // borrow may set one in a later lane too, never in an earlier one,
-        // so the lowest is exact.
-        let stops = ((quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash)
-            | (x.wrapping_sub(ONES * 0x20) & !x))
-            & HIGH;
-        if stops != 0 {
-            let lane = stops.trailing_zeros() as usize / 8;
-            let before = (1u64 << (lane * 8)).wrapping_sub(1);
-            if x & HIGH & before != 0 {
-                *ascii = false;
-            }
-            return Some((i + lane, word[lane]));
+/// The value at `at` of `bytes`, described for a report: its type, and the
+/// literal of a string or number (cut when long), found by structure.
+#[must_use]
+pub fn found_at(bytes: &[u8], at: usize) -> FoundValue {
+    let literal = |at: usize| {
+        let end = skip_raw(bytes, at).unwrap_or(bytes.len());
+        super::found::cut(&bytes[at..end])
+    };
+    match bytes.get(at) {
+        Some(b'{') => FoundValue::Object,
+        Some(b'[') => FoundValue::Array,
+        Some(b'"') => {
+            let (literal, cut_from) = literal(at);
+            FoundValue::String { literal, cut_from }
         }
-        if x & HIGH != 0 {
-            *ascii = false;
+        Some(b't') => FoundValue::Boolean { value: true },
+        Some(b'f') => FoundValue::Boolean { value: false },
+        Some(b'n') => FoundValue::Null,
+        Some(_) => {
+            let (literal, cut_from) = literal(at);
+            FoundValue::Number { literal, cut_from }
         }
-        i += 8;
+        None => FoundValue::Nothing,
     }
-    while let Some(&b) = bytes.get(i) {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            return Some((i, b));
-        }
-        if b >= 0x80 {
-            *ascii = false;
-        }
-        i += 1;
-    }
-    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn string_stop_finds_the_first_stop_and_notes_non_ascii() {
-        for text in [
-            "abc\"",
-            "abcdefghijklmnop\"",
-            "abcdefgh\\n\"",
-            "héllo wörld, longer than eight\"",
-            "0123456\u{1}",
-            "ab\"cdé fghijkl",
-            "abcdéfg\"h",
-            "",
-        ] {
-            let bytes = text.as_bytes();
-            let mut ascii = true;
-            let expected = bytes
-                .iter()
-                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-                .map(|i| (i, bytes[i]));
-            assert_eq!(string_stop(bytes, &mut ascii), expected, "{text:?}");
-            let upto = expected.map_or(bytes.len(), |(i, _)| i);
-            assert_eq!(ascii, bytes[..upto].is_ascii(), "{text:?}");
-        }
-    }
 
     /// The byte-at-a-time skip that `skip_raw` must agree with.
     fn skip_reference(bytes: &[u8], mut pos: usize) -> Result<usize, usize> {
@@ -232,7 +186,7 @@ mod tests {
             if len.is_empty() {
                 return Err(bytes.len());
             }
-            return Ok(crate::json::scan::scalar_extent(bytes, pos));
+            return Ok(scalar_extent(bytes, pos));
         }
         while let Some(&byte) = bytes.get(pos) {
             pos += 1;

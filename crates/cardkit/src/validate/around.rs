@@ -10,7 +10,7 @@ use crate::json::{push_escaped, scalar_end, DuplicateKeys, Scanner, Syntax};
 use crate::schema::MAX_DEPTH;
 
 use super::container::Container;
-use super::stream::{Documents, Stop};
+use super::documents::{Documents, Stop};
 
 impl<D: Documents> Container<'_, '_, D> {
     /// Reads past the value at the cursor, which is at `pointer`.

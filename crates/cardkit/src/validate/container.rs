@@ -10,11 +10,12 @@ use crate::json::{
 };
 use crate::model::Kind;
 
+use super::documents::{Documents, KindRule, Stop, MAX_CHAR_BYTES};
 use super::findings::{severity, Findings};
 use super::layout::{self, NeedMore};
 use super::options::Options;
-use super::stream::{Documents, KindRule, Source, Stop, MAX_CHAR_BYTES};
-use super::validator::AROUND_LIMIT;
+use super::part::AROUND_LIMIT;
+use super::source::Source;
 use crate::report::{DocumentReport, Layout, Omitted};
 
 /// Reads the value at `start` of `src` (the whole input, or one line of JSON
@@ -492,7 +493,7 @@ impl<D: Documents> Container<'_, '_, D> {
     }
 
     fn found_value(&mut self) -> FoundValue {
-        FoundValue::at(self.src.bytes(), self.pos - self.src.base)
+        crate::json::found_at(self.src.bytes(), self.pos - self.src.base)
     }
 
     /// Records a problem at file offset `at`: keeps it, located, within the

@@ -8,10 +8,12 @@ use crate::diagnostic::Detail;
 use crate::json::{Syntax, BOM};
 
 use super::container::{container, diagnostic, Outside};
+use super::documents::Stop;
 use super::options::Options;
 use super::parallel;
 use super::part::Sink;
-use super::stream::{for_each_line, validate_line, Sequential, Source, Stop};
+use super::source::Source;
+use super::stream::{for_each_line, validate_line, Sequential};
 use crate::report::Layout;
 
 /// Validates every document of `src`.

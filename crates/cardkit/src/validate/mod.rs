@@ -21,6 +21,7 @@ mod around;
 mod check;
 mod container;
 mod dispatch;
+mod documents;
 mod findings;
 mod layout;
 mod locate;
@@ -38,10 +39,11 @@ pub use crate::report::{
 };
 pub use crate::schema::MAX_DEPTH;
 pub use options::{as_of_version, Options};
+pub use part::AROUND_LIMIT;
 #[doc(hidden)]
 pub use source::Buffering;
 pub use tape::{Step, Tape};
-pub use validator::{Extracting, Found, Validated, Validator, AROUND_LIMIT, MAX_JOBS};
+pub use validator::{Extracting, Found, Validated, Validator, MAX_JOBS};
 
 use crate::json::BOM;
 

@@ -13,10 +13,12 @@ use crate::diagnostic::Diagnostic;
 
 use super::check::{Checker, Malformed};
 use super::container::container;
+use super::documents::{Documents, KindRule, Stop};
 use super::locate::{self, Position, CONTEXT_BYTES};
 use super::options::Options;
 use super::part::{extracted, Extract, Part, Sink};
-use super::stream::{for_each_line, validate_line, Documents, KindRule, Sequential, Source, Stop};
+use super::source::Source;
+use super::stream::{for_each_line, validate_line, Sequential};
 use crate::json::skip_raw;
 use crate::report::{DocumentReport, Layout};
 

@@ -10,6 +10,11 @@ use std::any::Any;
 use super::tape::Tape;
 use crate::report::DocumentReport;
 
+/// The longest member beside the documents (a catalog's `meta`) whose bytes
+/// an extracting validation hands out: 1 MiB. A longer one is read past as
+/// a stream, as always, and handed out without its bytes.
+pub const AROUND_LIMIT: usize = 1 << 20;
+
 /// What an extractor made of one document, type-erased between the threads.
 pub(crate) type Extracted = Box<dyn Any + Send>;
 
@@ -32,7 +37,7 @@ pub(crate) enum Part {
     /// report is of a whole document and an extractor was given.
     Document(DocumentReport, Option<Extracted>),
     /// A member beside the documents: its pointer and its bytes, when they
-    /// are no longer than [`super::AROUND_LIMIT`].
+    /// are no longer than [`AROUND_LIMIT`].
     Around(String, Option<Vec<u8>>),
 }
 

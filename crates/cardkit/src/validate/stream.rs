@@ -1,7 +1,7 @@
-//! Reading a file as a stream of documents: what is done with each document
-//! found ([`Documents`]: validated at once, or sent off to another thread),
-//! walking one document while reading more of the input as it needs, and
-//! JSON Lines. The container around the documents is read in `container.rs`.
+//! Reading a file as a stream of documents: each document found validated at
+//! once ([`Sequential`]), walking one document while reading more of the
+//! input as it needs, and JSON Lines. The container around the documents is
+//! read in `container.rs`, and hands each to a [`Documents`] handler.
 //! Only the part of the input around the current document is kept in memory.
 
 use std::io;
@@ -11,89 +11,13 @@ use crate::json::skip_raw;
 
 use super::check::{Checker, Flow, Malformed};
 use super::container::container;
-use super::layout;
+use super::documents::{Documents, KindRule, Stop, MAX_CHAR_BYTES};
 use super::locate::Position;
 use super::options::Options;
 use super::part::{Part, Sink};
-pub(crate) use super::source::Source;
+use super::source::Source;
 use super::tape::Tape;
-use crate::model::Kind;
-use crate::report::{DocumentReport, Layout, Omitted};
-
-/// Why reading stopped early.
-#[derive(Debug)]
-pub(crate) enum Stop {
-    /// Malformed JSON, reported; nothing after it can be read.
-    Malformed,
-    /// The input could not be read.
-    Io(io::Error),
-}
-
-impl From<io::Error> for Stop {
-    fn from(error: io::Error) -> Self {
-        Stop::Io(error)
-    }
-}
-
-/// How the kind of a document is found.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum KindRule {
-    /// It is known (`None`: it cannot be told).
-    Named(Option<Kind>),
-    /// It is `forced`, or told from the document's members, or else
-    /// `otherwise`.
-    Told {
-        forced: Option<Kind>,
-        otherwise: Option<Kind>,
-    },
-}
-
-impl KindRule {
-    /// The kind of the document at `pos` of `bytes`.
-    pub fn resolve(self, bytes: &[u8], pos: usize) -> Option<Kind> {
-        match self {
-            KindRule::Named(kind) => kind,
-            KindRule::Told { forced, otherwise } => {
-                forced.or_else(|| layout::kind_of(bytes, pos)).or(otherwise)
-            }
-        }
-    }
-}
-
-/// What is done with each document found.
-pub(crate) trait Documents {
-    /// How the documents are laid out, told before the first document.
-    fn layout(&mut self, _layout: Layout) {}
-
-    /// Whether members of the root object beside the documents are wanted
-    /// (with [`Documents::around`]).
-    fn wants_around(&self) -> bool {
-        false
-    }
-
-    /// A member of the root object beside the documents, read past: its
-    /// pointer and its bytes (`None` when longer than the limit or no
-    /// longer at hand).
-    fn around(&mut self, _src: &mut Source<'_>, _pointer: String, _bytes: Option<Vec<u8>>) {}
-
-    /// The document at file offset `at`: validates it (or sends it off to
-    /// be) and returns the offset after it. `Stop::Malformed` when it is
-    /// malformed JSON, found now.
-    fn document(
-        &mut self,
-        src: &mut Source<'_>,
-        at: usize,
-        pointer: String,
-        kind: KindRule,
-    ) -> Result<usize, Stop>;
-
-    /// The bytes at hand are about to be let go of (up to some context
-    /// before the cursor), in the middle of what is around documents: a
-    /// handler that still needs any of them takes them now.
-    fn before_release(&mut self, _src: &mut Source<'_>) -> io::Result<()> {
-        Ok(())
-    }
-}
+use crate::report::{DocumentReport, Omitted};
 
 /// Validates each document as it is found, on this thread.
 pub(crate) struct Sequential<'s> {
@@ -150,10 +74,6 @@ impl Documents for Sequential<'_> {
         outcome.map(|()| end).map_err(|Malformed| Stop::Malformed)
     }
 }
-
-/// The most bytes a character takes in UTF-8: a problem found this close
-/// to the end of the bytes at hand may name a character cut short.
-pub(crate) const MAX_CHAR_BYTES: usize = 4;
 
 /// Runs `walk` over the value at file offset `at`, reading more of the input
 /// whenever the value may go on beyond the bytes at hand. Returns the

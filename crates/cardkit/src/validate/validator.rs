@@ -16,11 +16,6 @@ use crate::report::{DocumentReport, FileReport, Layout};
 /// The most threads one input is validated on, whatever is asked for.
 pub const MAX_JOBS: usize = 256;
 
-/// The longest member beside the documents (a catalog's `meta`) whose bytes
-/// an extracting validation hands out: 1 MiB. A longer one is read past as
-/// a stream, as always, and handed out without its bytes.
-pub const AROUND_LIMIT: usize = 1 << 20;
-
 /// A validation, set up: options, threads and buffering. Cheap to make and
 /// to copy; it holds no input.
 ///
@@ -196,7 +191,7 @@ pub enum Validated<T> {
     Document(DocumentReport, Option<T>),
     /// A member of the root object beside the documents, such as a
     /// catalog's `meta`: its pointer (`/meta`) and its bytes, `None` when
-    /// longer than [`AROUND_LIMIT`]. Such members are never validated.
+    /// longer than [`AROUND_LIMIT`](super::AROUND_LIMIT). Such members are never validated.
     Around {
         /// The member's JSON Pointer.
         pointer: String,

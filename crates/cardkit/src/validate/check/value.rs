@@ -127,7 +127,7 @@ impl Checker<'_> {
 
     /// The value at `at`, described for a report.
     pub(crate) fn found_at(&self, at: usize) -> FoundValue {
-        FoundValue::at(self.read.scan.bytes, at)
+        crate::json::found_at(self.read.scan.bytes, at)
     }
 
     /// Reads past a value of the wrong JSON type and reports it; something
