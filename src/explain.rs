@@ -8,7 +8,7 @@
 
 use std::io::{self, Write};
 
-use cardkit::diagnostic::explain::explain_code;
+use cardkit::codes::explain_code;
 use cardkit::schema::explain::explain;
 use cardkit::{Code, Kind};
 use clap::builder::PossibleValuesParser;

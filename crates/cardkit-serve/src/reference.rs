@@ -6,7 +6,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use cardkit::diagnostic::explain::explain_code;
+use cardkit::codes::explain_code;
 use cardkit::schema::explain::explain as explain_pointer;
 use cardkit::schema::json_schema::json_schema;
 use cardkit::schema::listing::{Filter, Listing};

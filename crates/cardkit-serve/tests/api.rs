@@ -633,7 +633,7 @@ async fn reference_routes_give_the_librarys_outputs() {
         .json()
         .await
         .unwrap();
-    let library = cardkit::diagnostic::explain::explain_code(cardkit::Code::MissingField);
+    let library = cardkit::codes::explain_code(cardkit::Code::MissingField);
     assert_eq!(code, serde_json::to_value(library).unwrap());
     assert_eq!(code["diagnostics"][0]["code"], "missing_field");
     for (path, status) in [

@@ -14,6 +14,7 @@
 // The derive macro names this crate by its absolute path, also from inside it.
 extern crate self as cardkit;
 
+pub mod codes;
 pub mod diagnostic;
 pub mod format;
 pub mod json;
@@ -23,6 +24,7 @@ pub mod render;
 pub mod report;
 pub mod run;
 pub mod schema;
+pub mod table;
 pub mod validate;
 
 pub use diagnostic::{Code, Diagnostic, Severity};

@@ -9,7 +9,7 @@ mod support;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use cardkit::diagnostic::explain::explain_code;
+use cardkit::codes::explain_code;
 use cardkit::schema::explain::explain;
 use cardkit::schema::fields::escape_token;
 use cardkit::{validate, Code, Diagnostic, Kind, Options};

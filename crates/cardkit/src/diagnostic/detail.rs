@@ -3,9 +3,9 @@
 
 use crate::json::{FoundValue, Syntax};
 use crate::model::Kind;
-use crate::schema::{Format, TaggedUnion, Type, Version};
+use crate::table::{Format, TaggedUnion, Type, Version};
 
-use super::Code;
+use super::code::Code;
 
 /// The data of one problem. Each variant belongs to one [`Code`].
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use crate::json::{Expect, FoundByte, FoundValue, Syntax, QUOTED_CHARS};
 use crate::schema::words::type_with_article as a_type;
 
-use super::Detail;
+use super::detail::Detail;
 
 /// The message of a diagnostic: what was expected and what was found.
 #[must_use]

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use crate::schema::{Describe, Model, ModelDef, Type};
+use crate::table::{Describe, Model, ModelDef, Type};
 
 /// The four kinds of document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
-use crate::model::Uri;
+use super::value::Uri;
 use crate::Model;
 
 /// A notice that a catalog card record was replaced, merged or otherwise

@@ -10,6 +10,7 @@
 
 pub mod card;
 mod kind;
+mod layout;
 pub mod migration;
 pub mod set;
 pub mod template;
@@ -21,6 +22,7 @@ pub use card::{
     HorizontalAlign, Image, Layer, Mask, Tag, TemplateRef, Text, VerticalAlign,
 };
 pub use kind::Kind;
+pub use layout::Layout;
 pub use migration::Migration;
 pub use set::{
     CardSet, CardToken, ForeignData, Identifiers, LeadershipSkills, Legalities, PurchaseUrls,

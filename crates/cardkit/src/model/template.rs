@@ -11,7 +11,7 @@ pub use context::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::model::Card;
+use super::card::{Card, Dependencies, Group};
 use crate::Model;
 
 /// A card-design template.
@@ -49,8 +49,8 @@ impl Template {
                 corners: 0,
                 margin_x: 0,
                 margin_y: 0,
-                dependencies: crate::model::Dependencies::default(),
-                data: crate::model::Group::default(),
+                dependencies: Dependencies::default(),
+                data: Group::default(),
                 extra: Map::new(),
             },
             extra: Map::new(),

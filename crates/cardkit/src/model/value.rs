@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::schema::{Describe, Format, Type};
+use crate::table::{Describe, Format, Type};
 
 /// A color string in one of the forms the spec's `color` format accepts
 /// (`white`, `#ff000080`, `rgb(0, 0, 0)`, …), kept as written.

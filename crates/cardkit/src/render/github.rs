@@ -12,7 +12,8 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use super::{words, FileEnd, Renderer};
+use super::renderer::{FileEnd, Renderer};
+use super::words;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::report::DocumentReport;
 use crate::report::{Summary, WarningFilter};

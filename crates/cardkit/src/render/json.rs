@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{FileEnd, Renderer};
+use super::renderer::{FileEnd, Renderer};
 use crate::diagnostic::Diagnostic;
 use crate::model::Kind;
 use crate::report::{DocumentReport, Layout, Omitted};

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::json::{DocumentEntry, FileTail};
-use super::{FileEnd, Renderer};
+use super::renderer::{FileEnd, Renderer};
 use crate::report::DocumentReport;
 use crate::report::{Summary, Suppressed, WarningFilter};
 

@@ -8,7 +8,8 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::{words, FileEnd, Renderer};
+use super::renderer::{FileEnd, Renderer};
+use super::words;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::report::DocumentReport;
 use crate::report::{Summary, WarningFilter};

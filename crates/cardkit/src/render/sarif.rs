@@ -13,7 +13,8 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use serde::Serialize;
 use serde_json::json;
 
-use super::{words, FileEnd, Renderer};
+use super::renderer::{FileEnd, Renderer};
+use super::words;
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::report::DocumentReport;
 use crate::report::{Summary, WarningFilter};

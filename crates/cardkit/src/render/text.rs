@@ -12,7 +12,8 @@ use std::io::{self, Write};
 
 use anstyle::{AnsiColor, Style};
 
-use super::{words, FileEnd, Renderer};
+use super::renderer::{FileEnd, Renderer};
+use super::words;
 use crate::diagnostic::{Code, Diagnostic, Excerpt, Severity};
 use crate::report::{DocumentReport, Summary, WarningFilter};
 

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::model::Kind;
+use crate::model::{Kind, Layout};
 
 /// The most errors one document keeps; the rest are counted.
 pub const KEPT_ERRORS: usize = 100_000;
@@ -105,44 +105,5 @@ impl FileReport {
     #[must_use]
     pub fn is_valid(&self) -> bool {
         self.documents.iter().all(DocumentReport::is_valid)
-    }
-}
-
-impl Serialize for Layout {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-/// How the documents of one JSON value are laid out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// The value is one document.
-    Bare,
-    /// `{"meta": {...}, "data": <document>}`.
-    Wrapped,
-    /// `{"meta": {...}, "data": {"<CODE>": <Set>, ...}}` (`meta` optional).
-    Catalog,
-    /// `{"<CODE>": <Set>, ...}` without a wrapper.
-    CodeMap,
-    /// `{"object": "list", "data": [<document>, ...]}`.
-    List,
-    /// `[<document>, ...]`.
-    Array,
-}
-
-impl Layout {
-    /// A short name for reports: `bare`, `wrapped`, `catalog`, `code_map`,
-    /// `list`, `array`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Layout::Bare => "bare",
-            Layout::Wrapped => "wrapped",
-            Layout::Catalog => "catalog",
-            Layout::CodeMap => "code_map",
-            Layout::List => "list",
-            Layout::Array => "array",
-        }
     }
 }

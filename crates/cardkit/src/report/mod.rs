@@ -8,9 +8,8 @@ use serde::Serialize;
 
 mod document;
 
-pub use document::{
-    DocumentReport, FileReport, Layout, Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE,
-};
+pub use crate::model::Layout;
+pub use document::{DocumentReport, FileReport, Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 

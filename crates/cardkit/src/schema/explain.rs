@@ -26,7 +26,7 @@ use crate::schema::words::{
     default_words, doc_words, field_type_words, format_words, since_words, tag_default, tag_words,
     type_words, Presence,
 };
-use crate::schema::{models_of, FieldDef, ModelDef, Type};
+use crate::table::{models_of, FieldDef, ModelDef, Type};
 
 /// What a pointer names, in words.
 #[derive(Debug, Clone, Serialize)]

@@ -21,7 +21,7 @@
 //! and each says which branch it belongs to ([`Place::branches`]).
 
 use crate::model::Kind;
-use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
+use crate::table::{FieldDef, ModelDef, TaggedUnion, Type};
 
 /// One place of a document: a field's value, a union's tag member, or (where
 /// the listing stops a recursion, and in lookups) an item of a list field.

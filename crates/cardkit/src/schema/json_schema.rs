@@ -29,7 +29,7 @@ use serde_json::{json, Map, Value};
 
 use crate::model::Kind;
 use crate::schema::words::{default_value, format_definition};
-use crate::schema::{models_of, FieldDef, Format, ModelDef, TaggedUnion, Type};
+use crate::table::{models_of, FieldDef, Format, ModelDef, TaggedUnion, Type};
 
 /// The dialect of the exported schemas.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";

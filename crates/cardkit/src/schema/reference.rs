@@ -12,7 +12,7 @@ use crate::model::Kind;
 use crate::schema::words::{
     default_words, field_type_words, format_definition, type_words, Presence,
 };
-use crate::schema::{models_of, FieldDef, Format, ModelDef, Type};
+use crate::table::{models_of, FieldDef, Format, ModelDef, Type};
 
 /// The reference, as Markdown.
 #[must_use]

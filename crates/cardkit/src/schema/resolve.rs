@@ -44,10 +44,10 @@
 use serde::Serialize;
 
 use crate::model::Kind;
+use crate::model::Layout;
 use crate::schema::fields::{escape_token, fields, Place};
 use crate::schema::lookup::{is_index, lookup_tokens, parse, LookupError, Miss};
 use crate::schema::words::nearest_name;
-use crate::validate::Layout;
 
 /// The places an input names, and where in a file the document is when the
 /// input was a pointer from the file's root.

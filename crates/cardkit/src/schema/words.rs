@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::schema::{FieldDef, Format, ModelDef, TaggedUnion, Type, Version};
+use crate::table::{FieldDef, Format, ModelDef, TaggedUnion, Type, Version};
 
 /// A JSON type in words: `string`, `uuid string`, `list of CardSet`,
 /// `HorizontalAlign ("left", "right", "center")`, …
@@ -348,7 +348,7 @@ pub fn nearest_field(model: &'static ModelDef, name: &str) -> Option<&'static st
 mod tests {
     use super::*;
     use crate::model::Kind;
-    use crate::schema::models_of;
+    use crate::table::models_of;
 
     #[test]
     fn types_in_words_and_with_their_article() {

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use crate::json::{skip_raw, Scanner};
 use crate::model::card::LAYERS as LAYER_TAG;
 use crate::model::Kind;
-use crate::report::Layout;
+use crate::model::Layout;
 
 /// The bytes end before the question is answered: read more and ask again.
 #[derive(Debug)]

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::model::{wire, Color};
-use crate::schema::{Model as _, TaggedUnion, Type};
+use crate::table::{Model as _, TaggedUnion, Type};
 use crate::Model;
 
 /// A filter. On text layers the two shapes form a plain union (an element is

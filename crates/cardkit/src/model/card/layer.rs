@@ -7,7 +7,7 @@ use crate::model::card::{
     filter::IMAGE_FILTERS, Bound, Filter, HorizontalAlign, Mask, Tag, VerticalAlign,
 };
 use crate::model::{wire, Color};
-use crate::schema::{Describe, TaggedUnion, Type};
+use crate::table::{Describe, TaggedUnion, Type};
 use crate::Model;
 
 /// A layer of a card design, told apart by its `type`.

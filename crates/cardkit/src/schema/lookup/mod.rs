@@ -33,7 +33,7 @@ use std::fmt;
 
 use crate::model::Kind;
 use crate::schema::fields::Place;
-use crate::schema::MAX_DEPTH;
+use crate::table::MAX_DEPTH;
 
 pub(crate) use walk::is_index;
 use walk::Walk;
@@ -199,17 +199,4 @@ pub(crate) fn parse(pointer: &str) -> Result<Vec<String>, String> {
             Ok(out)
         })
         .collect()
-}
-
-#[cfg(test)]
-thread_local! {
-    /// Steps taken and bytes written out by the lookups of this thread, for
-    /// the tests that check that the work grows with the pointer's length.
-    static WORK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-#[inline]
-fn count_work(_units: usize) {
-    #[cfg(test)]
-    WORK.with(|work| work.set(work.get() + _units));
 }

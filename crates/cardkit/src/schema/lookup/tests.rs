@@ -1,8 +1,9 @@
 //! Lookups by pointer: places, suggestions, depth and work.
 
+use super::walk::WORK;
 use super::*;
 use crate::schema::fields::Member;
-use crate::schema::Type;
+use crate::table::Type;
 
 fn one(kind: Kind, pointer: &str) -> Place {
     let found = lookup(kind, pointer).unwrap_or_else(|e| panic!("{e}"));

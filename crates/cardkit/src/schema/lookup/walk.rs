@@ -4,9 +4,7 @@
 use crate::model::Kind;
 use crate::schema::fields::{escape_token, Branch, Choice, Member, Place, Run};
 use crate::schema::words::{nearest_name, type_words};
-use crate::schema::{ModelDef, Type, MAX_DEPTH};
-
-use super::count_work;
+use crate::table::{ModelDef, Type, MAX_DEPTH};
 
 /// What is at a spot of the document.
 #[derive(Clone, Copy)]
@@ -411,4 +409,17 @@ fn list(names: &[&str]) -> String {
         quoted.push(format!("and {} more", names.len() - SHOWN));
     }
     quoted.join(", ")
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Steps taken and bytes written out by the lookups of this thread, for
+    /// the tests that check that the work grows with the pointer's length.
+    pub(super) static WORK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+#[inline]
+pub(super) fn count_work(_units: usize) {
+    #[cfg(test)]
+    WORK.with(|work| work.set(work.get() + _units));
 }

@@ -9,9 +9,8 @@ use crate::schema::words::nearest_field;
 use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
 
 use super::super::tape::Step;
+use super::checker::{Checker, Flow, Site};
 use super::tags::Lookup;
-use super::value::Site;
-use super::{Checker, Flow};
 
 impl Checker<'_> {
     /// At `{`: validates an object against a model. `tag` names a member the

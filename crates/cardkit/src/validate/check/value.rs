@@ -5,26 +5,7 @@ use crate::json::{FoundValue, Num};
 use crate::schema::Type;
 
 use super::super::tape::Step;
-use super::{Checker, Flow};
-
-/// Where a value sits in the spec, for the `field` of diagnostics.
-#[derive(Clone, Copy)]
-pub(crate) struct Site {
-    pub model: &'static str,
-    pub field: &'static str,
-}
-
-impl Site {
-    /// A document's root, which is no field.
-    pub const ROOT: Site = Site {
-        model: "",
-        field: "",
-    };
-
-    pub fn label(self) -> Option<String> {
-        (!self.model.is_empty()).then(|| format!("{}.{}", self.model, self.field))
-    }
-}
+use super::checker::{Checker, Flow, Site};
 
 impl Checker<'_> {
     /// Validates the value at the cursor against `ty`.

@@ -1,9 +1,9 @@
-//! What each diagnostic code means, a short document that has it, the
+//! Every diagnostic code explained: what it means, a short document that has it, the
 //! diagnostic cardkit gives for it and how to fix it (`cardkit explain
 //! CODE`, as `rustc --explain`).
 //!
 //! ```
-//! use cardkit::diagnostic::explain::explain_code;
+//! use cardkit::codes::explain_code;
 //! use cardkit::Code;
 //!
 //! let explained = explain_code(Code::MissingField);
@@ -20,7 +20,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use super::{Code, Diagnostic, Severity};
+use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::model::Kind;
 use crate::render::Text;
 use crate::validate::{as_of_version, validate, Options};

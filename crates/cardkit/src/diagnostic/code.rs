@@ -1,0 +1,156 @@
+//! What kind of problem a diagnostic is ([`Code`], stable strings that are
+//! part of the public interface), and whether it makes a document invalid
+//! ([`Severity`]).
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// A stable machine code for each kind of problem. The strings returned by
+/// [`Code::as_str`] are part of cardkit's public interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Code {
+    /// The input is not well-formed JSON (syntax, encoding, a number beyond
+    /// 64-bit float range, trailing content, an empty input).
+    InvalidJson,
+    /// A required member is absent.
+    MissingField,
+    /// A value has another JSON type than the field's (no coercion).
+    WrongType,
+    /// `null` where the field does not allow it.
+    NullNotAllowed,
+    /// A constant field has another value.
+    ConstMismatch,
+    /// A value outside its enumeration.
+    EnumMismatch,
+    /// A string that is not a valid uuid, date, uri or color.
+    InvalidFormat,
+    /// A layer or filter without its `type` tag.
+    MissingDiscriminator,
+    /// A `type` tag with a value that names no known shape.
+    UnknownDiscriminator,
+    /// A value of a plain union that matches none of its shapes.
+    NoMatchingShape,
+    /// An integer beyond the 64-bit range.
+    OutOfRange,
+    /// Nesting deeper than the documented limit.
+    TooDeep,
+    /// The document's kind could not be told from its content.
+    UnknownKind,
+    /// A member the spec does not define (a warning unless unknown fields are
+    /// denied).
+    UnknownField,
+    /// The same key twice in one object; the last one wins.
+    DuplicateKey,
+    /// A field introduced after the version validated against (`--as-of`); a
+    /// warning unless versions are strict.
+    NewerField,
+    /// A deprecated field is present (reported when asked for).
+    DeprecatedField,
+}
+
+impl Code {
+    /// Every code, in documentation order.
+    pub const ALL: &'static [Code] = &[
+        Code::InvalidJson,
+        Code::MissingField,
+        Code::WrongType,
+        Code::NullNotAllowed,
+        Code::ConstMismatch,
+        Code::EnumMismatch,
+        Code::InvalidFormat,
+        Code::MissingDiscriminator,
+        Code::UnknownDiscriminator,
+        Code::NoMatchingShape,
+        Code::OutOfRange,
+        Code::TooDeep,
+        Code::UnknownKind,
+        Code::UnknownField,
+        Code::DuplicateKey,
+        Code::NewerField,
+        Code::DeprecatedField,
+    ];
+
+    /// The code's place in [`Code::ALL`].
+    #[must_use]
+    pub fn index(self) -> usize {
+        Code::ALL.iter().position(|&c| c == self).unwrap_or(0)
+    }
+
+    /// The stable code string, e.g. `missing_field`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::InvalidJson => "invalid_json",
+            Code::MissingField => "missing_field",
+            Code::WrongType => "wrong_type",
+            Code::NullNotAllowed => "null_not_allowed",
+            Code::ConstMismatch => "const_mismatch",
+            Code::EnumMismatch => "enum_mismatch",
+            Code::InvalidFormat => "invalid_format",
+            Code::MissingDiscriminator => "missing_discriminator",
+            Code::UnknownDiscriminator => "unknown_discriminator",
+            Code::NoMatchingShape => "no_matching_shape",
+            Code::OutOfRange => "out_of_range",
+            Code::TooDeep => "too_deep",
+            Code::UnknownKind => "unknown_kind",
+            Code::UnknownField => "unknown_field",
+            Code::DuplicateKey => "duplicate_key",
+            Code::NewerField => "newer_field",
+            Code::DeprecatedField => "deprecated_field",
+        }
+    }
+
+    /// The severity of the code unless options change it.
+    #[must_use]
+    pub fn default_severity(self) -> Severity {
+        match self {
+            Code::UnknownField | Code::DuplicateKey | Code::NewerField | Code::DeprecatedField => {
+                Severity::Warning
+            }
+            _ => Severity::Error,
+        }
+    }
+}
+
+impl std::str::FromStr for Code {
+    type Err = String;
+
+    /// Parses a code's string, e.g. `missing_field`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|code| code.as_str() == text)
+            .ok_or_else(|| format!("`{text}` is no diagnostic code"))
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whether a diagnostic makes its document invalid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// The document is invalid.
+    Error,
+    /// Worth knowing; the document stays valid.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}

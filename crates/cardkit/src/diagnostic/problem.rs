@@ -1,0 +1,156 @@
+//! One problem found in a document ([`Diagnostic`]): its code, severity,
+//! place and what was expected and found, with the source line around it
+//! ([`Excerpt`]).
+
+use serde::ser::SerializeMap;
+use serde::Serialize;
+
+use super::code::{Code, Severity};
+use super::detail::Detail;
+use super::words;
+
+/// One problem found in a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// What kind of problem.
+    pub code: Code,
+    /// Error or warning.
+    pub severity: Severity,
+    /// RFC 6901 JSON Pointer of the offending value from the file's root; for
+    /// a missing member, the pointer the member would have.
+    pub pointer: String,
+    /// The spec's `Model.field` the problem is about, e.g. `CardSet.uuid`,
+    /// when there is one.
+    pub field: Option<String>,
+    /// What was expected and what was found, as data; [`Diagnostic::message`]
+    /// puts it in words.
+    pub detail: Detail,
+    /// Byte offset in the file of the offending value (of the enclosing
+    /// object for a missing member).
+    pub offset: usize,
+    /// 1-based line of `offset`.
+    pub line: usize,
+    /// 1-based column of `offset`, counted in characters.
+    pub column: usize,
+    /// The source line around `offset`, taken while the bytes were at hand,
+    /// for renderers that show it.
+    pub excerpt: Option<Excerpt>,
+}
+
+impl Diagnostic {
+    /// A diagnostic about the value at file offset `offset`, not yet
+    /// located (line, column and excerpt are filled in later).
+    #[must_use]
+    pub fn new(
+        detail: Detail,
+        severity: Severity,
+        pointer: String,
+        field: Option<String>,
+        offset: usize,
+    ) -> Self {
+        Diagnostic {
+            code: detail.code(),
+            severity,
+            pointer,
+            field,
+            detail,
+            offset,
+            line: 0,
+            column: 0,
+            excerpt: None,
+        }
+    }
+
+    /// What was expected and what was found, in words.
+    #[must_use]
+    pub fn message(&self) -> String {
+        words::message(&self.detail)
+    }
+}
+
+/// The JSON form of a diagnostic, documented in the README: its data, the
+/// message in words, and what was expected and found, where the code has them.
+impl Serialize for Diagnostic {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("code", &self.code)?;
+        map.serialize_entry("severity", &self.severity)?;
+        map.serialize_entry("pointer", &self.pointer)?;
+        if let Some(field) = &self.field {
+            map.serialize_entry("field", field)?;
+        }
+        map.serialize_entry("message", &self.message())?;
+        if let Some(expected) = words::expected(&self.detail) {
+            map.serialize_entry("expected", &expected)?;
+        }
+        if let Some(allowed) = self.detail.allowed() {
+            map.serialize_entry("allowed", &allowed)?;
+        }
+        if let Some(found) = words::found(&self.detail) {
+            map.serialize_entry("found", &found)?;
+        }
+        if let Some(suggestion) = self.detail.suggestion() {
+            map.serialize_entry("suggestion", suggestion)?;
+        }
+        map.serialize_entry("offset", &self.offset)?;
+        map.serialize_entry("line", &self.line)?;
+        map.serialize_entry("column", &self.column)?;
+        map.end()
+    }
+}
+
+/// The source line around a diagnostic, as bytes taken while the input was
+/// at hand; [`Excerpt::shown`] makes the text a renderer shows, only for the
+/// diagnostics that are shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Excerpt {
+    /// The line, or the part of it within reach of the offset.
+    pub line: Vec<u8>,
+    /// Where the offending byte is in `line`.
+    pub at: usize,
+    /// The line goes on before `line`.
+    pub cut_before: bool,
+    /// The line goes on after `line`.
+    pub cut_after: bool,
+    /// The offset is at the end of the input.
+    pub at_end: bool,
+}
+
+impl Excerpt {
+    /// How many characters are shown on each side of the offending one.
+    pub const CONTEXT: usize = 60;
+
+    /// The line as shown (cut to [`Excerpt::CONTEXT`] characters on each
+    /// side of the offending one, `…` marking cuts, control characters as
+    /// spaces) and the caret's place in it, in characters; `None` when
+    /// there is nothing worth showing (only white space before the end of
+    /// the line).
+    #[must_use]
+    pub fn shown(&self) -> Option<(String, usize)> {
+        let before = String::from_utf8_lossy(&self.line[..self.at]);
+        let after = String::from_utf8_lossy(&self.line[self.at..]);
+        let after = after.strip_suffix('\r').unwrap_or(&after);
+        let shown_before: Vec<char> = before.chars().rev().take(Self::CONTEXT + 1).collect();
+        let shown_after: Vec<char> = after.chars().take(Self::CONTEXT + 1).collect();
+        let more_before =
+            shown_before.len() > Self::CONTEXT || (self.cut_before && !before.is_empty());
+        let more_after = shown_after.len() > Self::CONTEXT || (self.cut_after && !after.is_empty());
+        let visible = |c: &char| if c.is_control() { ' ' } else { *c };
+        let mut text = String::new();
+        if more_before {
+            text.push('…');
+        }
+        text.extend(shown_before.iter().take(Self::CONTEXT).rev().map(visible));
+        let caret = text.chars().count();
+        text.extend(shown_after.iter().take(Self::CONTEXT).map(visible));
+        if more_after {
+            text.push('…');
+        }
+        // An empty line: show it only at the end of the input, where the
+        // caret has nowhere else to go.
+        if text.is_empty() && !self.at_end {
+            return None;
+        }
+        Some((text, caret))
+    }
+}

@@ -1,0 +1,62 @@
+//! What every output format does: a [`Renderer`] is fed one input at a
+//! time, one document at a time, and ends with the run's totals.
+
+use std::io::{self, Write};
+
+use crate::report::{DocumentReport, FileReport, Layout, Summary};
+
+/// How the reading of one input ended.
+#[derive(Debug, Clone, Copy)]
+pub struct FileEnd<'a> {
+    /// How the documents were found; `None` when nothing could be read.
+    pub layout: Option<Layout>,
+    /// Every document of the input is valid (and it could be read).
+    pub valid: bool,
+    /// Why the input could not be read (to its end).
+    pub error: Option<&'a str>,
+}
+
+/// An output format.
+pub trait Renderer {
+    /// Starts the output of one input.
+    fn begin_file(&mut self, out: &mut dyn Write, path: &str) -> io::Result<()>;
+
+    /// Writes what was found in one document of the current input.
+    fn document(
+        &mut self,
+        out: &mut dyn Write,
+        path: &str,
+        document: &DocumentReport,
+    ) -> io::Result<()>;
+
+    /// Ends the output of the current input.
+    fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()>;
+
+    /// Writes the end of the output: repeated warnings not shown, and totals.
+    fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()>;
+
+    /// Writes a whole input's report at once.
+    fn file(&mut self, out: &mut dyn Write, path: &str, report: &FileReport) -> io::Result<()> {
+        self.begin_file(out, path)?;
+        for document in &report.documents {
+            self.document(out, path, document)?;
+        }
+        let end = FileEnd {
+            layout: Some(report.layout),
+            valid: report.is_valid(),
+            error: None,
+        };
+        self.end_file(out, path, end)
+    }
+
+    /// Writes that a path could not be read.
+    fn unreadable(&mut self, out: &mut dyn Write, path: &str, error: &str) -> io::Result<()> {
+        self.begin_file(out, path)?;
+        let end = FileEnd {
+            layout: None,
+            valid: false,
+            error: Some(error),
+        };
+        self.end_file(out, path, end)
+    }
+}

@@ -1,0 +1,282 @@
+//! The checker's state: the reader, the findings, the options, the depth
+//! and the tape; walking into and out of values. What it does with objects
+//! and scalars is in `object.rs` and `value.rs`.
+
+use crate::diagnostic::{Detail, Diagnostic};
+use crate::json::{DuplicateKeys, Str, SyntaxError};
+use crate::model::Kind;
+use crate::report::Omitted;
+use crate::schema::MAX_DEPTH;
+
+use super::super::findings::Findings;
+use super::super::options::Options;
+use super::super::reader::Reader;
+use super::super::tape::{Step, Tape};
+use super::tags::TagIndex;
+
+/// Where a value sits in the spec, for the `field` of diagnostics.
+#[derive(Clone, Copy)]
+pub(crate) struct Site {
+    pub model: &'static str,
+    pub field: &'static str,
+}
+
+impl Site {
+    /// A document's root, which is no field.
+    pub const ROOT: Site = Site {
+        model: "",
+        field: "",
+    };
+
+    pub fn label(self) -> Option<String> {
+        (!self.model.is_empty()).then(|| format!("{}.{}", self.model, self.field))
+    }
+}
+
+/// Stack left below which `enter` moves to a new stack segment, and that
+/// segment's size.
+const STACK_RED_ZONE: usize = 128 * 1024;
+const STACK_GROWTH: usize = 1024 * 1024;
+/// How many levels apart the stack is looked at.
+const STACK_CHECK_EVERY: usize = 8;
+
+/// The input is malformed JSON; the `invalid_json` diagnostic has been
+/// recorded, and nothing after it can be read.
+#[derive(Debug)]
+pub(crate) struct Malformed;
+
+pub(crate) type Flow = Result<(), Malformed>;
+
+pub(crate) struct Checker<'a> {
+    pub read: Reader<'a>,
+    pub found: Findings<'a>,
+    pub(super) options: &'a Options,
+    /// Inside the value of a field newer than `options.as_of`.
+    pub(super) inside_newer: bool,
+    depth: usize,
+    /// Where the tags of union objects are, once a look-ahead needed them.
+    pub(super) tags: TagIndex,
+    /// Where the JSON was found malformed, as an index into the bytes.
+    pub malformed_at: Option<usize>,
+    /// The tape, when an extractor follows it; its offsets count from
+    /// `origin`, where the unit starts.
+    tape: Option<Tape>,
+    origin: usize,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker over `bytes` at `pos`; `bytes[0]` is at file offset `base`,
+    /// the unit's root at `prefix`; `bytes` up to `utf8_checked` are known
+    /// to be UTF-8.
+    pub fn new(
+        bytes: &'a [u8],
+        base: usize,
+        pos: usize,
+        prefix: &'a str,
+        utf8_checked: usize,
+        options: &'a Options,
+    ) -> Self {
+        let mut read = Reader::new(bytes, base, pos, prefix);
+        read.scan.utf8_checked = utf8_checked;
+        Checker {
+            read,
+            found: Findings::new(options),
+            options,
+            inside_newer: false,
+            depth: 0,
+            tags: TagIndex::default(),
+            malformed_at: None,
+            tape: None,
+            origin: pos,
+        }
+    }
+
+    /// Records the tape of the unit (see [`Tape`]).
+    pub fn record_tape(&mut self) {
+        self.tape = Some(Tape::reused());
+    }
+
+    /// The tape recorded, if it was asked for.
+    pub fn take_tape(&mut self) -> Option<Tape> {
+        self.tape.take()
+    }
+
+    /// Records a step, when the tape is recorded.
+    #[inline]
+    pub fn step(&mut self, step: impl FnOnce(usize) -> Step) {
+        if let Some(tape) = &mut self.tape {
+            tape.steps.push(step(self.read.scan.pos - self.origin));
+        }
+    }
+
+    /// Whether the tape is recorded.
+    #[inline]
+    pub fn recording(&self) -> bool {
+        self.tape.is_some()
+    }
+
+    /// The cursor, as an index into the bytes.
+    pub fn pos(&self) -> usize {
+        self.read.scan.pos
+    }
+
+    /// The diagnostics found, in document order (missing members are found
+    /// at the end of their object but belong where it starts).
+    pub fn into_diagnostics(self) -> (Vec<Diagnostic>, Omitted) {
+        let mut out = self.found.out;
+        out.sort_by_key(|d| d.offset);
+        (out, self.found.omitted)
+    }
+
+    /// Validates the document at the cursor as `kind` (`None`: its kind
+    /// cannot be told).
+    pub fn document(&mut self, kind: Option<Kind>) -> Flow {
+        self.read.scan.ws();
+        match kind {
+            Some(kind) => self.value(kind.root_type(), false, Site::ROOT),
+            None => {
+                // Malformed JSON is the problem to report, not its kind.
+                let at = self.pos();
+                self.skip_value()?;
+                self.report(Detail::UnknownKind, at, None, None);
+                Ok(())
+            }
+        }
+    }
+
+    // ----- diagnostics -------------------------------------------------
+
+    /// Records a problem about the current value (or its `member`) at `at`,
+    /// an index into the bytes.
+    pub fn report(
+        &mut self,
+        detail: Detail,
+        at: usize,
+        member: Option<&str>,
+        field: Option<String>,
+    ) {
+        let offset = self.read.base + at;
+        let read = &self.read;
+        self.found
+            .add(detail, offset, || (read.pointer(member), field));
+    }
+
+    /// Records malformed JSON.
+    pub fn malformed<T>(&mut self, error: SyntaxError) -> Result<T, Malformed> {
+        self.malformed_at = Some(error.at);
+        self.report(Detail::Syntax(error.syntax), error.at, None, None);
+        Err(Malformed)
+    }
+
+    /// The result of a scanner step, malformed JSON recorded.
+    #[inline]
+    pub fn json<T>(&mut self, result: Result<T, SyntaxError>) -> Result<T, Malformed> {
+        match result {
+            Ok(value) => Ok(value),
+            Err(error) => self.malformed(error),
+        }
+    }
+
+    /// Reports a key seen before in the same object (the path holds it).
+    pub fn duplicate_key(&mut self, key_at: usize, name: &str, field: Option<String>) {
+        let detail = Detail::DuplicateKey {
+            name: name.to_owned(),
+        };
+        self.report(detail, key_at, None, field);
+    }
+
+    // ----- structure ----------------------------------------------------
+
+    /// Runs `inside` one nesting level deeper, or reports `too_deep` and
+    /// skips the value when the limit is reached.
+    pub fn enter(&mut self, inside: impl FnOnce(&mut Self) -> Flow) -> Flow {
+        if self.depth >= MAX_DEPTH {
+            let at = self.pos();
+            self.report(Detail::TooDeep { limit: MAX_DEPTH }, at, None, None);
+            let skipped = self.read.scan.skip_structure();
+            return match skipped {
+                Ok(()) => Ok(()),
+                Err(_) => self.malformed(SyntaxError {
+                    at,
+                    syntax: crate::json::Syntax::MalformedTooDeep,
+                }),
+            };
+        }
+        self.depth += 1;
+        // Deep documents recurse deeply: grow the stack on the heap when it
+        // runs low, so any thread can validate up to MAX_DEPTH. A level takes
+        // far less than the red zone over the levels between two looks.
+        let result = if self.depth.is_multiple_of(STACK_CHECK_EVERY) {
+            stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || inside(self))
+        } else {
+            inside(self)
+        };
+        self.depth -= 1;
+        result
+    }
+
+    /// At `{`: reads every member, calling `member` with the key and its
+    /// offset while the key is on the path; `member` must consume the value.
+    pub fn members(&mut self, mut member: impl FnMut(&mut Self, Str, usize) -> Flow) -> Flow {
+        let open = self.read.scan.open();
+        if !self.json(open)? {
+            return Ok(());
+        }
+        loop {
+            let name = self.read.scan.member_name();
+            let (key, key_at) = self.json(name)?;
+            self.read.enter_member(key);
+            let result = member(self, key, key_at);
+            self.read.leave();
+            result?;
+            let more = self.read.scan.after_member();
+            if !self.json(more)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// At `[`: reads every item, calling `item` with its index while the index
+    /// is on the path; `item` must consume the value.
+    pub fn items(&mut self, mut item: impl FnMut(&mut Self, usize) -> Flow) -> Flow {
+        let open = self.read.scan.open();
+        if !self.json(open)? {
+            return Ok(());
+        }
+        let mut index = 0;
+        loop {
+            self.read.enter_item(index);
+            let result = item(self, index);
+            self.read.leave();
+            result?;
+            let more = self.read.scan.after_item();
+            if !self.json(more)? {
+                return Ok(());
+            }
+            index += 1;
+        }
+    }
+
+    /// Reads any value without a type, reporting only malformed JSON,
+    /// duplicate keys and excessive depth.
+    pub fn skip_value(&mut self) -> Flow {
+        self.read.scan.ws();
+        match self.read.scan.peek() {
+            Some(b'{') => self.enter(|c| {
+                let mut keys = DuplicateKeys::default();
+                c.members(|c, key, key_at| {
+                    let name = c.read.scan.decode(key);
+                    if !keys.insert(name.clone()) {
+                        c.duplicate_key(key_at, &name, None);
+                    }
+                    c.skip_value()
+                })
+            }),
+            Some(b'[') => self.enter(|c| c.items(|c, _| c.skip_value())),
+            _ => {
+                let scalar = self.read.scan.scalar();
+                self.json(scalar)
+            }
+        }
+    }
+}
