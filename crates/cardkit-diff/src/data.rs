@@ -3,7 +3,18 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::read::Problem;
+/// A document that is not a whole valid set.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    /// The file.
+    pub path: String,
+    /// The document's pointer (`/data/10E`), or its line for JSON Lines.
+    pub at: String,
+    /// What is wrong.
+    pub message: String,
+    /// The document was read (and is diffed with `--on-invalid keep`).
+    pub read: bool,
+}
 
 /// What happened to a set or a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -16,8 +16,9 @@ use cardkit::json::{Scanner, Str};
 use cardkit::validate::{Found, Validated, Validator};
 use cardkit::{DocumentReport, Kind, Options, Severity};
 
+use crate::data::Problem;
 use crate::drift::{JsonType, Tree, ROOT};
-use crate::fields::{facts, CATALOG_ID, IDENTIFIERS, KEY};
+use crate::fields::facts;
 use crate::pointer::Ignore;
 
 /// One card, token or sealed product of a set.
@@ -61,19 +62,6 @@ pub struct SetPrint {
     pub records: Vec<RecordPrint>,
     /// The document is valid.
     pub valid: bool,
-}
-
-/// A document that is not a whole valid set.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Problem {
-    /// The file.
-    pub path: String,
-    /// The document's pointer (`/data/10E`), or its line for JSON Lines.
-    pub at: String,
-    /// What is wrong.
-    pub message: String,
-    /// The document was read (and is diffed with `--on-invalid keep`).
-    pub read: bool,
 }
 
 /// One build, read.
@@ -457,7 +445,7 @@ fn read_set(bytes: &[u8], at: usize, report: &DocumentReport, ignore: &Ignore) -
             _ => {
                 let value_at = w.scan.pos;
                 let hash = w.value(node, 1)?;
-                if text == "code" && w.scan.bytes[value_at] == b'"' {
+                if text == facts.code && w.scan.bytes[value_at] == b'"' {
                     let mut s = Scanner::new(w.scan.bytes, value_at);
                     let token = s.string().map_err(syntax)?;
                     set.code = w.text(token).into_owned();
@@ -537,7 +525,8 @@ pub struct Keys {
 /// only, no deeper than its identifiers.
 #[must_use]
 pub fn record_keys(bytes: &[u8], list: usize) -> Keys {
-    let natural_key = &facts().lists[list].natural_key;
+    let facts = facts();
+    let natural_key = &facts.lists[list].natural_key;
     let mut keys = Keys::default();
     // A hash of each natural key member's value (its bytes), by position.
     let mut natural = vec![0u64; natural_key.len()];
@@ -549,16 +538,16 @@ pub fn record_keys(bytes: &[u8], list: usize) -> Keys {
     };
     let mut scan = Scanner::new(bytes, 0);
     each_member(&mut scan, &mut |name, scan| {
-        if name == KEY {
+        if name == facts.key {
             keys.uuid = string_at(scan);
         } else if let Some(i) = natural_key.iter().position(|k| *k == name) {
             let start = scan.pos;
             if scan.skip_structure().is_ok() {
                 natural[i] = hash_of(OTHER, &scan.bytes[start..scan.pos]);
             }
-        } else if name == IDENTIFIERS {
+        } else if name == facts.identifiers_name {
             each_member(&mut scan.clone(), &mut |name, scan| {
-                if name == CATALOG_ID {
+                if name == facts.catalog_id {
                     keys.catalog = string_at(scan);
                 }
             });

@@ -13,13 +13,13 @@ use serde_json::Value;
 
 use crate::compare::compare;
 use crate::data::{Change, Diff, FieldChange, RecordDiff, SetDiff, SideSummary, Summary};
-use crate::fields::{facts, IDENTIFIERS};
+use crate::fields::facts;
 use crate::notices::{notice, Evidence, Fate};
 use crate::pointer::Ignore;
 use crate::read::{read_build, Build, RecordPrint, SetPrint};
 use crate::Error;
 
-pub use crate::read::Problem;
+pub use crate::data::Problem;
 
 /// How to diff.
 #[derive(Debug, Clone, Default)]
@@ -134,9 +134,13 @@ fn parse(bytes: &[u8], path: &str, offset: u64) -> Result<Value, Error> {
     })
 }
 
-/// `text` of a record's member, when a string.
-fn text(value: &Value, member: &str) -> Option<String> {
-    value.get(member).and_then(Value::as_str).map(str::to_owned)
+/// The text of a record's member (by wire name, when its model has it),
+/// when a string.
+fn text(value: &Value, member: Option<&str>) -> Option<String> {
+    value
+        .get(member?)
+        .and_then(Value::as_str)
+        .map(str::to_owned)
 }
 
 /// What a diff found of one record, before it is reported.
@@ -417,12 +421,13 @@ fn report(
         _ => Vec::new(),
     };
     if found.change == Change::Rekeyed {
-        fields.retain(|f| f.pointer != format!("/{}", crate::fields::KEY));
+        fields.retain(|f| f.pointer != format!("/{}", facts().key));
     } else if found.change == Change::Changed && fields.is_empty() {
         return Ok(None);
     }
+    let identifiers = format!("/{}", facts().identifiers_name);
     let reidentified = fields.iter().any(|f: &FieldChange| {
-        f.pointer == format!("/{IDENTIFIERS}") || f.pointer.starts_with(&format!("/{IDENTIFIERS}/"))
+        f.pointer == identifiers || f.pointer.starts_with(&format!("{identifiers}/"))
     });
     let label = after.as_ref().or(before.as_ref());
     let uuid = found
@@ -437,8 +442,8 @@ fn report(
         old_uuid: (found.change == Change::Rekeyed)
             .then(|| found.old.map(|r| r.uuid.to_string()))
             .flatten(),
-        number: label.and_then(|v| text(v, "number")),
-        name: label.and_then(|v| text(v, "name")),
+        number: label.and_then(|v| text(v, list.number)),
+        name: label.and_then(|v| text(v, list.label)),
         old_pointer: found.old.map(|r| record_pointer(os, r)),
         new_pointer: found.new.map(|r| record_pointer(ns, r)),
         reidentified,
@@ -503,11 +508,12 @@ fn migrations(
                 _ => {}
             }
             let value = old.record(record)?;
+            let list = &facts().lists[usize::from(record.list)];
             let found = Evidence {
                 catalog: catalog.to_owned(),
                 set: set.code.clone(),
-                number: text(&value, "number"),
-                name: text(&value, "name"),
+                number: text(&value, list.number),
+                name: text(&value, list.label),
                 fate,
             };
             match at.get(catalog) {
