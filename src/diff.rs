@@ -1,21 +1,29 @@
 //! `cardkit diff OLD NEW`: what changed between two builds of sets, through
-//! `cardkit_diff`; this module parses arguments and renders.
+//! `cardkit_diff`; this module parses arguments and renders. Each build is
+//! read through a `cardkit::run::Run`, so that invalid documents are
+//! reported as `validate` reports them.
 
+use std::cell::RefCell;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
+use cardkit::render::words::plural;
 use cardkit::render::Text;
-use cardkit::run::{ExitStatus, UntilClosed};
+use cardkit::run::{ExitStatus, Run, Shown, UntilClosed};
 use cardkit_diff::pointer::{Ignore, Pattern};
 use cardkit_diff::{render, DiffOptions};
 use clap::ValueEnum;
 
 use crate::options::{Running, Validation};
+use crate::progress::Bar;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The old build: a set, a wrapped set, a catalog, a code map or JSON
-    /// Lines of sets. Example: AllPrintings-2024-05-01.json
+    /// The old build: a file (a set, a wrapped set, a catalog, a code map or
+    /// JSON Lines of sets) or a directory (every *.json, *.jsonl and
+    /// *.ndjson file in it, searched recursively: one build). Standard input
+    /// and pipes cannot be diffed: each input is read twice.
+    /// Example: AllPrintings-2024-05-01.json
     #[arg(value_name = "OLD")]
     old: PathBuf,
 
@@ -41,9 +49,11 @@ pub struct Args {
     #[arg(long, value_name = "POINTER", value_parser = Pattern::parse)]
     ignore: Vec<Pattern>,
 
-    /// What to do with invalid documents: `fail` reports them and diffs
-    /// nothing (exit status 2), `keep` diffs them as far as they parse.
-    /// Example: --on-invalid keep
+    /// What to do with invalid documents (and documents that are not sets):
+    /// `fail` reports them and diffs nothing (exit status 2), `skip` leaves
+    /// them out (a set with the code of an invalid one is diffed on neither
+    /// side), `keep` diffs them as far as they parse.
+    /// Example: --on-invalid skip
     #[arg(long, value_enum, default_value_t = OnInvalid::Fail, value_name = "MODE")]
     on_invalid: OnInvalid,
 
@@ -61,11 +71,14 @@ enum Format {
     Jsonl,
 }
 
+/// The words of `export --on-invalid`.
 #[derive(Clone, Copy, ValueEnum)]
 enum OnInvalid {
     /// Report them and diff nothing (`stop`, its former name, is taken too).
     #[value(alias = "stop")]
     Fail,
+    /// Leave them out of the diff, and report them.
+    Skip,
     /// Diff them as far as they parse.
     Keep,
 }
@@ -75,30 +88,79 @@ fn note(text: &str) {
 }
 
 pub fn run(args: &Args) -> io::Result<u8> {
-    if let Err(why) = args.validation.settings().check() {
-        note(&format!("error: {why}"));
-        return Ok(ExitStatus::Failed.code());
+    let settings = args.validation.settings();
+    if let Err(why) = settings.check() {
+        crate::usage_error("diff", &why);
     }
+    // Refused before anything is read: the message says why and what to do.
+    for path in [&args.old, &args.new] {
+        if let Some(why) = cardkit_diff::unseekable(path) {
+            crate::usage_error("diff", &why);
+        }
+    }
+    let on_invalid = match args.on_invalid {
+        OnInvalid::Fail => cardkit_diff::OnInvalid::Fail,
+        OnInvalid::Skip => cardkit_diff::OnInvalid::Skip,
+        OnInvalid::Keep => cardkit_diff::OnInvalid::Keep,
+    };
     let options = DiffOptions {
-        validate: args.validation.settings().options(false),
+        validate: settings.options(false),
         jobs: args.running.jobs(),
         ignore: Ignore(args.ignore.clone()),
-        keep_invalid: matches!(args.on_invalid, OnInvalid::Keep),
+        on_invalid,
     };
-    let diff = match cardkit_diff::diff(&args.old, &args.new, &options) {
+    // Invalid documents are reported on standard error as `validate`
+    // reports them, with the closing summary; the notes go there too, in
+    // order. A closed stderr stops the report, not the diff.
+    let err = RefCell::new(BufWriter::new(UntilClosed::new(io::stderr().lock())));
+    let mut renderer = Text::new(settings.warning_filter());
+    let progress = Bar::new(args.running.quiet);
+    let mut shared = Shared(&err);
+    let mut run = Run::new(&mut renderer, &mut shared, settings.options(false))
+        .showing(Shown::Invalid)
+        .with_progress(&progress);
+    let diffed = cardkit_diff::diff_in(&mut run, &args.old, &args.new, &options);
+    let diff = match diffed {
         Ok(diff) => diff,
         Err(error) => {
+            // What was read is summed up, then why the diff stopped.
+            if !run.checked_nothing() {
+                run.finish()?;
+            }
+            drop(err);
             note(&format!("error: {error}"));
             return Ok(ExitStatus::Failed.code());
         }
     };
-    let stopped = !diff.problems.is_empty() && !options.keep_invalid;
-    if stopped {
-        for p in &diff.problems {
-            note(&format!("{} {}: {}", p.path, p.at, p.message));
-        }
-        note("the builds were not diffed: some documents are invalid or not sets (--on-invalid keep diffs them as far as they parse)");
+    // Valid documents that are not sets have no diagnostics: a line each.
+    for p in diff.problems.iter().filter(|p| !p.invalid) {
+        let line = format!("{} {}: {}", p.path, p.at, p.message);
+        writeln!(err.borrow_mut(), "cardkit diff: {}", Text::escape(&line))?;
+    }
+    run.finish()?;
+    drop(err);
+    if !diff.problems.is_empty() && on_invalid == cardkit_diff::OnInvalid::Fail {
+        note("the builds were not diffed: some documents are invalid or not sets (--on-invalid skip leaves them out, keep diffs them as far as they parse)");
         return Ok(ExitStatus::Failed.code());
+    }
+    if on_invalid == cardkit_diff::OnInvalid::Skip && !diff.problems.is_empty() {
+        let sets = if diff.left_out.is_empty() {
+            String::new()
+        } else {
+            let codes: Vec<&str> = diff
+                .left_out
+                .iter()
+                .map(|code| if code.is_empty() { "(no code)" } else { code })
+                .collect();
+            format!(
+                "; sets with their codes were diffed on neither side: {}",
+                codes.join(", ")
+            )
+        };
+        note(&format!(
+            "note: {} left out, invalid or not sets (--on-invalid skip){sets}",
+            were(diff.problems.len(), "document")
+        ));
     }
     if let Some(path) = &args.emit_migrations {
         if let Err(error) = write_migrations(path, &diff.migrations) {
@@ -121,6 +183,15 @@ pub fn run(args: &Args) -> io::Result<u8> {
     Ok(u8::from(!diff.summary.is_empty()))
 }
 
+/// `1 document was`, `2 documents were`.
+fn were(n: usize, word: &str) -> String {
+    format!(
+        "{} {}",
+        plural(n, word),
+        if n == 1 { "was" } else { "were" }
+    )
+}
+
 fn write_migrations(
     path: &std::path::Path,
     notices: &[cardkit_diff::notices::MigrationNotice],
@@ -131,4 +202,17 @@ fn write_migrations(
         writeln!(out)?;
     }
     out.flush()
+}
+
+/// The report's writer, shared with the notes written after the documents.
+struct Shared<'a, W>(&'a RefCell<W>);
+
+impl<W: Write> Write for Shared<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.borrow_mut().flush()
+    }
 }

@@ -99,11 +99,16 @@ enum Command {
     /// printings whose uuid or identifiers changed, drift of the fields;
     /// optionally the Migration notices for the catalog ids that are gone.
     ///
+    /// OLD and NEW are each a file or a directory (one build of all its JSON
+    /// files, sets matched by code across it); standard input and pipes
+    /// cannot be diffed, since each input is read twice. Invalid documents
+    /// are reported as `validate` reports them.
+    ///
     /// Exit status: 0 when the builds are the same, 1 when they differ, 2
-    /// for usage errors, files that cannot be read, and invalid documents
-    /// (unless --on-invalid keep).
+    /// for usage errors, paths that cannot be read, and invalid documents
+    /// (unless --on-invalid skip or keep).
     #[command(
-        after_help = "Examples:\n  cardkit diff old/AllPrintings.json new/AllPrintings.json\n  cardkit diff --format json --ignore '/cards/*/purchaseUrls' old.json new.json\n  cardkit diff --emit-migrations notices.jsonl old.json new.json"
+        after_help = "Examples:\n  cardkit diff old/AllPrintings.json new/AllPrintings.json\n  cardkit diff sets-2024-05-01/ sets-2024-05-02/\n  cardkit diff --on-invalid skip --format json old/ new/ > diff.json\n  cardkit diff --format json --ignore '/cards/*/purchaseUrls' old.json new.json\n  cardkit diff --emit-migrations notices.jsonl old.json new.json"
     )]
     Diff(diff::Args),
     /// Applies Migration notices to stored references to catalog ids (CSV,

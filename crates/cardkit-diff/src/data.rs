@@ -3,7 +3,22 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::read::Problem;
+/// A document that is not a whole valid set.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    /// The file.
+    pub path: String,
+    /// The document's pointer (`/data/10E`), or its line for JSON Lines.
+    pub at: String,
+    /// What is wrong.
+    pub message: String,
+    /// The document was read (and is diffed with `--on-invalid keep`).
+    pub read: bool,
+    /// The document is invalid: its report's diagnostics say why (the
+    /// others are valid documents that are not sets).
+    #[serde(skip)]
+    pub invalid: bool,
+}
 
 /// What happened to a set or a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -84,6 +99,12 @@ pub struct SetDiff {
     pub code: String,
     /// What happened.
     pub change: Change,
+    /// Its file in the old build, when that build is a directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_file: Option<String>,
+    /// Its file in the new build, when that build is a directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_file: Option<String>,
     /// Its pointer in the old file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub old_pointer: Option<String>,
@@ -157,7 +178,7 @@ pub struct DriftReport {
 /// What was read of one build.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SideSummary {
-    /// The file.
+    /// The file or directory, as given.
     pub path: String,
     /// Documents read.
     pub documents: usize,
@@ -222,6 +243,10 @@ pub struct Diff {
     /// those read were diffed as far as they parse).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<Problem>,
+    /// With `--on-invalid skip`, the codes of the sets left out (an invalid
+    /// set with that code is on either side), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
     /// Sets added, removed and changed, by code.
     pub sets: Vec<SetDiff>,
     /// How the fields drifted.

@@ -1,14 +1,17 @@
 //! What changed between two builds of trading-card sets, and Migration
 //! notices applied to the references that others keep.
 //!
-//! **Diffing** ([`diff()`]): each build is read once, validated as it is read
+//! **Diffing** ([`diff()`], or [`diff_in`] through a [`cardkit::run::Run`]
+//! that renders the documents' reports): each build (a file, or every JSON
+//! file of a directory) is read once, validated as it is read
 //! ([`cardkit::Validator::extracting`]), and kept as fingerprints:
 //! for every set its code, the hash of each set-level member and where the
-//! set is in the file; for every card, token and sealed product its `uuid`,
-//! its natural key, its catalog id, a hash of its content and where it is
-//! ([`read`]). Records whose hashes differ are read again from both files
-//! and compared value by value ([`compare`]). Removed and added records with
-//! the same natural key are one printing whose uuid changed ([`rekey`]);
+//! set is (its file, its place in it); for every card, token and sealed
+//! product its `uuid`, its natural key, its catalog id, a hash of its content
+//! and where it is ([`read`]). Records whose hashes differ are read again
+//! from both builds' files (so inputs must be files, not pipes) and
+//! compared value by value ([`compare`]). Removed and added records with the
+//! same natural key are one printing whose uuid changed ([`rekey`]);
 //! what the fields of a build look like is summed up on the way and compared
 //! ([`drift`]); catalog ids that the new build no longer has become
 //! Migration notices ([`notices`]). The outcome is typed data ([`Diff`]);
@@ -45,7 +48,7 @@ mod run;
 pub use data::{
     Change, Diff, DriftKind, DriftReport, FieldChange, RecordDiff, SetDiff, SideSummary, Summary,
 };
-pub use run::{diff, DiffOptions, Problem};
+pub use run::{diff, diff_in, unseekable, DiffOptions, OnInvalid, Problem};
 
 use std::fmt;
 

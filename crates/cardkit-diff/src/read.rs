@@ -1,5 +1,6 @@
-//! Reading one build: every document validated as it is read, every set kept
-//! as fingerprints (no values), and what its fields look like summed up.
+//! Reading one build (one file, or every file of a directory): every
+//! document validated as it is read, its report handed on, every set kept as
+//! fingerprints (no values), and what its fields look like summed up.
 //!
 //! A set becomes a [`SetPrint`]: its code, a hash of each set-level member,
 //! and a [`RecordPrint`] per card, token and sealed product: its uuid, a hash
@@ -10,14 +11,17 @@
 //! Members that `--ignore` names are left out of the hashes (and of the
 //! drift).
 
-use std::io::Read;
+use std::collections::HashSet;
+use std::io::{self, Read};
 
 use cardkit::json::{Scanner, Str};
+use cardkit::report::Layout;
 use cardkit::validate::{Found, Validated, Validator};
 use cardkit::{DocumentReport, Kind, Options, Severity};
 
+use crate::data::Problem;
 use crate::drift::{JsonType, Tree, ROOT};
-use crate::fields::{facts, CATALOG_ID, IDENTIFIERS, KEY};
+use crate::fields::facts;
 use crate::pointer::Ignore;
 
 /// One card, token or sealed product of a set.
@@ -46,6 +50,9 @@ pub struct RecordPrint {
 pub struct SetPrint {
     /// Its `code` (`""` when it has none that is a string).
     pub code: String,
+    /// The index of its file in [`Build::files`]: its bytes are read again
+    /// from there.
+    pub file: usize,
     /// The document's pointer in its file (`/data/10E`).
     pub pointer: String,
     /// For JSON Lines, the document's line.
@@ -61,31 +68,25 @@ pub struct SetPrint {
     pub records: Vec<RecordPrint>,
     /// The document is valid.
     pub valid: bool,
-}
-
-/// A document that is not a whole valid set.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Problem {
-    /// The file.
-    pub path: String,
-    /// The document's pointer (`/data/10E`), or its line for JSON Lines.
-    pub at: String,
-    /// What is wrong.
-    pub message: String,
-    /// The document was read (and is diffed with `--on-invalid keep`).
-    pub read: bool,
+    /// What its fields look like, held apart until the diff knows whether
+    /// the set is left out ([`Build::hold_trees`]); `None` once merged into
+    /// the build's.
+    pub tree: Option<Tree>,
 }
 
 /// One build, read.
 #[derive(Debug, Default)]
 pub struct Build {
-    /// The file's name as given.
+    /// The build's path as given (a file or a directory).
     pub path: String,
-    /// Its sets, in file order.
+    /// The names of its files read, in order.
+    pub files: Vec<String>,
+    /// Its sets, in the order of its files, then in file order.
     pub sets: Vec<SetPrint>,
     /// What its fields look like.
     pub tree: Tree,
-    /// `meta.date` of a catalog, when it is a date.
+    /// `meta.date` of a catalog, when it is a date (the latest of its
+    /// files').
     pub date: Option<String>,
     /// Documents read.
     pub documents: usize,
@@ -93,70 +94,81 @@ pub struct Build {
     pub problems: Vec<Problem>,
     /// Bytes read.
     pub bytes: u64,
+    /// Each set's tree is held in its [`SetPrint::tree`] instead of merged
+    /// as it is read, for [`Build::merge_trees`] to leave some out.
+    pub hold_trees: bool,
 }
 
 impl Build {
+    /// An empty build at `path` (a file or a directory).
+    #[must_use]
+    pub fn new(path: &str) -> Build {
+        Build {
+            path: path.to_owned(),
+            ..Build::default()
+        }
+    }
+
     /// Records of every set.
     #[must_use]
     pub fn records(&self) -> usize {
         self.sets.iter().map(|s| s.records.len()).sum()
     }
-}
 
-/// What the extractor makes of one document.
-type Extracted = Result<(SetPrint, Tree), String>;
-
-/// Reads and validates every document of `reader` (named `path`) on `jobs`
-/// threads, keeping the sets' fingerprints.
-///
-/// # Errors
-/// The input could not be read: a message naming it and why.
-pub fn read_build(
-    path: &str,
-    reader: impl Read,
-    options: &Options,
-    jobs: usize,
-    ignore: &Ignore,
-) -> Result<Build, crate::Error> {
-    let mut build = Build {
-        path: path.to_owned(),
-        ..Build::default()
-    };
-    let extract = |found: Found<'_>| -> Extracted {
-        let (report, bytes, at) = (found.report, found.bytes, found.offset);
-        if report.kind != Some(Kind::Set) {
-            return Err(match report.kind {
-                Some(kind) => format!("a {} document, not a set", kind.as_str()),
-                None => "its kind cannot be told".to_owned(),
-            });
-        }
-        read_set(bytes, at, report, ignore)
-    };
-    let counter = CountingReader {
-        inner: reader,
-        count: 0,
-    };
-    let mut counted = counter;
-    let validator = Validator::new(*options).jobs(jobs);
-    let layout = validator
-        .extracting(extract)
-        .reader(&mut counted, |item| match item {
-            Validated::Around { pointer, bytes } => {
-                if pointer == "/meta" {
-                    build.date = bytes.as_deref().and_then(meta_date);
+    /// Reads and validates every document of one file of the build
+    /// (`reader`, named `name`) on `jobs` threads, keeping the sets'
+    /// fingerprints, and hands each document's report to `on_document` in
+    /// file order.
+    ///
+    /// # Errors
+    /// The input could not be read to its end.
+    pub fn read(
+        &mut self,
+        name: &str,
+        reader: impl Read,
+        options: &Options,
+        jobs: usize,
+        ignore: &Ignore,
+        on_document: &mut dyn FnMut(&DocumentReport),
+    ) -> io::Result<Layout> {
+        let file = self.files.len();
+        self.files.push(name.to_owned());
+        let extract = |found: Found<'_>| -> Extracted {
+            let (report, bytes, at) = (found.report, found.bytes, found.offset);
+            if report.kind != Some(Kind::Set) {
+                return Err(match report.kind {
+                    Some(kind) => format!("a {} document, not a set", kind.as_str()),
+                    None => "its kind cannot be told".to_owned(),
+                });
+            }
+            read_set(bytes, at, file, report, ignore)
+        };
+        let mut counted = CountingReader {
+            inner: reader,
+            count: 0,
+        };
+        let validator = Validator::new(*options).jobs(jobs.max(1));
+        let layout = validator
+            .extracting(extract)
+            .reader(&mut counted, |item| match item {
+                Validated::Around { pointer, bytes } => {
+                    let date = (pointer == "/meta")
+                        .then(|| bytes.as_deref().and_then(meta_date))
+                        .flatten();
+                    if date > self.date {
+                        self.date = date;
+                    }
                 }
-            }
-            Validated::Document(report, extracted) => {
-                build.document(report, extracted);
-            }
-        });
-    build.bytes = counted.count;
-    layout.map_err(|e| crate::Error::new(format!("{path}: cannot be read: {e}")))?;
-    Ok(build)
-}
+                Validated::Document(report, extracted) => {
+                    on_document(&report);
+                    self.document(file, &report, extracted);
+                }
+            });
+        self.bytes += counted.count;
+        layout
+    }
 
-impl Build {
-    fn document(&mut self, report: DocumentReport, extracted: Option<Extracted>) {
+    fn document(&mut self, file: usize, report: &DocumentReport, extracted: Option<Extracted>) {
         let at = match report.line {
             Some(line) => format!("line {line}"),
             None if report.pointer.is_empty() => "/".to_owned(),
@@ -167,25 +179,45 @@ impl Build {
             self.documents += usize::from(report.kind.is_some());
         }
         let problem = |message: String, read: bool| Problem {
-            path: self.path.clone(),
+            path: self.files[file].clone(),
             at: at.clone(),
             message,
             read,
+            invalid: !valid,
         };
         match extracted {
-            Some(Ok((set, tree))) => {
+            Some(Ok((mut set, tree))) => {
                 if !valid {
-                    self.problems.push(problem(invalid(&report), true));
+                    self.problems.push(problem(invalid(report), true));
                 }
-                self.tree.merge(&tree);
+                if self.hold_trees {
+                    set.tree = Some(tree);
+                } else {
+                    self.tree.merge(&tree);
+                }
                 self.sets.push(set);
             }
             Some(Err(why)) => self.problems.push(problem(why, false)),
-            None if !valid => self.problems.push(problem(invalid(&report), false)),
+            None if !valid => self.problems.push(problem(invalid(report), false)),
             None => {}
         }
     }
+
+    /// Merges the trees held ([`Build::hold_trees`]) into the build's, but
+    /// for the sets whose code is in `left_out`.
+    pub fn merge_trees(&mut self, left_out: &HashSet<&str>) {
+        for set in &mut self.sets {
+            if let Some(tree) = set.tree.take() {
+                if !left_out.contains(set.code.as_str()) {
+                    self.tree.merge(&tree);
+                }
+            }
+        }
+    }
 }
+
+/// What the extractor makes of one document.
+type Extracted = Result<(SetPrint, Tree), String>;
 
 /// What is wrong with an invalid document, in a line.
 pub(crate) fn invalid(report: &DocumentReport) -> String {
@@ -417,8 +449,14 @@ fn syntax(error: cardkit::json::SyntaxError) -> String {
     format!("malformed JSON at byte {}", error.at)
 }
 
-/// Reads one set document (`bytes`, at file offset `at`).
-fn read_set(bytes: &[u8], at: usize, report: &DocumentReport, ignore: &Ignore) -> Extracted {
+/// Reads one set document (`bytes`, at offset `at` of file `file`).
+fn read_set(
+    bytes: &[u8],
+    at: usize,
+    file: usize,
+    report: &DocumentReport,
+    ignore: &Ignore,
+) -> Extracted {
     let facts = facts();
     let mut w = Walker {
         scan: Scanner::new(bytes, 0),
@@ -429,6 +467,7 @@ fn read_set(bytes: &[u8], at: usize, report: &DocumentReport, ignore: &Ignore) -
     };
     let mut set = SetPrint {
         code: String::new(),
+        file,
         pointer: report.pointer.clone(),
         line: report.line,
         offset: at as u64,
@@ -436,6 +475,7 @@ fn read_set(bytes: &[u8], at: usize, report: &DocumentReport, ignore: &Ignore) -
         members: Vec::new(),
         records: Vec::new(),
         valid: report.is_valid(),
+        tree: None,
     };
     w.scan.ws();
     if w.scan.peek() != Some(b'{') {
@@ -457,7 +497,7 @@ fn read_set(bytes: &[u8], at: usize, report: &DocumentReport, ignore: &Ignore) -
             _ => {
                 let value_at = w.scan.pos;
                 let hash = w.value(node, 1)?;
-                if text == "code" && w.scan.bytes[value_at] == b'"' {
+                if text == facts.code && w.scan.bytes[value_at] == b'"' {
                     let mut s = Scanner::new(w.scan.bytes, value_at);
                     let token = s.string().map_err(syntax)?;
                     set.code = w.text(token).into_owned();
@@ -537,7 +577,8 @@ pub struct Keys {
 /// only, no deeper than its identifiers.
 #[must_use]
 pub fn record_keys(bytes: &[u8], list: usize) -> Keys {
-    let natural_key = &facts().lists[list].natural_key;
+    let facts = facts();
+    let natural_key = &facts.lists[list].natural_key;
     let mut keys = Keys::default();
     // A hash of each natural key member's value (its bytes), by position.
     let mut natural = vec![0u64; natural_key.len()];
@@ -549,16 +590,16 @@ pub fn record_keys(bytes: &[u8], list: usize) -> Keys {
     };
     let mut scan = Scanner::new(bytes, 0);
     each_member(&mut scan, &mut |name, scan| {
-        if name == KEY {
+        if name == facts.key {
             keys.uuid = string_at(scan);
         } else if let Some(i) = natural_key.iter().position(|k| *k == name) {
             let start = scan.pos;
             if scan.skip_structure().is_ok() {
                 natural[i] = hash_of(OTHER, &scan.bytes[start..scan.pos]);
             }
-        } else if name == IDENTIFIERS {
+        } else if name == facts.identifiers_name {
             each_member(&mut scan.clone(), &mut |name, scan| {
-                if name == CATALOG_ID {
+                if name == facts.catalog_id {
                     keys.catalog = string_at(scan);
                 }
             });

@@ -1,117 +1,225 @@
-//! A diff from start to end: both builds read (each in one validating pass),
-//! sets matched by code, records by uuid, the records whose hashes differ
-//! read again and compared, re-keys matched, drift compared, notices made.
+//! A diff from start to end: both builds read (each in one validating pass,
+//! through a [`Run`] that reports their documents), sets matched by code,
+//! records by uuid, the records whose hashes differ read again and compared,
+//! re-keys matched, drift compared, notices made.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
-use std::path::Path;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
 
-use cardkit::validate::looks_like_json_lines;
+use cardkit::render::Text;
+use cardkit::run::{discover, open, Failure, Input, Run};
 use cardkit::Options;
 use serde_json::Value;
 
 use crate::compare::compare;
 use crate::data::{Change, Diff, FieldChange, RecordDiff, SetDiff, SideSummary, Summary};
-use crate::fields::{facts, IDENTIFIERS};
+use crate::fields::facts;
 use crate::notices::{notice, Evidence, Fate};
 use crate::pointer::Ignore;
-use crate::read::{read_build, Build, RecordPrint, SetPrint};
+use crate::read::{Build, RecordPrint, SetPrint};
 use crate::Error;
 
-pub use crate::read::Problem;
+pub use crate::data::Problem;
+
+/// What to do with documents that are invalid or not sets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OnInvalid {
+    /// Diff nothing: the diff holds only its problems.
+    #[default]
+    Fail,
+    /// Leave them out: a set with the code of an invalid one is diffed on
+    /// neither side (so it is neither added nor removed).
+    Skip,
+    /// Diff them as far as they parse.
+    Keep,
+}
 
 /// How to diff.
 #[derive(Debug, Clone, Default)]
 pub struct DiffOptions {
-    /// How to validate both builds (`--kind set` and the like).
+    /// How to validate both builds (`--kind set` and the like), for
+    /// [`diff`]; [`diff_in`] validates as its run does.
     pub validate: Options,
     /// Threads each build is validated on.
     pub jobs: usize,
     /// Pointers left out of the comparison (`/cards/*/purchaseUrls`).
     pub ignore: Ignore,
-    /// Diff invalid documents as far as they parse, instead of stopping.
-    pub keep_invalid: bool,
+    /// What to do with documents that are invalid or not sets.
+    pub on_invalid: OnInvalid,
 }
 
-/// One build's file: read once, then open to read records again.
+/// Why an input cannot be read twice, in words, for the messages that
+/// refuse it.
+const READ_TWICE: &str = "diff reads each input twice (once to fingerprint its documents, then again by offset to compare the records that changed)";
+
+/// Why `path` cannot be diffed, when it names something that can be read
+/// only once: standard input (`-`), or a path that is neither a file nor a
+/// directory (a pipe, such as process substitution `<(…)` gives). `None`
+/// for files, directories and paths that do not exist (reading them says
+/// why).
+#[must_use]
+pub fn unseekable(path: &Path) -> Option<String> {
+    if path.as_os_str() == "-" {
+        return Some(format!(
+            "standard input (`-`) cannot be diffed: {READ_TWICE}, and standard input can be read only once; save it to a file and give its path"
+        ));
+    }
+    let kind = std::fs::metadata(path).ok()?.file_type();
+    (!kind.is_file() && !kind.is_dir()).then(|| {
+        format!(
+            "{} cannot be diffed: it is not a file (a pipe, such as process substitution `<(…)` gives, or a device), and {READ_TWICE}; save it to a file and give its path",
+            Text::escape(&path.display().to_string())
+        )
+    })
+}
+
+/// One build, read once, then open to read records again.
 struct Side {
     build: Build,
-    file: File,
-    /// The position of each set by code, in file order.
+    /// The path of each of its files, by index in [`Build::files`].
+    paths: Vec<PathBuf>,
+    /// It is a directory: reports name a set's file.
+    directory: bool,
+    /// The file last read again, kept open: records are read again set by
+    /// set, and a directory may hold more files than may be open at once.
+    open: RefCell<Option<(usize, File)>>,
+    /// The position of each set by code, in build order.
     by_code: BTreeMap<String, Vec<usize>>,
 }
 
 impl Side {
-    fn open(path: &Path, options: &DiffOptions) -> Result<Side, Error> {
-        let name = path.display().to_string();
-        let cannot = |e: std::io::Error| Error::new(format!("{name}: cannot be read: {e}"));
-        let mut file = File::open(path).map_err(cannot)?;
-        let mut validate = options.validate;
-        if !validate.json_lines {
-            let ending = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .map(str::to_ascii_lowercase);
-            validate.json_lines = matches!(ending.as_deref(), Some("jsonl" | "ndjson")) || {
-                let mut head = Vec::new();
-                (&file)
-                    .take(1 << 20)
-                    .read_to_end(&mut head)
-                    .map_err(cannot)?;
-                file.seek(SeekFrom::Start(0)).map_err(cannot)?;
-                looks_like_json_lines(&head)
-            };
+    /// Reads the build at `path` (a file, or every JSON file of a
+    /// directory) through `run`, which reports its documents.
+    fn read(run: &mut Run<'_>, path: &Path, options: &DiffOptions) -> Result<Side, Error> {
+        if let Some(why) = unseekable(path) {
+            return Err(Error::new(why));
         }
-        let build = read_build(
-            &name,
-            std::io::BufReader::with_capacity(1 << 16, &file),
-            &validate,
-            options.jobs.max(1),
-            &options.ignore,
-        )?;
+        let found = discover(&[path]);
+        if let Some(empty) = found.empty.first() {
+            return Err(Error::new(format!(
+                "{}: holds no *.json, *.jsonl or *.ndjson file",
+                empty.display()
+            )));
+        }
+        let mut build = Build::new(&path.display().to_string());
+        build.hold_trees = options.on_invalid == OnInvalid::Skip;
+        let mut paths = Vec::new();
+        for input in found.inputs {
+            let file = match &input {
+                Input::File(file) => file.clone(),
+                // `discover` gives standard input for `-` only, refused
+                // above.
+                Input::Stdin => {
+                    return Err(Error::new(unseekable(Path::new("-")).unwrap_or_default()))
+                }
+                Input::Unreadable { name, reason } => {
+                    return Err(Error::new(format!("{name}: cannot be read: {reason}")))
+                }
+            };
+            let opened = open(input).map_err(|unopened| {
+                Error::new(format!(
+                    "{}: cannot be read: {}",
+                    unopened.name, unopened.reason
+                ))
+            })?;
+            paths.push(file);
+            // A build read in part cannot be diffed: the run is aborted,
+            // and the diff fails with why.
+            let mut failed = None;
+            run.input(opened, &mut |name, reader, validate, on_document| {
+                build
+                    .read(
+                        name,
+                        reader,
+                        validate,
+                        options.jobs,
+                        &options.ignore,
+                        on_document,
+                    )
+                    .map_err(|error| {
+                        let why = format!("{name}: cannot be read: {error}");
+                        failed = Some(why.clone());
+                        Failure::Abort(why)
+                    })
+            })
+            .map_err(|error| Error::new(format!("the report cannot be written: {error}")))?;
+            if let Some(why) = failed {
+                return Err(Error::new(why));
+            }
+        }
         let mut by_code: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (i, set) in build.sets.iter().enumerate() {
             by_code.entry(set.code.clone()).or_default().push(i);
         }
         Ok(Side {
             build,
-            file,
+            paths,
+            directory: path.is_dir(),
+            open: RefCell::new(None),
             by_code,
         })
     }
 
-    /// The bytes at `offset` (`len` of them), read again.
-    fn bytes(&self, offset: u64, len: u64) -> Result<Vec<u8>, Error> {
-        let mut out = vec![0; usize::try_from(len).unwrap_or(usize::MAX)];
-        let mut file = &self.file;
-        file.seek(SeekFrom::Start(offset))
-            .and_then(|_| file.read_exact(&mut out))
-            .map_err(|e| {
-                Error::new(format!(
-                    "{}: cannot be read again at byte {offset} (did it change while being diffed?): {e}",
-                    self.build.path
+    /// The bytes at `offset` (`len` of them) of file `file`, read again.
+    fn bytes(&self, file: usize, offset: u64, len: u64) -> Result<Vec<u8>, Error> {
+        let name = self.build.files.get(file).map_or("", String::as_str);
+        let again = |e: io::Error| {
+            Error::new(format!(
+                "{name}: cannot be read again at byte {offset} (did it change while being diffed?): {e}"
+            ))
+        };
+        let mut open = self.open.borrow_mut();
+        if open.as_ref().is_none_or(|(at, _)| *at != file) {
+            let path = self.paths.get(file).ok_or_else(|| {
+                again(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    "no such file in the build",
                 ))
             })?;
+            *open = Some((file, File::open(path).map_err(again)?));
+        }
+        let mut out = vec![0; usize::try_from(len).unwrap_or(usize::MAX)];
+        if let Some((_, f)) = open.as_mut() {
+            f.seek(SeekFrom::Start(offset))
+                .and_then(|_| f.read_exact(&mut out))
+                .map_err(again)?;
+        }
         Ok(out)
     }
 
-    /// A record, read again as a value.
-    fn record(&self, record: &RecordPrint) -> Result<Value, Error> {
-        let bytes = self.bytes(record.offset, u64::from(record.len))?;
-        parse(&bytes, &self.build.path, record.offset)
+    /// A record of `set`, read again as a value.
+    fn record(&self, set: &SetPrint, record: &RecordPrint) -> Result<Value, Error> {
+        let bytes = self.bytes(set.file, record.offset, u64::from(record.len))?;
+        parse(&bytes, &self.build.files[set.file], record.offset)
     }
 
     /// A set's members other than its records, read again.
     fn set_members(&self, set: &SetPrint) -> Result<Value, Error> {
-        let bytes = self.bytes(set.offset, set.len)?;
-        let mut value = parse(&bytes, &self.build.path, set.offset)?;
+        let bytes = self.bytes(set.file, set.offset, set.len)?;
+        let mut value = parse(&bytes, &self.build.files[set.file], set.offset)?;
         if let Value::Object(members) = &mut value {
             for list in &facts().lists {
                 members.remove(list.name);
             }
         }
         Ok(value)
+    }
+
+    /// The file of a set, when the side is a directory (a file's name is
+    /// the side's).
+    fn file_of(&self, set: &SetPrint) -> Option<String> {
+        self.directory.then(|| self.build.files[set.file].clone())
+    }
+
+    /// Leaves the sets with these codes out of the diff: they are matched
+    /// with nothing, and their fields are not summed up.
+    fn leave_out(&mut self, codes: &HashSet<&str>) {
+        self.by_code
+            .retain(|code, _| !codes.contains(code.as_str()));
+        self.build.merge_trees(codes);
     }
 
     fn summary(&self) -> SideSummary {
@@ -134,9 +242,13 @@ fn parse(bytes: &[u8], path: &str, offset: u64) -> Result<Value, Error> {
     })
 }
 
-/// `text` of a record's member, when a string.
-fn text(value: &Value, member: &str) -> Option<String> {
-    value.get(member).and_then(Value::as_str).map(str::to_owned)
+/// The text of a record's member (by wire name, when its model has it),
+/// when a string.
+fn text(value: &Value, member: Option<&str>) -> Option<String> {
+    value
+        .get(member?)
+        .and_then(Value::as_str)
+        .map(str::to_owned)
 }
 
 /// What a diff found of one record, before it is reported.
@@ -146,31 +258,77 @@ struct Found<'a> {
     new: Option<&'a RecordPrint>,
 }
 
-/// Diffs the builds in files `old` and `new`.
-///
-/// When a document of either is invalid or not a set, the diff stops there
-/// (its `problems` say why, and it has no sets) unless
-/// [`DiffOptions::keep_invalid`].
+/// Diffs the builds at `old` and `new` (each a file or a directory), their
+/// documents validated as [`DiffOptions::validate`] says and their reports
+/// dropped: [`diff_in`] hands them to a run that renders them.
 ///
 /// # Errors
-/// A file cannot be read (or read again).
+/// As [`diff_in`].
 pub fn diff(old: &Path, new: &Path, options: &DiffOptions) -> Result<Diff, Error> {
-    let old = Side::open(old, options)?;
-    let new = Side::open(new, options)?;
+    let mut renderer = Text::default();
+    let mut nowhere = io::sink();
+    let mut run = Run::new(&mut renderer, &mut nowhere, options.validate);
+    diff_in(&mut run, old, new, options)
+}
+
+/// Diffs the builds at `old` and `new`, each a file or a directory (one
+/// build made of all its JSON files, searched as `validate` searches them),
+/// read through `run`: it validates each input, counts and renders each
+/// document's report (end it with [`Run::finish`] for its summary).
+///
+/// Sets are matched by code across the whole build (several sets with the
+/// same code on one side are matched in order). When a document of either
+/// build is invalid or not a set, the diff stops there (its `problems` say
+/// why, and it has no sets) unless [`DiffOptions::on_invalid`] skips or
+/// keeps them.
+///
+/// # Errors
+/// A path cannot be diffed (standard input, a pipe: see [`unseekable`]), a
+/// directory holds no JSON file, a file cannot be read (or read again), or
+/// the run's report cannot be written: a message naming the path and why.
+pub fn diff_in(
+    run: &mut Run<'_>,
+    old: &Path,
+    new: &Path,
+    options: &DiffOptions,
+) -> Result<Diff, Error> {
+    // Both paths are looked at before either is read: a path that can be
+    // read only once fails at once, not after the other build was read.
+    for path in [old, new] {
+        if let Some(why) = unseekable(path) {
+            return Err(Error::new(why));
+        }
+    }
+    let mut old = Side::read(run, old, options)?;
+    let mut new = Side::read(run, new, options)?;
     let mut problems = old.build.problems.clone();
     problems.extend(new.build.problems.iter().cloned());
     let mut diff = Diff {
         old: old.summary(),
         new: new.summary(),
         problems,
+        left_out: Vec::new(),
         sets: Vec::new(),
         drift: Vec::new(),
         migrations: Vec::new(),
         summary: Summary::default(),
     };
-    if !diff.problems.is_empty() && !options.keep_invalid {
+    if !diff.problems.is_empty() && options.on_invalid == OnInvalid::Fail {
         return Ok(diff);
     }
+    let invalid: HashSet<String> = old
+        .build
+        .sets
+        .iter()
+        .chain(&new.build.sets)
+        .filter(|set| !set.valid && options.on_invalid == OnInvalid::Skip)
+        .map(|set| set.code.clone())
+        .collect();
+    let left_out: HashSet<&str> = invalid.iter().map(String::as_str).collect();
+    old.leave_out(&left_out);
+    new.leave_out(&left_out);
+    diff.left_out = invalid.iter().cloned().collect();
+    diff.left_out.sort();
     let mut codes: Vec<&String> = old.by_code.keys().chain(new.by_code.keys()).collect();
     codes.sort();
     codes.dedup();
@@ -191,7 +349,7 @@ pub fn diff(old: &Path, new: &Path, options: &DiffOptions) -> Result<Diff, Error
         }
     }
     diff.drift = crate::drift::compare(&old.build.tree, &new.build.tree);
-    diff.migrations = migrations(&old, &new, &rekeyed)?;
+    diff.migrations = migrations(&old, &new, &left_out, &rekeyed)?;
     diff.summary = summary(&diff);
     Ok(diff)
 }
@@ -238,9 +396,15 @@ fn diff_set(
             (None, Some(set)) => (set, Change::Added),
             _ => return Ok(None),
         };
+        let (old_file, new_file) = match change {
+            Change::Removed => (old.file_of(set), None),
+            _ => (None, new.file_of(set)),
+        };
         return Ok(Some(SetDiff {
             code: set.code.clone(),
             change,
+            old_file,
+            new_file,
             old_pointer: (change == Change::Removed).then(|| set.pointer.clone()),
             new_pointer: (change == Change::Added).then(|| set.pointer.clone()),
             records: set.records.len(),
@@ -351,6 +515,8 @@ fn diff_set(
     Ok(Some(SetDiff {
         code: ns.code.clone(),
         change: Change::Changed,
+        old_file: old.file_of(os),
+        new_file: new.file_of(ns),
         old_pointer: Some(os.pointer.clone()),
         new_pointer: Some(ns.pointer.clone()),
         records: ns.records.len(),
@@ -408,8 +574,8 @@ fn report(
     found: &Found<'_>,
     ignore: &Ignore,
 ) -> Result<Option<RecordDiff>, Error> {
-    let before = found.old.map(|r| old.record(r)).transpose()?;
-    let after = found.new.map(|r| new.record(r)).transpose()?;
+    let before = found.old.map(|r| old.record(os, r)).transpose()?;
+    let after = found.new.map(|r| new.record(ns, r)).transpose()?;
     let some = found.new.or(found.old).map_or(0, |r| r.list);
     let list = &facts().lists[usize::from(some)];
     let mut fields = match (&before, &after) {
@@ -417,12 +583,13 @@ fn report(
         _ => Vec::new(),
     };
     if found.change == Change::Rekeyed {
-        fields.retain(|f| f.pointer != format!("/{}", crate::fields::KEY));
+        fields.retain(|f| f.pointer != format!("/{}", facts().key));
     } else if found.change == Change::Changed && fields.is_empty() {
         return Ok(None);
     }
+    let identifiers = format!("/{}", facts().identifiers_name);
     let reidentified = fields.iter().any(|f: &FieldChange| {
-        f.pointer == format!("/{IDENTIFIERS}") || f.pointer.starts_with(&format!("/{IDENTIFIERS}/"))
+        f.pointer == identifiers || f.pointer.starts_with(&format!("{identifiers}/"))
     });
     let label = after.as_ref().or(before.as_ref());
     let uuid = found
@@ -437,8 +604,8 @@ fn report(
         old_uuid: (found.change == Change::Rekeyed)
             .then(|| found.old.map(|r| r.uuid.to_string()))
             .flatten(),
-        number: label.and_then(|v| text(v, "number")),
-        name: label.and_then(|v| text(v, "name")),
+        number: label.and_then(|v| text(v, list.number)),
+        name: label.and_then(|v| text(v, list.label)),
         old_pointer: found.old.map(|r| record_pointer(os, r)),
         new_pointer: found.new.map(|r| record_pointer(ns, r)),
         reidentified,
@@ -447,15 +614,17 @@ fn report(
 }
 
 /// The notices for every catalog id of `old` that `new` lacks, in the old
-/// build's order.
+/// build's order (the sets with codes `left_out` are in neither).
 fn migrations(
     old: &Side,
     new: &Side,
+    left_out: &HashSet<&str>,
     rekeyed: &HashMap<(usize, usize), (usize, usize)>,
 ) -> Result<Vec<crate::notices::MigrationNotice>, Error> {
     let mut in_new: HashSet<&str> = HashSet::new();
     let mut by_uuid: HashMap<&str, Option<&str>> = HashMap::new();
-    for set in &new.build.sets {
+    let kept = |set: &&SetPrint| !left_out.contains(set.code.as_str());
+    for set in new.build.sets.iter().filter(kept) {
         for record in &set.records {
             if let Some(catalog) = &record.catalog {
                 in_new.insert(catalog);
@@ -470,6 +639,9 @@ fn migrations(
     let mut evidence: Vec<Evidence> = Vec::new();
     let mut at: HashMap<&str, usize> = HashMap::new();
     for (s, set) in old.build.sets.iter().enumerate() {
+        if !kept(&set) {
+            continue;
+        }
         for (r, record) in set.records.iter().enumerate() {
             let Some(catalog) = record.catalog.as_deref() else {
                 continue;
@@ -502,12 +674,13 @@ fn migrations(
                 Some(&i) if evidence[i].fate != Fate::Gone || fate == Fate::Gone => continue,
                 _ => {}
             }
-            let value = old.record(record)?;
+            let value = old.record(set, record)?;
+            let list = &facts().lists[usize::from(record.list)];
             let found = Evidence {
                 catalog: catalog.to_owned(),
                 set: set.code.clone(),
-                number: text(&value, "number"),
-                name: text(&value, "name"),
+                number: text(&value, list.number),
+                name: text(&value, list.label),
                 fate,
             };
             match at.get(catalog) {

@@ -201,7 +201,7 @@ fn invalid_documents_stop_the_diff_unless_kept() {
     assert_eq!(d.problems.len(), 2);
     assert!(d.sets.is_empty());
     let mut keep = options(1);
-    keep.keep_invalid = true;
+    keep.on_invalid = cardkit_diff::OnInvalid::Keep;
     let d = diff(&old, &new, &keep).unwrap();
     assert_eq!(d.sets.len(), 1);
     assert_eq!(d.sets[0].changes[0].change, Change::Changed);

@@ -12,9 +12,9 @@
 use std::collections::HashMap;
 use std::io::{BufRead, Read};
 
+use cardkit::model::Migration;
 use cardkit::validate::{Found, Validated, Validator};
 use cardkit::{Kind, Options};
-use serde_json::Value;
 
 use crate::Error;
 
@@ -233,7 +233,11 @@ pub fn read_notices(
     };
     let mut notices = Vec::new();
     let mut failure = None;
-    let extract = |found: Found<'_>| serde_json::from_slice::<Value>(found.bytes).ok();
+    // Read through the library's model, so that the notice's members are
+    // the spec's and not names restated here.
+    let extract = |found: Found<'_>| {
+        serde_json::from_slice::<Migration>(found.bytes).map_err(|e| e.to_string())
+    };
     let validator = Validator::new(options).jobs(jobs);
     let read = validator.extracting(extract).reader(reader, |item| {
         let Validated::Document(report, value) = item else {
@@ -254,9 +258,10 @@ pub fn read_notices(
             ));
             return;
         }
-        match value.flatten().as_ref().map(|v| notice(v, &place)) {
-            Some(Ok(notice)) => notices.push(notice),
-            Some(Err(why)) => failure = Some(why),
+        match value.map(|read| read.map(|migration| notice(&migration, &place))) {
+            Some(Ok(Ok(notice))) => notices.push(notice),
+            Some(Ok(Err(why))) => failure = Some(why),
+            Some(Err(why)) => failure = Some(format!("{place}: the notice cannot be read: {why}")),
             None => failure = Some(format!("{place}: the notice cannot be read")),
         }
     });
@@ -267,18 +272,21 @@ pub fn read_notices(
     }
 }
 
-fn notice(value: &Value, place: &str) -> Result<Notice, String> {
-    let text = |member: &str| value.get(member).and_then(Value::as_str);
-    let old = text("old_catalogA_id").unwrap_or_default();
-    let new = text("new_catalogA_id");
-    let strategy = text("migration_strategy").unwrap_or_default();
-    let label = text("id").map_or_else(|| place.to_owned(), str::to_owned);
-    match (strategy, new) {
+/// The notice a valid Migration document says, if it can be applied.
+fn notice(migration: &Migration, place: &str) -> Result<Notice, String> {
+    let label = migration
+        .id
+        .map_or_else(|| place.to_owned(), |id| id.to_string());
+    let new = migration.new_catalog_a_id;
+    match (migration.migration_strategy.as_str(), new) {
         ("merge", Some(_)) | ("delete", None) => {}
         ("merge", None) => {
+            let model = <Migration as cardkit::schema::Model>::model();
+            let member = crate::fields::by_rust_name(model, "new_catalog_a_id")
+                .map_or("its new id", |field| field.name);
             return Err(format!(
-                "{place}: notice {label} is a merge without new_catalogA_id"
-            ))
+                "{place}: notice {label} is a merge without {member}"
+            ));
         }
         ("delete", Some(new)) => {
             return Err(format!(
@@ -291,11 +299,12 @@ fn notice(value: &Value, place: &str) -> Result<Notice, String> {
             ))
         }
     }
+    // A uuid is written in lower case, as plans compare ids.
     Ok(Notice {
         label,
-        created_at: text("created_at").map(str::to_owned),
-        old: old.to_ascii_lowercase(),
-        new: new.map(str::to_ascii_lowercase),
+        created_at: migration.created_at.map(|date| date.to_string()),
+        old: migration.old_catalog_a_id.to_string(),
+        new: new.map(|id| id.to_string()),
     })
 }
 

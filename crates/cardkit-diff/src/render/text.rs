@@ -127,13 +127,21 @@ pub fn text(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
 
 fn write_set(set: &SetDiff, out: &mut dyn Write) -> io::Result<()> {
     let at = set.new_pointer.as_ref().or(set.old_pointer.as_ref());
+    let at = at.map_or("", String::as_str);
+    // A build that is a directory names the set's file (in the new build,
+    // or the old one for a removed set), then the pointer when the set is
+    // not the file's root.
+    let place = match set.new_file.as_ref().or(set.old_file.as_ref()) {
+        Some(file) if at.is_empty() => format!("in {}", Text::escape(file)),
+        Some(file) => format!("in {} at {}", Text::escape(file), Text::escape(at)),
+        None => format!("at {}", Text::escape(at)),
+    };
     writeln!(
         out,
-        "set {}: {} ({}) at {}",
+        "set {}: {} ({}) {place}",
         Text::escape(&set.code),
         set.change.as_str(),
         plural(set.records, "record"),
-        Text::escape(at.map_or("", String::as_str)),
     )?;
     write_fields(&set.fields, "  ", out)?;
     for record in &set.changes {
