@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
-use cardkit::render::words::plural;
+use cardkit::render::words::were;
 use cardkit::render::Text;
 use cardkit::run::{ExitStatus, Run, Shown, UntilClosed};
 use cardkit_diff::pointer::{Ignore, Pattern};
@@ -15,6 +15,7 @@ use cardkit_diff::{render, DiffOptions};
 use clap::ValueEnum;
 
 use crate::options::{Running, Validation};
+use crate::output::Shared;
 use crate::progress::Bar;
 
 #[derive(clap::Args)]
@@ -113,7 +114,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
     // reports them, with the closing summary; the notes go there too, in
     // order. A closed stderr stops the report, not the diff.
     let err = RefCell::new(BufWriter::new(UntilClosed::new(io::stderr().lock())));
-    let mut renderer = Text::new(settings.warning_filter());
+    let colored = args.running.colored(&io::stderr());
+    let mut renderer = Text::new(settings.warning_filter()).colored(colored);
     let progress = Bar::new(args.running.quiet);
     let mut shared = Shared(&err);
     let mut run = Run::new(&mut renderer, &mut shared, settings.options(false))
@@ -137,7 +139,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         let line = format!("{} {}: {}", p.path, p.at, p.message);
         writeln!(err.borrow_mut(), "cardkit diff: {}", Text::escape(&line))?;
     }
-    run.finish()?;
+    let (_, read) = run.finish()?;
     drop(err);
     if !diff.problems.is_empty() && on_invalid == cardkit_diff::OnInvalid::Fail {
         note("the builds were not diffed: some documents are invalid or not sets (--on-invalid skip leaves them out, keep diffs them as far as they parse)");
@@ -180,16 +182,13 @@ pub fn run(args: &Args) -> io::Result<u8> {
         Format::Jsonl => render::json_lines(&diff, &mut out)?,
     }
     out.flush()?;
+    // The status tells whether the builds differ: documents left out or
+    // diffed as far as they parse (--on-invalid skip or keep) are reported
+    // on standard error, and an input that could not be read fails the run.
+    if read == ExitStatus::Failed {
+        return Ok(read.code());
+    }
     Ok(u8::from(!diff.summary.is_empty()))
-}
-
-/// `1 document was`, `2 documents were`.
-fn were(n: usize, word: &str) -> String {
-    format!(
-        "{} {}",
-        plural(n, word),
-        if n == 1 { "was" } else { "were" }
-    )
 }
 
 fn write_migrations(
@@ -202,17 +201,4 @@ fn write_migrations(
         writeln!(out)?;
     }
     out.flush()
-}
-
-/// The report's writer, shared with the notes written after the documents.
-struct Shared<'a, W>(&'a RefCell<W>);
-
-impl<W: Write> Write for Shared<'_, W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.borrow_mut().write(buf)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.0.borrow_mut().flush()
-    }
 }

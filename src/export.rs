@@ -4,13 +4,14 @@
 use std::cell::RefCell;
 use std::io::{self, Write};
 
-use cardkit::render::words::plural;
+use cardkit::render::words::{plural, were};
 use cardkit::render::Text;
 use cardkit::run::{discover, ExitStatus, Failure, Run, Shown, UntilClosed};
 use cardkit_export::layout::layout;
 use cardkit_export::{Exporter, InputError, OnInvalid, Target};
 
 use crate::options::{check_paths, OnInvalidWords, Running, Validation};
+use crate::output::Shared;
 use crate::progress::Bar;
 
 #[derive(clap::Args)]
@@ -187,26 +188,4 @@ pub fn run(args: &Args) -> io::Result<u8> {
         ExitStatus::Valid
     };
     Ok(status.and(left_out).code())
-}
-
-/// `1 document was`, `2 documents were`.
-fn were(n: usize, word: &str) -> String {
-    format!(
-        "{} {}",
-        plural(n, word),
-        if n == 1 { "was" } else { "were" }
-    )
-}
-
-/// The report's writer, shared with the notes written between documents.
-struct Shared<'a, W>(&'a RefCell<W>);
-
-impl<W: Write> Write for Shared<'_, W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.borrow_mut().write(buf)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.0.borrow_mut().flush()
-    }
 }

@@ -9,6 +9,7 @@ mod fields;
 mod kind;
 mod migrate;
 mod options;
+mod output;
 mod progress;
 mod schema;
 mod serve;

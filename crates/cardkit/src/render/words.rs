@@ -101,6 +101,17 @@ fn by_code(counts: &BTreeMap<Code, usize>) -> String {
         .join(", ")
 }
 
+/// `n` of a thing and its verb, in words: `1 document was`, `3 documents
+/// were`.
+#[must_use]
+pub fn were(n: usize, word: &str) -> String {
+    format!(
+        "{} {}",
+        plural(n, word),
+        if n == 1 { "was" } else { "were" }
+    )
+}
+
 /// `n` of a thing, in words: `1 document`, `3 documents`.
 #[must_use]
 pub fn plural(n: usize, word: &str) -> String {

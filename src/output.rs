@@ -1,0 +1,20 @@
+//! Output shared by a run's report and the notes written between its
+//! documents.
+
+use std::cell::RefCell;
+use std::io::{self, Write};
+
+/// A writer shared through a `RefCell`: the report of a run writes through
+/// it while notes about the same inputs are written to the same stream, in
+/// order, between documents.
+pub struct Shared<'a, W>(pub &'a RefCell<W>);
+
+impl<W: Write> Write for Shared<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.borrow_mut().flush()
+    }
+}
