@@ -21,6 +21,7 @@ mod around;
 mod check;
 mod container;
 mod dispatch;
+mod filter;
 mod findings;
 mod layout;
 mod locate;
@@ -37,6 +38,7 @@ pub use crate::report::{
     DocumentReport, FileReport, Layout, Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE,
 };
 pub use crate::schema::MAX_DEPTH;
+pub use filter::Filter;
 pub use options::{as_of_version, Options};
 #[doc(hidden)]
 pub use source::Buffering;
