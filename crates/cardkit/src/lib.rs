@@ -14,6 +14,7 @@
 // The derive macro names this crate by its absolute path, also from inside it.
 extern crate self as cardkit;
 
+pub mod config;
 pub mod diagnostic;
 pub mod format;
 pub mod json;
