@@ -363,7 +363,7 @@ impl Config {
                             span.clone(),
                             Some(name),
                             format!(
-                                "`{text}` is no extra warning: the one there is is \"deprecated\""
+                                "`{text}` is no extra warning: the only extra warning is \"deprecated\""
                             ),
                         ));
                     }

@@ -238,24 +238,46 @@ impl Glob {
 
     /// Whether the pointer `pointer` matches.
     fn matches(&self, pointer: &str) -> bool {
-        let Some(rest) = pointer.strip_prefix('/') else {
-            // The root, `""`: matched by a glob of nothing or of `**` alone.
-            return pointer.is_empty() && self.0.iter().all(|t| *t == Token::Any);
-        };
-        let tokens: Vec<&str> = rest.split('/').collect();
-        matches(&self.0, &tokens)
+        match pointer.strip_prefix('/') {
+            Some(tokens) => matches(&self.0, Some(tokens)),
+            // The root, `""`: no token.
+            None => pointer.is_empty() && matches(&self.0, None),
+        }
     }
 }
 
-fn matches(glob: &[Token], tokens: &[&str]) -> bool {
+/// The length of the first of `tokens`, and the others.
+fn split(tokens: &str) -> (usize, Option<&str>) {
+    match tokens.split_once('/') {
+        Some((first, rest)) => (first.len(), Some(rest)),
+        None => (tokens.len(), None),
+    }
+}
+
+/// Whether `glob` matches the reference tokens `tokens` (`a/b/c`; `None`
+/// for none), read one at a time: a diagnostic's pointer is not split into
+/// a list.
+fn matches(glob: &[Token], tokens: Option<&str>) -> bool {
     match glob.split_first() {
-        None => tokens.is_empty(),
-        Some((Token::Any, rest)) => (0..=tokens.len()).any(|skip| matches(rest, &tokens[skip..])),
-        Some((token, rest)) => match tokens.split_first() {
+        None => tokens.is_none(),
+        Some((Token::Any, rest)) => {
+            let mut at = tokens;
+            loop {
+                if matches(rest, at) {
+                    return true;
+                }
+                match at {
+                    Some(tokens) => at = split(tokens).1,
+                    None => return false,
+                }
+            }
+        }
+        Some((token, rest)) => match tokens {
             None => false,
-            Some((first, others)) => {
+            Some(tokens) => {
+                let (length, others) = split(tokens);
                 let same = match token {
-                    Token::Exact(exact) => exact == first,
+                    Token::Exact(exact) => *exact == tokens[..length],
                     _ => true,
                 };
                 same && matches(rest, others)

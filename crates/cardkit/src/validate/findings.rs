@@ -6,6 +6,7 @@ use crate::diagnostic::{Code, Detail, Diagnostic, Severity};
 
 use crate::report::{Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
 
+use super::filter::Filter;
 use super::options::Options;
 
 pub(crate) struct Findings<'o> {
@@ -64,19 +65,33 @@ impl<'o> Findings<'o> {
     ) -> Added {
         // Without a configuration this branch is all the filter costs.
         if let Some(filter) = self.options.filter {
-            let code = detail.code();
-            if filter.ignores_code(code) {
+            return self.add_filtered(filter, detail, offset, make);
+        }
+        self.keep(detail, offset, make)
+    }
+
+    /// [`Findings::add`] under a configuration's filter. Kept out of line,
+    /// so that the sites that report (inlined all over the checker) stay as
+    /// small as they were without it.
+    #[inline(never)]
+    fn add_filtered(
+        &mut self,
+        filter: &Filter,
+        detail: Detail,
+        offset: usize,
+        make: impl FnOnce() -> (String, Option<String>),
+    ) -> Added {
+        if filter.ignores_code(detail.code()) {
+            self.ignored += 1;
+            return Added::Ignored;
+        }
+        if filter.by_place() {
+            let (pointer, field) = make();
+            if filter.ignores_at(&pointer, self.within, field.as_deref()) {
                 self.ignored += 1;
                 return Added::Ignored;
             }
-            if filter.by_place() {
-                let (pointer, field) = make();
-                if filter.ignores_at(&pointer, self.within, field.as_deref()) {
-                    self.ignored += 1;
-                    return Added::Ignored;
-                }
-                return self.keep(detail, offset, || (pointer, field));
-            }
+            return self.keep(detail, offset, || (pointer, field));
         }
         self.keep(detail, offset, make)
     }
