@@ -85,19 +85,17 @@ pub fn run(args: &Args) -> io::Result<u8> {
         if let Some(jobs) = &file.jobs {
             config.jobs = jobs.value;
         }
-        let _ = writeln!(
-            io::stderr(),
-            "cardkit serve: options from {}",
-            file.path.display()
-        );
     }
     if let Some(jobs) = args.jobs {
         config.jobs = usize::from(jobs);
     }
+    let options = file.map_or(String::new(), |file| {
+        format!("; the options of {}", file.path.display())
+    });
     cardkit_serve::run(args.addr, config, |addr| {
         let _ = writeln!(
             io::stderr(),
-            "cardkit serve: listening on http://{addr} (Ctrl-C or SIGTERM stops)"
+            "cardkit serve: listening on http://{addr} (Ctrl-C or SIGTERM stops){options}"
         );
     })
     .map_err(|error| io::Error::new(error.kind(), format!("serve on {}: {error}", args.addr)))?;
