@@ -59,10 +59,10 @@ pub struct Args {
     on_invalid: OnInvalid,
 
     #[command(flatten)]
-    validation: Validation,
+    pub validation: Validation,
 
     #[command(flatten)]
-    running: Running,
+    pub running: Running,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

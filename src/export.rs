@@ -47,10 +47,10 @@ pub struct Args {
     describe: bool,
 
     #[command(flatten)]
-    validation: Validation,
+    pub validation: Validation,
 
     #[command(flatten)]
-    running: Running,
+    pub running: Running,
 }
 
 impl Args {

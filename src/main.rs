@@ -2,6 +2,7 @@
 //! library's reports. Everything about documents lives in the library.
 
 mod allocator;
+mod config;
 mod diff;
 mod explain;
 mod export;
@@ -19,7 +20,9 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::options::{Origins, Running, Validation};
 
 /// Validates trading-card data documents (templates, card designs, sets,
 /// migrations) and reports every error with where it is and why.
@@ -112,6 +115,16 @@ enum Command {
         after_help = "Examples:\n  cardkit diff old/AllPrintings.json new/AllPrintings.json\n  cardkit diff sets-2024-05-01/ sets-2024-05-02/\n  cardkit diff --on-invalid skip --format json old/ new/ > diff.json\n  cardkit diff --format json --ignore '/cards/*/purchaseUrls' old.json new.json\n  cardkit diff --emit-migrations notices.jsonl old.json new.json"
     )]
     Diff(diff::Args),
+    /// Prints the options in effect for the commands that validate, and
+    /// where each comes from: a flag, the configuration file (cardkit.toml,
+    /// or [tool.cardkit] in pyproject.toml, found upward from the working
+    /// directory) or the default. Takes the same flags as validate.
+    ///
+    /// Exit status: 0, or 2 when the configuration is invalid.
+    #[command(
+        after_help = "Examples:\n  cardkit config\n  cardkit config --as-of v5.0.0\n  cardkit config --config ci/cardkit.toml --format json"
+    )]
+    Config(config::Args),
     /// Applies Migration notices to stored references to catalog ids (CSV,
     /// JSON and JSON Lines files, a store made by `cardkit export`).
     #[command(subcommand)]
@@ -120,9 +133,14 @@ enum Command {
 
 fn main() -> ExitCode {
     allocator::keep_large_blocks_apart();
-    let cli = Cli::parse();
+    // Parsed through the matches, which tell a flag given on the command
+    // line (it wins over the configuration file) from a default.
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    let matches = matches.subcommand().map_or(&matches, |(_, sub)| sub);
     let result = match cli.command {
-        Command::Validate(args) => {
+        Command::Validate(mut args) => {
+            configured("validate", &mut args.validation, &mut args.running, matches);
             if let Err(why) = args.check() {
                 usage_error("validate", &why);
             }
@@ -133,7 +151,18 @@ fn main() -> ExitCode {
         Command::Explain(args) => explain::run(&args),
         Command::Schema(args) => schema::run(&args),
         Command::Serve(args) => serve::run(&args),
-        Command::Diff(args) => diff::run(&args),
+        Command::Diff(mut args) => {
+            configured("diff", &mut args.validation, &mut args.running, matches);
+            diff::run(&args)
+        }
+        Command::Config(mut args) => {
+            let (config, origins) =
+                configured("config", &mut args.validation, &mut args.running, matches);
+            if let Err(why) = args.validation.settings().check() {
+                usage_error("config", &why);
+            }
+            config::run(&args, config.as_ref(), &origins)
+        }
         Command::Migrate(command) => {
             let migrate::Command::Apply(args) = &command;
             if let Err(why) = args.check() {
@@ -141,7 +170,8 @@ fn main() -> ExitCode {
             }
             migrate::run(&command)
         }
-        Command::Export(args) => {
+        Command::Export(mut args) => {
+            configured("export", &mut args.validation, &mut args.running, matches);
             if let Err(why) = args.check() {
                 usage_error("export", &why);
             }
@@ -156,6 +186,24 @@ fn main() -> ExitCode {
         Err(error) => {
             eprintln!("cardkit: {error}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// Lays the configuration file under the flags given (see
+/// [`options::configure`]); an invalid configuration ends the run with
+/// status 2, naming the file, the line and the key.
+fn configured(
+    subcommand: &str,
+    validation: &mut Validation,
+    running: &mut Running,
+    matches: &ArgMatches,
+) -> (Option<cardkit::config::Config>, Origins) {
+    match options::configure(validation, running, matches) {
+        Ok(configured) => configured,
+        Err(error) => {
+            let _ = writeln!(io::stderr(), "cardkit {subcommand}: error: {error}");
+            std::process::exit(2);
         }
     }
 }

@@ -2,12 +2,16 @@
 //! flattened into each command: the validation itself ([`Validation`]) and
 //! how the run goes ([`Running`]).
 
+use std::path::PathBuf;
+
+use cardkit::config::{Color, Config, ConfigError};
 use cardkit::report::WarningFilter;
 use cardkit::run::{Settings, MAX_JOBS};
 use cardkit::schema::Version;
-use cardkit::validate;
+use cardkit::validate::{self, Filter};
 use cardkit::Kind;
-use clap::ValueEnum;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, ValueEnum};
 
 use crate::kind;
 
@@ -35,7 +39,8 @@ pub struct Validation {
 
     /// With --as-of, makes fields newer than that version errors instead of
     /// warnings. Example: --as-of v4.6.0 --strict-version
-    #[arg(long, requires = "as_of")]
+    // Checked with the configuration's as-of too, not by clap.
+    #[arg(long)]
     pub strict_version: bool,
 
     /// Extra warnings to report: `deprecated` reports deprecated fields that
@@ -47,7 +52,160 @@ pub struct Validation {
     /// the rest are only counted; 0 shows all. Example: --warning-limit 10
     #[arg(long, default_value_t = WarningFilter::DEFAULT_LIMIT, value_name = "N")]
     pub warning_limit: usize,
+
+    #[command(flatten)]
+    pub file: ConfigFile,
+
+    /// The configuration's `ignore` and `extend-allowed`, compiled.
+    #[arg(skip)]
+    pub filter: Option<&'static Filter>,
 }
+
+/// Which configuration file is read.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Configuration")]
+pub struct ConfigFile {
+    /// Reads the options from this file (a cardkit.toml, or a pyproject.toml's
+    /// [tool.cardkit]) instead of the one found upward from the working
+    /// directory (or named by CARDKIT_CONFIG). Flags given override it.
+    /// Example: --config ci/cardkit.toml
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+
+    /// Reads no configuration file: only the flags and the defaults count.
+    /// Example: --no-config
+    #[arg(long)]
+    pub no_config: bool,
+}
+
+impl ConfigFile {
+    /// The configuration that applies: `--config`, else `CARDKIT_CONFIG`,
+    /// else the one found upward from the working directory; none with
+    /// `--no-config`.
+    ///
+    /// # Errors
+    /// The file is invalid or cannot be read.
+    pub fn read(&self) -> Result<Option<Config>, ConfigError> {
+        if self.no_config {
+            return Ok(None);
+        }
+        let named = self.config.clone().or_else(|| {
+            std::env::var_os("CARDKIT_CONFIG")
+                .filter(|path| !path.is_empty())
+                .map(PathBuf::from)
+        });
+        match named {
+            Some(path) => Config::load(&path).map(Some),
+            None => Config::find(std::path::Path::new(".")),
+        }
+    }
+}
+
+/// Where each option's value comes from: `--flag`, `FILE:LINE` or
+/// `default`, by the configuration's key.
+pub type Origins = Vec<(&'static str, String)>;
+
+/// Whether the argument `id` was given on the command line (not a default).
+fn given(matches: &ArgMatches, id: &str) -> bool {
+    matches!(
+        matches.try_get_raw(id).map(|_| matches.value_source(id)),
+        Ok(Some(ValueSource::CommandLine | ValueSource::EnvVariable))
+    )
+}
+
+/// Lays the configuration file's values under the flags given: a flag on
+/// the command line wins, then the file, then the default. Returns the
+/// configuration read, and where each value came from.
+///
+/// # Errors
+/// The configuration file is invalid or cannot be read.
+pub fn configure(
+    validation: &mut Validation,
+    running: &mut Running,
+    matches: &ArgMatches,
+) -> Result<(Option<Config>, Origins), ConfigError> {
+    let config = validation.file.read()?;
+    let origins: Origins = FLAGS
+        .iter()
+        .map(|&(key, id, flag)| {
+            let from = if !id.is_empty() && given(matches, id) {
+                flag.to_owned()
+            } else {
+                config
+                    .as_ref()
+                    .and_then(|c| c.source(key))
+                    .unwrap_or_else(|| "default".to_owned())
+            };
+            (key, from)
+        })
+        .collect();
+    let Some(file) = &config else {
+        return Ok((config, origins));
+    };
+    let origin = |key: &str| {
+        origins
+            .iter()
+            .any(|(k, from)| *k == key && from != "default" && !from.starts_with("--"))
+    };
+    if origin("kind") {
+        validation.kind = file.kind.as_ref().and_then(|e| e.value);
+    }
+    if origin("as-of") {
+        validation.as_of = file.as_of.as_ref().map(|e| e.value);
+    }
+    if origin("strict-version") {
+        validation.strict_version = file.strict_version.as_ref().is_some_and(|e| e.value);
+    }
+    if origin("deny-unknown-fields") {
+        validation.deny_unknown_fields = file.deny_unknown_fields.as_ref().is_some_and(|e| e.value);
+    }
+    if origin("warn") {
+        let deprecated = file.warn_deprecated.as_ref().is_some_and(|e| e.value);
+        validation.warn = if deprecated {
+            vec![Warn::Deprecated]
+        } else {
+            Vec::new()
+        };
+    }
+    if origin("warning-limit") {
+        if let Some(limit) = &file.warning_limit {
+            validation.warning_limit = limit.value;
+        }
+    }
+    if origin("jobs") {
+        // Checked to be 1 to MAX_JOBS as the file was read.
+        running.jobs = file.jobs.as_ref().and_then(|e| u16::try_from(e.value).ok());
+    }
+    if origin("color") {
+        if let Some(color) = &file.color {
+            running.color = match color.value {
+                Color::Auto => ColorWhen::Auto,
+                Color::Always => ColorWhen::Always,
+                Color::Never => ColorWhen::Never,
+            };
+        }
+    }
+    validation.filter = file.filter;
+    Ok((config, origins))
+}
+
+/// The configuration's keys, with the id and the flag of each.
+const FLAGS: [(&str, &str, &str); 10] = [
+    ("kind", "kind", "--kind"),
+    ("as-of", "as_of", "--as-of"),
+    ("strict-version", "strict_version", "--strict-version"),
+    (
+        "deny-unknown-fields",
+        "deny_unknown_fields",
+        "--deny-unknown-fields",
+    ),
+    ("warn", "warn", "--warn"),
+    ("warning-limit", "warning_limit", "--warning-limit"),
+    ("jobs", "jobs", "--jobs"),
+    ("color", "color", "--color"),
+    ("ignore", "", ""),
+    ("extend-allowed", "", ""),
+];
 
 /// Extra warnings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -66,6 +224,7 @@ impl Validation {
             deny_unknown_fields: self.deny_unknown_fields,
             warn_deprecated: self.warn.contains(&Warn::Deprecated),
             warning_limit: self.warning_limit,
+            filter: self.filter,
         }
     }
 }

@@ -5,7 +5,10 @@ use std::io::{self, Write};
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use cardkit::run::Settings;
 use cardkit_serve::Config;
+
+use crate::options::ConfigFile;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -37,6 +40,9 @@ pub struct Args {
     /// per core), as `cardkit validate --jobs`. Example: --jobs 1
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     jobs: Option<u16>,
+
+    #[command(flatten)]
+    file: ConfigFile,
 }
 
 fn size(text: &str) -> Result<u64, String> {
@@ -51,19 +57,45 @@ fn size(text: &str) -> Result<u64, String> {
 }
 
 pub fn run(args: &Args) -> io::Result<u8> {
+    // The configuration file's options are the defaults of every request,
+    // which its query parameters override.
+    let file = match args.file.read() {
+        Ok(file) => file,
+        Err(error) => {
+            let _ = writeln!(io::stderr(), "cardkit serve: error: {error}");
+            return Ok(2);
+        }
+    };
     let mut config = Config {
         max_body: args.max_body,
         timeout: Duration::from_secs(args.timeout),
         max_concurrent: args.max_concurrent as usize,
         ..Config::default()
     };
+    if let Some(file) = &file {
+        config.defaults = file.settings(Settings::default());
+        if let Err(why) = config.defaults.check() {
+            let _ = writeln!(
+                io::stderr(),
+                "cardkit serve: error: {}: {why}",
+                file.path.display()
+            );
+            return Ok(2);
+        }
+        if let Some(jobs) = &file.jobs {
+            config.jobs = jobs.value;
+        }
+    }
     if let Some(jobs) = args.jobs {
         config.jobs = usize::from(jobs);
     }
+    let options = file.map_or(String::new(), |file| {
+        format!("; the options of {}", file.path.display())
+    });
     cardkit_serve::run(args.addr, config, |addr| {
         let _ = writeln!(
             io::stderr(),
-            "cardkit serve: listening on http://{addr} (Ctrl-C or SIGTERM stops)"
+            "cardkit serve: listening on http://{addr} (Ctrl-C or SIGTERM stops){options}"
         );
     })
     .map_err(|error| io::Error::new(error.kind(), format!("serve on {}: {error}", args.addr)))?;

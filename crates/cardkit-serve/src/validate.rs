@@ -149,6 +149,12 @@ impl ValidateParams {
 }
 
 /// Validates the body: one document, or many (a catalog, JSON Lines).
+///
+/// Each query parameter given overrides, for this request, the option the
+/// service was started with (its configuration file: `cardkit serve
+/// --config FILE`, or the `cardkit.toml` found upward), which overrides the
+/// default named here; the configuration's `ignore` and `extend-allowed`
+/// apply to every request.
 #[utoipa::path(
     post,
     path = "/v1/validate",

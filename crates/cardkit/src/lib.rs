@@ -15,6 +15,7 @@
 extern crate self as cardkit;
 
 pub mod codes;
+pub mod config;
 pub mod diagnostic;
 pub mod format;
 pub mod json;

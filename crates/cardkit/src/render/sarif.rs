@@ -266,7 +266,7 @@ impl Renderer for Sarif {
         for hidden in self.filter.suppressed() {
             self.notify("note", words::suppressed(&hidden), None);
         }
-        let invocation = json!({
+        let mut invocation = json!({
             "executionSuccessful": !self.unreadable,
             "toolExecutionNotifications": self.notifications,
             "properties": {
@@ -276,6 +276,10 @@ impl Renderer for Sarif {
                 "invalid": summary.invalid,
             },
         });
+        if let Some(ignored) = words::ignored(summary) {
+            invocation["properties"]["ignored"] = json!(summary.ignored);
+            invocation["properties"]["ignoredNote"] = json!(ignored);
+        }
         out.write_all(b"\n],\n\"invocations\":[")?;
         serde_json::to_writer(&mut *out, &invocation)?;
         out.write_all(b"]}]}\n")

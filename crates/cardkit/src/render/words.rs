@@ -56,7 +56,7 @@ pub fn checked(summary: &Summary) -> String {
 }
 
 /// `errors: 3 (missing_field 2, wrong_type 1)` and the same for warnings,
-/// for those there are.
+/// for those there are; then how many the configuration ignored.
 #[must_use]
 pub fn counts(summary: &Summary) -> Vec<String> {
     [
@@ -66,7 +66,20 @@ pub fn counts(summary: &Summary) -> Vec<String> {
     .into_iter()
     .filter(|&(_, _, total)| total > 0)
     .map(|(label, counts, total)| format!("{label}: {total} ({})", by_code(counts)))
+    .chain(ignored(summary))
     .collect()
+}
+
+/// `ignored: 12 (by cardkit.toml)`, when a configuration ignored any.
+#[must_use]
+pub fn ignored(summary: &Summary) -> Option<String> {
+    (summary.ignored > 0).then(|| {
+        format!(
+            "ignored: {} (by {})",
+            summary.ignored,
+            summary.ignored_by.unwrap_or("the configuration")
+        )
+    })
 }
 
 /// What a code means, in one line.

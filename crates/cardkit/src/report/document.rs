@@ -32,6 +32,15 @@ pub struct DocumentReport {
     /// The problems past those bounds, counted but not kept.
     #[serde(skip_serializing_if = "Omitted::is_empty")]
     pub omitted: Omitted,
+    /// How many problems a configuration's `ignore` left out (counted, never
+    /// kept: they make no document invalid).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ignored: usize,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's signature
+pub(crate) fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Diagnostics counted but not kept, by severity and code.

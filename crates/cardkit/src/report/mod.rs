@@ -30,6 +30,13 @@ pub struct Summary {
     pub errors: BTreeMap<Code, usize>,
     /// Warnings by code.
     pub warnings: BTreeMap<Code, usize>,
+    /// Diagnostics a configuration's `ignore` left out: never shown, never
+    /// an error, but counted, so that nothing vanishes silently.
+    #[serde(skip_serializing_if = "document::is_zero")]
+    pub ignored: usize,
+    /// Where that configuration is (`cardkit.toml`), when one was used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignored_by: Option<&'static str>,
     /// Bytes read.
     pub bytes: u64,
     /// How long the run took, in seconds, when it was timed.
@@ -73,6 +80,7 @@ impl Summary {
             };
             *counts.entry(diagnostic.code).or_default() += 1;
         }
+        self.ignored += document.ignored;
         // Counted, not kept: the totals stay exact.
         for (counts, omitted) in [
             (&mut self.errors, &document.omitted.errors),

@@ -11,7 +11,7 @@ use super::exit::ExitStatus;
 use super::open::{open, Opened, Unopened};
 use crate::render::{FileEnd, Renderer};
 use crate::report::{DocumentReport, Layout, Summary};
-use crate::validate::{Options, Validator};
+use crate::validate::{Filter, Options, Validator};
 
 /// How one input is checked: its name, its bytes, the options for it (the
 /// run's, with whether it is JSON Lines), and where each document's report
@@ -250,6 +250,7 @@ impl<'r> Run<'r> {
     /// Writing the report failed.
     pub fn finish(mut self) -> io::Result<(Summary, ExitStatus)> {
         self.summary.seconds = Some(self.started.elapsed().as_secs_f64());
+        self.summary.ignored_by = self.options.filter.map(Filter::source);
         self.renderer.finish(self.out, &self.summary)?;
         self.out.flush()?;
         let mut status = ExitStatus::of(&self.summary);

@@ -6,7 +6,7 @@
 use crate::model::Kind;
 use crate::report::WarningFilter;
 use crate::schema::Version;
-use crate::validate::Options;
+use crate::validate::{Filter, Options};
 
 /// The validation settings every command that validates takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +26,8 @@ pub struct Settings {
     /// How many warnings of each kind (same code and field) are shown
     /// before the rest are only counted; `0` shows all.
     pub warning_limit: usize,
+    /// Diagnostics ignored and members allowed by a configuration file.
+    pub filter: Option<&'static Filter>,
 }
 
 impl Default for Settings {
@@ -37,6 +39,7 @@ impl Default for Settings {
             deny_unknown_fields: false,
             warn_deprecated: false,
             warning_limit: WarningFilter::DEFAULT_LIMIT,
+            filter: None,
         }
     }
 }
@@ -67,6 +70,7 @@ impl Settings {
             as_of: self.as_of,
             strict_version: self.strict_version,
             warn_deprecated: self.warn_deprecated,
+            filter: self.filter,
         }
     }
 

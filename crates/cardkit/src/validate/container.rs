@@ -11,7 +11,7 @@ use crate::json::{
 use crate::model::Kind;
 
 use super::documents::{Documents, KindRule, Stop, MAX_CHAR_BYTES};
-use super::findings::{severity, Findings};
+use super::findings::{severity, Added, Findings};
 use super::layout::{self, NeedMore};
 use super::options::Options;
 use super::part::AROUND_LIMIT;
@@ -51,8 +51,9 @@ pub(crate) fn container<D: Documents>(
 pub(crate) struct Outside {
     diagnostics: Vec<Diagnostic>,
     /// The counts of diagnostics not kept, in spans that no document
-    /// divides, each with the offset of its first diagnostic.
-    omitted: Vec<(usize, Omitted)>,
+    /// divides, each with the offset of its first diagnostic: those past
+    /// the bounds, and how many the configuration ignored.
+    omitted: Vec<(usize, Omitted, usize)>,
 }
 
 impl Outside {
@@ -61,6 +62,14 @@ impl Outside {
         Outside {
             diagnostics,
             omitted: Vec::new(),
+        }
+    }
+
+    /// One diagnostic at file offset `at`, which the configuration ignored.
+    pub fn ignored(at: usize) -> Outside {
+        Outside {
+            diagnostics: Vec::new(),
+            omitted: vec![(at, Omitted::default(), 1)],
         }
     }
 
@@ -79,7 +88,7 @@ impl Outside {
             omitted: self
                 .omitted
                 .into_iter()
-                .filter(|&(at, _)| at < end)
+                .filter(|&(at, _, _)| at < end)
                 .collect(),
         }
     }
@@ -90,8 +99,10 @@ impl Outside {
             return None;
         }
         let mut omitted = Omitted::default();
-        for (_, span) in self.omitted {
+        let mut ignored = 0;
+        for (_, span, span_ignored) in self.omitted {
             omitted.merge(span);
+            ignored += span_ignored;
         }
         Some(DocumentReport {
             pointer: String::new(),
@@ -99,6 +110,7 @@ impl Outside {
             kind: None,
             diagnostics: self.diagnostics,
             omitted,
+            ignored,
         })
     }
 }
@@ -112,8 +124,9 @@ pub(super) struct Container<'c, 'r, D> {
     documents: &'c mut D,
     /// Diagnostics found outside documents, located once kept.
     found: Findings<'c>,
-    /// The counts of those not kept, in spans that no document divides.
-    omitted: Vec<(usize, Omitted)>,
+    /// The counts of those not kept, in spans that no document divides
+    /// (past the bounds; ignored).
+    omitted: Vec<(usize, Omitted, usize)>,
     /// A document was read since the last diagnostic not kept.
     document_since_omission: bool,
     layout: Layout,
@@ -506,15 +519,19 @@ impl<D: Documents> Container<'_, '_, D> {
     ) -> Result<(), Stop> {
         let (code, severity) = (detail.code(), severity(self.options, detail.code()));
         let kept = self.found.out.len();
-        if self.found.add(detail, at, || (pointer, None)) {
+        let added = self.found.add(detail, at, || (pointer, None));
+        if added == Added::Kept {
             self.src.locate(&mut self.found.out[kept..])?;
         } else {
             if self.document_since_omission {
-                self.omitted.push((at, Omitted::default()));
+                self.omitted.push((at, Omitted::default(), 0));
                 self.document_since_omission = false;
             }
-            if let Some((_, span)) = self.omitted.last_mut() {
-                span.add(code, severity);
+            if let Some((_, span, ignored)) = self.omitted.last_mut() {
+                match added {
+                    Added::Ignored => *ignored += 1,
+                    _ => span.add(code, severity),
+                }
             }
         }
         Ok(())

@@ -79,14 +79,18 @@ fn lines(
     };
     if !any {
         let at = src.end();
-        let mut diagnostics = vec![diagnostic(
-            options,
-            Detail::Syntax(Syntax::EmptyInput),
-            at,
-            String::new(),
-        )];
-        src.locate(&mut diagnostics)?;
-        if let Some(report) = Outside::of(diagnostics).into_report() {
+        let detail = Detail::Syntax(Syntax::EmptyInput);
+        let outside = if options
+            .filter
+            .is_some_and(|f| f.ignores_code(detail.code()) || f.ignores_at("", 0, None))
+        {
+            Outside::ignored(at)
+        } else {
+            let mut diagnostics = vec![diagnostic(options, detail, at, String::new())];
+            src.locate(&mut diagnostics)?;
+            Outside::of(diagnostics)
+        };
+        if let Some(report) = outside.into_report() {
             sink.outside(report);
         }
     }

@@ -6,38 +6,103 @@ use crate::diagnostic::{Code, Detail, Diagnostic, Severity};
 
 use crate::report::{Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
 
+use super::filter::Filter;
 use super::options::Options;
 
 pub(crate) struct Findings<'o> {
     options: &'o Options,
+    /// Where the unit's root is in its pointers (the length of its prefix):
+    /// a configuration's pointer globs match from the document's root.
+    within: usize,
     /// Every diagnostic kept, in the order found.
     pub out: Vec<Diagnostic>,
     errors: usize,
     warnings: [usize; Code::ALL.len()],
     /// What was counted but not kept.
     pub omitted: Omitted,
+    /// How many a configuration's filter left out.
+    pub ignored: usize,
+}
+
+/// What became of a diagnostic recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Added {
+    /// Kept, at the end of `out`.
+    Kept,
+    /// Past the bounds: only counted, in `omitted`.
+    Counted,
+    /// Left out by the configuration: only counted, in `ignored`.
+    Ignored,
 }
 
 impl<'o> Findings<'o> {
     pub fn new(options: &'o Options) -> Self {
         Findings {
             options,
+            within: 0,
             out: Vec::new(),
             errors: 0,
             warnings: [0; Code::ALL.len()],
             omitted: Omitted::default(),
+            ignored: 0,
         }
     }
 
+    /// The findings of a unit whose root is at `prefix` in the file.
+    pub fn within(mut self, prefix: &str) -> Self {
+        self.within = prefix.len();
+        self
+    }
+
     /// Records a problem about the value at file offset `offset`: `make`
-    /// gives its pointer and field, made only when it is kept. `false` when
-    /// it is only counted.
+    /// gives its pointer and field, made only when it is kept (or when a
+    /// configuration's filter needs them to decide).
     pub fn add(
         &mut self,
         detail: Detail,
         offset: usize,
         make: impl FnOnce() -> (String, Option<String>),
-    ) -> bool {
+    ) -> Added {
+        // Without a configuration this branch is all the filter costs.
+        if let Some(filter) = self.options.filter {
+            return self.add_filtered(filter, detail, offset, make);
+        }
+        self.keep(detail, offset, make)
+    }
+
+    /// [`Findings::add`] under a configuration's filter. Kept out of line,
+    /// so that the sites that report (inlined all over the checker) stay as
+    /// small as they were without it.
+    #[inline(never)]
+    fn add_filtered(
+        &mut self,
+        filter: &Filter,
+        detail: Detail,
+        offset: usize,
+        make: impl FnOnce() -> (String, Option<String>),
+    ) -> Added {
+        if filter.ignores_code(detail.code()) {
+            self.ignored += 1;
+            return Added::Ignored;
+        }
+        if filter.by_place() {
+            let (pointer, field) = make();
+            if filter.ignores_at(&pointer, self.within, field.as_deref()) {
+                self.ignored += 1;
+                return Added::Ignored;
+            }
+            return self.keep(detail, offset, || (pointer, field));
+        }
+        self.keep(detail, offset, make)
+    }
+
+    /// Keeps a problem within the bounds, or counts it past them.
+    fn keep(
+        &mut self,
+        detail: Detail,
+        offset: usize,
+        make: impl FnOnce() -> (String, Option<String>),
+    ) -> Added {
         let code = detail.code();
         let severity = severity(self.options, code);
         let count = match severity {
@@ -50,13 +115,13 @@ impl<'o> Findings<'o> {
         };
         if *count >= bound {
             self.omitted.add(code, severity);
-            return false;
+            return Added::Counted;
         }
         *count += 1;
         let (pointer, field) = make();
         self.out
             .push(Diagnostic::new(detail, severity, pointer, field, offset));
-        true
+        Added::Kept
     }
 }
 
@@ -71,8 +136,17 @@ impl Findings<'_> {
     }
 
     /// Whether a diagnostic of `code` found now would be kept, not only
-    /// counted.
+    /// counted (or whether a configuration's filter needs its field to
+    /// decide).
     pub fn keeps(&self, code: Code) -> bool {
+        if let Some(filter) = self.options.filter {
+            if filter.ignores_code(code) {
+                return false;
+            }
+            if filter.by_place() {
+                return true;
+            }
+        }
         match severity(self.options, code) {
             Severity::Error => self.errors < KEPT_ERRORS,
             Severity::Warning => self.warnings[code.index()] < KEPT_WARNINGS_PER_CODE,

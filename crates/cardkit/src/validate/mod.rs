@@ -22,6 +22,7 @@ mod check;
 mod container;
 mod dispatch;
 mod documents;
+mod filter;
 mod findings;
 mod layout;
 mod locate;
@@ -38,6 +39,7 @@ pub use crate::report::{
     DocumentReport, FileReport, Layout, Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE,
 };
 pub use crate::schema::MAX_DEPTH;
+pub use filter::Filter;
 pub use options::{as_of_version, Options};
 pub use part::AROUND_LIMIT;
 #[doc(hidden)]

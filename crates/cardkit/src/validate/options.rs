@@ -4,6 +4,8 @@
 use crate::model::Kind;
 use crate::schema::{ModelDef, Version};
 
+use super::filter::Filter;
+
 /// How to validate.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
@@ -20,6 +22,9 @@ pub struct Options {
     pub strict_version: bool,
     /// Report deprecated fields that are present (`deprecated_field`).
     pub warn_deprecated: bool,
+    /// What a configuration leaves out: diagnostics ignored, members
+    /// allowed. `None` costs the validator one branch per diagnostic.
+    pub filter: Option<&'static Filter>,
 }
 
 impl Options {
@@ -31,6 +36,7 @@ impl Options {
         as_of: None,
         strict_version: false,
         warn_deprecated: false,
+        filter: None,
     };
 }
 

@@ -446,13 +446,14 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
         let outcome = checker.document(kind);
         spans.push(outcome.is_ok().then_some(start..checker.pos()));
         tapes.push(checker.take_tape().unwrap_or_default());
-        let (diagnostics, omitted) = checker.into_diagnostics();
+        let (diagnostics, omitted, ignored) = checker.into_diagnostics();
         reports.push(DocumentReport {
             pointer: unit.pointer,
             line: None,
             kind,
             diagnostics,
             omitted,
+            ignored,
         });
         if let Err(Malformed) = outcome {
             malformed = Some(unit.at);

@@ -47,7 +47,7 @@ impl Documents for Sequential<'_> {
         let mut resolved = None;
         let mut tape = Tape::default();
         let recording = self.sink.wants_tape();
-        let (mut diagnostics, omitted, outcome, end) =
+        let (mut diagnostics, omitted, ignored, outcome, end) =
             walk_unit(src, at, &pointer, options, |c| {
                 if recording {
                     c.record_tape();
@@ -65,6 +65,7 @@ impl Documents for Sequential<'_> {
             kind: resolved.flatten(),
             diagnostics,
             omitted,
+            ignored,
         };
         let whole = outcome
             .is_ok()
@@ -77,15 +78,15 @@ impl Documents for Sequential<'_> {
 
 /// Runs `walk` over the value at file offset `at`, reading more of the input
 /// whenever the value may go on beyond the bytes at hand. Returns the
-/// diagnostics in document order and those counted but not kept, how the
-/// walk ended and the offset after the value.
+/// diagnostics in document order, those counted but not kept and how many
+/// were ignored, how the walk ended and the offset after the value.
 pub(crate) fn walk_unit(
     src: &mut Source<'_>,
     at: usize,
     pointer: &str,
     options: &Options,
     mut walk: impl FnMut(&mut Checker<'_>) -> Flow,
-) -> Result<(Vec<Diagnostic>, Omitted, Flow, usize), Stop> {
+) -> Result<(Vec<Diagnostic>, Omitted, usize, Flow, usize), Stop> {
     // Reading ahead makes it rare that a value goes on beyond the bytes at
     // hand, which costs walking it again.
     while src.end() - at < src.buffering.read_ahead && src.fill()? {}
@@ -106,11 +107,11 @@ pub(crate) fn walk_unit(
             }
         };
         let end = src.base + checker.pos();
-        let (diagnostics, omitted) = checker.into_diagnostics();
+        let (diagnostics, omitted, ignored) = checker.into_diagnostics();
         if cut_short && src.fill()? {
             continue;
         }
-        return Ok((diagnostics, omitted, outcome, end));
+        return Ok((diagnostics, omitted, ignored, outcome, end));
     }
 }
 

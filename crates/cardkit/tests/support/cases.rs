@@ -87,8 +87,13 @@ impl Case {
             as_of,
             strict_version,
             warn_deprecated,
+            filter,
         } = self.options;
-        !deny_unknown_fields && as_of.is_none() && !strict_version && !warn_deprecated
+        !deny_unknown_fields
+            && as_of.is_none()
+            && !strict_version
+            && !warn_deprecated
+            && filter.is_none()
     }
 }
 

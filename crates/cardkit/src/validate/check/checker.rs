@@ -80,7 +80,7 @@ impl<'a> Checker<'a> {
         read.scan.utf8_checked = utf8_checked;
         Checker {
             read,
-            found: Findings::new(options),
+            found: Findings::new(options).within(prefix),
             options,
             inside_newer: false,
             depth: 0,
@@ -121,11 +121,12 @@ impl<'a> Checker<'a> {
     }
 
     /// The diagnostics found, in document order (missing members are found
-    /// at the end of their object but belong where it starts).
-    pub fn into_diagnostics(self) -> (Vec<Diagnostic>, Omitted) {
+    /// at the end of their object but belong where it starts), those
+    /// counted but not kept, and how many the configuration ignored.
+    pub fn into_diagnostics(self) -> (Vec<Diagnostic>, Omitted, usize) {
         let mut out = self.found.out;
         out.sort_by_key(|d| d.offset);
-        (out, self.found.omitted)
+        (out, self.found.omitted, self.found.ignored)
     }
 
     /// Validates the document at the cursor as `kind` (`None`: its kind

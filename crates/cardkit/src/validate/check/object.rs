@@ -68,7 +68,12 @@ impl Checker<'_> {
                 earlier.discard(c, &name);
                 c.duplicate_key(key_at, &name, None);
             }
-            if tag != Some(name.as_ref()) {
+            // A configuration's `extend-allowed` members are known extras.
+            let allowed = c
+                .options
+                .filter
+                .is_some_and(|f| f.allows(model.name, &name));
+            if tag != Some(name.as_ref()) && !allowed {
                 // The nearest known name costs more than reading the member:
                 // it is looked for only when the report is kept.
                 let kept = c.found.keeps(Code::UnknownField);

@@ -1,0 +1,590 @@
+//! The configuration file: the options of every command that validates,
+//! written once for a project, in `cardkit.toml` or in the `[tool.cardkit]`
+//! table of a `pyproject.toml`. Every front end reads it here, the same
+//! way: [`Config::find`] looks for it upward from a directory,
+//! [`Config::load`] reads a file named, and [`Config::settings`] lays its
+//! values over the defaults (a front end then lays its own flags or
+//! parameters over those).
+//!
+//! ```
+//! use cardkit::config::Config;
+//! use cardkit::run::Settings;
+//!
+//! let text = "as-of = \"v5.0.0\"\nignore = [\"unknown_field\", \"/cards/*/purchaseUrls\"]\n";
+//! let config = Config::parse(text, "cardkit.toml".as_ref()).unwrap();
+//! assert_eq!(config.as_of.as_ref().unwrap().line, 1);
+//! let settings = config.settings(Settings::default());
+//! assert_eq!(settings.as_of.unwrap().to_string(), "v5.0.0");
+//! assert!(settings.filter.is_some());
+//!
+//! let error = Config::parse("as_of = \"v5.0.0\"\n", "cardkit.toml".as_ref()).unwrap_err();
+//! assert_eq!(error.to_string(), "cardkit.toml:1:1: as_of: unknown key: did you mean as-of?");
+//! ```
+
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+use crate::model::Kind;
+use crate::run::{Settings, MAX_JOBS};
+use crate::schema::words::nearest_name;
+use crate::schema::Version;
+use crate::validate::{as_of_version, Filter};
+
+/// The configuration file's name.
+pub const FILE_NAME: &str = "cardkit.toml";
+/// The Python project file whose `[tool.cardkit]` table is read when there
+/// is no `cardkit.toml` nearer.
+pub const PYPROJECT: &str = "pyproject.toml";
+
+/// Every key of the configuration, in the order `cardkit config` lists
+/// them (the command line's flags without their `--`).
+pub const KEYS: [&str; 10] = [
+    "kind",
+    "as-of",
+    "strict-version",
+    "deny-unknown-fields",
+    "warn",
+    "warning-limit",
+    "jobs",
+    "color",
+    "ignore",
+    "extend-allowed",
+];
+
+/// A value of the file and the line it is on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry<T> {
+    /// The value.
+    pub value: T,
+    /// The 1-based line of its key.
+    pub line: usize,
+}
+
+impl<T> Entry<T> {
+    fn on(line: usize, value: T) -> Self {
+        Entry { value, line }
+    }
+}
+
+/// When to colour the text report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Color {
+    /// On a terminal that shows colour.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// A configuration read: each key given, with its line. A key not given is
+/// `None`, and leaves the setting to the defaults and the flags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// The file read, as it is named in messages (a file in the directory
+    /// searched from by its name alone, others by their whole path).
+    pub path: PathBuf,
+    /// `kind`: `None` for `auto`.
+    pub kind: Option<Entry<Option<Kind>>>,
+    /// `as-of`.
+    pub as_of: Option<Entry<Version>>,
+    /// `strict-version`.
+    pub strict_version: Option<Entry<bool>>,
+    /// `deny-unknown-fields`.
+    pub deny_unknown_fields: Option<Entry<bool>>,
+    /// `warn = ["deprecated"]`: whether deprecated fields are reported.
+    pub warn_deprecated: Option<Entry<bool>>,
+    /// `warning-limit`.
+    pub warning_limit: Option<Entry<usize>>,
+    /// `jobs`, 1 to [`MAX_JOBS`].
+    pub jobs: Option<Entry<usize>>,
+    /// `color`.
+    pub color: Option<Entry<Color>>,
+    /// `ignore`: codes, `Model.field` names and JSON Pointer globs.
+    pub ignore: Option<Entry<Vec<String>>>,
+    /// `extend-allowed`: `Model.member` names that are known extras.
+    pub extend_allowed: Option<Entry<Vec<String>>>,
+    /// `ignore` and `extend-allowed` compiled, when either holds anything.
+    pub filter: Option<&'static Filter>,
+}
+
+/// An invalid configuration: the file, where in it, the key, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The file.
+    pub path: PathBuf,
+    /// The 1-based line and column (in characters) of the problem, when it
+    /// is in the file's text (not when the file cannot be read).
+    pub at: Option<(usize, usize)>,
+    /// The key the problem is in, as written (`as_of`), when there is one.
+    pub key: Option<String>,
+    /// What is wrong, and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some((line, column)) = self.at {
+            write!(f, ":{line}:{column}")?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, ": {key}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl Config {
+    /// Finds the configuration that applies in `dir`: in `dir`, then in each
+    /// directory above it, a `cardkit.toml`, or a `pyproject.toml` with a
+    /// `[tool.cardkit]` table (in one directory, `cardkit.toml` first). The
+    /// nearest wins. The search stops at the filesystem's root and at a
+    /// repository's root (a directory holding `.git`), which is searched:
+    /// a repository's checks do not depend on files outside it.
+    ///
+    /// # Errors
+    /// The file found is invalid (or cannot be read).
+    pub fn find(dir: &Path) -> Result<Option<Config>, ConfigError> {
+        let Some(path) = Config::locate(dir) else {
+            return Ok(None);
+        };
+        Config::load(&path).map(Some)
+    }
+
+    /// Where [`Config::find`] finds the configuration, without reading it
+    /// whole. A `pyproject.toml` counts when it names `cardkit` and holds
+    /// a `[tool.cardkit]` table (one that cannot be parsed counts too, so
+    /// that reading it says why).
+    #[must_use]
+    pub fn locate(dir: &Path) -> Option<PathBuf> {
+        let absolute = std::path::absolute(dir).ok()?;
+        for (up, at) in absolute.ancestors().enumerate() {
+            // The working directory's file is named by its name alone.
+            let name = |file: &str| {
+                if up == 0 {
+                    let here = dir.join(file);
+                    here.strip_prefix(".")
+                        .map(Path::to_path_buf)
+                        .unwrap_or(here)
+                } else {
+                    at.join(file)
+                }
+            };
+            if at.join(FILE_NAME).is_file() {
+                return Some(name(FILE_NAME));
+            }
+            let pyproject = at.join(PYPROJECT);
+            if let Ok(text) = std::fs::read_to_string(&pyproject) {
+                if text.contains("cardkit") && has_tool_cardkit(&text) {
+                    return Some(name(PYPROJECT));
+                }
+            }
+            if at.join(".git").exists() {
+                break;
+            }
+        }
+        None
+    }
+
+    /// Reads the configuration file at `path`: a `pyproject.toml` (by its
+    /// name) is read for its `[tool.cardkit]` table, any other file as a
+    /// `cardkit.toml`.
+    ///
+    /// # Errors
+    /// The file cannot be read, is not TOML, or holds a key or value that
+    /// is not a configuration's; the error names the line and the key.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError {
+            path: path.to_path_buf(),
+            at: None,
+            key: None,
+            message: format!("cannot be read: {error}"),
+        })?;
+        Config::parse(&text, path)
+    }
+
+    /// Reads a configuration from `text`, the content of the file `path`
+    /// (a `pyproject.toml`, by its name, is read for `[tool.cardkit]`).
+    ///
+    /// # Errors
+    /// As [`Config::load`].
+    pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        let lines = Lines::new(text, path);
+        let root = DeTable::parse(text).map_err(|error| {
+            let message = error.message().trim_end().replace('\n', " ");
+            lines.error(error.span().unwrap_or(0..0), None, message)
+        })?;
+        let in_pyproject = path.file_name().is_some_and(|name| name == PYPROJECT);
+        let table = if in_pyproject {
+            let tool = root.get_ref().get("tool").map(Spanned::get_ref);
+            match tool.and_then(|t| t.as_table()?.get("cardkit")) {
+                Some(cardkit) => match cardkit.get_ref().as_table() {
+                    Some(table) => table,
+                    None => {
+                        return Err(lines.error(
+                            cardkit.span(),
+                            Some("tool.cardkit"),
+                            "expected a table ([tool.cardkit])".to_owned(),
+                        ))
+                    }
+                },
+                None => {
+                    return Err(lines.error(0..0, None, "holds no [tool.cardkit] table".to_owned()))
+                }
+            }
+        } else {
+            root.get_ref()
+        };
+        let mut config = Config::empty(path);
+        let mut entries: Vec<_> = table.iter().collect();
+        entries.sort_by_key(|(key, _)| key.span().start);
+        for (key, value) in entries {
+            config.set(&lines, key, value)?;
+        }
+        config.compile(&lines)?;
+        Ok(config)
+    }
+
+    /// A configuration that sets nothing, as if read from `path`.
+    #[must_use]
+    pub fn empty(path: &Path) -> Config {
+        Config {
+            path: path.to_path_buf(),
+            kind: None,
+            as_of: None,
+            strict_version: None,
+            deny_unknown_fields: None,
+            warn_deprecated: None,
+            warning_limit: None,
+            jobs: None,
+            color: None,
+            ignore: None,
+            extend_allowed: None,
+            filter: None,
+        }
+    }
+
+    /// `base` with the values this configuration gives laid over it.
+    #[must_use]
+    pub fn settings(&self, base: Settings) -> Settings {
+        Settings {
+            kind: self.kind.as_ref().map_or(base.kind, |e| e.value),
+            as_of: self.as_of.as_ref().map_or(base.as_of, |e| Some(e.value)),
+            strict_version: value_or(self.strict_version.as_ref(), base.strict_version),
+            deny_unknown_fields: value_or(
+                self.deny_unknown_fields.as_ref(),
+                base.deny_unknown_fields,
+            ),
+            warn_deprecated: value_or(self.warn_deprecated.as_ref(), base.warn_deprecated),
+            warning_limit: value_or(self.warning_limit.as_ref(), base.warning_limit),
+            filter: self.filter.or(base.filter),
+        }
+    }
+
+    /// Where the value of `key` is: `cardkit.toml:3`, or `None` when the
+    /// file does not give it.
+    #[must_use]
+    pub fn source(&self, key: &str) -> Option<String> {
+        let line = match key {
+            "kind" => self.kind.as_ref().map(|e| e.line),
+            "as-of" => self.as_of.as_ref().map(|e| e.line),
+            "strict-version" => self.strict_version.as_ref().map(|e| e.line),
+            "deny-unknown-fields" => self.deny_unknown_fields.as_ref().map(|e| e.line),
+            "warn" => self.warn_deprecated.as_ref().map(|e| e.line),
+            "warning-limit" => self.warning_limit.as_ref().map(|e| e.line),
+            "jobs" => self.jobs.as_ref().map(|e| e.line),
+            "color" => self.color.as_ref().map(|e| e.line),
+            "ignore" => self.ignore.as_ref().map(|e| e.line),
+            "extend-allowed" => self.extend_allowed.as_ref().map(|e| e.line),
+            _ => None,
+        }?;
+        Some(format!("{}:{line}", self.path.display()))
+    }
+
+    /// Reads one key's value.
+    fn set(
+        &mut self,
+        lines: &Lines<'_>,
+        key: &Spanned<std::borrow::Cow<'_, str>>,
+        value: &Spanned<DeValue<'_>>,
+    ) -> Result<(), ConfigError> {
+        let name = key.get_ref().as_ref();
+        let line = lines.at(key.span().start).0;
+        let wrong = |expected: &str| {
+            lines.error(
+                value.span(),
+                Some(name),
+                format!("expected {expected}, found {}", found(value.get_ref())),
+            )
+        };
+        let bad = |why: String| lines.error(value.span(), Some(name), why);
+        match name {
+            "kind" => {
+                let text = value.get_ref().as_str().ok_or_else(|| wrong(KIND_WORDS))?;
+                let kind = match text {
+                    "auto" => None,
+                    _ => Some(text.parse::<Kind>().map_err(|_| wrong(KIND_WORDS))?),
+                };
+                self.kind = Some(Entry::on(line, kind));
+            }
+            "as-of" => {
+                let text = value
+                    .get_ref()
+                    .as_str()
+                    .ok_or_else(|| wrong("a version string such as \"v5.2.0\""))?;
+                self.as_of = Some(Entry::on(line, as_of_version(text).map_err(bad)?));
+            }
+            "strict-version" | "deny-unknown-fields" => {
+                let flag = value
+                    .get_ref()
+                    .as_bool()
+                    .ok_or_else(|| wrong("a boolean (true or false)"))?;
+                let slot = if name == "strict-version" {
+                    &mut self.strict_version
+                } else {
+                    &mut self.deny_unknown_fields
+                };
+                *slot = Some(Entry::on(line, flag));
+            }
+            "warn" => {
+                let what = strings(value).ok_or_else(|| wrong(WARN_WORDS))?;
+                for (text, span) in &what {
+                    if text != "deprecated" {
+                        return Err(lines.error(
+                            span.clone(),
+                            Some(name),
+                            format!(
+                                "`{text}` is no extra warning: the only extra warning is \"deprecated\""
+                            ),
+                        ));
+                    }
+                }
+                self.warn_deprecated = Some(Entry::on(line, !what.is_empty()));
+            }
+            "warning-limit" => {
+                let limit = integer(value.get_ref())
+                    .and_then(|n| usize::try_from(n).ok())
+                    .ok_or_else(|| wrong("an integer, 0 or more (0 shows all)"))?;
+                self.warning_limit = Some(Entry::on(line, limit));
+            }
+            "jobs" => {
+                let words = format!("an integer from 1 to {MAX_JOBS}");
+                let jobs = integer(value.get_ref())
+                    .and_then(|n| usize::try_from(n).ok())
+                    .filter(|n| (1..=MAX_JOBS).contains(n))
+                    .ok_or_else(|| wrong(&words))?;
+                self.jobs = Some(Entry::on(line, jobs));
+            }
+            "color" => {
+                let words = "one of \"auto\", \"always\", \"never\"";
+                let color = match value.get_ref().as_str() {
+                    Some("auto") => Color::Auto,
+                    Some("always") => Color::Always,
+                    Some("never") => Color::Never,
+                    _ => return Err(wrong(words)),
+                };
+                self.color = Some(Entry::on(line, color));
+            }
+            "ignore" | "extend-allowed" => {
+                let expected = if name == "ignore" {
+                    "an array of strings (codes, Model.field names, JSON Pointer globs)"
+                } else {
+                    "an array of Model.member strings"
+                };
+                let items = strings(value).ok_or_else(|| wrong(expected))?;
+                let mut check = Filter::new("");
+                for (text, span) in &items {
+                    let checked = if name == "ignore" {
+                        check.ignore(text)
+                    } else {
+                        check.allow(text)
+                    };
+                    checked.map_err(|why| lines.error(span.clone(), Some(name), why))?;
+                }
+                let items = Entry::on(line, items.into_iter().map(|(text, _)| text).collect());
+                if name == "ignore" {
+                    self.ignore = Some(items);
+                } else {
+                    self.extend_allowed = Some(items);
+                }
+            }
+            _ => {
+                let near = KEYS
+                    .iter()
+                    .find(|known| known.replace('-', "_") == name.replace('-', "_"))
+                    .copied()
+                    .or_else(|| nearest_name(KEYS, name));
+                let message = match near {
+                    Some(near) => format!("unknown key: did you mean {near}?"),
+                    None => format!("unknown key: the keys are {}", KEYS.join(", ")),
+                };
+                return Err(lines.error(key.span(), Some(name), message));
+            }
+        }
+        Ok(())
+    }
+
+    /// Compiles `ignore` and `extend-allowed` into the validator's filter.
+    fn compile(&mut self, lines: &Lines<'_>) -> Result<(), ConfigError> {
+        let mut filter = Filter::new(self.path.display().to_string());
+        for (entries, ignore) in [(&self.ignore, true), (&self.extend_allowed, false)] {
+            for text in entries.iter().flat_map(|e| &e.value) {
+                let added = if ignore {
+                    filter.ignore(text)
+                } else {
+                    filter.allow(text)
+                };
+                // Checked as each key was read.
+                added.map_err(|why| lines.error(0..0, None, why))?;
+            }
+        }
+        self.filter = (!filter.is_empty()).then(|| filter.into_static());
+        Ok(())
+    }
+}
+
+const KIND_WORDS: &str = "one of \"auto\", \"template\", \"card\", \"set\", \"migration\"";
+const WARN_WORDS: &str = "an array of extra warnings, such as [\"deprecated\"]";
+
+fn value_or<T: Copy>(entry: Option<&Entry<T>>, base: T) -> T {
+    entry.map_or(base, |e| e.value)
+}
+
+/// Whether a `pyproject.toml`'s text has a `[tool.cardkit]` table (or is not
+/// TOML, which reading it will report).
+fn has_tool_cardkit(text: &str) -> bool {
+    let Ok(root) = DeTable::parse(text) else {
+        return true;
+    };
+    root.get_ref()
+        .get("tool")
+        .and_then(|tool| tool.get_ref().as_table()?.get("cardkit"))
+        .is_some()
+}
+
+/// The strings of an array, with their spans.
+fn strings(value: &Spanned<DeValue<'_>>) -> Option<Vec<(String, Range<usize>)>> {
+    value
+        .get_ref()
+        .as_array()?
+        .iter()
+        .map(|item| Some((item.get_ref().as_str()?.to_owned(), item.span())))
+        .collect()
+}
+
+fn integer(value: &DeValue<'_>) -> Option<i128> {
+    let n = value.as_integer()?;
+    i128::from_str_radix(&n.as_str().replace('_', ""), n.radix()).ok()
+}
+
+/// What a value is, in words.
+fn found(value: &DeValue<'_>) -> String {
+    match value {
+        DeValue::String(text) => format!("string {text:?}"),
+        DeValue::Integer(n) => format!("integer {}", n.as_str()),
+        DeValue::Float(x) => format!("float {}", x.as_str()),
+        DeValue::Boolean(b) => format!("boolean {b}"),
+        DeValue::Datetime(d) => format!("date-time {d}"),
+        DeValue::Array(_) => "an array".to_owned(),
+        DeValue::Table(_) => "a table".to_owned(),
+    }
+}
+
+/// Lines and columns of a file's text, for errors.
+struct Lines<'t> {
+    text: &'t str,
+    path: &'t Path,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str, path: &'t Path) -> Self {
+        Lines { text, path }
+    }
+
+    /// The 1-based line and column (in characters) of byte `offset`.
+    fn at(&self, offset: usize) -> (usize, usize) {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let before = &self.text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let start = before.rfind('\n').map_or(0, |at| at + 1);
+        (line, before[start..].chars().count() + 1)
+    }
+
+    fn error(&self, span: Range<usize>, key: Option<&str>, message: String) -> ConfigError {
+        ConfigError {
+            path: self.path.to_path_buf(),
+            at: Some(self.at(span.start)),
+            key: key.map(str::to_owned),
+            message,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> String {
+        Config::parse(text, Path::new("cardkit.toml"))
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn every_key_is_read_with_its_line() {
+        let text = "kind = \"set\"\nas-of = \"v5.0.0\"\nstrict-version = true\n\
+                    deny-unknown-fields = true\nwarn = [\"deprecated\"]\nwarning-limit = 0\n\
+                    jobs = 2\ncolor = \"never\"\nignore = [\"unknown_field\"]\n\
+                    extend-allowed = [\"Legalities.alchemy\"]\n";
+        let config = Config::parse(text, Path::new("cardkit.toml")).unwrap();
+        assert_eq!(config.kind.as_ref().unwrap().value, Some(Kind::Set));
+        assert_eq!(config.jobs.as_ref().unwrap().line, 7);
+        assert_eq!(config.color.as_ref().unwrap().value, Color::Never);
+        assert_eq!(config.source("extend-allowed").unwrap(), "cardkit.toml:10");
+        let settings = config.settings(Settings::default());
+        assert!(
+            settings.strict_version && settings.deny_unknown_fields && settings.warn_deprecated
+        );
+        assert_eq!(settings.warning_limit, 0);
+        assert!(settings.filter.is_some());
+    }
+
+    #[test]
+    fn errors_name_the_line_the_key_and_what_was_expected() {
+        assert_eq!(
+            error("\n\nwarning_limit = 3\n"),
+            "cardkit.toml:3:1: warning_limit: unknown key: did you mean warning-limit?"
+        );
+        assert_eq!(
+            error("jobs = \"2\"\n"),
+            "cardkit.toml:1:8: jobs: expected an integer from 1 to 256, found string \"2\""
+        );
+        assert_eq!(
+            error("ignore = [\"unknown_feild\"]\n"),
+            "cardkit.toml:1:11: ignore: `unknown_feild` is no diagnostic code: did you mean unknown_field?; an entry is a code, a Model.field or a JSON Pointer starting with /"
+        );
+        assert!(error("as-of = \"v3.0.0\"").contains("older than the first version"));
+        assert!(error("as-of = ").starts_with("cardkit.toml:1:"));
+    }
+
+    #[test]
+    fn pyproject_is_read_for_its_tool_cardkit_table() {
+        let text = "[project]\nname = \"x\"\n\n[tool.cardkit]\nas-of = \"v5.2.0\"\n";
+        let config = Config::parse(text, Path::new("pyproject.toml")).unwrap();
+        assert_eq!(config.as_of.unwrap().line, 5);
+        let none = Config::parse("[project]\n", Path::new("pyproject.toml")).unwrap_err();
+        assert!(none.to_string().contains("no [tool.cardkit]"));
+    }
+}

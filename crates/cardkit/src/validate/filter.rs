@@ -1,0 +1,347 @@
+//! What a configuration leaves out of reports: diagnostics ignored (by code,
+//! by `Model.field`, by JSON Pointer glob) and members allowed beyond the
+//! spec (`extend-allowed`). Compiled once, and reached by the validator
+//! through [`Options::filter`](super::Options::filter) where it records each
+//! diagnostic, so that every door (validate, export, diff, the service)
+//! leaves out the same ones.
+
+use std::sync::{Mutex, PoisonError};
+
+use crate::diagnostic::Code;
+use crate::model::Kind;
+use crate::schema::{models_of, words::nearest_name, ModelDef};
+
+/// Diagnostics to ignore and members to allow, compiled.
+///
+/// The validator's [`Options`](super::Options) are `Copy` and handed to
+/// every worker thread; a filter reaches them as a `&'static Filter`
+/// ([`Filter::into_static`]), a pointer that costs nothing to copy, and
+/// nothing at all to the validator when there is none. Equal filters share
+/// one allocation, so a process that reads its configuration again holds
+/// each distinct filter once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Bit `code.index()` is set for each code ignored.
+    codes: u32,
+    /// `Model.field` names ignored, sorted.
+    fields: Vec<String>,
+    /// JSON Pointer globs ignored.
+    pointers: Vec<Glob>,
+    /// `Model.member` names allowed, sorted.
+    allowed: Vec<String>,
+    /// Where the filter comes from, as reports name it (`cardkit.toml`).
+    source: String,
+}
+
+/// A JSON Pointer glob: `*` is one reference token, `**` any number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Glob(Vec<Token>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Token {
+    /// A reference token as a pointer writes it (`~0` and `~1` escaped).
+    Exact(String),
+    /// `*`: any one token.
+    One,
+    /// `**`: any number of tokens, none included.
+    Any,
+}
+
+impl Filter {
+    /// An empty filter from `source` (a file's name, for the summary).
+    #[must_use]
+    pub fn new(source: impl Into<String>) -> Self {
+        Filter {
+            source: source.into(),
+            ..Filter::default()
+        }
+    }
+
+    /// Ignores diagnostics matching `entry`: a code (`unknown_field`), a
+    /// `Model.field` as reports give it (`CardSet.hasFoil`), or a JSON
+    /// Pointer glob (`/cards/*/purchaseUrls`, `/**/purchaseUrls`) matched
+    /// from the document's root and from the file's.
+    ///
+    /// # Errors
+    /// Why `entry` is none of these, with the nearest code or model when
+    /// one is close.
+    pub fn ignore(&mut self, entry: &str) -> Result<(), String> {
+        if entry.starts_with('/') {
+            self.pointers.push(Glob::parse(entry)?);
+        } else if entry.contains('.') {
+            model_field(entry)?;
+            insert_sorted(&mut self.fields, entry);
+        } else {
+            let code = entry.parse::<Code>().map_err(|_| {
+                let near = nearest_name(Code::ALL.iter().map(|c| c.as_str()), entry);
+                format!(
+                    "`{entry}` is no diagnostic code{}; an entry is a code, a Model.field or a JSON Pointer starting with /",
+                    near.map_or(String::new(), |near| format!(": did you mean {near}?"))
+                )
+            })?;
+            self.codes |= 1 << code.index();
+        }
+        Ok(())
+    }
+
+    /// Allows the member `entry` (`Legalities.alchemy`): no `unknown_field`
+    /// for it, even when unknown fields are errors.
+    ///
+    /// # Errors
+    /// `entry` is not `Model.member`, names no model (the nearest is
+    /// suggested), or names a field the model already has.
+    pub fn allow(&mut self, entry: &str) -> Result<(), String> {
+        let (model, member) = model_field(entry)?;
+        if model.field(member).is_some() {
+            return Err(format!(
+                "`{entry}`: {member} is already a field of {}",
+                model.name
+            ));
+        }
+        insert_sorted(&mut self.allowed, entry);
+        Ok(())
+    }
+
+    /// Whether it leaves nothing out.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.codes == 0
+            && self.fields.is_empty()
+            && self.pointers.is_empty()
+            && self.allowed.is_empty()
+    }
+
+    /// Where it comes from, as reports name it.
+    #[must_use]
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The filter for the validator's options, kept for the rest of the
+    /// process; equal filters share one allocation (see [`Filter`]).
+    #[must_use]
+    pub fn into_static(self) -> &'static Filter {
+        static KEPT: Mutex<Vec<&'static Filter>> = Mutex::new(Vec::new());
+        let mut kept = KEPT.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(&same) = kept.iter().find(|kept| ***kept == self) {
+            return same;
+        }
+        let leaked: &'static Filter = Box::leak(Box::new(self));
+        kept.push(leaked);
+        leaked
+    }
+
+    /// Whether every diagnostic of `code` is ignored.
+    #[inline]
+    pub(crate) fn ignores_code(&self, code: Code) -> bool {
+        self.codes & (1 << code.index()) != 0
+    }
+
+    /// Whether a diagnostic's place decides: fields or pointers are ignored.
+    #[inline]
+    pub(crate) fn by_place(&self) -> bool {
+        !self.fields.is_empty() || !self.pointers.is_empty()
+    }
+
+    /// Whether a diagnostic at `pointer` (from the file's root; the document
+    /// starts at `within`) about `field` is ignored.
+    pub(crate) fn ignores_at(&self, pointer: &str, within: usize, field: Option<&str>) -> bool {
+        if let Some(field) = field {
+            if self
+                .fields
+                .binary_search_by(|f| f.as_str().cmp(field))
+                .is_ok()
+            {
+                return true;
+            }
+        }
+        let in_document = pointer.get(within..).unwrap_or(pointer);
+        self.pointers
+            .iter()
+            .any(|glob| glob.matches(in_document) || (within > 0 && glob.matches(pointer)))
+    }
+
+    /// Whether the member `name` of `model` is allowed.
+    pub(crate) fn allows(&self, model: &str, name: &str) -> bool {
+        !self.allowed.is_empty()
+            && self
+                .allowed
+                .binary_search_by(|allowed| {
+                    let (m, n) = allowed.split_once('.').unwrap_or((allowed, ""));
+                    m.cmp(model).then_with(|| n.cmp(name))
+                })
+                .is_ok()
+    }
+}
+
+fn insert_sorted(names: &mut Vec<String>, name: &str) {
+    if let Err(at) = names.binary_search_by(|n| n.as_str().cmp(name)) {
+        names.insert(at, name.to_owned());
+    }
+}
+
+/// `Model.field` read: the model (known) and the field's name.
+fn model_field(entry: &str) -> Result<(&'static ModelDef, &str), String> {
+    let (model, field) = entry.split_once('.').unwrap_or((entry, ""));
+    if model.is_empty() || field.is_empty() {
+        return Err(format!(
+            "`{entry}` is not Model.field (such as CardSet.hasFoil)"
+        ));
+    }
+    let models = every_model();
+    match models.iter().find(|m| m.name == model) {
+        Some(found) => Ok((found, field)),
+        None => {
+            let near = nearest_name(models.iter().map(|m| m.name), model);
+            Err(format!(
+                "`{entry}`: {model} is no model{}",
+                near.map_or(String::new(), |near| format!(": did you mean {near}?"))
+            ))
+        }
+    }
+}
+
+/// Every model of every kind, each once.
+fn every_model() -> Vec<&'static ModelDef> {
+    let mut all: Vec<&'static ModelDef> = Vec::new();
+    for kind in Kind::ALL {
+        for model in models_of(kind.model()) {
+            if !all.iter().any(|m| std::ptr::eq(*m, model)) {
+                all.push(model);
+            }
+        }
+    }
+    all
+}
+
+impl Glob {
+    fn parse(text: &str) -> Result<Glob, String> {
+        let mut tokens = Vec::new();
+        for token in text.split('/').skip(1) {
+            let mut rest = token;
+            while let Some(at) = rest.find('~') {
+                if !matches!(rest.as_bytes().get(at + 1), Some(b'0' | b'1')) {
+                    return Err(format!(
+                        "`{text}`: `~` in a JSON Pointer is `~0` or `~1` (for `~` and `/`)"
+                    ));
+                }
+                rest = &rest[at + 2..];
+            }
+            tokens.push(match token {
+                "*" => Token::One,
+                "**" => Token::Any,
+                _ => Token::Exact(token.to_owned()),
+            });
+        }
+        Ok(Glob(tokens))
+    }
+
+    /// Whether the pointer `pointer` matches.
+    fn matches(&self, pointer: &str) -> bool {
+        match pointer.strip_prefix('/') {
+            Some(tokens) => matches(&self.0, Some(tokens)),
+            // The root, `""`: no token.
+            None => pointer.is_empty() && matches(&self.0, None),
+        }
+    }
+}
+
+/// The length of the first of `tokens`, and the others.
+fn split(tokens: &str) -> (usize, Option<&str>) {
+    match tokens.split_once('/') {
+        Some((first, rest)) => (first.len(), Some(rest)),
+        None => (tokens.len(), None),
+    }
+}
+
+/// Whether `glob` matches the reference tokens `tokens` (`a/b/c`; `None`
+/// for none), read one at a time: a diagnostic's pointer is not split into
+/// a list.
+fn matches(glob: &[Token], tokens: Option<&str>) -> bool {
+    match glob.split_first() {
+        None => tokens.is_none(),
+        Some((Token::Any, rest)) => {
+            let mut at = tokens;
+            loop {
+                if matches(rest, at) {
+                    return true;
+                }
+                match at {
+                    Some(tokens) => at = split(tokens).1,
+                    None => return false,
+                }
+            }
+        }
+        Some((token, rest)) => match tokens {
+            None => false,
+            Some(tokens) => {
+                let (length, others) = split(tokens);
+                let same = match token {
+                    Token::Exact(exact) => *exact == tokens[..length],
+                    _ => true,
+                };
+                same && matches(rest, others)
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glob(text: &str) -> Glob {
+        Glob::parse(text).unwrap()
+    }
+
+    #[test]
+    fn globs_match_one_token_per_star_and_any_number_per_double_star() {
+        assert!(glob("/cards/*/purchaseUrls").matches("/cards/3/purchaseUrls"));
+        assert!(!glob("/cards/*/purchaseUrls").matches("/cards/3/x/purchaseUrls"));
+        assert!(!glob("/cards/*/purchaseUrls").matches("/cards/3"));
+        assert!(glob("/**/purchaseUrls").matches("/cards/3/purchaseUrls"));
+        assert!(glob("/**/purchaseUrls").matches("/purchaseUrls"));
+        assert!(glob("/cards/**").matches("/cards"));
+        assert!(glob("/cards/**").matches("/cards/1/name"));
+        assert!(!glob("/cards/**").matches("/tokens/1"));
+        assert!(glob("/a~1b").matches("/a~1b"));
+        assert!(glob("/**").matches(""));
+        assert!(Glob::parse("/a~2").is_err());
+    }
+
+    #[test]
+    fn pointers_match_from_the_document_and_from_the_file() {
+        let mut filter = Filter::new("t");
+        filter.ignore("/cards/*/purchaseUrls").unwrap();
+        assert!(filter.ignores_at("/data/A/cards/0/purchaseUrls", 7, None));
+        let mut filter = Filter::new("t");
+        filter.ignore("/data/*/cards/*/purchaseUrls").unwrap();
+        assert!(filter.ignores_at("/data/A/cards/0/purchaseUrls", 7, None));
+        assert!(!filter.ignores_at("/cards/0/purchaseUrls", 0, None));
+    }
+
+    #[test]
+    fn entries_are_checked_with_suggestions() {
+        let mut filter = Filter::new("t");
+        filter.ignore("unknown_field").unwrap();
+        filter.ignore("CardSet.hasFoil").unwrap();
+        assert!(filter.ignores_code(Code::UnknownField));
+        assert!(filter.ignores_at("/x", 0, Some("CardSet.hasFoil")));
+        let why = filter.ignore("unknown_fields").unwrap_err();
+        assert!(why.contains("did you mean unknown_field?"), "{why}");
+        let why = filter.ignore("CardSte.hasFoil").unwrap_err();
+        assert!(why.contains("did you mean CardSet?"), "{why}");
+        filter.allow("Legalities.alchemy").unwrap();
+        assert!(filter.allows("Legalities", "alchemy"));
+        assert!(!filter.allows("Legalities", "brawl"));
+        assert!(filter.allow("Legalities.commander").is_err());
+    }
+
+    #[test]
+    fn equal_filters_are_kept_once() {
+        let mut a = Filter::new("same");
+        a.ignore("duplicate_key").unwrap();
+        let b = a.clone();
+        assert!(std::ptr::eq(a.into_static(), b.into_static()));
+    }
+}

@@ -1,0 +1,112 @@
+//! `cardkit config`: the options in effect (flags over the configuration
+//! file over the defaults) and where each came from.
+
+use std::io::{self, Write};
+
+use cardkit::config::Config;
+use clap::ValueEnum;
+use serde_json::{json, Value};
+
+use crate::options::{ColorWhen, Origins, Running, Validation};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The output: `text` (a line per option) or `json`.
+    /// Example: --format json
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+
+    #[command(flatten)]
+    pub validation: Validation,
+
+    #[command(flatten)]
+    pub running: Running,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Result<u8> {
+    let settings = args.validation.settings();
+    let list = |entries: Option<&Vec<String>>| json!(entries.cloned().unwrap_or_default());
+    let value = |key: &str| -> Value {
+        match key {
+            "kind" => json!(settings.kind.map_or("auto", |k| k.as_str())),
+            "as-of" => json!(settings.as_of.map(|v| v.to_string())),
+            "strict-version" => json!(settings.strict_version),
+            "deny-unknown-fields" => json!(settings.deny_unknown_fields),
+            "warn" => json!(if settings.warn_deprecated {
+                vec!["deprecated"]
+            } else {
+                Vec::new()
+            }),
+            "warning-limit" => json!(settings.warning_limit),
+            "jobs" => json!(args.running.jobs()),
+            "color" => json!(match args.running.color {
+                ColorWhen::Auto => "auto",
+                ColorWhen::Always => "always",
+                ColorWhen::Never => "never",
+            }),
+            "ignore" => list(config.and_then(|c| c.ignore.as_ref()).map(|e| &e.value)),
+            "extend-allowed" => list(
+                config
+                    .and_then(|c| c.extend_allowed.as_ref())
+                    .map(|e| &e.value),
+            ),
+            _ => Value::Null,
+        }
+    };
+    let file = config.map(|c| c.path.display().to_string());
+    let mut out = io::stdout().lock();
+    match args.format {
+        Format::Json => {
+            let options: Vec<Value> = origins
+                .iter()
+                .map(|(key, from)| json!({"key": key, "value": value(key), "from": from}))
+                .collect();
+            serde_json::to_writer_pretty(&mut out, &json!({"file": file, "options": options}))?;
+            writeln!(out)?;
+        }
+        Format::Text => {
+            match &file {
+                Some(file) => writeln!(out, "configuration: {file}")?,
+                None => writeln!(
+                    out,
+                    "configuration: none found (the flags and the defaults)"
+                )?,
+            }
+            let shown: Vec<(&str, String, &str)> = origins
+                .iter()
+                .map(|(key, from)| {
+                    let shown = match value(key) {
+                        Value::Null => "none".to_owned(),
+                        Value::String(text) => text,
+                        // As TOML writes an array.
+                        Value::Array(items) => format!(
+                            "[{}]",
+                            items
+                                .iter()
+                                .map(Value::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        other => other.to_string(),
+                    };
+                    (*key, shown, from.as_str())
+                })
+                .collect();
+            let width = shown.iter().map(|(_, v, _)| v.chars().count()).max();
+            for (key, shown, from) in &shown {
+                writeln!(
+                    out,
+                    "{key:<19}  {shown:<width$}  {from}",
+                    width = width.unwrap_or(0)
+                )?;
+            }
+        }
+    }
+    Ok(0)
+}
