@@ -51,7 +51,7 @@ impl cardkit::run::Progress for Bar {
         }
     }
 
-    fn document(&self, summary: &Summary) {
+    fn document(&self, _: &cardkit::DocumentReport, summary: &Summary) {
         if let Some(bar) = &*self.bar.borrow() {
             bar.set_message(format!(
                 "{}, {}",

@@ -7,7 +7,9 @@
 //! sent, ends the report with the body's entry unreadable (`error`), as the
 //! command line reports a file it cannot read to its end.
 
-use std::io::{self, Write};
+use std::cell::Cell;
+use std::io::{self, Read, Write};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant as StdInstant;
@@ -18,11 +20,11 @@ use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
-use cardkit::render::{FileEnd, Json, JsonLines, Renderer, Sarif};
+use cardkit::render::{Json, JsonLines, Renderer, Sarif};
 use cardkit::report::Summary;
-use cardkit::run::Settings;
+use cardkit::run::{Failure, Opened, Progress, Run, Settings};
 use cardkit::validate::{self, Validator};
-use cardkit::Kind;
+use cardkit::{DocumentReport, Kind};
 use futures_util::StreamExt;
 use serde::Deserialize;
 use tokio::runtime::Handle;
@@ -289,7 +291,8 @@ struct Job {
 
 impl Job {
     fn run(self, reader: BodyReader, sender: mpsc::Sender<Out>) {
-        let filter = self.asked.settings.warning_filter();
+        let settings = self.asked.settings;
+        let filter = settings.warning_filter();
         let mut renderer: Box<dyn Renderer> = match self.accepted {
             Accepted::Json => Box::new(Json::new(filter)),
             Accepted::JsonLines => Box::new(JsonLines::new(filter)),
@@ -300,65 +303,67 @@ impl Job {
             &reader,
             self.accepted == Accepted::JsonLines,
         );
-        let name = self.asked.name.as_str();
-        let mut summary = Summary::default();
-        let mut valid = true;
-        let mut reader = reader;
-        let _ = renderer.begin_file(&mut out, name);
-        let metrics = &self.state.metrics;
-        let mut on_document = |document: cardkit::DocumentReport| {
-            valid &= document.is_valid();
-            summary.add_document(&document);
-            metrics.document(&document);
-            if out.is_open() {
-                let written = renderer.document(&mut out, name, &document);
-                out.after_document(written);
-            }
-        };
-        let options = self.asked.settings.options(self.asked.json_lines);
-        let validator = Validator::new(options).jobs(self.state.config.jobs);
+        let began = out.began_handle();
+        let metrics = Counting(&self.state.metrics);
+        let mut run = Run::new(&mut *renderer, &mut out, settings.options(false))
+            .timed_from(self.started)
+            .with_progress(&metrics);
+        let jobs = self.state.config.jobs;
         // A client that takes the report line by line gets each document's
         // line as soon as the document has arrived.
-        let validator = if self.accepted == Accepted::JsonLines {
-            validator.arriving()
-        } else {
+        let arriving = self.accepted == Accepted::JsonLines;
+        let mut halt = None;
+        let mut check = |_: &str,
+                         reader: &mut dyn Read,
+                         options: &cardkit::Options,
+                         on_document: &mut dyn FnMut(&DocumentReport)| {
+            let validator = Validator::new(*options).jobs(jobs);
+            let validator = if arriving {
+                validator.arriving()
+            } else {
+                validator
+            };
             validator
+                .reader(reader, |document| on_document(&document))
+                .map_err(|error| {
+                    halt = Halt::of(&error).cloned();
+                    Failure::Read(error)
+                })
         };
-        let read = validator.reader(&mut reader, &mut on_document);
-        metrics.bytes(reader.read);
-        if let Err(error) = &read {
-            if let Some(halt) = Halt::of(error) {
-                if !out.began() {
-                    let problem = match halt {
-                        Halt::TooLarge { limit } => Problem::body_too_large(format!(
-                            "the body is larger than the limit of {limit} bytes"
-                        )),
-                        Halt::TimedOut { seconds } => Problem::timed_out(*seconds),
-                        Halt::Unreadable(why) => Problem::unreadable_body(why.clone()),
-                        // Nobody to answer.
-                        Halt::Abandoned => return,
-                    };
-                    let _ = sender.blocking_send(Out::Problem(problem));
-                    return;
-                }
-            }
-        }
-        let error = read.as_ref().err().map(ToString::to_string);
-        if error.is_some() {
-            summary.bytes += reader.read;
-            summary.add_unreadable();
-        } else {
-            summary.add_file(reader.read);
-        }
-        summary.seconds = Some(self.started.elapsed().as_secs_f64());
-        let end = FileEnd {
-            layout: read.ok(),
-            valid: valid && error.is_none(),
-            error: error.as_deref(),
+        let opened = Opened {
+            name: self.asked.name.clone(),
+            reader: Box::new(reader),
+            size: None,
+            json_lines: self.asked.json_lines,
         };
-        let _ = renderer.end_file(&mut out, name, end);
-        let _ = renderer.finish(&mut out, &summary);
+        let _ = run.input(opened, &mut check);
+        self.state.metrics.bytes(run.summary().bytes);
+        // A limit reached before the report has begun is answered with its
+        // own status, and the report held back is dropped.
+        if let Some(halt) = halt.filter(|_| !began.get()) {
+            let problem = match halt {
+                Halt::TooLarge { limit } => Problem::body_too_large(format!(
+                    "the body is larger than the limit of {limit} bytes"
+                )),
+                Halt::TimedOut { seconds } => Problem::timed_out(seconds),
+                Halt::Unreadable(why) => Problem::unreadable_body(why),
+                // Nobody to answer.
+                Halt::Abandoned => return,
+            };
+            let _ = sender.blocking_send(Out::Problem(problem));
+            return;
+        }
+        let _ = run.finish();
         out.end();
+    }
+}
+
+/// The service's metrics, counting each document as it is validated.
+struct Counting<'m>(&'m crate::metrics::Metrics);
+
+impl Progress for Counting<'_> {
+    fn document(&self, document: &DocumentReport, _: &Summary) {
+        self.0.document(document);
     }
 }
 
@@ -374,7 +379,8 @@ struct ReportOut {
     /// stops too.
     abandoned: Arc<AtomicBool>,
     buffer: Vec<u8>,
-    began: bool,
+    /// Some of the report has been sent: its status is given.
+    began: Rc<Cell<bool>>,
     per_document: bool,
     open: bool,
 }
@@ -387,29 +393,15 @@ impl ReportOut {
             deadline: reader.deadline,
             abandoned: Arc::clone(&reader.abandoned),
             buffer: Vec::new(),
-            began: false,
+            began: Rc::new(Cell::new(false)),
             per_document,
             open: true,
         }
     }
 
-    fn began(&self) -> bool {
-        self.began
-    }
-
-    fn is_open(&self) -> bool {
-        self.open
-    }
-
-    fn after_document(&mut self, written: io::Result<()>) {
-        if written.is_err() {
-            self.open = false;
-        } else if self.per_document && self.sender.capacity() == self.sender.max_capacity() {
-            // The client has taken everything sent: this line goes at once.
-            // Otherwise lines gather into chunks while it catches up, rather
-            // than each be sent on its own.
-            let _ = self.send();
-        }
+    /// Tells, after the report's writer is lent out, whether it has begun.
+    fn began_handle(&self) -> Rc<Cell<bool>> {
+        Rc::clone(&self.began)
     }
 
     fn send(&mut self) -> io::Result<()> {
@@ -417,7 +409,7 @@ impl ReportOut {
             return Ok(());
         }
         let chunk = Bytes::from(std::mem::take(&mut self.buffer));
-        self.began = true;
+        self.began.set(true);
         let sent = self.runtime.block_on(tokio::time::timeout_at(
             self.deadline,
             self.sender.send(Out::Chunk(chunk)),
@@ -441,8 +433,17 @@ impl Write for ReportOut {
             return Err(io::ErrorKind::BrokenPipe.into());
         }
         self.buffer.extend_from_slice(bytes);
-        let threshold = if self.began { CHUNK } else { HELD_BACK };
+        let threshold = if self.began.get() { CHUNK } else { HELD_BACK };
         if self.buffer.len() >= threshold {
+            self.send()?;
+        } else if self.per_document
+            && bytes.ends_with(b"\n")
+            && self.sender.capacity() == self.sender.max_capacity()
+        {
+            // A line of JSON Lines is whole, and the client has taken
+            // everything sent: it goes at once. Otherwise lines gather into
+            // chunks while the client catches up, rather than each be sent
+            // on its own.
             self.send()?;
         }
         Ok(bytes.len())

@@ -48,8 +48,8 @@ pub trait Progress {
     fn start(&self, _size: Option<u64>) {}
     /// `bytes` more of it were read.
     fn read(&self, _bytes: u64) {}
-    /// A document was checked; the run so far.
-    fn document(&self, _summary: &Summary) {}
+    /// A document was checked: its report, and the run so far.
+    fn document(&self, _document: &DocumentReport, _summary: &Summary) {}
     /// The input is done.
     fn done(&self) {}
 }
@@ -94,6 +94,14 @@ impl<'r> Run<'r> {
     #[must_use]
     pub fn showing(mut self, shown: Shown) -> Self {
         self.shown = shown;
+        self
+    }
+
+    /// Times the run from `started` (when its request came, say) rather
+    /// than from now.
+    #[must_use]
+    pub fn timed_from(mut self, started: Instant) -> Self {
+        self.started = started;
         self
     }
 
@@ -184,7 +192,7 @@ impl<'r> Run<'r> {
         let checked = check(&name, &mut counted, &options, &mut |document| {
             valid &= document.is_valid();
             summary.add_document(document);
-            progress.document(summary);
+            progress.document(document, summary);
             let show = shown == Shown::Every || !document.is_valid();
             if show && written.is_ok() {
                 written = renderer.document(out, &name, document);
