@@ -24,6 +24,8 @@
     kind: $('kind'),
     name: $('name'),
     jsonLines: $('json-lines'),
+    asOf: $('as-of'),
+    strictVersion: $('strict-version'),
     denyUnknown: $('deny-unknown'),
     warnDeprecated: $('warn-deprecated'),
     allWarnings: $('all-warnings'),
@@ -75,10 +77,12 @@
   const plural = (n, one, many) => `${count(n)} ${n === 1 ? one : many || one + 's'}`;
   const sum = (counts) => Object.values(counts || {}).reduce((a, b) => a + b, 0);
 
+  /** A size in the units the command line's summaries use (kB and MB, of
+   * 10^3 and 10^6 bytes). */
   function size(bytes) {
-    if (bytes < 1024) return plural(bytes, 'byte');
-    if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-    return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+    if (bytes < 1000) return plural(bytes, 'byte');
+    if (bytes < 1000 * 1000) return `${(bytes / 1000).toFixed(1)} kB`;
+    return `${(bytes / 1000 / 1000).toFixed(1)} MB`;
   }
 
   /** The UTF-16 index of 1-based `column`, which counts characters. */
@@ -175,8 +179,59 @@
     if (diagnostic.suggestion) button.append(element('span', 'diag-suggestion', `Did you mean “${diagnostic.suggestion}”?`));
     button.append(element('code', 'diag-pointer', diagnostic.pointer || '(root)'));
     button.setAttribute('aria-label', `${diagnostic.severity} ${diagnostic.code} at line ${diagnostic.line}, column ${diagnostic.column}: ${diagnostic.message}`);
-    item.append(button);
+    item.append(button, explainer(diagnostic));
     return item;
+  }
+
+  // ---- explanations: of the diagnostic's code and of the field it names ----
+
+  /** A disclosure that fetches, when first opened, what the service says of
+   * the diagnostic's code and of the field at its pointer. */
+  function explainer(diagnostic) {
+    const details = element('details', 'diag-explain');
+    details.append(element('summary', '', 'Explain'));
+    const body = element('div', 'explain-body');
+    details.append(body);
+    details.addEventListener('toggle', () => {
+      if (!details.open || details.dataset.loaded) return;
+      details.dataset.loaded = 'true';
+      body.replaceChildren(element('p', 'explain-wait', 'Loading…'));
+      explain(diagnostic).then(
+        (parts) => body.replaceChildren(...parts),
+        () => body.replaceChildren(element('p', 'explain-error', 'The explanation could not be loaded.')),
+      );
+    });
+    return details;
+  }
+
+  async function explain(diagnostic) {
+    const parts = [];
+    const code = await fetchJson(`v1/explain/code/${encodeURIComponent(diagnostic.code)}`);
+    if (code.ok) {
+      parts.push(element('h4', '', diagnostic.code));
+      parts.push(element('p', '', code.body.meaning));
+      parts.push(element('p', 'explain-fix', `To fix it: ${code.body.fix}`));
+    }
+    if (diagnostic.kind && diagnostic.pointer) {
+      const params = new URLSearchParams({ pointer: diagnostic.pointer });
+      const field = await fetchJson(`v1/explain/${encodeURIComponent(diagnostic.kind)}?${params}`);
+      parts.push(element('h4', '', diagnostic.field || diagnostic.pointer));
+      if (field.ok) {
+        const lines = element('dl', 'explain-lines');
+        for (const place of field.body.places) {
+          for (const line of place.lines) lines.append(element('dt', '', line.label), element('dd', '', line.text));
+        }
+        parts.push(lines);
+      } else {
+        parts.push(element('p', '', field.body.detail || 'The spec defines no field here.'));
+      }
+    }
+    return parts;
+  }
+
+  async function fetchJson(url) {
+    const response = await fetch(url, { headers: { Accept: 'application/json' } });
+    return { ok: response.ok, body: await response.json() };
   }
 
   function listMore() {
@@ -194,7 +249,10 @@
   function showDiagnostics(report) {
     shown.diagnostics = [];
     for (const file of report.files) {
-      for (const document of file.documents) shown.diagnostics.push(...document.diagnostics);
+      for (const document of file.documents) {
+        // Each diagnostic keeps its document's kind, for its explanation.
+        for (const diagnostic of document.diagnostics) shown.diagnostics.push({ ...diagnostic, kind: document.kind });
+      }
     }
     shown.listed = 0;
     shown.current = null;
@@ -338,6 +396,11 @@
     const params = new URLSearchParams({ kind: ui.kind.value });
     const name = ui.name.value.trim();
     if (name) params.set('name', name);
+    const asOf = ui.asOf.value.trim();
+    if (asOf) {
+      params.set('as_of', asOf);
+      if (ui.strictVersion.checked) params.set('strict_version', 'true');
+    }
     if (ui.denyUnknown.checked) params.set('deny_unknown_fields', 'true');
     if (ui.warnDeprecated.checked) params.set('warn', 'deprecated');
     if (ui.allWarnings.checked) params.set('warning_limit', '0');
@@ -454,6 +517,11 @@
     if (shown.text !== null && !ui.status.querySelector('.stale')) {
       ui.status.append(element('p', 'status-note stale', 'The document has changed since it was validated.'));
     }
+  });
+  // Newer fields can be errors only against a version.
+  ui.asOf.addEventListener('input', () => {
+    ui.strictVersion.disabled = ui.asOf.value.trim() === '';
+    if (ui.strictVersion.disabled) ui.strictVersion.checked = false;
   });
   ui.name.addEventListener('change', () => {
     if (JSON_LINES_NAME.test(ui.name.value.trim())) ui.jsonLines.checked = true;

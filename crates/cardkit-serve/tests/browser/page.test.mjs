@@ -274,6 +274,52 @@ test('the kind chosen is the kind validated', async () => {
   await page.getByLabel('Kind').selectOption('auto');
 });
 
+test('the version asked is the version validated, newer fields errors when strict', async () => {
+  const text = example('valid/set.json');
+  await paste(text, 'set.json');
+  const strict = page.getByLabel('Newer fields are errors');
+  assert.equal(await strict.isDisabled(), true, 'strict needs a version');
+  await page.getByLabel('As of version').fill('v5.0.0');
+  assert.equal(await strict.isDisabled(), false);
+  await strict.check();
+  const report = await apiReport(text, { kind: 'auto', name: 'set.json', as_of: 'v5.0.0', strict_version: 'true' });
+  assert.ok(diagnosticsOf(report).some((d) => d.code === 'newer_field' && d.severity === 'error'));
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Invalid');
+  assert.deepEqual(await listed(), expectedListing(diagnosticsOf(report)));
+  // Without a version there is nothing to be strict about.
+  await page.getByLabel('As of version').fill('');
+  assert.equal(await strict.isDisabled(), true);
+  assert.equal(await strict.isChecked(), false);
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Valid');
+});
+
+test('a diagnostic explains its code and its field, as the API does', async () => {
+  const text = example('invalid/set-card-problems.json');
+  await paste(text, 'set-card-problems.json');
+  await validate();
+  const report = await apiReport(text, { kind: 'auto', name: 'set-card-problems.json' });
+  const first = diagnosticsOf(report)[0];
+  const item = page.locator('#diagnostics .diag').first();
+  await item.locator('.diag-explain summary').click();
+  const body = item.locator('.explain-body');
+  await body.locator('h4').first().waitFor();
+  const code = await (await fetch(`${base}/v1/explain/code/${first.code}`)).json();
+  assert.equal(await body.locator('h4').first().textContent(), first.code);
+  assert.ok((await body.textContent()).includes(code.meaning), "the code's meaning is shown");
+  // The field: the service's lines for the diagnostic's pointer, or why
+  // there is none.
+  const field = await fetch(`${base}/v1/explain/set?${new URLSearchParams({ pointer: first.pointer })}`);
+  if (field.ok) {
+    const explained = await field.json();
+    const labels = await body.locator('dt').allTextContents();
+    assert.deepEqual(labels, explained.places.flatMap((place) => place.lines.map((line) => line.label)));
+  } else {
+    assert.match(await body.textContent(), /did you mean|no field|no member/i);
+  }
+});
+
 test('a dropped JSON Lines file is opened as JSON Lines, with its name', async () => {
   const name = 'migrations.jsonl';
   const text = example(`valid/${name}`);
