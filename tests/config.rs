@@ -4,13 +4,12 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command as Process, Stdio};
 
 use predicates::str::contains;
 use serde_json::Value;
 
+use support::service::Service;
 use support::{cardkit, dir_with, examples_dir};
 
 /// A set of format v5.2.0: the example set without `languages` (v5.2.1).
@@ -321,37 +320,12 @@ fn cardkit_config_shows_each_option_and_where_it_came_from() {
     assert_eq!(json["options"][3]["value"], true);
 }
 
-/// `cardkit serve --config FILE` on a free port, killed when dropped.
-struct Service(std::process::Child, String);
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn serve_takes_its_defaults_from_the_configuration_and_parameters_override_them() {
     let dir = repository("cardkit.toml", "as-of = \"v5.2.0\"\n");
-    let mut child = Process::new(env!("CARGO_BIN_EXE_cardkit"))
-        .current_dir(dir.path())
-        .args(["serve", "--addr", "127.0.0.1:0", "--config", "cardkit.toml"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cardkit serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().expect("stderr"))
-        .read_line(&mut line)
-        .expect("the first line");
+    let service = Service::start_in(dir.path(), &["--config", "cardkit.toml"]);
+    let line = &service.first_line;
     assert!(line.contains("the options of cardkit.toml"), "{line}");
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .expect("the address")
-        .to_owned();
-    let service = Service(child, addr);
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .build()
@@ -359,7 +333,7 @@ fn serve_takes_its_defaults_from_the_configuration_and_parameters_override_them(
     let body = set_of_v520();
     let valid = |query: &str| {
         let mut response = agent
-            .post(format!("http://{}/v1/validate{query}", service.1))
+            .post(service.url(&format!("/v1/validate{query}")))
             .header("content-type", "application/json")
             .send(body.as_bytes())
             .expect("the service answers");

@@ -12,11 +12,10 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
+use support::service::Service;
 use support::{cardkit, shared_dir, workspace_dir};
 
 /// The options a case is validated with, as flags and as the service's
@@ -163,67 +162,34 @@ fn run(dir: &Path, args: &[&str]) -> std::process::Output {
         .expect("cardkit runs")
 }
 
-/// `cardkit serve` on a free port, for the time of the test.
-struct Service {
-    child: Child,
-    addr: String,
-}
-
-impl Service {
-    fn start() -> Service {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cardkit"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--no-config"])
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("cardkit serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stderr.take().expect("stderr"))
-            .read_line(&mut line)
-            .expect("the first line");
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_owned();
-        Service { child, addr }
-    }
-
-    fn validate(&self, input: &Input, options: &Options) -> Value {
-        let body = std::fs::read(input.dir.join(&input.name)).expect("the input");
-        let media = if input.name.ends_with(".jsonl") {
-            "application/x-ndjson"
-        } else {
-            "application/json"
-        };
-        let name: String = input
-            .name
-            .bytes()
-            .map(|b| match b {
-                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'.' | b'-' | b'_' | b'/' => {
-                    char::from(b).to_string()
-                }
-                other => format!("%{other:02X}"),
-            })
-            .collect();
-        let url = format!(
-            "http://{}/v1/validate?{}&name={name}",
-            self.addr, options.query
-        );
-        let mut response = ureq::post(&url)
-            .header("content-type", media)
-            .send(&body[..])
-            .expect("the service answers");
-        assert_eq!(response.status(), 200, "{}", input.name);
-        serde_json::from_reader(response.body_mut().as_reader()).expect("the service's JSON")
-    }
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The service's report of an input.
+fn served(service: &Service, input: &Input, options: &Options) -> Value {
+    let body = std::fs::read(input.dir.join(&input.name)).expect("the input");
+    let media = if input.name.ends_with(".jsonl") {
+        "application/x-ndjson"
+    } else {
+        "application/json"
+    };
+    let name: String = input
+        .name
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'.' | b'-' | b'_' | b'/' => {
+                char::from(b).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect();
+    let url = format!(
+        "http://{}/v1/validate?{}&name={name}",
+        service.addr, options.query
+    );
+    let mut response = ureq::post(&url)
+        .header("content-type", media)
+        .send(&body[..])
+        .expect("the service answers");
+    assert_eq!(response.status(), 200, "{}", input.name);
+    serde_json::from_reader(response.body_mut().as_reader()).expect("the service's JSON")
 }
 
 /// Checks every door on every input with `options`; the number of inputs
@@ -243,7 +209,7 @@ fn every_door_agrees(service: &Service, inputs: &[Input], options: &Options) -> 
             valid.push(input.name.clone());
         }
 
-        let served = service.validate(input, options);
+        let served = served(service, input, options);
         assert_eq!(
             from_json(&served),
             (expected.clone(), counts.clone()),

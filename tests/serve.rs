@@ -7,58 +7,17 @@ mod support;
 #[allow(dead_code)]
 mod cases;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use cardkit::Options;
 use serde_json::Value;
 
+use support::service::Service;
 use support::{shared_dir, workspace_dir};
-
-/// `cardkit serve --addr 127.0.0.1:0`, killed when dropped.
-struct Service {
-    child: Child,
-    addr: String,
-    stderr: BufReader<std::process::ChildStderr>,
-}
-
-impl Service {
-    fn start() -> Service {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cardkit"))
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("cardkit serve starts");
-        let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
-        let mut line = String::new();
-        stderr.read_line(&mut line).expect("the first line");
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_owned();
-        Service {
-            child,
-            addr,
-            stderr,
-        }
-    }
-
-    fn url(&self, path_and_query: &str) -> String {
-        format!("http://{}{path_and_query}", self.addr)
-    }
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()

@@ -9,6 +9,7 @@ use assert_cmd::Command;
 
 pub mod migrations;
 pub mod report;
+pub mod service;
 #[path = "../../crates/cardkit/tests/support/shared.rs"]
 mod shared;
 
