@@ -169,11 +169,7 @@ impl Build {
     }
 
     fn document(&mut self, file: usize, report: &DocumentReport, extracted: Option<Extracted>) {
-        let at = match report.line {
-            Some(line) => format!("line {line}"),
-            None if report.pointer.is_empty() => "/".to_owned(),
-            None => report.pointer.clone(),
-        };
+        let at = report.at();
         let valid = report.is_valid();
         if report.kind.is_some() || !valid {
             self.documents += usize::from(report.kind.is_some());

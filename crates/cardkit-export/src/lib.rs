@@ -318,16 +318,8 @@ impl Exporter {
         on_note: &mut impl FnMut(&str),
     ) -> Result<(), Error> {
         let valid = report.is_valid();
-        let at = if report.pointer.is_empty() {
-            "/"
-        } else {
-            &report.pointer
-        };
         // Made only for a note: most documents have none.
-        let place = || match report.line {
-            Some(line) => format!("{name}:{line} {at}"),
-            None => format!("{name} {at}"),
-        };
+        let place = || report.place(name);
         if !valid {
             self.totals.invalid += 1;
         }
@@ -617,11 +609,7 @@ fn make(found: Found<'_>, on_invalid: OnInvalid, unstorable: Unstorable, rows: R
         Some(kind @ (Kind::Template | Kind::Card)) => {
             return Made::Left(format!(
                 "a {} is out of the export's scope (sets and migrations are exported)",
-                if kind == Kind::Template {
-                    "template"
-                } else {
-                    "card design"
-                }
+                kind.words()
             ))
         }
         None => return Made::Left("its kind cannot be told".into()),

@@ -168,3 +168,27 @@ fn settings_map_to_options_and_a_lone_strict_version_is_refused() {
     assert!(options.warn_deprecated);
     assert_eq!(options.as_of, settings.as_of);
 }
+
+#[test]
+fn a_documents_place_is_worded_one_way() {
+    let report = |line, pointer: &str| cardkit::DocumentReport {
+        pointer: pointer.to_owned(),
+        line,
+        kind: None,
+        diagnostics: Vec::new(),
+        omitted: cardkit::validate::Omitted::default(),
+        ignored: 0,
+    };
+    assert_eq!(report(None, "").place("a.json"), "a.json /");
+    assert_eq!(
+        report(None, "/data/NEO").place("a.json"),
+        "a.json /data/NEO"
+    );
+    assert_eq!(report(Some(3), "").place("a.jsonl"), "a.jsonl:3");
+    assert_eq!(
+        report(Some(3), "/data/0").place("a.jsonl"),
+        "a.jsonl:3 /data/0"
+    );
+    assert_eq!(report(Some(3), "").at(), "line 3");
+    assert_eq!(report(None, "").at(), "/");
+}

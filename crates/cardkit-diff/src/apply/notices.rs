@@ -246,11 +246,7 @@ pub fn read_notices(
         if failure.is_some() {
             return;
         }
-        let place = match report.line {
-            Some(line) => format!("{path}:{line}"),
-            None if report.pointer.is_empty() => path.to_owned(),
-            None => format!("{path} {}", report.pointer),
-        };
+        let place = report.place(path);
         if !report.is_valid() {
             failure = Some(format!(
                 "{place}: not a valid Migration notice: {}",

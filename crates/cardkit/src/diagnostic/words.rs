@@ -3,7 +3,8 @@
 //! every renderer alike.
 
 use crate::json::{Expect, FoundByte, FoundValue, Syntax, QUOTED_CHARS};
-use crate::schema::words::type_with_article as a_type;
+use crate::model::Kind;
+use crate::schema::words::{quoted, type_with_article as a_type};
 
 use super::detail::Detail;
 
@@ -35,7 +36,10 @@ pub fn message(detail: &Detail) -> String {
             a_type(expected)
         ),
         Detail::Constant { expected, found } => {
-            format!("expected the constant \"{expected}\", found {}", value(found))
+            format!(
+                "expected the constant \"{expected}\", found {}",
+                value(found)
+            )
         }
         Detail::Enum {
             name,
@@ -88,7 +92,10 @@ pub fn message(detail: &Detail) -> String {
         Detail::TooDeep { limit } => {
             format!("nesting deeper than {limit} arrays and objects is not followed")
         }
-        Detail::UnknownKind => "cannot tell whether this is a template, card, set or migration: name the kind with --kind".to_owned(),
+        Detail::UnknownKind => format!(
+            "cannot tell whether this is a {}: name the kind with --kind",
+            Kind::listed()
+        ),
         Detail::KindAfterData { key, kind, layout } => {
             let key = name(key);
             format!(
@@ -278,9 +285,4 @@ fn with_article(name: &str) -> String {
 
 fn tags(union: &crate::schema::TaggedUnion) -> Vec<&'static str> {
     union.variants.iter().map(|(tag, _)| *tag).collect()
-}
-
-fn quoted(values: &[&str]) -> String {
-    let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
-    quoted.join(", ")
 }

@@ -36,6 +36,23 @@ impl Kind {
         }
     }
 
+    /// The kind in words, as messages name a document of it: `template`,
+    /// `card design`, `set`, `migration`.
+    #[must_use]
+    pub fn words(self) -> &'static str {
+        match self {
+            Kind::Card => "card design",
+            other => other.as_str(),
+        }
+    }
+
+    /// Every kind's name, as a message lists them: `template, card, set or
+    /// migration`.
+    #[must_use]
+    pub fn listed() -> &'static str {
+        "template, card, set or migration"
+    }
+
     /// The top-level model of the kind.
     #[must_use]
     pub fn model(self) -> &'static ModelDef {
@@ -71,8 +88,6 @@ impl FromStr for Kind {
             .iter()
             .copied()
             .find(|kind| kind.as_str() == text)
-            .ok_or_else(|| {
-                format!("unknown kind `{text}`: expected template, card, set or migration")
-            })
+            .ok_or_else(|| format!("unknown kind `{text}`: expected {}", Kind::listed()))
     }
 }

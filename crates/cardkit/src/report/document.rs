@@ -89,6 +89,31 @@ impl Omitted {
 }
 
 impl DocumentReport {
+    /// Where the document is in its file, in words, as notes name it: its
+    /// line for JSON Lines (`line 3`, with the pointer within the line when
+    /// the line holds a container), else its pointer (`/data/NEO`, `/` for
+    /// the root).
+    #[must_use]
+    pub fn at(&self) -> String {
+        match (self.line, self.pointer.as_str()) {
+            (Some(line), "") => format!("line {line}"),
+            (Some(line), pointer) => format!("line {line} {pointer}"),
+            (None, "") => "/".to_owned(),
+            (None, pointer) => pointer.to_owned(),
+        }
+    }
+
+    /// The document's place with its file's name, as notes name it:
+    /// `path:3` for a line of JSON Lines, `path /data/NEO` otherwise.
+    #[must_use]
+    pub fn place(&self, path: &str) -> String {
+        match (self.line, self.pointer.as_str()) {
+            (Some(line), "") => format!("{path}:{line}"),
+            (Some(line), pointer) => format!("{path}:{line} {pointer}"),
+            (None, _) => format!("{path} {}", self.at()),
+        }
+    }
+
     /// No diagnostic of the document is an error.
     #[must_use]
     pub fn is_valid(&self) -> bool {

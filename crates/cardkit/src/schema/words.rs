@@ -281,7 +281,9 @@ pub fn format_definition(format: Format) -> &'static str {
     }
 }
 
-fn quoted(values: &[&str]) -> String {
+/// Each value in double quotes, separated by commas: `"a", "b"`.
+#[must_use]
+pub fn quoted(values: &[&str]) -> String {
     let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
     quoted.join(", ")
 }
