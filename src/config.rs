@@ -7,6 +7,8 @@ use cardkit::config::Config;
 use clap::ValueEnum;
 use serde_json::{json, Value};
 
+use cardkit::run::ExitStatus;
+
 use crate::options::{ColorWhen, Origins, Running, Validation};
 
 #[derive(clap::Args)]
@@ -29,7 +31,7 @@ enum Format {
     Json,
 }
 
-pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Result<u8> {
+pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Result<ExitStatus> {
     let settings = args.validation.settings();
     let list = |entries: Option<&Vec<String>>| json!(entries.cloned().unwrap_or_default());
     let value = |key: &str| -> Value {
@@ -108,5 +110,5 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
             }
         }
     }
-    Ok(0)
+    Ok(ExitStatus::Valid)
 }

@@ -15,7 +15,7 @@ use cardkit_diff::{render, DiffOptions};
 use clap::ValueEnum;
 
 use crate::options::{Running, Validation};
-use crate::output::Shared;
+use crate::output::{note, Shared};
 use crate::progress::Bar;
 
 #[derive(clap::Args)]
@@ -84,11 +84,7 @@ enum OnInvalid {
     Keep,
 }
 
-fn note(text: &str) {
-    let _ = writeln!(io::stderr(), "cardkit diff: {}", Text::escape(text));
-}
-
-pub fn run(args: &Args) -> io::Result<u8> {
+pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let settings = args.validation.settings();
     if let Err(why) = settings.check() {
         crate::usage_error("diff", &why);
@@ -130,8 +126,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 run.finish()?;
             }
             drop(err);
-            note(&format!("error: {error}"));
-            return Ok(ExitStatus::Failed.code());
+            note("diff", &format!("error: {error}"));
+            return Ok(ExitStatus::Failed);
         }
     };
     // Valid documents that are not sets have no diagnostics: a line each.
@@ -142,8 +138,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let (_, read) = run.finish()?;
     drop(err);
     if !diff.problems.is_empty() && on_invalid == cardkit_diff::OnInvalid::Fail {
-        note("the builds were not diffed: some documents are invalid or not sets (--on-invalid skip leaves them out, keep diffs them as far as they parse)");
-        return Ok(ExitStatus::Failed.code());
+        note("diff", "the builds were not diffed: some documents are invalid or not sets (--on-invalid skip leaves them out, keep diffs them as far as they parse)");
+        return Ok(ExitStatus::Failed);
     }
     if on_invalid == cardkit_diff::OnInvalid::Skip && !diff.problems.is_empty() {
         let sets = if diff.left_out.is_empty() {
@@ -159,18 +155,21 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 codes.join(", ")
             )
         };
-        note(&format!(
-            "note: {} left out, invalid or not sets (--on-invalid skip){sets}",
-            were(diff.problems.len(), "document")
-        ));
+        note(
+            "diff",
+            &format!(
+                "note: {} left out, invalid or not sets (--on-invalid skip){sets}",
+                were(diff.problems.len(), "document")
+            ),
+        );
     }
     if let Some(path) = &args.emit_migrations {
         if let Err(error) = write_migrations(path, &diff.migrations) {
-            note(&format!(
-                "error: {}: cannot be written: {error}",
-                path.display()
-            ));
-            return Ok(ExitStatus::Failed.code());
+            note(
+                "diff",
+                &format!("error: {}: cannot be written: {error}", path.display()),
+            );
+            return Ok(ExitStatus::Failed);
         }
     }
     // A closed pipe (`cardkit diff … | head`) stops the output, not the run:
@@ -186,9 +185,14 @@ pub fn run(args: &Args) -> io::Result<u8> {
     // diffed as far as they parse (--on-invalid skip or keep) are reported
     // on standard error, and an input that could not be read fails the run.
     if read == ExitStatus::Failed {
-        return Ok(read.code());
+        return Ok(read);
     }
-    Ok(u8::from(!diff.summary.is_empty()))
+    // 1: the builds differ.
+    Ok(if diff.summary.is_empty() {
+        ExitStatus::Valid
+    } else {
+        ExitStatus::Invalid
+    })
 }
 
 fn write_migrations(

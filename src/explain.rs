@@ -9,6 +9,7 @@
 use std::io::{self, Write};
 
 use cardkit::codes::explain_code;
+use cardkit::run::ExitStatus;
 use cardkit::schema::explain::explain;
 use cardkit::{Code, Kind};
 use clap::builder::PossibleValuesParser;
@@ -48,7 +49,7 @@ fn subjects() -> PossibleValuesParser {
     PossibleValuesParser::new(kinds.chain(Code::ALL.iter().map(|code| code.as_str())))
 }
 
-pub fn run(args: &Args) -> io::Result<u8> {
+pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let kind = args.subject.parse::<Kind>().ok();
     let code = args.subject.parse::<Code>().ok();
     match (kind, code, &args.field) {
@@ -77,7 +78,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     }
 }
 
-fn explain_field(kind: Kind, field: &str, format: Format) -> io::Result<u8> {
+fn explain_field(kind: Kind, field: &str, format: Format) -> io::Result<ExitStatus> {
     match explain(kind, field) {
         Ok(explanation) => write(
             format,
@@ -86,7 +87,7 @@ fn explain_field(kind: Kind, field: &str, format: Format) -> io::Result<u8> {
         ),
         Err(error) => {
             eprintln!("cardkit explain: {error}");
-            Ok(2)
+            Ok(ExitStatus::Failed)
         }
     }
 }
@@ -97,7 +98,7 @@ fn example_pointer(kind: Kind) -> String {
 }
 
 /// Writes the explanation in `format`: as text, or as JSON data.
-fn write(format: Format, text: &str, data: serde_json::Value) -> io::Result<u8> {
+fn write(format: Format, text: &str, data: serde_json::Value) -> io::Result<ExitStatus> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     match format {
         Format::Text => out.write_all(text.as_bytes())?,
@@ -107,5 +108,5 @@ fn write(format: Format, text: &str, data: serde_json::Value) -> io::Result<u8> 
         }
     }
     out.flush()?;
-    Ok(0)
+    Ok(ExitStatus::Valid)
 }

@@ -11,7 +11,7 @@ use cardkit_export::layout::layout;
 use cardkit_export::{Exporter, InputError, OnInvalid, Target};
 
 use crate::options::{check_paths, OnInvalidWords, Running, Validation};
-use crate::output::Shared;
+use crate::output::{note, Shared};
 use crate::progress::Bar;
 
 #[derive(clap::Args)]
@@ -65,19 +65,15 @@ impl Args {
     }
 }
 
-fn note(text: &str) {
-    let _ = writeln!(io::stderr(), "cardkit export: {}", Text::escape(text));
-}
-
-pub fn run(args: &Args) -> io::Result<u8> {
+pub fn run(args: &Args) -> io::Result<ExitStatus> {
     if args.describe {
         io::stdout()
             .lock()
             .write_all(layout().describe().as_bytes())?;
-        return Ok(0);
+        return Ok(ExitStatus::Valid);
     }
     let Some(target) = &args.to else {
-        return Ok(ExitStatus::Failed.code());
+        return Ok(ExitStatus::Failed);
     };
     let on_invalid = match args.on_invalid {
         OnInvalidWords::Fail => OnInvalid::Fail,
@@ -89,8 +85,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let mut exporter = match Exporter::open(target, on_invalid, build, args.running.jobs()) {
         Ok(exporter) => exporter,
         Err(error) => {
-            note(&format!("error: {error}"));
-            return Ok(ExitStatus::Failed.code());
+            note("export", &format!("error: {error}"));
+            return Ok(ExitStatus::Failed);
         }
     };
     // The report of invalid documents goes to standard error, where the
@@ -110,7 +106,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                      on_document: &mut dyn FnMut(&cardkit::DocumentReport)| {
         let noted = |text: &str| {
             let _ = err.borrow_mut().flush();
-            note(text);
+            note("export", text);
         };
         exporter
             .input(name, reader, options, on_document, noted)
@@ -126,33 +122,39 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let (summary, status) = run.finish()?;
     drop(err);
     if let Some(why) = aborted {
-        note(&format!("error: {why}"));
-        return Ok(ExitStatus::Failed.code());
+        note("export", &format!("error: {why}"));
+        return Ok(ExitStatus::Failed);
     }
     if nothing {
         exporter.abort();
-        note("error: nothing was exported: no input was found in the paths given");
-        return Ok(ExitStatus::Failed.code());
+        note(
+            "export",
+            "error: nothing was exported: no input was found in the paths given",
+        );
+        return Ok(ExitStatus::Failed);
     }
     if summary.unreadable > 0 && on_invalid == OnInvalid::Fail {
         exporter.abort();
-        note("error: an input could not be read: nothing was exported");
-        return Ok(ExitStatus::Failed.code());
+        note(
+            "export",
+            "error: an input could not be read: nothing was exported",
+        );
+        return Ok(ExitStatus::Failed);
     }
     let totals = match exporter.finish() {
         Ok(totals) => totals,
         Err(error) => {
-            note(&format!("error: {error}; nothing was exported"));
-            return Ok(ExitStatus::Failed.code());
+            note("export", &format!("error: {error}; nothing was exported"));
+            return Ok(ExitStatus::Failed);
         }
     };
     if totals.failed {
-        note(&format!(
+        note("export", &format!(
             "nothing was exported to {target}: {} of {} are invalid or cannot be exported (--on-invalid skip leaves them out, keep exports them with NULLs)",
             totals.left_out,
             plural(summary.documents, "document")
         ));
-        return Ok(status.and(ExitStatus::Invalid).code());
+        return Ok(status.and(ExitStatus::Invalid));
     }
     let tables = &layout().tables;
     let rows: Vec<String> = tables
@@ -187,5 +189,5 @@ pub fn run(args: &Args) -> io::Result<u8> {
     } else {
         ExitStatus::Valid
     };
-    Ok(status.and(left_out).code())
+    Ok(status.and(left_out))
 }

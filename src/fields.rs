@@ -8,6 +8,8 @@ use cardkit::schema::Version;
 use cardkit::Kind;
 use clap::ValueEnum;
 
+use cardkit::run::ExitStatus;
+
 use crate::kind;
 
 #[derive(clap::Args)]
@@ -40,7 +42,7 @@ enum ListingFormat {
     Json,
 }
 
-pub fn run(args: &Args) -> io::Result<u8> {
+pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let filter = Filter {
         since: args.since,
         deprecated: args.deprecated,
@@ -55,5 +57,5 @@ pub fn run(args: &Args) -> io::Result<u8> {
         }
     }
     out.flush()?;
-    Ok(0)
+    Ok(ExitStatus::Valid)
 }

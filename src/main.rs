@@ -22,6 +22,8 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use cardkit::run::ExitStatus;
+
 use crate::options::{Origins, Running, Validation};
 
 /// Validates trading-card data documents (templates, card designs, sets,
@@ -179,13 +181,13 @@ fn main() -> ExitCode {
         }
     };
     match result {
-        Ok(code) => ExitCode::from(code),
+        Ok(status) => ExitCode::from(status),
         // A closed pipe (`cardkit fields set | head`) is not an error.
         // `validate` keeps going without writing, for its exit status.
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("cardkit: {error}");
-            ExitCode::from(2)
+            ExitCode::from(ExitStatus::Failed)
         }
     }
 }
@@ -203,7 +205,7 @@ fn configured(
         Ok(configured) => configured,
         Err(error) => {
             let _ = writeln!(io::stderr(), "cardkit {subcommand}: error: {error}");
-            std::process::exit(2);
+            std::process::exit(ExitStatus::Failed.code().into());
         }
     }
 }
@@ -219,10 +221,10 @@ fn usage_error(subcommand: &str, why: &str) -> ! {
     }
 }
 
-fn dummy() -> io::Result<u8> {
+fn dummy() -> io::Result<ExitStatus> {
     let template = cardkit::model::Template::dummy();
     let mut out = io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &template)?;
     writeln!(out)?;
-    Ok(0)
+    Ok(ExitStatus::Valid)
 }

@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use cardkit::render::Text;
+use cardkit::run::{jobs, ExitStatus};
 use cardkit_diff::apply::{
     apply_files, read_notices, store, ApplyOptions, OnDelete, Output, Plan, References, Report,
 };
@@ -13,7 +13,7 @@ use cardkit_diff::pointer::Pattern;
 use cardkit_export::Target;
 use clap::{Subcommand, ValueEnum};
 
-use cardkit::run::jobs;
+use crate::output::note;
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -122,11 +122,7 @@ impl ApplyArgs {
     }
 }
 
-fn note(text: &str) {
-    let _ = writeln!(io::stderr(), "cardkit migrate: {}", Text::escape(text));
-}
-
-pub fn run(command: &Command) -> io::Result<u8> {
+pub fn run(command: &Command) -> io::Result<ExitStatus> {
     let Command::Apply(args) = command;
     match apply(args) {
         Ok((report, to_stdout)) => {
@@ -136,11 +132,11 @@ pub fn run(command: &Command) -> io::Result<u8> {
                 Box::new(io::stdout().lock())
             };
             report.text(args.dry_run, &mut out)?;
-            Ok(0)
+            Ok(ExitStatus::Valid)
         }
         Err(error) => {
-            note(&format!("error: {error}"));
-            Ok(2)
+            note("migrate", &format!("error: {error}"));
+            Ok(ExitStatus::Failed)
         }
     }
 }

@@ -4,6 +4,8 @@
 use std::cell::RefCell;
 use std::io::{self, Write};
 
+use cardkit::render::Text;
+
 /// A writer shared through a `RefCell`: the report of a run writes through
 /// it while notes about the same inputs are written to the same stream, in
 /// order, between documents.
@@ -17,4 +19,11 @@ impl<W: Write> Write for Shared<'_, W> {
     fn flush(&mut self) -> io::Result<()> {
         self.0.borrow_mut().flush()
     }
+}
+
+/// Writes a note of `command` on standard error (`cardkit export: …`), its
+/// text escaped as the text report escapes what comes from inputs. Standard
+/// error may be closed: the note is then lost, and the run goes on.
+pub fn note(command: &str, text: &str) {
+    let _ = writeln!(io::stderr(), "cardkit {command}: {}", Text::escape(text));
 }

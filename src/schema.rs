@@ -5,6 +5,8 @@ use std::io::{self, Write};
 use cardkit::schema::json_schema::json_schema;
 use cardkit::Kind;
 
+use cardkit::run::ExitStatus;
+
 use crate::kind;
 
 #[derive(clap::Args)]
@@ -14,9 +16,9 @@ pub struct Args {
     kind: Kind,
 }
 
-pub fn run(args: &Args) -> io::Result<u8> {
+pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let mut out = io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &json_schema(args.kind))?;
     writeln!(out)?;
-    Ok(0)
+    Ok(ExitStatus::Valid)
 }

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use cardkit::run::Settings;
+use cardkit::run::{ExitStatus, Settings, MAX_JOBS};
 use cardkit_serve::Config;
 
 use crate::options::ConfigFile;
@@ -38,7 +38,7 @@ pub struct Args {
 
     /// How many threads each validation may use, from 1 to 256 (default: one
     /// per core), as `cardkit validate --jobs`. Example: --jobs 1
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_JOBS as i64))]
     jobs: Option<u16>,
 
     #[command(flatten)]
@@ -56,14 +56,14 @@ fn size(text: &str) -> Result<u64, String> {
     Ok(size.as_u64())
 }
 
-pub fn run(args: &Args) -> io::Result<u8> {
+pub fn run(args: &Args) -> io::Result<ExitStatus> {
     // The configuration file's options are the defaults of every request,
     // which its query parameters override.
     let file = match args.file.read() {
         Ok(file) => file,
         Err(error) => {
             let _ = writeln!(io::stderr(), "cardkit serve: error: {error}");
-            return Ok(2);
+            return Ok(ExitStatus::Failed);
         }
     };
     let mut config = Config {
@@ -80,7 +80,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 "cardkit serve: error: {}: {why}",
                 file.path.display()
             );
-            return Ok(2);
+            return Ok(ExitStatus::Failed);
         }
         if let Some(jobs) = &file.jobs {
             config.jobs = jobs.value;
@@ -100,5 +100,5 @@ pub fn run(args: &Args) -> io::Result<u8> {
     })
     .map_err(|error| io::Error::new(error.kind(), format!("serve on {}: {error}", args.addr)))?;
     let _ = writeln!(io::stderr(), "cardkit serve: stopped");
-    Ok(0)
+    Ok(ExitStatus::Valid)
 }

@@ -1,12 +1,13 @@
 //! `cardkit validate`: reads each input, validates it and renders the reports.
 
-use std::io::{self, Write};
+use std::io;
 
 use cardkit::render::{Github, Json, Junit, Renderer, Sarif, Text};
-use cardkit::run::{discover, Run, UntilClosed};
+use cardkit::run::{discover, ExitStatus, Run, UntilClosed};
 use clap::ValueEnum;
 
 use crate::options::{check_paths, Running, Validation};
+use crate::output::note;
 use crate::progress::Bar;
 
 #[derive(clap::Args)]
@@ -51,7 +52,7 @@ impl Args {
     }
 }
 
-pub fn run(args: &Args) -> io::Result<u8> {
+pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let settings = args.validation.settings();
     let filter = settings.warning_filter();
     let mut renderer: Box<dyn Renderer> = match args.format {
@@ -67,10 +68,13 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let progress = Bar::new(args.running.quiet);
     let found = discover(&args.paths);
     for directory in &found.empty {
-        note(&format!(
-            "note: {} holds no *.json, *.jsonl or *.ndjson file",
-            Text::escape(&directory.display().to_string())
-        ));
+        note(
+            "validate",
+            &format!(
+                "note: {} holds no *.json, *.jsonl or *.ndjson file",
+                directory.display()
+            ),
+        );
     }
     let mut run =
         Run::new(&mut *renderer, &mut out, settings.options(false)).with_progress(&progress);
@@ -80,12 +84,10 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if nothing {
         // A run that passes on nothing would let a CI job pass on a wrong
         // path: it is an error.
-        note("error: nothing was checked: no input was found in the paths given");
+        note(
+            "validate",
+            "error: nothing was checked: no input was found in the paths given",
+        );
     }
-    Ok(status.code())
-}
-
-/// Writes a line on standard error (which may be closed: the line is lost).
-fn note(text: &str) {
-    let _ = writeln!(io::stderr(), "cardkit validate: {text}");
+    Ok(status)
 }
