@@ -7,7 +7,8 @@
 
 use std::io::{BufRead, Write};
 
-use super::{decide, Action, ApplyOptions, Plan, Report};
+use super::decide::{decide, Action, ApplyOptions, Report};
+use super::notices::Plan;
 use crate::Error;
 
 /// The byte span of each field of `record` (its line ending left out), and

@@ -13,7 +13,8 @@ use std::io::{BufRead, Write};
 
 use cardkit::json::Scanner;
 
-use super::{decide, Action, ApplyOptions, Plan, Report};
+use super::decide::{decide, Action, ApplyOptions, Report};
+use super::notices::Plan;
 use crate::pointer::Pattern;
 use crate::Error;
 

@@ -8,7 +8,8 @@ use cardkit_export::layout::layout;
 use cardkit_export::sqlite::quoted;
 use cardkit_export::Target;
 
-use super::{decide, Action, Applied, ApplyOptions, Plan, Report};
+use super::decide::{decide, Action, Applied, ApplyOptions, Report};
+use super::notices::Plan;
 use crate::Error;
 
 /// The table and column, checked against the export's layout.

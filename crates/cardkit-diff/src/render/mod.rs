@@ -6,18 +6,4 @@ mod json;
 mod text;
 
 pub use json::{json, json_lines};
-pub use text::text;
-
-/// A number with thousands separators (`12,345`).
-#[must_use]
-pub fn count(n: impl Into<u64>) -> String {
-    let digits = n.into().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use text::{count, text};

@@ -6,7 +6,6 @@ use std::io::{self, Write};
 use cardkit::render::Text;
 use serde_json::Value;
 
-use super::count;
 use crate::data::{Change, Diff, FieldChange, RecordDiff, SetDiff};
 
 /// The longest value written whole; longer ones are cut (with `…`).
@@ -196,4 +195,18 @@ fn write_fields(fields: &[FieldChange], indent: &str, out: &mut dyn Write) -> io
         )?;
     }
     Ok(())
+}
+
+/// A number with thousands separators (`12,345`).
+#[must_use]
+pub fn count(n: impl Into<u64>) -> String {
+    let digits = n.into().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

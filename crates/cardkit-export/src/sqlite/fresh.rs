@@ -20,7 +20,7 @@ use tempfile::TempPath;
 
 use super::format::{file_header, schema_page, IndexTree, Pages, RecordWriter, TableTree, Value};
 use super::keys::IndexKeys;
-use super::{index_sql, sql_type, table_sql};
+use super::sql::{index_sql, sql_type, table_sql};
 use crate::layout::{layout, ColumnType};
 use crate::rows::{Cell, TableRows};
 use crate::{date_text, Error, Store};

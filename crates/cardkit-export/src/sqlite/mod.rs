@@ -9,6 +9,7 @@
 mod format;
 mod fresh;
 mod keys;
+mod sql;
 
 use std::path::{Path, PathBuf};
 
@@ -16,9 +17,13 @@ use rusqlite::types::{ToSqlOutput, Value as SqlValue, ValueRef};
 use rusqlite::{params_from_iter, Connection};
 use tempfile::TempPath;
 
-use crate::layout::{layout, ColumnType, Table};
+use crate::layout::layout;
 use crate::rows::{Cell, TableRows};
 use crate::{date_text, Error, Store};
+
+pub use sql::quoted;
+use sql::sql_type;
+pub(crate) use sql::{create_indexes, create_table, drop_indexes, layout_mismatch};
 
 /// Opens an export into the database at `path`: a new one if there is
 /// none, else the one there.
@@ -60,118 +65,6 @@ pub struct Sqlite {
     connection: Connection,
     path: PathBuf,
     build: Option<String>,
-}
-
-fn sql_type(ty: ColumnType) -> &'static str {
-    match ty {
-        ColumnType::Text | ColumnType::TextList | ColumnType::Json => "TEXT",
-        ColumnType::Date => "DATE",
-        ColumnType::Integer => "INTEGER",
-        ColumnType::Real => "REAL",
-        ColumnType::Boolean => "BOOLEAN",
-    }
-}
-
-/// `"name"`, quoted as an SQL identifier.
-pub fn quoted(name: &str) -> String {
-    format!("\"{}\"", name.replace('"', "\"\""))
-}
-
-/// The statement that creates `table` (every column may be NULL: invalid
-/// values kept with `--on-invalid keep` are NULL).
-pub(crate) fn create_table(table: &Table, sql_type: impl Fn(ColumnType) -> &'static str) -> String {
-    table_sql(table, sql_type).replacen("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1)
-}
-
-/// `CREATE TABLE "name" (...)`, as SQLite keeps it in its schema.
-fn table_sql(table: &Table, sql_type: impl Fn(ColumnType) -> &'static str) -> String {
-    let columns: Vec<String> = table
-        .columns
-        .iter()
-        .map(|c| format!("{} {}", quoted(&c.name), sql_type(c.ty)))
-        .collect();
-    format!(
-        "CREATE TABLE {} ({})",
-        quoted(&table.name),
-        columns.join(", ")
-    )
-}
-
-/// `CREATE INDEX "table_column" ON "table" ("column")`, as SQLite keeps it
-/// in its schema.
-fn index_sql(table: &Table, column: usize) -> String {
-    let column = &table.columns[column].name;
-    format!(
-        "CREATE INDEX {} ON {} ({})",
-        quoted(&format!("{}_{}", table.name, column)),
-        quoted(&table.name),
-        quoted(column)
-    )
-}
-
-/// The names of the indexes of `table`, with the column each is on.
-fn indexes(table: &Table) -> impl Iterator<Item = (String, &str)> {
-    table.indexed.iter().map(|&i| {
-        let column = table.columns[i].name.as_str();
-        (quoted(&format!("{}_{}", table.name, column)), column)
-    })
-}
-
-/// The statements that index `table`, made when the rows are in (an index
-/// kept up to date row by row costs several times more).
-pub(crate) fn create_indexes(table: &Table) -> Vec<String> {
-    table
-        .indexed
-        .iter()
-        .map(|&column| {
-            index_sql(table, column).replacen("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1)
-        })
-        .collect()
-}
-
-/// The statements that drop the indexes of `table` before rows are loaded,
-/// in the run's transaction: a failed run gets them back.
-pub(crate) fn drop_indexes(table: &Table) -> Vec<String> {
-    indexes(table)
-        .map(|(index, _)| format!("DROP INDEX IF EXISTS {index}"))
-        .collect()
-}
-
-/// Why the columns of an existing table are not the layout's, if they are
-/// not.
-pub(crate) fn layout_mismatch(
-    table: &Table,
-    found: &[(String, String)],
-    sql_type: impl Fn(ColumnType) -> &'static str,
-) -> Option<String> {
-    let expected: Vec<(String, String)> = table
-        .columns
-        .iter()
-        .map(|c| (c.name.clone(), sql_type(c.ty).to_ascii_lowercase()))
-        .collect();
-    let found: Vec<(String, String)> = found
-        .iter()
-        .map(|(n, t)| (n.clone(), t.to_ascii_lowercase()))
-        .collect();
-    (expected != found).then(|| {
-        let missing: Vec<&str> = expected
-            .iter()
-            .filter(|e| !found.contains(e))
-            .map(|(n, _)| n.as_str())
-            .collect();
-        let extra: Vec<&str> = found
-            .iter()
-            .filter(|f| !expected.contains(f))
-            .map(|(n, _)| n.as_str())
-            .collect();
-        format!(
-            "table `{}` exists with other columns than layout version {} (missing or of another type: {}; not in the layout: {}): export into a new database",
-            table.name,
-            crate::layout::LAYOUT_VERSION,
-            if missing.is_empty() { "none".into() } else { missing.join(", ") },
-            if extra.is_empty() { "none".into() } else { extra.join(", ") },
-        )
-    })
 }
 
 impl Sqlite {
