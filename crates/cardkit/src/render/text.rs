@@ -7,7 +7,7 @@
 //! [`Text::escape`]), so that no input can rewrite the screen or split a line.
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 
 use anstyle::{AnsiColor, Style};
@@ -44,12 +44,27 @@ const GUTTER: Style = AnsiColor::Blue.on_default().bold();
 const PLACE: Style = Style::new().bold();
 
 impl Palette {
-    /// `text` in `style`, when colouring.
-    fn paint<'t>(self, style: Style, text: &'t str) -> Cow<'t, str> {
-        if self.on {
-            Cow::Owned(format!("{style}{text}{style:#}"))
-        } else {
-            Cow::Borrowed(text)
+    /// `text` in `style`, when colouring; written as it is formatted, so
+    /// that a report without colour costs no more than before.
+    fn paint<T: fmt::Display>(self, style: Style, text: T) -> Painted<T> {
+        Painted {
+            style: self.on.then_some(style),
+            text,
+        }
+    }
+}
+
+/// Text to be written in a style, or plain.
+struct Painted<T> {
+    style: Option<Style>,
+    text: T,
+}
+
+impl<T: fmt::Display> fmt::Display for Painted<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.style {
+            Some(style) => write!(f, "{style}{}{style:#}", self.text),
+            None => self.text.fmt(f),
         }
     }
 }
@@ -136,7 +151,7 @@ impl Renderer for Text {
                 out,
                 "{}: {} {}\n",
                 self.palette
-                    .paint(PLACE, &format!("{}:", Text::escape(path))),
+                    .paint(PLACE, format_args!("{}:", Text::escape(path))),
                 self.palette.paint(NOTE, "note:"),
                 Text::escape(&note)
             )?;
@@ -150,7 +165,7 @@ impl Renderer for Text {
                 out,
                 "{} {} cannot read: {}\n",
                 self.palette
-                    .paint(PLACE, &format!("{}:", Text::escape(path))),
+                    .paint(PLACE, format_args!("{}:", Text::escape(path))),
                 self.palette.paint(ERROR, "error:"),
                 Text::escape(error)
             ),
@@ -170,7 +185,7 @@ impl Renderer for Text {
         writeln!(
             out,
             "{}",
-            self.palette.paint(PLACE, &words::checked(summary))
+            self.palette.paint(PLACE, words::checked(summary))
         )?;
         for line in words::counts(summary) {
             writeln!(out, "{line}")?;
@@ -210,15 +225,17 @@ fn help(shown: &[Code]) -> Option<String> {
 
 /// One diagnostic with its source excerpt.
 fn diagnostic_text(path: &str, d: &Diagnostic, palette: Palette) -> String {
-    let place = format!("{}:{}:{}:", Text::escape(path), d.line, d.column);
     let severity = match d.severity {
         Severity::Error => ERROR,
         Severity::Warning => WARNING,
     };
     let mut text = format!(
         "{} {}: {}\n",
-        palette.paint(PLACE, &place),
-        palette.paint(severity, &format!("{}[{}]", d.severity.as_str(), d.code)),
+        palette.paint(
+            PLACE,
+            format_args!("{}:{}:{}:", Text::escape(path), d.line, d.column)
+        ),
+        palette.paint(severity, format_args!("{}[{}]", d.severity.as_str(), d.code)),
         Text::escape(&d.message())
     );
     let pointer = if d.pointer.is_empty() {
@@ -242,7 +259,7 @@ fn diagnostic_text(path: &str, d: &Diagnostic, palette: Palette) -> String {
             .map(|c| if unsafe_on_a_terminal(c) { ' ' } else { c })
             .collect();
         let bar = palette.paint(GUTTER, "|");
-        let number = palette.paint(GUTTER, &d.line.to_string()).into_owned();
+        let number = palette.paint(GUTTER, d.line);
         let _ = writeln!(text, "{:gutter$} {bar}", "");
         let _ = writeln!(text, "{number} {bar} {line}");
         let _ = writeln!(
