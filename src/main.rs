@@ -4,9 +4,11 @@
 mod allocator;
 mod config;
 mod diff;
+mod dummy;
 mod explain;
 mod export;
 mod fields;
+mod generate;
 mod kind;
 mod migrate;
 mod options;
@@ -50,10 +52,20 @@ enum Command {
         after_help = "Examples:\n  cardkit validate examples/\n  cardkit validate --kind template my-template.json\n  cardkit validate --format json --deny-unknown-fields sets/ > report.json\n  cardkit validate --as-of v5.0.0 --warn deprecated set.json\n  curl -s https://example.org/migrations | cardkit validate --kind migration -"
     )]
     Validate(validate::Args),
-    /// Prints the dummy template: the empty template every tool can start from.
+    /// Prints a document to start from: the dummy template (the default),
+    /// its dummy card, or the smallest valid set or migration.
     ///
-    /// Example: cardkit dummy > template.json
-    Dummy,
+    /// Example: cardkit dummy > template.json; cardkit dummy set
+    Dummy(dummy::Args),
+    /// Prints the completions of cardkit's commands and flags for a shell.
+    ///
+    /// Example: cardkit completions zsh > ~/.zfunc/_cardkit
+    Completions(generate::Completions),
+    /// Prints cardkit's manual pages (roff), the command's and each
+    /// subcommand's.
+    ///
+    /// Example: cardkit man > cardkit.1 && man ./cardkit.1
+    Man,
     /// Lists the fields of a document kind, each at its JSON Pointer: type,
     /// required or optional, nullable, default, version tag, deprecation.
     #[command(
@@ -148,7 +160,9 @@ fn main() -> ExitCode {
             }
             validate::run(&args)
         }
-        Command::Dummy => dummy(),
+        Command::Dummy(args) => dummy::run(&args),
+        Command::Completions(args) => generate::completions(&args, Cli::command()),
+        Command::Man => generate::man(Cli::command()),
         Command::Fields(args) => fields::run(&args),
         Command::Explain(args) => explain::run(&args),
         Command::Schema(args) => schema::run(&args),
@@ -219,12 +233,4 @@ fn usage_error(subcommand: &str, why: &str) -> ! {
         Some(command) => command.error(ErrorKind::ArgumentConflict, why).exit(),
         None => cli.error(ErrorKind::ArgumentConflict, why).exit(),
     }
-}
-
-fn dummy() -> io::Result<ExitStatus> {
-    let template = cardkit::model::Template::dummy();
-    let mut out = io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, &template)?;
-    writeln!(out)?;
-    Ok(ExitStatus::Valid)
 }

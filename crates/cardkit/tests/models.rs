@@ -223,3 +223,23 @@ fn from_slice_refuses_invalid_documents_and_containers() {
         cardkit::from_str::<Card>(r#"{"name": "c", "width": "1", "height": 1}"#).unwrap_err();
     assert!(error.to_string().contains("wrong_type"), "{error}");
 }
+
+#[test]
+fn the_minimal_document_of_every_kind_is_valid_and_told_apart() {
+    use cardkit::schema::minimal::minimal;
+    use cardkit::validate::{validate, Options};
+    for &kind in cardkit::Kind::ALL {
+        let bytes = serde_json::to_vec(&minimal(kind)).unwrap();
+        for forced in [Some(kind), None] {
+            let options = Options {
+                kind: forced,
+                ..Options::default()
+            };
+            let report = validate(&bytes, &options);
+            assert!(report.is_valid(), "{kind} ({forced:?}): {report:#?}");
+            assert_eq!(report.documents[0].kind, Some(kind), "{kind}");
+            let warnings = &report.documents[0].diagnostics;
+            assert!(warnings.is_empty(), "{kind}: {warnings:#?}");
+        }
+    }
+}

@@ -235,7 +235,10 @@ fn diagnostic_text(path: &str, d: &Diagnostic, palette: Palette) -> String {
             PLACE,
             format_args!("{}:{}:{}:", Text::escape(path), d.line, d.column)
         ),
-        palette.paint(severity, format_args!("{}[{}]", d.severity.as_str(), d.code)),
+        palette.paint(
+            severity,
+            format_args!("{}[{}]", d.severity.as_str(), d.code)
+        ),
         Text::escape(&d.message())
     );
     let pointer = if d.pointer.is_empty() {

@@ -8,6 +8,7 @@ pub mod fields;
 pub mod json_schema;
 pub mod listing;
 pub mod lookup;
+pub mod minimal;
 pub mod reference;
 pub mod resolve;
 pub mod words;

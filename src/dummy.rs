@@ -1,0 +1,32 @@
+//! `cardkit dummy [KIND]`: a document to start from. The template is the
+//! spec's dummy template; its card is the dummy card; a set and a migration
+//! are the smallest valid documents the field tables allow.
+
+use std::io::{self, Write};
+
+use cardkit::model::Template;
+use cardkit::run::ExitStatus;
+use cardkit::schema::minimal::minimal;
+use cardkit::Kind;
+
+use crate::kind;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The kind of document (default: template). Example: cardkit dummy set
+    #[arg(value_name = "KIND", value_parser = kind::parser())]
+    kind: Option<Kind>,
+}
+
+pub fn run(args: &Args) -> io::Result<ExitStatus> {
+    let template = Template::dummy();
+    let document = match args.kind.unwrap_or(Kind::Template) {
+        Kind::Template => serde_json::to_value(&template)?,
+        Kind::Card => serde_json::to_value(&template.card)?,
+        kind @ (Kind::Set | Kind::Migration) => minimal(kind),
+    };
+    let mut out = io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, &document)?;
+    writeln!(out)?;
+    Ok(ExitStatus::Valid)
+}

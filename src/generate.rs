@@ -1,0 +1,40 @@
+//! `cardkit completions SHELL` and `cardkit man`: the shell completions and
+//! the manual page, generated from the same definition of the command line
+//! as its help.
+
+use std::io;
+
+use cardkit::run::ExitStatus;
+use clap::Command;
+use clap_complete::Shell;
+
+#[derive(clap::Args)]
+pub struct Completions {
+    /// The shell: bash, zsh, fish, powershell or elvish.
+    /// Example: cardkit completions bash > /etc/bash_completion.d/cardkit
+    #[arg(value_name = "SHELL")]
+    shell: Shell,
+}
+
+pub fn completions(args: &Completions, mut command: Command) -> io::Result<ExitStatus> {
+    clap_complete::generate(
+        args.shell,
+        &mut command,
+        "cardkit",
+        &mut io::stdout().lock(),
+    );
+    Ok(ExitStatus::Valid)
+}
+
+/// The manual page of `cardkit` and, after it, of each of its commands
+/// (`cardkit-validate(1)`, …), in roff.
+pub fn man(command: Command) -> io::Result<ExitStatus> {
+    let mut out = io::stdout().lock();
+    clap_mangen::Man::new(command.clone()).render(&mut out)?;
+    for sub in command.get_subcommands() {
+        let name = format!("cardkit-{}", sub.get_name());
+        let page = sub.clone().name(name).version(env!("CARGO_PKG_VERSION"));
+        clap_mangen::Man::new(page).render(&mut out)?;
+    }
+    Ok(ExitStatus::Valid)
+}

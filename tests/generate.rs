@@ -1,0 +1,108 @@
+//! `cardkit completions SHELL` and `cardkit man` cover every command and
+//! every flag the help lists, and `cardkit dummy KIND` makes a valid
+//! document of each kind.
+
+mod support;
+
+use std::collections::BTreeSet;
+
+use support::cardkit;
+
+fn stdout(args: &[&str]) -> String {
+    let output = cardkit().args(args).output().expect("cardkit runs");
+    assert!(output.status.success(), "{args:?}: {output:?}");
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+/// The commands `cardkit --help` lists (without `help`).
+fn commands() -> Vec<String> {
+    let help = stdout(&["--help"]);
+    help.lines()
+        .skip_while(|line| !line.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|line| !line.trim().is_empty())
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Every `--flag` a help text names in its options.
+fn flags(help: &str) -> BTreeSet<String> {
+    help.lines()
+        .map(str::trim_start)
+        .filter(|line| line.starts_with('-'))
+        .flat_map(|line| line.split(|c: char| c == ',' || c.is_whitespace()))
+        .filter(|word| word.starts_with("--") && word.len() > 2)
+        .map(|word| {
+            word.split(['=', '<', '['])
+                .next()
+                .unwrap_or(word)
+                .to_owned()
+        })
+        .filter(|flag| flag != "--help" && flag != "--version")
+        .collect()
+}
+
+#[test]
+fn completions_name_every_command_and_flag() {
+    let commands = commands();
+    assert!(commands.len() >= 12, "{commands:?}");
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let script = stdout(&["completions", shell]);
+        for command in &commands {
+            assert!(script.contains(command.as_str()), "{shell}: {command}");
+            let help = stdout(&[command, "--help"]);
+            for flag in flags(&help) {
+                // fish names long flags without their dashes (`-l as-of`).
+                let bare = flag.trim_start_matches('-');
+                assert!(
+                    script.contains(&flag) || (shell == "fish" && script.contains(bare)),
+                    "{shell}: {command} {flag}"
+                );
+            }
+        }
+    }
+    let refused = cardkit().args(["completions", "tcsh"]).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+}
+
+#[test]
+fn the_manual_has_a_page_per_command_with_its_flags() {
+    let man = stdout(&["man"]);
+    // Each page starts at its title line, `.TH NAME 1 …`.
+    let pages: Vec<&str> = man.split(".TH ").skip(1).collect();
+    assert!(pages[0].starts_with("cardkit 1"), "{}", pages[0]);
+    for command in commands() {
+        let title = format!("cardkit-{command} 1");
+        let page = pages
+            .iter()
+            .find(|page| page.starts_with(&title))
+            .unwrap_or_else(|| panic!("no page {title}"));
+        let help = stdout(&[&command, "--help"]);
+        for flag in flags(&help) {
+            // roff escapes the dashes of flags.
+            let roff = flag.replace('-', "\\-");
+            assert!(page.contains(&roff), "{command}: {flag}");
+        }
+    }
+}
+
+#[test]
+fn a_dummy_of_every_kind_is_valid() {
+    for kind in ["template", "card", "set", "migration"] {
+        let document = stdout(&["dummy", kind]);
+        cardkit()
+            .args(["validate", "--no-config", "--kind", kind, "-"])
+            .write_stdin(document.clone())
+            .assert()
+            .code(0);
+        // Its kind is told from its members, too.
+        cardkit()
+            .args(["validate", "--no-config", "-"])
+            .write_stdin(document)
+            .assert()
+            .code(0);
+    }
+    assert_eq!(stdout(&["dummy"]), stdout(&["dummy", "template"]));
+}
