@@ -46,6 +46,7 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
                 Vec::new()
             }),
             "warning-limit" => json!(settings.warning_limit),
+            "error-limit" => json!(settings.error_limit),
             "jobs" => json!(args.running.jobs()),
             "color" => json!(match args.running.color {
                 ColorWhen::Auto => "auto",

@@ -111,7 +111,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     // order. A closed stderr stops the report, not the diff.
     let err = RefCell::new(BufWriter::new(UntilClosed::new(io::stderr().lock())));
     let colored = args.running.colored(&io::stderr());
-    let mut renderer = Text::new(settings.warning_filter()).colored(colored);
+    let mut renderer = Text::new(settings.text_filter()).colored(colored);
     let progress = Bar::new(args.running.quiet);
     let mut shared = Shared(&err);
     let mut run = Run::new(&mut renderer, &mut shared, settings.options(false))

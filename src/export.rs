@@ -94,7 +94,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     // the run: the exit status still says whether everything was exported.
     let err = RefCell::new(io::BufWriter::new(UntilClosed::new(io::stderr().lock())));
     let colored = args.running.colored(&io::stderr());
-    let mut renderer = Text::new(settings.warning_filter()).colored(colored);
+    let mut renderer = Text::new(settings.text_filter()).colored(colored);
     let progress = Bar::new(args.running.quiet);
     let mut out = Shared(&err);
     let mut run = Run::new(&mut renderer, &mut out, settings.options(false))

@@ -53,6 +53,13 @@ pub struct Validation {
     #[arg(long, default_value_t = WarningFilter::DEFAULT_LIMIT, value_name = "N")]
     pub warning_limit: usize,
 
+    /// How many errors of each kind (same code and field) are shown before
+    /// the rest are only counted in a closing note; 0 shows all. Default: 10
+    /// in the text report; every error in the machine formats unless given.
+    /// The exit status never changes with it. Example: --error-limit 0
+    #[arg(long, value_name = "N")]
+    pub error_limit: Option<usize>,
+
     #[command(flatten)]
     pub file: ConfigFile,
 
@@ -172,6 +179,11 @@ pub fn configure(
             validation.warning_limit = limit.value;
         }
     }
+    if origin("error-limit") {
+        if let Some(limit) = &file.error_limit {
+            validation.error_limit = Some(limit.value);
+        }
+    }
     if origin("jobs") {
         // Checked to be 1 to MAX_JOBS as the file was read.
         running.jobs = file.jobs.as_ref().and_then(|e| u16::try_from(e.value).ok());
@@ -190,7 +202,7 @@ pub fn configure(
 }
 
 /// The configuration's keys, with the id and the flag of each.
-const FLAGS: [(&str, &str, &str); 10] = [
+const FLAGS: [(&str, &str, &str); 11] = [
     ("kind", "kind", "--kind"),
     ("as-of", "as_of", "--as-of"),
     ("strict-version", "strict_version", "--strict-version"),
@@ -201,6 +213,7 @@ const FLAGS: [(&str, &str, &str); 10] = [
     ),
     ("warn", "warn", "--warn"),
     ("warning-limit", "warning_limit", "--warning-limit"),
+    ("error-limit", "error_limit", "--error-limit"),
     ("jobs", "jobs", "--jobs"),
     ("color", "color", "--color"),
     ("ignore", "", ""),
@@ -224,6 +237,7 @@ impl Validation {
             deny_unknown_fields: self.deny_unknown_fields,
             warn_deprecated: self.warn.contains(&Warn::Deprecated),
             warning_limit: self.warning_limit,
+            error_limit: self.error_limit,
             filter: self.filter,
         }
     }

@@ -2,7 +2,7 @@
 
 use std::io;
 
-use cardkit::render::{Github, Json, Junit, Renderer, Sarif, Text};
+use cardkit::render::{Concise, Github, Json, Junit, Renderer, Sarif, Statistics, Text};
 use cardkit::run::{discover, ExitStatus, Run, UntilClosed};
 use clap::ValueEnum;
 
@@ -20,12 +20,19 @@ pub struct Args {
     paths: Vec<String>,
 
     /// The report format: `text` (compiler-style diagnostics with the source
-    /// line), `json` (one stable structure, documented in the README),
+    /// line), `concise` (one line per diagnostic, for editors' problem
+    /// matchers), `json` (one stable structure, documented in the README),
     /// `github` (GitHub Actions annotations), `sarif` (SARIF 2.1.0, for code
     /// scanning) or `junit` (JUnit XML: a test case per document).
     /// Example: --format json
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     format: ReportFormat,
+
+    /// Prints, instead of the diagnostics, how many there are of each code
+    /// and field (most first), then the summary; the exit status is the
+    /// verdict as ever. Example: --statistics
+    #[arg(long, conflicts_with = "format")]
+    statistics: bool,
 
     #[command(flatten)]
     pub validation: Validation,
@@ -38,6 +45,7 @@ pub struct Args {
 #[derive(Clone, Copy, ValueEnum)]
 enum ReportFormat {
     Text,
+    Concise,
     Json,
     Github,
     Sarif,
@@ -56,9 +64,11 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let settings = args.validation.settings();
     let filter = settings.warning_filter();
     let mut renderer: Box<dyn Renderer> = match args.format {
+        _ if args.statistics => Box::new(Statistics::new()),
         ReportFormat::Text => {
-            Box::new(Text::new(filter).colored(args.running.colored(&io::stdout())))
+            Box::new(Text::new(settings.text_filter()).colored(args.running.colored(&io::stdout())))
         }
+        ReportFormat::Concise => Box::new(Concise::new(filter)),
         ReportFormat::Json => Box::new(Json::new(filter)),
         ReportFormat::Github => Box::new(Github::new(filter)),
         ReportFormat::Sarif => Box::new(Sarif::new(filter, std::env::current_dir().ok())),

@@ -143,3 +143,11 @@ fn the_text_report_in_colour() {
     );
     assert!(!json.contains('␛'), "{json}");
 }
+
+#[test]
+fn validate_examples_concise_and_statistics() {
+    let concise = run(&["validate", "--format", "concise", "examples/"], 1);
+    insta::assert_snapshot!("validate_examples_concise", concise);
+    let statistics = run(&["validate", "--statistics", "examples/"], 1);
+    insta::assert_snapshot!("validate_examples_statistics", statistics);
+}

@@ -43,13 +43,14 @@ pub const PYPROJECT: &str = "pyproject.toml";
 
 /// Every key of the configuration, in the order `cardkit config` lists
 /// them (the command line's flags without their `--`).
-pub const KEYS: [&str; 10] = [
+pub const KEYS: [&str; 11] = [
     "kind",
     "as-of",
     "strict-version",
     "deny-unknown-fields",
     "warn",
     "warning-limit",
+    "error-limit",
     "jobs",
     "color",
     "ignore",
@@ -102,6 +103,8 @@ pub struct Config {
     pub warn_deprecated: Option<Entry<bool>>,
     /// `warning-limit`.
     pub warning_limit: Option<Entry<usize>>,
+    /// `error-limit`.
+    pub error_limit: Option<Entry<usize>>,
     /// `jobs`, 1 to [`MAX_JOBS`].
     pub jobs: Option<Entry<usize>>,
     /// `color`.
@@ -265,6 +268,7 @@ impl Config {
             deny_unknown_fields: None,
             warn_deprecated: None,
             warning_limit: None,
+            error_limit: None,
             jobs: None,
             color: None,
             ignore: None,
@@ -286,6 +290,10 @@ impl Config {
             ),
             warn_deprecated: value_or(self.warn_deprecated.as_ref(), base.warn_deprecated),
             warning_limit: value_or(self.warning_limit.as_ref(), base.warning_limit),
+            error_limit: self
+                .error_limit
+                .as_ref()
+                .map_or(base.error_limit, |e| Some(e.value)),
             filter: self.filter.or(base.filter),
         }
     }
@@ -301,6 +309,7 @@ impl Config {
             "deny-unknown-fields" => self.deny_unknown_fields.as_ref().map(|e| e.line),
             "warn" => self.warn_deprecated.as_ref().map(|e| e.line),
             "warning-limit" => self.warning_limit.as_ref().map(|e| e.line),
+            "error-limit" => self.error_limit.as_ref().map(|e| e.line),
             "jobs" => self.jobs.as_ref().map(|e| e.line),
             "color" => self.color.as_ref().map(|e| e.line),
             "ignore" => self.ignore.as_ref().map(|e| e.line),
@@ -375,6 +384,12 @@ impl Config {
                     .and_then(|n| usize::try_from(n).ok())
                     .ok_or_else(|| wrong("an integer, 0 or more (0 shows all)"))?;
                 self.warning_limit = Some(Entry::on(line, limit));
+            }
+            "error-limit" => {
+                let limit = integer(value.get_ref())
+                    .and_then(|n| usize::try_from(n).ok())
+                    .ok_or_else(|| wrong("an integer, 0 or more (0 shows all)"))?;
+                self.error_limit = Some(Entry::on(line, limit));
             }
             "jobs" => {
                 let words = format!("an integer from 1 to {MAX_JOBS}");

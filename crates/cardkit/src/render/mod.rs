@@ -2,19 +2,23 @@
 //! document at a time, as validation goes, so a large file's reports can be
 //! written before it is all read.
 
+mod concise;
 mod github;
 mod json;
 mod json_lines;
 mod junit;
 mod renderer;
 mod sarif;
+mod statistics;
 mod text;
 pub mod words;
 
+pub use concise::Concise;
 pub use github::Github;
 pub use json::Json;
 pub use json_lines::JsonLines;
 pub use junit::Junit;
 pub use renderer::{FileEnd, Renderer};
 pub use sarif::Sarif;
+pub use statistics::Statistics;
 pub use text::Text;

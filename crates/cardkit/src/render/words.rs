@@ -28,9 +28,10 @@ pub fn omitted(document: &DocumentReport) -> Option<String> {
 #[must_use]
 pub fn suppressed(hidden: &Suppressed) -> String {
     format!(
-        "{} more {} warnings like {} not shown ({} in all)",
+        "{} more {} {}s like {} not shown ({} in all)",
         hidden.total - hidden.shown,
         hidden.code,
+        hidden.severity.as_str(),
         hidden.pattern,
         hidden.total
     )

@@ -138,18 +138,24 @@ impl Summary {
 #[derive(Debug, Clone)]
 pub struct WarningFilter {
     limit: usize,
+    /// How many errors of each kind are shown; `None`: every error.
+    error_limit: Option<usize>,
     /// How many of each kind were seen, by code and pattern.
     seen: HashMap<Code, HashMap<String, usize>>,
-    order: Vec<(Code, String)>,
+    order: Vec<(Code, String, Severity)>,
     /// Distinct patterns of each code and model so far.
     distinct: HashMap<(Code, String), usize>,
 }
 
-/// Warnings of one kind that were counted but not shown.
+/// Diagnostics of one kind that were counted but not shown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Suppressed {
     /// Their code.
     pub code: Code,
+    /// Errors or warnings (`severity` is written for errors only: a report
+    /// without folded errors is as it always was).
+    #[serde(skip_serializing_if = "is_warning")]
+    pub severity: Severity,
     /// What they have in common: the spec's `Model.field`, or the pointer with
     /// array indexes as `*`.
     pub pattern: String,
@@ -165,22 +171,42 @@ impl WarningFilter {
     /// How many distinct patterns of one code and model are told apart.
     pub const DISTINCT_PATTERNS: usize = 64;
 
-    /// A filter showing `limit` warnings of each kind.
+    /// How many errors of each kind the text report shows by default.
+    pub const DEFAULT_ERROR_LIMIT: usize = 10;
+
+    /// A filter showing `limit` warnings of each kind, and every error.
     #[must_use]
     pub fn new(limit: usize) -> Self {
         WarningFilter {
             limit,
+            error_limit: None,
             seen: HashMap::new(),
             order: Vec::new(),
             distinct: HashMap::new(),
         }
     }
 
+    /// The same filter, showing only `limit` errors of each kind (same code
+    /// and `Model.field`); the rest are counted, as warnings are.
+    #[must_use]
+    pub fn with_error_limit(mut self, limit: usize) -> Self {
+        self.error_limit = Some(limit);
+        self
+    }
+
+    /// How many diagnostics of each kind of this severity are shown.
+    fn limit_of(&self, severity: Severity) -> Option<usize> {
+        match severity {
+            Severity::Error => self.error_limit,
+            Severity::Warning => Some(self.limit),
+        }
+    }
+
     /// Whether to show this diagnostic.
     pub fn admit(&mut self, diagnostic: &Diagnostic) -> bool {
-        if diagnostic.severity == Severity::Error {
+        let Some(limit) = self.limit_of(diagnostic.severity) else {
             return true;
-        }
+        };
         // The same warnings come back on every record of a catalog: a
         // pattern is made into a key of its own once. Past a few distinct
         // patterns of one code and model (unknown keys all different), the
@@ -202,32 +228,41 @@ impl WarningFilter {
         let count = match seen.get_mut(pattern.as_ref()) {
             Some(count) => count,
             None => {
-                self.order
-                    .push((diagnostic.code, pattern.clone().into_owned()));
+                self.order.push((
+                    diagnostic.code,
+                    pattern.clone().into_owned(),
+                    diagnostic.severity,
+                ));
                 seen.entry(pattern.into_owned()).or_default()
             }
         };
         *count += 1;
-        *count <= self.limit
+        *count <= limit
     }
 
-    /// The kinds of warning of which some were not shown, in order of first
-    /// appearance.
+    /// The kinds of diagnostic of which some were not shown, in order of
+    /// first appearance.
     #[must_use]
     pub fn suppressed(&self) -> Vec<Suppressed> {
         self.order
             .iter()
-            .filter_map(|key| {
-                let total = self.seen[&key.0][&key.1];
-                (total > self.limit).then(|| Suppressed {
-                    code: key.0,
-                    pattern: key.1.clone(),
+            .filter_map(|(code, pattern, severity)| {
+                let limit = self.limit_of(*severity)?;
+                let total = self.seen[code][pattern];
+                (total > limit).then(|| Suppressed {
+                    code: *code,
+                    severity: *severity,
+                    pattern: pattern.clone(),
                     total,
-                    shown: self.limit,
+                    shown: limit,
                 })
             })
             .collect()
     }
+}
+
+fn is_warning(severity: &Severity) -> bool {
+    *severity == Severity::Warning
 }
 
 impl Default for WarningFilter {
@@ -236,8 +271,10 @@ impl Default for WarningFilter {
     }
 }
 
-/// What repeated warnings have in common.
-fn pattern(diagnostic: &Diagnostic) -> Cow<'_, str> {
+/// What repeated diagnostics have in common: the spec's `Model.field`, or the
+/// pointer with array indexes as `*`.
+#[must_use]
+pub fn pattern(diagnostic: &Diagnostic) -> Cow<'_, str> {
     if let Some(field) = &diagnostic.field {
         return Cow::Borrowed(field);
     }

@@ -26,6 +26,10 @@ pub struct Settings {
     /// How many warnings of each kind (same code and field) are shown
     /// before the rest are only counted; `0` shows all.
     pub warning_limit: usize,
+    /// How many errors of each kind are shown before the rest are only
+    /// counted; `0` shows all. `None`: the format's own default (10 in text,
+    /// every error in the machine formats).
+    pub error_limit: Option<usize>,
     /// Diagnostics ignored and members allowed by a configuration file.
     pub filter: Option<&'static Filter>,
 }
@@ -39,6 +43,7 @@ impl Default for Settings {
             deny_unknown_fields: false,
             warn_deprecated: false,
             warning_limit: WarningFilter::DEFAULT_LIMIT,
+            error_limit: None,
             filter: None,
         }
     }
@@ -74,12 +79,34 @@ impl Settings {
         }
     }
 
-    /// The filter of repeated warnings the settings ask for.
+    /// The filter of repeated diagnostics the settings ask for, for a
+    /// report read by machines: every error unless a limit was asked.
     #[must_use]
     pub fn warning_filter(&self) -> WarningFilter {
-        WarningFilter::new(match self.warning_limit {
-            0 => usize::MAX,
-            limit => limit,
-        })
+        let filter = WarningFilter::new(all_if_zero(self.warning_limit));
+        match self.error_limit {
+            Some(limit) => filter.with_error_limit(all_if_zero(limit)),
+            None => filter,
+        }
+    }
+
+    /// The filter for a report read by people (text): errors folded past
+    /// [`WarningFilter::DEFAULT_ERROR_LIMIT`] of a kind unless another limit
+    /// was asked.
+    #[must_use]
+    pub fn text_filter(&self) -> WarningFilter {
+        let errors = self
+            .error_limit
+            .unwrap_or(WarningFilter::DEFAULT_ERROR_LIMIT);
+        WarningFilter::new(all_if_zero(self.warning_limit)).with_error_limit(all_if_zero(errors))
+    }
+}
+
+/// A limit as the options give it: `0` for no limit.
+fn all_if_zero(limit: usize) -> usize {
+    if limit == 0 {
+        usize::MAX
+    } else {
+        limit
     }
 }

@@ -1,0 +1,76 @@
+//! One line per diagnostic, `path:line:column: severity[code]: message`, as
+//! editors' problem matchers read them; then the closing summary. Nothing
+//! else: no source excerpt, no pointer.
+
+use std::io::{self, Write};
+
+use super::renderer::{FileEnd, Renderer};
+use super::text::Text;
+use super::words;
+use crate::report::{DocumentReport, Summary, WarningFilter};
+
+/// The concise renderer.
+#[derive(Debug, Default)]
+pub struct Concise {
+    filter: WarningFilter,
+}
+
+impl Concise {
+    /// A concise renderer that shows repeated diagnostics as `filter` allows.
+    #[must_use]
+    pub fn new(filter: WarningFilter) -> Self {
+        Concise { filter }
+    }
+}
+
+impl Renderer for Concise {
+    fn begin_file(&mut self, _out: &mut dyn Write, _path: &str) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn document(
+        &mut self,
+        out: &mut dyn Write,
+        path: &str,
+        document: &DocumentReport,
+    ) -> io::Result<()> {
+        let path = Text::escape(path);
+        for d in &document.diagnostics {
+            if self.filter.admit(d) {
+                writeln!(
+                    out,
+                    "{path}:{}:{}: {}[{}]: {}",
+                    d.line,
+                    d.column,
+                    d.severity.as_str(),
+                    d.code,
+                    Text::escape(&d.message())
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        match end.error {
+            Some(error) => writeln!(
+                out,
+                "{}: error: cannot read: {}",
+                Text::escape(path),
+                Text::escape(error)
+            ),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
+        for hidden in self.filter.suppressed() {
+            writeln!(out, "note: {}", Text::escape(&words::suppressed(&hidden)))?;
+        }
+        writeln!(out, "{}", words::checked(summary))?;
+        for line in words::counts(summary) {
+            writeln!(out, "{line}")?;
+        }
+        Ok(())
+    }
+}
