@@ -37,7 +37,10 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
     let value = |key: &str| -> Value {
         match key {
             "kind" => json!(settings.kind.map_or("auto", |k| k.as_str())),
-            "as-of" => json!(settings.as_of.map(|v| v.to_string())),
+            "as-of" => match settings.as_of {
+                _ if settings.as_of_auto => json!("auto"),
+                as_of => json!(as_of.map(|v| v.to_string())),
+            },
             "strict-version" => json!(settings.strict_version),
             "deny-unknown-fields" => json!(settings.deny_unknown_fields),
             "warn" => json!(if settings.warn_deprecated {

@@ -114,7 +114,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let mut renderer = Text::new(settings.text_filter()).colored(colored);
     let progress = Bar::new(args.running.quiet);
     let mut shared = Shared(&err);
-    let mut run = Run::new(&mut renderer, &mut shared, settings.options(false))
+    let mut run = Run::with_settings(&mut renderer, &mut shared, &settings)
         .showing(Shown::Invalid)
         .with_progress(&progress);
     let diffed = cardkit_diff::diff_in(&mut run, &args.old, &args.new, &options);

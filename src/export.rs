@@ -97,7 +97,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let mut renderer = Text::new(settings.text_filter()).colored(colored);
     let progress = Bar::new(args.running.quiet);
     let mut out = Shared(&err);
-    let mut run = Run::new(&mut renderer, &mut out, settings.options(false))
+    let mut run = Run::with_settings(&mut renderer, &mut out, &settings)
         .showing(Shown::Invalid)
         .with_progress(&progress);
     let mut check = |name: &str,

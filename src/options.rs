@@ -33,9 +33,11 @@ pub struct Validation {
 
     /// Validates as consumers of this version of the Set format see the
     /// documents: fields introduced later are reported (`newer_field`) and
-    /// not required. Example: --as-of v5.0.0
-    #[arg(long, value_name = "vX.Y.Z", value_parser = validate::as_of_version)]
-    pub as_of: Option<Version>,
+    /// not required. `auto` checks each file as of the version its
+    /// `meta.version` declares (the latest when it declares none), and says
+    /// so in its report. Example: --as-of v5.0.0, --as-of auto
+    #[arg(long, value_name = "vX.Y.Z|auto", value_parser = as_of)]
+    pub as_of: Option<AsOf>,
 
     /// With --as-of, makes fields newer than that version errors instead of
     /// warnings. Example: --as-of v4.6.0 --strict-version
@@ -158,7 +160,10 @@ pub fn configure(
         validation.kind = file.kind.as_ref().and_then(|e| e.value);
     }
     if origin("as-of") {
-        validation.as_of = file.as_of.as_ref().map(|e| e.value);
+        validation.as_of = file
+            .as_of
+            .as_ref()
+            .map(|e| e.value.map_or(AsOf::Auto, AsOf::Version));
     }
     if origin("strict-version") {
         validation.strict_version = file.strict_version.as_ref().is_some_and(|e| e.value);
@@ -220,6 +225,23 @@ const FLAGS: [(&str, &str, &str); 11] = [
     ("extend-allowed", "", ""),
 ];
 
+/// What `--as-of` takes: a version, or `auto`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsOf {
+    /// Each file as of the version it declares.
+    Auto,
+    /// This version.
+    Version(Version),
+}
+
+/// Reads `--as-of`: `auto`, or a version as the library reads it.
+fn as_of(text: &str) -> Result<AsOf, String> {
+    if text == "auto" {
+        return Ok(AsOf::Auto);
+    }
+    validate::as_of_version(text).map(AsOf::Version)
+}
+
 /// Extra warnings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Warn {
@@ -232,7 +254,11 @@ impl Validation {
     pub fn settings(&self) -> Settings {
         Settings {
             kind: self.kind,
-            as_of: self.as_of,
+            as_of: match self.as_of {
+                Some(AsOf::Version(version)) => Some(version),
+                _ => None,
+            },
+            as_of_auto: self.as_of == Some(AsOf::Auto),
             strict_version: self.strict_version,
             deny_unknown_fields: self.deny_unknown_fields,
             warn_deprecated: self.warn.contains(&Warn::Deprecated),

@@ -86,8 +86,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
             ),
         );
     }
-    let mut run =
-        Run::new(&mut *renderer, &mut out, settings.options(false)).with_progress(&progress);
+    let mut run = Run::with_settings(&mut *renderer, &mut out, &settings).with_progress(&progress);
     run.validate_all(found, args.running.jobs())?;
     let nothing = run.checked_nothing();
     let (_, status) = run.finish()?;

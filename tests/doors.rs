@@ -26,12 +26,19 @@ struct Options {
 }
 
 const DEFAULT: Options = Options {
-    flags: &["--warning-limit", "0"],
+    flags: &["--warning-limit", "0", "--error-limit", "0"],
     query: "warning_limit=0",
 };
 
 const AS_OF_5_2_0: Options = Options {
-    flags: &["--warning-limit", "0", "--as-of", "v5.2.0"],
+    flags: &[
+        "--warning-limit",
+        "0",
+        "--error-limit",
+        "0",
+        "--as-of",
+        "v5.2.0",
+    ],
     query: "warning_limit=0&as_of=v5.2.0",
 };
 

@@ -39,7 +39,10 @@ fn help_explains_every_flag_with_examples() {
             "validate --help does not mention {flag}:\n{help}"
         );
     }
-    for value in ["auto, template, card, set, migration", "text, json"] {
+    for value in [
+        "auto, template, card, set, migration",
+        "text, concise, json",
+    ] {
         assert!(
             help.contains(value),
             "validate --help does not list {value}"
@@ -110,7 +113,7 @@ fn a_malformed_or_too_old_version_is_a_usage_error() {
             .code(2)
             .stdout("")
             .stderr(contains(format!(
-                "invalid value '{version}' for '--as-of <vX.Y.Z>'"
+                "invalid value '{version}' for '--as-of <vX.Y.Z|auto>'"
             )))
             .stderr(contains(why));
     }

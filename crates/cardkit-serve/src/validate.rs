@@ -47,10 +47,12 @@ pub struct ValidateParams {
     kind: Option<String>,
     /// Validates as consumers of this version of the Set format see the
     /// documents (`vX.Y.Z`, no older than the first version tag, v4.0.0):
-    /// fields introduced later are `newer_field`.
+    /// fields introduced later are `newer_field`. `auto`: as of the version
+    /// the body's `meta.version` declares (the latest when it declares
+    /// none), said in the report's `note`.
     #[param(
         example = "v5.0.0",
-        pattern = r"^v?([4-9]|[1-9][0-9]{1,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$"
+        pattern = r"^(auto|v?([4-9]|[1-9][0-9]{1,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8}))$"
     )]
     as_of: Option<String>,
     /// With `as_of`, fields newer than that version are errors.
@@ -113,16 +115,24 @@ impl ValidateParams {
                 })?);
             }
         }
-        if let Some(as_of) = self.as_of.as_deref() {
-            settings.as_of = Some(
-                validate::as_of_version(as_of)
-                    .map_err(|why| Problem::bad_parameter(format!("`as_of`: {why}")))?,
-            );
+        match self.as_of.as_deref() {
+            None => {}
+            Some("auto") => {
+                settings.as_of = None;
+                settings.as_of_auto = true;
+            }
+            Some(as_of) => {
+                settings.as_of = Some(
+                    validate::as_of_version(as_of)
+                        .map_err(|why| Problem::bad_parameter(format!("`as_of`: {why}")))?,
+                );
+                settings.as_of_auto = false;
+            }
         }
         if let Some(strict_version) = self.strict_version {
             settings.strict_version = strict_version;
         }
-        if settings.strict_version && settings.as_of.is_none() {
+        if settings.strict_version && settings.as_of.is_none() && !settings.as_of_auto {
             return Err(Problem::bad_parameter(
                 "`strict_version` needs `as_of`: it makes fields newer than that version errors",
             ));
@@ -305,7 +315,7 @@ impl Job {
         );
         let began = out.began_handle();
         let metrics = Counting(&self.state.metrics);
-        let mut run = Run::new(&mut *renderer, &mut out, settings.options(false))
+        let mut run = Run::with_settings(&mut *renderer, &mut out, &settings)
             .timed_from(self.started)
             .with_progress(&metrics);
         let jobs = self.state.config.jobs;

@@ -93,8 +93,9 @@ pub struct Config {
     pub path: PathBuf,
     /// `kind`: `None` for `auto`.
     pub kind: Option<Entry<Option<Kind>>>,
-    /// `as-of`.
-    pub as_of: Option<Entry<Version>>,
+    /// `as-of`: a version, or `None` for `auto` (each file as of the
+    /// version it declares).
+    pub as_of: Option<Entry<Option<Version>>>,
     /// `strict-version`.
     pub strict_version: Option<Entry<bool>>,
     /// `deny-unknown-fields`.
@@ -282,7 +283,11 @@ impl Config {
     pub fn settings(&self, base: Settings) -> Settings {
         Settings {
             kind: self.kind.as_ref().map_or(base.kind, |e| e.value),
-            as_of: self.as_of.as_ref().map_or(base.as_of, |e| Some(e.value)),
+            as_of: self.as_of.as_ref().map_or(base.as_of, |e| e.value),
+            as_of_auto: self
+                .as_of
+                .as_ref()
+                .map_or(base.as_of_auto, |e| e.value.is_none()),
             strict_version: value_or(self.strict_version.as_ref(), base.strict_version),
             deny_unknown_fields: value_or(
                 self.deny_unknown_fields.as_ref(),
@@ -349,8 +354,13 @@ impl Config {
                 let text = value
                     .get_ref()
                     .as_str()
-                    .ok_or_else(|| wrong("a version string such as \"v5.2.0\""))?;
-                self.as_of = Some(Entry::on(line, as_of_version(text).map_err(bad)?));
+                    .ok_or_else(|| wrong("a version string such as \"v5.2.0\", or \"auto\""))?;
+                let as_of = if text == "auto" {
+                    None
+                } else {
+                    Some(as_of_version(text).map_err(bad)?)
+                };
+                self.as_of = Some(Entry::on(line, as_of));
             }
             "strict-version" | "deny-unknown-fields" => {
                 let flag = value

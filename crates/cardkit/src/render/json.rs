@@ -71,6 +71,9 @@ pub(super) struct FileTail<'a> {
     layout: Option<Layout>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
+    /// How the file was checked (the version, under `--as-of auto`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
 }
 
 impl<'a> From<FileEnd<'a>> for FileTail<'a> {
@@ -79,6 +82,7 @@ impl<'a> From<FileEnd<'a>> for FileTail<'a> {
             valid: end.valid,
             layout: end.layout,
             error: end.error,
+            note: end.note,
         }
     }
 }

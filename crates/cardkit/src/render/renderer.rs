@@ -14,6 +14,9 @@ pub struct FileEnd<'a> {
     pub valid: bool,
     /// Why the input could not be read (to its end).
     pub error: Option<&'a str>,
+    /// How the input was checked, when the report should say (the version
+    /// it was checked as of, under `--as-of auto`).
+    pub note: Option<&'a str>,
 }
 
 /// An output format.
@@ -45,6 +48,7 @@ pub trait Renderer {
             layout: Some(report.layout),
             valid: report.is_valid(),
             error: None,
+            note: None,
         };
         self.end_file(out, path, end)
     }
@@ -56,6 +60,7 @@ pub trait Renderer {
             layout: None,
             valid: false,
             error: Some(error),
+            note: None,
         };
         self.end_file(out, path, end)
     }

@@ -160,6 +160,16 @@ impl Renderer for Text {
     }
 
     fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        if let Some(note) = end.note {
+            writeln!(
+                out,
+                "{} {} {}\n",
+                self.palette
+                    .paint(PLACE, format_args!("{}:", Text::escape(path))),
+                self.palette.paint(NOTE, "note:"),
+                Text::escape(note)
+            )?;
+        }
         match end.error {
             Some(error) => writeln!(
                 out,

@@ -6,9 +6,11 @@ use std::cell::Cell;
 use std::io::{self, Read, Write};
 use std::time::Instant;
 
+use super::declared::read_declared;
 use super::discover::Discovered;
 use super::exit::ExitStatus;
 use super::open::{open, Opened, Unopened};
+use super::settings::Settings;
 use crate::render::{FileEnd, Renderer};
 use crate::report::{DocumentReport, Layout, Summary};
 use crate::validate::{Filter, Options, Validator};
@@ -71,6 +73,8 @@ pub struct Run<'r> {
     inputs: usize,
     /// Why the run was aborted.
     aborted: Option<String>,
+    /// Each input is checked as of the version it declares.
+    as_declared: bool,
 }
 
 impl<'r> Run<'r> {
@@ -87,7 +91,18 @@ impl<'r> Run<'r> {
             started: Instant::now(),
             inputs: 0,
             aborted: None,
+            as_declared: false,
         }
+    }
+
+    /// A run as the user's settings ask: validating with their options,
+    /// each input as of the version it declares under `--as-of auto`.
+    pub fn with_settings(
+        renderer: &'r mut dyn Renderer,
+        out: &'r mut dyn Write,
+        settings: &Settings,
+    ) -> Self {
+        Run::new(renderer, out, settings.options(false)).as_declared(settings.as_of_auto)
     }
 
     /// Renders only some documents' reports.
@@ -102,6 +117,14 @@ impl<'r> Run<'r> {
     #[must_use]
     pub fn timed_from(mut self, started: Instant) -> Self {
         self.started = started;
+        self
+    }
+
+    /// Checks each input as of the version its `meta.version` declares
+    /// (`--as-of auto`), and says so in its report.
+    #[must_use]
+    pub fn as_declared(mut self, on: bool) -> Self {
+        self.as_declared = on;
         self
     }
 
@@ -168,7 +191,7 @@ impl<'r> Run<'r> {
             size,
             json_lines,
         } = opened;
-        let options = Options {
+        let mut options = Options {
             json_lines,
             ..self.options
         };
@@ -181,6 +204,23 @@ impl<'r> Run<'r> {
             bytes: &bytes,
             progress,
         };
+        // Under `--as-of auto`, the version the file declares, read from its
+        // first part (given back in front of the rest).
+        let (mut reader, declared): (Box<dyn Read + '_>, _) = if self.as_declared {
+            match read_declared(&mut counted) {
+                Ok((reader, declared)) => (reader, Some(Ok(declared))),
+                Err(error) => (Box::new(io::empty()), Some(Err(error))),
+            }
+        } else {
+            (Box::new(&mut counted), None)
+        };
+        let note = match &declared {
+            Some(Ok(declared)) => {
+                options.as_of = declared.as_of();
+                Some(declared.note())
+            }
+            _ => None,
+        };
         let mut valid = true;
         let mut written = Ok(());
         let (renderer, out, summary, shown) = (
@@ -189,15 +229,19 @@ impl<'r> Run<'r> {
             &mut self.summary,
             self.shown,
         );
-        let checked = check(&name, &mut counted, &options, &mut |document| {
-            valid &= document.is_valid();
-            summary.add_document(document);
-            progress.document(document, summary);
-            let show = shown == Shown::Every || !document.is_valid();
-            if show && written.is_ok() {
-                written = renderer.document(out, &name, document);
-            }
-        });
+        let checked = match declared {
+            Some(Err(error)) => Err(Failure::Read(error)),
+            _ => check(&name, &mut reader, &options, &mut |document| {
+                valid &= document.is_valid();
+                summary.add_document(document);
+                progress.document(document, summary);
+                let show = shown == Shown::Every || !document.is_valid();
+                if show && written.is_ok() {
+                    written = renderer.document(out, &name, document);
+                }
+            }),
+        };
+        drop(reader);
         progress.done();
         written?;
         let error = match checked {
@@ -210,6 +254,7 @@ impl<'r> Run<'r> {
                         layout: Some(layout),
                         valid,
                         error: None,
+                        note: note.as_deref(),
                     },
                 );
             }
@@ -227,6 +272,7 @@ impl<'r> Run<'r> {
             layout: None,
             valid: false,
             error: Some(&error),
+            note: note.as_deref(),
         };
         self.renderer.end_file(self.out, &name, end)
     }

@@ -18,6 +18,7 @@
 //! std::process::exit(status.code().into());
 //! ```
 
+mod declared;
 mod discover;
 mod drive;
 mod exit;
@@ -25,6 +26,7 @@ mod open;
 mod settings;
 mod until_closed;
 
+pub use declared::{declared, read_declared, Declared, DECLARED_WITHIN};
 pub use discover::{discover, Discovered, Input, ENDINGS};
 pub use drive::{Check, Failure, Progress, Run, Shown};
 pub use exit::ExitStatus;

@@ -17,6 +17,9 @@ pub struct Settings {
     /// Validate as consumers of this version of the Set format see a
     /// document: newer fields are `newer_field`, and not required.
     pub as_of: Option<Version>,
+    /// Check each file as of the version its `meta.version` declares
+    /// (`--as-of auto`); `as_of` is then unused.
+    pub as_of_auto: bool,
     /// With `as_of`, newer fields are errors instead of warnings.
     pub strict_version: bool,
     /// Members the spec does not define are errors instead of warnings.
@@ -39,6 +42,7 @@ impl Default for Settings {
         Settings {
             kind: None,
             as_of: None,
+            as_of_auto: false,
             strict_version: false,
             deny_unknown_fields: false,
             warn_deprecated: false,
@@ -55,7 +59,7 @@ impl Settings {
     /// # Errors
     /// Why, naming the settings by the command line's flags.
     pub fn check(&self) -> Result<(), String> {
-        if self.strict_version && self.as_of.is_none() {
+        if self.strict_version && self.as_of.is_none() && !self.as_of_auto {
             return Err(
                 "--strict-version needs --as-of: it makes fields newer than that version errors"
                     .into(),

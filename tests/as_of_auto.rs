@@ -1,0 +1,112 @@
+//! `--as-of auto`: each file checked as of the version its `meta.version`
+//! declares, through every command that validates, and said in its report.
+
+mod support;
+
+use serde_json::Value;
+use support::{cardkit, dir_with, shared_dir};
+
+fn report(args: &[&str]) -> (i32, Value) {
+    let output = cardkit()
+        .args(["validate", "--no-config", "--format", "json"])
+        .args(args)
+        .output()
+        .expect("cardkit runs");
+    let report = serde_json::from_slice(&output.stdout).expect("JSON");
+    (output.status.code().expect("a status"), report)
+}
+
+/// The report without what differs by design: the time and the note.
+fn comparable(mut report: Value) -> Value {
+    report["summary"]["seconds"] = Value::Null;
+    for file in report["files"].as_array_mut().expect("files") {
+        file.as_object_mut().expect("a file").remove("note");
+    }
+    report
+}
+
+#[test]
+fn a_file_is_checked_as_of_the_version_it_declares() {
+    let Some(shared) = shared_dir() else {
+        return;
+    };
+    let sets = shared.join("corpus/neutral/set");
+    let mut declared = 0;
+    for entry in std::fs::read_dir(&sets).expect("the corpus's sets") {
+        let path = entry.expect("an entry").path();
+        let name = path.to_str().expect("UTF-8");
+        let text = std::fs::read_to_string(&path).expect("a set");
+        let (status, auto) = report(&["--as-of", "auto", name]);
+        let note = auto["files"][0]["note"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let version = text
+            .split(r#""version": ""#)
+            .nth(1)
+            .and_then(|rest| rest.split(['+', '"']).next())
+            .filter(|_| text.trim_start().starts_with(r#"{"meta""#));
+        let (plain_status, plain) = match version {
+            Some(version) => {
+                declared += 1;
+                assert!(
+                    note.contains(&format!("checked as of v{version}")),
+                    "{name}: {note}"
+                );
+                report(&["--as-of", version, name])
+            }
+            None => report(&[name]),
+        };
+        assert_eq!(comparable(auto), comparable(plain), "{name}");
+        assert_eq!(status, plain_status, "{name}");
+    }
+    assert!(declared >= 20, "{declared} sets declare their version");
+
+    // The 5.2.0 sets are valid as of their own version, through export too.
+    let neo = sets.join("jsonsets_NEO.json");
+    let neo = neo.to_str().expect("UTF-8");
+    assert_eq!(report(&[neo]).0, 1);
+    assert_eq!(report(&["--as-of", "auto", neo]).0, 0);
+    let dir = tempfile::tempdir().expect("a folder");
+    let db = dir.path().join("cards.db");
+    cardkit()
+        .args(["export", "--no-config", "--as-of", "auto", "--to"])
+        .arg(&db)
+        .arg(neo)
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn a_version_newer_unusable_or_absent_is_said_and_the_latest_used() {
+    let dir = dir_with(&[
+        (
+            "newer.json",
+            r#"{"meta": {"version": "99.1.0+1"}, "data": {"A": {"code": "A"}}}"#,
+        ),
+        (
+            "bad.json",
+            r#"{"meta": {"version": "five"}, "data": {"A": {"code": "A"}}}"#,
+        ),
+        ("none.json", r#"{"code": "A"}"#),
+    ]);
+    for (file, words) in [
+        ("newer.json", "is newer than the versions cardkit knows"),
+        ("bad.json", "is not a version of the format"),
+        ("none.json", "declares no version"),
+    ] {
+        let path = dir.path().join(file);
+        let path = path.to_str().expect("UTF-8");
+        let (_, auto) = report(&["--as-of", "auto", path]);
+        let note = auto["files"][0]["note"].as_str().expect("a note");
+        assert!(note.contains(words), "{file}: {note}");
+        assert_eq!(comparable(auto), comparable(report(&[path]).1), "{file}");
+        // The text report says it too.
+        let text = cardkit()
+            .args(["validate", "--no-config", "--as-of", "auto", path])
+            .output()
+            .expect("cardkit runs");
+        let text = String::from_utf8(text.stdout).expect("UTF-8");
+        assert!(text.contains(&format!("{path}: note: ")), "{text}");
+    }
+}
