@@ -110,3 +110,35 @@ fn a_version_newer_unusable_or_absent_is_said_and_the_latest_used() {
         assert!(text.contains(&format!("{path}: note: ")), "{text}");
     }
 }
+
+#[test]
+fn without_it_a_file_whose_errors_are_of_later_fields_gets_one_hint() {
+    let Some(shared) = shared_dir() else {
+        return;
+    };
+    let neo = shared.join("corpus/neutral/set/jsonsets_NEO.json");
+    let neo = neo.to_str().expect("UTF-8");
+    let text = |args: &[&str]| {
+        let output = cardkit()
+            .args(["validate", "--no-config"])
+            .args(args)
+            .arg(neo)
+            .output()
+            .expect("cardkit runs");
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let plain = text(&[]);
+    let hints: Vec<&str> = plain
+        .lines()
+        .filter(|l| l.contains("--as-of auto"))
+        .collect();
+    assert_eq!(hints.len(), 1, "{plain}");
+    assert!(
+        hints[0].contains("declares version 5.2.0+20220425; 592 of its errors"),
+        "{}",
+        hints[0]
+    );
+    // Not when the version asked is given, or is the file's own.
+    assert!(!text(&["--as-of", "auto"]).contains("check it as of its own version"));
+    assert!(!text(&["--as-of", "v5.2.1"]).contains("check it as of its own version"));
+}

@@ -71,8 +71,34 @@ impl Declared {
     }
 }
 
+/// The version tag of a report's `field` (`CardSet.language`) in a document
+/// of `kind`, when the field has one.
+#[must_use]
+pub fn since(kind: Kind, field: &str) -> Option<Version> {
+    let (model, name) = field.split_once('.')?;
+    crate::table::models_of(kind.model())
+        .into_iter()
+        .filter(|m| m.name == model)
+        .find_map(|m| m.field(name))
+        .and_then(|(_, f)| f.since)
+}
+
+/// The hint a report gives of a file checked as of the latest version whose
+/// errors are in part of fields introduced after the version it declares.
+#[must_use]
+pub fn hint(declared: &Declared, later: usize) -> Option<String> {
+    let Declared::Version { declared, as_of } = declared else {
+        return None;
+    };
+    (later > 0).then(|| {
+        format!(
+            "this file declares version {declared}; {later} of its errors are of fields introduced after {as_of}: check it as of its own version with --as-of auto"
+        )
+    })
+}
+
 /// The format's latest version tag.
-fn latest() -> Version {
+pub(crate) fn latest() -> Version {
     let roots: Vec<&'static ModelDef> = Kind::ALL.iter().map(|k| k.model()).collect();
     versions(&roots)
         .last()
@@ -113,16 +139,31 @@ fn meta_version(bytes: &[u8]) -> Option<String> {
 }
 
 /// Reads the first part of `reader` to tell what it declares, and gives the
-/// bytes read back in front of the rest.
-///
-/// # Errors
-/// The first part could not be read.
-pub fn read_declared<'a>(reader: impl Read + 'a) -> io::Result<(Box<dyn Read + 'a>, Declared)> {
+/// bytes read back in front of the rest. An error reading that part is
+/// given back too, after the bytes read before it, as it came (a caller may
+/// tell its cause), for whoever reads on to meet it in its place.
+pub fn read_declared<'a>(reader: impl Read + 'a) -> (Box<dyn Read + 'a>, Declared) {
     let mut head = Vec::new();
     let mut reader = reader;
-    (&mut reader).take(DECLARED_WITHIN).read_to_end(&mut head)?;
+    let read = (&mut reader).take(DECLARED_WITHIN).read_to_end(&mut head);
     let found = declared(&head);
-    Ok((Box::new(io::Cursor::new(head).chain(reader)), found))
+    let head = io::Cursor::new(head);
+    match read {
+        Ok(_) => (Box::new(head.chain(reader)), found),
+        Err(error) => (Box::new(head.chain(Failed(Some(error)))), found),
+    }
+}
+
+/// A reader whose next read fails with the error it holds.
+struct Failed(Option<io::Error>);
+
+impl Read for Failed {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        match self.0.take() {
+            Some(error) => Err(error),
+            None => Ok(0),
+        }
+    }
 }
 
 #[cfg(test)]

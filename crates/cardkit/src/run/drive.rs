@@ -3,16 +3,20 @@
 //! rendered; inputs that cannot be read are counted and named.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::time::Instant;
 
-use super::declared::read_declared;
+use super::declared::{hint, latest, read_declared, since, Declared};
 use super::discover::Discovered;
 use super::exit::ExitStatus;
 use super::open::{open, Opened, Unopened};
 use super::settings::Settings;
+use crate::diagnostic::Severity;
+use crate::model::Kind;
 use crate::render::{FileEnd, Renderer};
 use crate::report::{DocumentReport, Layout, Summary};
+use crate::table::Version;
 use crate::validate::{Filter, Options, Validator};
 
 /// How one input is checked: its name, its bytes, the options for it (the
@@ -204,23 +208,29 @@ impl<'r> Run<'r> {
             bytes: &bytes,
             progress,
         };
-        // Under `--as-of auto`, the version the file declares, read from its
-        // first part (given back in front of the rest).
-        let (mut reader, declared): (Box<dyn Read + '_>, _) = if self.as_declared {
-            match read_declared(&mut counted) {
-                Ok((reader, declared)) => (reader, Some(Ok(declared))),
-                Err(error) => (Box::new(io::empty()), Some(Err(error))),
-            }
+        // The version the file declares, read from its first part (given
+        // back in front of the rest): checked as of it under `--as-of auto`,
+        // else named in a hint when errors are of fields introduced after it.
+        // JSON Lines declare none, and are not held up to read one unless
+        // asked (the service answers each line as it arrives).
+        let (mut reader, declared): (Box<dyn Read + '_>, _) = if self.as_declared || !json_lines {
+            read_declared(&mut counted)
         } else {
-            (Box::new(&mut counted), None)
+            (Box::new(&mut counted), Declared::Absent)
         };
-        let note = match &declared {
-            Some(Ok(declared)) => {
-                options.as_of = declared.as_of();
-                Some(declared.note())
-            }
-            _ => None,
-        };
+        let mut note = None;
+        let mut declared_before = None;
+        if self.as_declared {
+            options.as_of = declared.as_of();
+            note = Some(declared.note());
+        } else if options.as_of.is_none() {
+            // Only a file older than the latest version can have errors of
+            // later fields.
+            declared_before = declared.as_of().filter(|&version| version < latest());
+        }
+        let mut later = 0;
+        // Each field's version tag, looked up once per kind and field.
+        let mut tags: HashMap<(Kind, String), Option<Version>> = HashMap::new();
         let mut valid = true;
         let mut written = Ok(());
         let (renderer, out, summary, shown) = (
@@ -229,19 +239,30 @@ impl<'r> Run<'r> {
             &mut self.summary,
             self.shown,
         );
-        let checked = match declared {
-            Some(Err(error)) => Err(Failure::Read(error)),
-            _ => check(&name, &mut reader, &options, &mut |document| {
-                valid &= document.is_valid();
-                summary.add_document(document);
-                progress.document(document, summary);
-                let show = shown == Shown::Every || !document.is_valid();
-                if show && written.is_ok() {
-                    written = renderer.document(out, &name, document);
-                }
-            }),
-        };
+        let checked = check(&name, &mut reader, &options, &mut |document| {
+            valid &= document.is_valid();
+            if let (Some(version), Some(kind)) = (declared_before, document.kind) {
+                later += document
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .filter_map(|d| d.field.as_deref())
+                    .filter(|field| {
+                        let key = (kind, (*field).to_owned());
+                        let tag = *tags.entry(key).or_insert_with(|| since(kind, field));
+                        tag.is_some_and(|since| since > version)
+                    })
+                    .count();
+            }
+            summary.add_document(document);
+            progress.document(document, summary);
+            let show = shown == Shown::Every || !document.is_valid();
+            if show && written.is_ok() {
+                written = renderer.document(out, &name, document);
+            }
+        });
         drop(reader);
+        note = note.or_else(|| hint(&declared, later));
         progress.done();
         written?;
         let error = match checked {
