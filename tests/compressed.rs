@@ -329,3 +329,38 @@ fn a_decompression_bomb_is_read_through_as_a_stream() {
     let bytes = report["summary"]["bytes"].as_u64().expect("bytes");
     assert!(bytes > (mebibytes as u64) << 20, "{bytes} bytes decoded");
 }
+
+#[test]
+fn diff_and_migrate_apply_in_place_refuse_a_compressed_file_and_say_what_to_do() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let set = std::fs::read(examples_dir().join("valid/set.json")).expect("example");
+    let gzipped = dir.path().join("set.json.gz");
+    std::fs::write(&gzipped, compress("gz", &set)).expect("written");
+    let plain = show(&examples_dir().join("valid/set.json"));
+    cardkit()
+        .args(["diff", &plain, &show(&gzipped)])
+        .assert()
+        .code(2)
+        .stderr(contains(format!(
+            "{} cannot be diffed: it is gzip-compressed",
+            show(&gzipped)
+        )))
+        .stderr(contains("decompress it first"));
+
+    let migrations = dir.path().join("migration.json");
+    std::fs::write(&migrations, support::migrations::MIGRATION).expect("written");
+    let migrations = show(&migrations);
+    cardkit()
+        .args(["migrate", "apply", "--migrations", &migrations])
+        .args(["--pointer", "/cards/*/uuid", "--in-place", &show(&gzipped)])
+        .assert()
+        .code(2)
+        .stderr(contains(format!(
+            "{}: it is gzip-compressed, and migrate apply rewrites a plain file's bytes (--in-place would write it back uncompressed): decompress it first",
+            show(&gzipped)
+        )));
+    assert_eq!(
+        std::fs::read(&gzipped).expect("left as it was"),
+        compress("gz", &set)
+    );
+}
