@@ -115,6 +115,12 @@ impl Side {
                 Input::Stdin => {
                     return Err(Error::new(unseekable(Path::new("-")).unwrap_or_default()))
                 }
+                Input::ZipMember(member) => {
+                    return Err(Error::new(format!(
+                        "{} cannot be diffed: it is a member of a zip archive, and {READ_TWICE}; extract the archive and give the directory",
+                        Text::escape(&member.name())
+                    )))
+                }
                 Input::Unreadable { name, reason } => {
                     return Err(Error::new(format!("{name}: cannot be read: {reason}")))
                 }
@@ -125,6 +131,12 @@ impl Side {
                     unopened.name, unopened.reason
                 ))
             })?;
+            if let Some((format, _)) = &opened.compressed {
+                return Err(Error::new(format!(
+                    "{} cannot be diffed: it is {format}-compressed, and {READ_TWICE}; decompress it first and give the decompressed file",
+                    Text::escape(&opened.name)
+                )));
+            }
             paths.push(file);
             // A build read in part cannot be diffed: the run is aborted,
             // and the diff fails with why.

@@ -345,6 +345,8 @@ impl Job {
             reader: Box::new(reader),
             size: None,
             json_lines: self.asked.json_lines,
+            // Decoded by its Content-Encoding already.
+            compressed: None,
         };
         let _ = run.input(opened, &mut check);
         self.state.metrics.bytes(run.summary().bytes);

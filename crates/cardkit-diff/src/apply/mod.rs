@@ -97,7 +97,16 @@ fn rewrite_file(
     let name = path.display().to_string();
     let file = std::fs::File::open(path)
         .map_err(|e| Error::new(format!("{name}: cannot be read: {e}")))?;
-    let reader = io::BufReader::with_capacity(1 << 16, file);
+    let mut reader = io::BufReader::with_capacity(1 << 16, file);
+    // The ids are rewritten in the bytes as they are: a compressed file's
+    // would be garbled, and written back in place uncompressed.
+    let first = io::BufRead::fill_buf(&mut reader)
+        .map_err(|e| Error::new(format!("{name}: cannot be read: {e}")))?;
+    if let Some(format) = cardkit::run::Compression::of(first) {
+        return Err(Error::new(format!(
+            "{name}: it is {format}-compressed, and migrate apply rewrites a plain file's bytes (--in-place would write it back uncompressed): decompress it first"
+        )));
+    }
     match references {
         References::Column(column) => {
             csv::rewrite(reader, &name, column, plan, options, out, report)

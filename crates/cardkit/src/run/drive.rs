@@ -8,6 +8,7 @@ use std::io::{self, Read, Write};
 use std::time::Instant;
 
 use super::declared::{hint, latest, read_declared, since, Declared};
+use super::decode::Stored;
 use super::discover::Discovered;
 use super::exit::ExitStatus;
 use super::open::{open, Opened, Unopened};
@@ -52,7 +53,8 @@ pub enum Shown {
 pub trait Progress {
     /// An input of `size` bytes (if known) starts.
     fn start(&self, _size: Option<u64>) {}
-    /// `bytes` more of it were read.
+    /// `bytes` more of it were read: of its size as stored, so that a
+    /// compressed input advances by its compressed bytes.
     fn read(&self, _bytes: u64) {}
     /// A document was checked: its report, and the run so far.
     fn document(&self, _document: &DocumentReport, _summary: &Summary) {}
@@ -194,6 +196,7 @@ impl<'r> Run<'r> {
             reader,
             size,
             json_lines,
+            compressed,
         } = opened;
         let mut options = Options {
             json_lines,
@@ -206,6 +209,7 @@ impl<'r> Run<'r> {
         let mut counted = Counted {
             inner: reader,
             bytes: &bytes,
+            stored: compressed.map(|(_, stored)| (stored, 0)),
             progress,
         };
         // The version the file declares, read from its first part (given
@@ -336,10 +340,15 @@ impl<'r> Run<'r> {
     }
 }
 
-/// A reader that counts what it reads, for the summary and the progress.
+/// A reader that counts what it reads: the bytes validated (decoded) for
+/// the summary, and for the progress the bytes of the input as stored,
+/// which its size counts (the same, unless it is compressed).
 struct Counted<'a> {
     inner: Box<dyn Read>,
     bytes: &'a Cell<u64>,
+    /// A compressed input's bytes as stored, and how many of them the
+    /// progress has been told of.
+    stored: Option<(Stored, u64)>,
     progress: &'a dyn Progress,
 }
 
@@ -347,7 +356,18 @@ impl Read for Counted<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.bytes.set(self.bytes.get() + n as u64);
-        self.progress.read(n as u64);
+        let advanced = match &mut self.stored {
+            Some((stored, told)) => {
+                let read = stored.read();
+                let advanced = read.saturating_sub(*told);
+                *told = read;
+                advanced
+            }
+            None => n as u64,
+        };
+        if advanced > 0 {
+            self.progress.read(advanced);
+        }
         Ok(n)
     }
 }

@@ -1,6 +1,6 @@
 //! A run over many inputs, the same for every front end: which inputs the
-//! paths given name ([`discover`]), how each is opened and whether it is JSON
-//! Lines ([`open`]), how each is validated, counted, summed up and rendered
+//! paths given name ([`discover`]), how each is opened, decoded when it is
+//! compressed, and whether it is JSON Lines ([`open`]), how each is validated, counted, summed up and rendered
 //! ([`Run`]), and what the run's exit status is ([`ExitStatus`]).
 //!
 //! ```no_run
@@ -18,7 +18,9 @@
 //! std::process::exit(status.code().into());
 //! ```
 
+mod archive;
 mod declared;
+mod decode;
 mod discover;
 mod drive;
 mod exit;
@@ -26,8 +28,10 @@ mod open;
 mod settings;
 mod until_closed;
 
+pub use archive::ZipMember;
 pub use declared::{declared, read_declared, Declared, DECLARED_WITHIN};
-pub use discover::{discover, Discovered, Input, ENDINGS};
+pub use decode::{Compression, Stored};
+pub use discover::{discover, Discovered, Input, COMPRESSED_ENDINGS, ENDINGS, ZIP_ENDING};
 pub use drive::{Check, Failure, Progress, Run, Shown};
 pub use exit::ExitStatus;
 pub use open::{json_lines_by_name, open, Opened, Unopened};

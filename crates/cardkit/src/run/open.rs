@@ -1,10 +1,14 @@
-//! Opening an input, and telling whether it is JSON Lines: by its name's
-//! ending (`.jsonl` and `.ndjson` are, `.json` is one value), and when the
-//! name does not tell (standard input, other endings), by its first bytes.
+//! Opening an input, decoding it when its first bytes name a compression
+//! format, and telling whether it is JSON Lines: by its name's ending
+//! (`.jsonl` and `.ndjson` are, `.json` is one value; a compressed file's
+//! name is read without the format's ending, so `cards.jsonl.gz` is), and
+//! when the name does not tell (standard input, other endings), by its
+//! first decoded bytes.
 
 use std::fs::File;
 use std::io::{self, Read};
 
+use super::decode::{decode, Compression, Stored};
 use super::discover::Input;
 use crate::validate::looks_like_json_lines;
 
@@ -12,13 +16,18 @@ use crate::validate::looks_like_json_lines;
 pub struct Opened {
     /// The name it is reported under: its path, or `<stdin>`.
     pub name: String,
-    /// Its bytes, from the first (those read to tell JSON Lines are given
-    /// back in front of the rest).
+    /// Its bytes, decoded, from the first (those read to tell JSON Lines are
+    /// given back in front of the rest).
     pub reader: Box<dyn Read>,
-    /// Its size in bytes, when known before it is read.
+    /// Its size in bytes as stored (compressed, if it is), when known before
+    /// it is read.
     pub size: Option<u64>,
     /// It is JSON Lines: one document (or container) per line.
     pub json_lines: bool,
+    /// It was compressed (or is a zip archive's member): the format, and how
+    /// many of its bytes as stored have been read, which is what `size`
+    /// counts. `None` for a plain input, whose bytes read are its size's.
+    pub compressed: Option<(Compression, Stored)>,
 }
 
 /// An input that could not be opened: its name and why.
@@ -30,52 +39,95 @@ pub struct Unopened {
     pub reason: String,
 }
 
-/// Opens an input and tells whether it is JSON Lines.
+/// Opens an input, decodes it if it is compressed, and tells whether it is
+/// JSON Lines.
 ///
 /// # Errors
-/// The input cannot be opened, or its first bytes cannot be read.
+/// The input cannot be opened, its first bytes cannot be read, or it is a
+/// zip archive that cannot be read as a stream (on standard input, say).
 pub fn open(input: Input) -> Result<Opened, Unopened> {
-    match input {
+    let (name, opened) = match input {
         Input::Stdin => {
             let name = "<stdin>".to_owned();
-            match sniff(io::stdin().lock(), STDIN_SNIFF_LIMIT) {
-                Ok((reader, json_lines)) => Ok(Opened {
-                    name,
-                    reader,
-                    size: None,
-                    json_lines,
-                }),
-                Err(error) => Err(Unopened {
-                    name,
-                    reason: error.to_string(),
-                }),
-            }
+            let opened = opened(&name, None, None, io::stdin().lock(), STDIN_SNIFF_LIMIT);
+            (name, opened)
         }
         Input::File(path) => {
             let name = path.display().to_string();
             let opened = File::open(&path).and_then(|file| {
                 let size = file.metadata().ok().map(|m| m.len());
-                let (reader, json_lines): (Box<dyn Read>, bool) = match json_lines_by_name(&name) {
-                    Some(json_lines) => (Box::new(file), json_lines),
-                    None => sniff(file, FILE_SNIFF_LIMIT)?,
-                };
-                Ok((reader, size, json_lines))
+                opened(&name, Some(&name), size, file, FILE_SNIFF_LIMIT)
             });
-            match opened {
-                Ok((reader, size, json_lines)) => Ok(Opened {
-                    name,
-                    reader,
-                    size,
-                    json_lines,
-                }),
-                Err(error) => Err(Unopened {
-                    name,
-                    reason: error.to_string(),
-                }),
-            }
+            (name, opened)
         }
-        Input::Unreadable { name, reason } => Err(Unopened { name, reason }),
-    }
+        Input::ZipMember(member) => {
+            let name = member.name();
+            let stored = Stored::default();
+            let opened = member
+                .open(|data| Box::new(stored.counting(data)))
+                .and_then(|reader| {
+                    let mut opened = opened(
+                        &name,
+                        Some(&member.member),
+                        Some(member.stored_size()),
+                        reader,
+                        FILE_SNIFF_LIMIT,
+                    )?;
+                    opened.compressed = Some((Compression::Zip, stored));
+                    Ok(opened)
+                });
+            (name, opened)
+        }
+        Input::Unreadable { name, reason } => return Err(Unopened { name, reason }),
+    };
+    opened.map_err(|error| Unopened {
+        name,
+        reason: error.to_string(),
+    })
+}
+
+/// An input opened from its bytes as stored: decoded if its first bytes
+/// name a format, and told JSON Lines by `by_name` (the name it has, if
+/// any) or else by its first decoded bytes, up to `sniff_limit`.
+fn opened(
+    name: &str,
+    by_name: Option<&str>,
+    size: Option<u64>,
+    input: impl Read + 'static,
+    sniff_limit: u64,
+) -> io::Result<Opened> {
+    let stored = Stored::default();
+    let decoded = decode(stored.counting(input))?;
+    let compressed = match decoded.compression {
+        Some(Compression::Zip) => return Err(zip_as_stream(by_name.is_none())),
+        Some(format) => Some((format, stored)),
+        None => None,
+    };
+    let by_name = match (by_name, &compressed) {
+        (Some(name), Some((format, _))) => Some(format.decoded_name(name)),
+        (by_name, _) => by_name,
+    };
+    let (reader, json_lines) = match by_name.and_then(json_lines_by_name) {
+        Some(json_lines) => (decoded.reader, json_lines),
+        None => sniff(decoded.reader, sniff_limit)?,
+    };
+    Ok(Opened {
+        name: name.to_owned(),
+        reader,
+        size,
+        json_lines,
+        compressed,
+    })
+}
+
+/// Why a zip archive cannot be read where it was found.
+fn zip_as_stream(stdin: bool) -> io::Error {
+    let why = if stdin {
+        "zip: an archive cannot be read from standard input (its directory is at its end): save it to a file and give its path"
+    } else {
+        "zip: an archive is read member by member only when given as a path or named *.zip"
+    };
+    io::Error::new(io::ErrorKind::InvalidData, why)
 }
 
 /// Whether a file is JSON Lines by its name's ending, in any case: `.jsonl`
@@ -108,7 +160,7 @@ const SNIFF_CHUNK: u64 = 1 << 20;
 /// The input, and whether it looks like JSON Lines: its first part is read
 /// to tell (until the first value is whole and something follows it, or up
 /// to `limit`), then given back in front of the rest.
-fn sniff<'a>(input: impl Read + 'a, limit: u64) -> io::Result<(Box<dyn Read + 'a>, bool)> {
+fn sniff(input: impl Read + 'static, limit: u64) -> io::Result<(Box<dyn Read>, bool)> {
     let mut first = Vec::new();
     let mut input = input;
     loop {

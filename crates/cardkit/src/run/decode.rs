@@ -1,0 +1,295 @@
+//! Compressed inputs, told by their first bytes (never by their name) and
+//! decoded as they are read: memory stays bounded whatever the decoded size
+//! (a decompression bomb costs time, not memory).
+
+use std::cell::Cell;
+use std::fmt;
+use std::io::{self, BufReader, Read};
+use std::rc::Rc;
+
+/// A compression format an input can be in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// gzip (`1f 8b`); concatenated members are read as one stream.
+    Gzip,
+    /// Zstandard (`28 b5 2f fd`); concatenated frames too.
+    Zstd,
+    /// xz (`fd 37 7a 58 5a 00`); concatenated streams too.
+    Xz,
+    /// bzip2 (`BZh`); concatenated streams too.
+    Bzip2,
+    /// A zip archive (`PK 03 04`, or `PK 05 06` when empty): each JSON
+    /// member is an input of its own.
+    Zip,
+}
+
+impl Compression {
+    /// How many first bytes [`Compression::of`] needs to tell every format.
+    pub const MAGIC_LEN: usize = 6;
+
+    /// The format whose magic bytes `first` starts with, if any.
+    #[must_use]
+    pub fn of(first: &[u8]) -> Option<Compression> {
+        const MAGIC: [(&[u8], Compression); 6] = [
+            (&[0x1f, 0x8b], Compression::Gzip),
+            (&[0x28, 0xb5, 0x2f, 0xfd], Compression::Zstd),
+            (&[0xfd, b'7', b'z', b'X', b'Z', 0x00], Compression::Xz),
+            (b"BZh", Compression::Bzip2),
+            (b"PK\x03\x04", Compression::Zip),
+            (b"PK\x05\x06", Compression::Zip),
+        ];
+        MAGIC
+            .iter()
+            .find(|(magic, _)| first.starts_with(magic))
+            .map(|&(_, format)| format)
+    }
+
+    /// Its name, as messages give it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
+            Compression::Xz => "xz",
+            Compression::Bzip2 => "bzip2",
+            Compression::Zip => "zip",
+        }
+    }
+
+    /// The name a file of this format decodes to: `cards.jsonl.gz` is
+    /// `cards.jsonl` once decoded, which tells it is JSON Lines. A name
+    /// without the format's ending is kept.
+    #[must_use]
+    pub fn decoded_name(self, name: &str) -> &str {
+        let endings: &[&str] = match self {
+            Compression::Gzip => &[".gz"],
+            Compression::Zstd => &[".zst", ".zstd"],
+            Compression::Xz => &[".xz"],
+            Compression::Bzip2 => &[".bz2"],
+            Compression::Zip => &[],
+        };
+        endings
+            .iter()
+            .find_map(|ending| strip_suffix_ignore_case(name, ending))
+            .unwrap_or(name)
+    }
+}
+
+impl fmt::Display for Compression {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+fn strip_suffix_ignore_case<'a>(name: &'a str, ending: &str) -> Option<&'a str> {
+    let at = name.len().checked_sub(ending.len())?;
+    let tail = name.get(at..)?;
+    tail.eq_ignore_ascii_case(ending).then(|| &name[..at])
+}
+
+/// The most memory an xz stream may ask for its dictionary, in KiB: the
+/// largest preset (`xz -9`) needs 64 MiB; a stream that asks for more is
+/// refused rather than allowed to take gigabytes. zstd's decoder has its own
+/// bound, a window of 128 MiB.
+const XZ_MEMORY_LIMIT_KIB: u32 = 128 << 10;
+
+/// An input as stored: how many of its bytes have been read so far, while
+/// its decoded bytes are read (a progress bar over a file's size advances
+/// by these).
+#[derive(Debug, Clone, Default)]
+pub struct Stored(Rc<Cell<u64>>);
+
+impl Stored {
+    /// The bytes read so far.
+    #[must_use]
+    pub fn read(&self) -> u64 {
+        self.0.get()
+    }
+
+    /// `inner`, counted into this.
+    pub(super) fn counting<R: Read>(&self, inner: R) -> CountingReader<R> {
+        CountingReader {
+            inner,
+            stored: self.clone(),
+        }
+    }
+}
+
+/// A reader that counts its bytes into a [`Stored`].
+pub(super) struct CountingReader<R> {
+    inner: R,
+    stored: Stored,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.stored.0.set(self.stored.0.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// An input's bytes, decoded when its first bytes name a format.
+pub(super) struct Decoded {
+    /// The bytes, from the first.
+    pub(super) reader: Box<dyn Read>,
+    /// The format it was in, if any.
+    pub(super) compression: Option<Compression>,
+}
+
+/// Reads the first bytes of `input` and decodes it if they name a format
+/// (a zip archive is only told: it cannot be read as a stream).
+///
+/// # Errors
+/// The first bytes cannot be read, or the decoder cannot start.
+pub(super) fn decode(input: impl Read + 'static) -> io::Result<Decoded> {
+    let mut input = input;
+    let mut first = Vec::with_capacity(Compression::MAGIC_LEN);
+    (&mut input)
+        .take(Compression::MAGIC_LEN as u64)
+        .read_to_end(&mut first)?;
+    let compression = Compression::of(&first);
+    let input = io::Cursor::new(first).chain(input);
+    let reader: Box<dyn Read> = match compression {
+        None | Some(Compression::Zip) => Box::new(input),
+        Some(format @ Compression::Gzip) => Box::new(Labelled::new(
+            format,
+            flate2::read::MultiGzDecoder::new(input),
+        )),
+        Some(format @ Compression::Zstd) => {
+            let decoder = zstd::stream::read::Decoder::new(input)
+                .map_err(|error| Labelled::<()>::error(format, &error))?;
+            Box::new(Labelled::new(format, decoder))
+        }
+        Some(format @ Compression::Xz) => Box::new(Labelled::new(
+            format,
+            lzma_rust2::XzReader::new_mem_limit(BufReader::new(input), true, XZ_MEMORY_LIMIT_KIB),
+        )),
+        Some(format @ Compression::Bzip2) => Box::new(Labelled::new(
+            format,
+            bzip2::read::MultiBzDecoder::new(input),
+        )),
+    };
+    Ok(Decoded {
+        reader,
+        compression,
+    })
+}
+
+/// A decoder whose errors name its format (`gzip: unexpected end of
+/// file`), so that an unreadable input says what could not be decoded.
+pub(super) struct Labelled<R> {
+    format: Compression,
+    inner: R,
+}
+
+impl<R> Labelled<R> {
+    pub(super) fn new(format: Compression, inner: R) -> Self {
+        Labelled { format, inner }
+    }
+
+    /// `error`, named as the format's. Its kind is `InvalidData` whatever
+    /// the decoder said: a stream cut short is a corrupt input, not the end
+    /// of a document.
+    pub(super) fn error(format: Compression, error: &io::Error) -> io::Error {
+        let why = match error.kind() {
+            io::ErrorKind::UnexpectedEof => "unexpected end of file".to_owned(),
+            _ => error.to_string(),
+        };
+        io::Error::new(io::ErrorKind::InvalidData, format!("{format}: {why}"))
+    }
+}
+
+impl<R: Read> Read for Labelled<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner
+            .read(buf)
+            .map_err(|error| Self::error(self.format, &error))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_format_is_told_by_its_magic_bytes() {
+        assert_eq!(
+            Compression::of(&[0x1f, 0x8b, 8, 0]),
+            Some(Compression::Gzip)
+        );
+        assert_eq!(
+            Compression::of(&[0x28, 0xb5, 0x2f, 0xfd, 0x24]),
+            Some(Compression::Zstd)
+        );
+        assert_eq!(Compression::of(b"\xfd7zXZ\x00\x00"), Some(Compression::Xz));
+        assert_eq!(Compression::of(b"BZh91AY"), Some(Compression::Bzip2));
+        assert_eq!(Compression::of(b"PK\x03\x04\x14"), Some(Compression::Zip));
+        assert_eq!(Compression::of(b"PK\x05\x06\0\0"), Some(Compression::Zip));
+    }
+
+    #[test]
+    fn json_and_short_or_partial_magic_are_not_compressed() {
+        for first in [
+            &b"{\"name\": 1}"[..],
+            b"[]",
+            b"",
+            b"\x1f",
+            b"\xfd7zXZ",
+            b"BZ",
+            b"PK\x03",
+            b"\xef\xbb\xbf{",
+            b"  \x1f\x8b",
+        ] {
+            assert_eq!(Compression::of(first), None, "{first:?}");
+        }
+    }
+
+    #[test]
+    fn the_decoded_name_drops_the_formats_ending_only() {
+        assert_eq!(
+            Compression::Gzip.decoded_name("a/cards.jsonl.gz"),
+            "a/cards.jsonl"
+        );
+        assert_eq!(
+            Compression::Gzip.decoded_name("CARDS.JSON.GZ"),
+            "CARDS.JSON"
+        );
+        assert_eq!(Compression::Zstd.decoded_name("set.json.zst"), "set.json");
+        assert_eq!(Compression::Xz.decoded_name("set.json.xz"), "set.json");
+        assert_eq!(
+            Compression::Bzip2.decoded_name("set.ndjson.bz2"),
+            "set.ndjson"
+        );
+        assert_eq!(Compression::Gzip.decoded_name("set.json.xz"), "set.json.xz");
+        assert_eq!(Compression::Gzip.decoded_name("set"), "set");
+        assert_eq!(Compression::Gzip.decoded_name("é.gz"), "é");
+    }
+
+    #[test]
+    fn a_plain_input_is_given_back_whole() {
+        for text in [&b"{}"[..], b"", b"[1, 2, 3] and more than six bytes"] {
+            let mut decoded = decode(io::Cursor::new(text.to_vec())).expect("decoded");
+            let mut out = Vec::new();
+            decoded.reader.read_to_end(&mut out).expect("read");
+            assert_eq!(out, text);
+            assert_eq!(decoded.compression, None);
+        }
+    }
+
+    #[test]
+    fn a_truncated_gzip_stream_is_an_error_that_names_gzip() {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        io::Write::write_all(&mut encoder, &[b'x'; 10_000]).expect("written");
+        let mut bytes = encoder.finish().expect("finished");
+        bytes.truncate(bytes.len() / 2);
+        let mut decoded = decode(io::Cursor::new(bytes)).expect("started");
+        assert_eq!(decoded.compression, Some(Compression::Gzip));
+        let error = decoded
+            .reader
+            .read_to_end(&mut Vec::new())
+            .expect_err("cut short");
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(error.to_string(), "gzip: unexpected end of file");
+    }
+}
