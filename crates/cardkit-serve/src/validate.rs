@@ -316,6 +316,7 @@ impl Job {
         let began = out.began_handle();
         let metrics = Counting(&self.state.metrics);
         let mut run = Run::with_settings(&mut *renderer, &mut out, &settings)
+            .hinting_version(false)
             .timed_from(self.started)
             .with_progress(&metrics);
         let jobs = self.state.config.jobs;

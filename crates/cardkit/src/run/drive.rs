@@ -81,6 +81,9 @@ pub struct Run<'r> {
     aborted: Option<String>,
     /// Each input is checked as of the version it declares.
     as_declared: bool,
+    /// An input's errors of fields later than the version it declares get a
+    /// hint naming `--as-of auto`.
+    hints_version: bool,
 }
 
 impl<'r> Run<'r> {
@@ -98,6 +101,7 @@ impl<'r> Run<'r> {
             inputs: 0,
             aborted: None,
             as_declared: false,
+            hints_version: false,
         }
     }
 
@@ -108,7 +112,19 @@ impl<'r> Run<'r> {
         out: &'r mut dyn Write,
         settings: &Settings,
     ) -> Self {
-        Run::new(renderer, out, settings.options(false)).as_declared(settings.as_of_auto)
+        Run::new(renderer, out, settings.options(false))
+            .as_declared(settings.as_of_auto)
+            .hinting_version(true)
+    }
+
+    /// Whether an input whose errors are of fields later than the version
+    /// it declares gets a hint naming `--as-of auto` (its first MiB is then
+    /// read before it is validated; the service does without, so that a
+    /// body is validated as it arrives).
+    #[must_use]
+    pub fn hinting_version(mut self, on: bool) -> Self {
+        self.hints_version = on;
+        self
     }
 
     /// Renders only some documents' reports.
@@ -216,8 +232,9 @@ impl<'r> Run<'r> {
         // back in front of the rest): checked as of it under `--as-of auto`,
         // else named in a hint when errors are of fields introduced after it.
         // JSON Lines declare none, and are not held up to read one unless
-        // asked (the service answers each line as it arrives).
-        let (mut reader, declared): (Box<dyn Read + '_>, _) = if self.as_declared || !json_lines {
+        // asked.
+        let reads_head = self.as_declared || (self.hints_version && !json_lines);
+        let (mut reader, declared): (Box<dyn Read + '_>, _) = if reads_head {
             read_declared(&mut counted)
         } else {
             (Box::new(&mut counted), Declared::Absent)
@@ -227,7 +244,7 @@ impl<'r> Run<'r> {
         if self.as_declared {
             options.as_of = declared.as_of();
             note = Some(declared.note());
-        } else if options.as_of.is_none() {
+        } else if self.hints_version && options.as_of.is_none() {
             // Only a file older than the latest version can have errors of
             // later fields.
             declared_before = declared.as_of().filter(|&version| version < latest());
