@@ -251,7 +251,7 @@ impl<'r> Run<'r> {
         }
         let mut later = 0;
         // Each field's version tag, looked up once per kind and field.
-        let mut tags: HashMap<(Kind, String), Option<Version>> = HashMap::new();
+        let mut tags: HashMap<Kind, HashMap<String, Option<Version>>> = HashMap::new();
         let mut valid = true;
         let mut written = Ok(());
         let (renderer, out, summary, shown) = (
@@ -269,8 +269,14 @@ impl<'r> Run<'r> {
                     .filter(|d| d.severity == Severity::Error)
                     .filter_map(|d| d.field.as_deref())
                     .filter(|field| {
-                        let key = (kind, (*field).to_owned());
-                        let tag = *tags.entry(key).or_insert_with(|| since(kind, field));
+                        let of_kind = tags.entry(kind).or_default();
+                        // Looked up by `&str`: a String is made once per field.
+                        let tag = match of_kind.get(*field) {
+                            Some(&tag) => tag,
+                            None => *of_kind
+                                .entry((*field).to_owned())
+                                .or_insert_with(|| since(kind, field)),
+                        };
                         tag.is_some_and(|since| since > version)
                     })
                     .count();
