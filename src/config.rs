@@ -41,6 +41,7 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
                 _ if settings.as_of_auto => json!("auto"),
                 as_of => json!(as_of.map(|v| v.to_string())),
             },
+            "names" => json!(settings.names.name()),
             "strict-version" => json!(settings.strict_version),
             "deny-unknown-fields" => json!(settings.deny_unknown_fields),
             "warn" => json!(if settings.warn_deprecated {

@@ -67,9 +67,11 @@ impl Args {
 
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
     if args.describe {
-        io::stdout()
-            .lock()
-            .write_all(layout().describe().as_bytes())?;
+        io::stdout().lock().write_all(
+            layout()
+                .describe_named(args.validation.names.into())
+                .as_bytes(),
+        )?;
         return Ok(ExitStatus::Valid);
     }
     let Some(target) = &args.to else {

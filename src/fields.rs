@@ -11,6 +11,7 @@ use clap::ValueEnum;
 use cardkit::run::ExitStatus;
 
 use crate::kind;
+use crate::options::WireNames;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -29,6 +30,12 @@ pub struct Args {
     #[arg(long)]
     deprecated: bool,
 
+    /// The wire names the fields are listed under: `spec` or `upstream` (the
+    /// publishers' names, as `--names upstream` reads documents).
+    /// Example: --names upstream
+    #[arg(long, value_enum, default_value_t = WireNames::Spec, value_name = "NAMES")]
+    names: WireNames,
+
     /// The output format: `text` (one aligned line per field) or `json` (an
     /// array of objects, one per field). Example: --format json
     #[arg(long, value_enum, default_value_t = ListingFormat::Text)]
@@ -46,6 +53,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let filter = Filter {
         since: args.since,
         deprecated: args.deprecated,
+        names: args.names.into(),
     };
     let listing = Listing::new(args.kind, &filter);
     let mut out = io::BufWriter::new(io::stdout().lock());

@@ -2,7 +2,7 @@
 //! the manual page, generated from the same definition of the command line
 //! as its help.
 
-use std::io;
+use std::io::{self, Write};
 
 use cardkit::run::ExitStatus;
 use clap::Command;
@@ -17,12 +17,11 @@ pub struct Completions {
 }
 
 pub fn completions(args: &Completions, mut command: Command) -> io::Result<ExitStatus> {
-    clap_complete::generate(
-        args.shell,
-        &mut command,
-        "cardkit",
-        &mut io::stdout().lock(),
-    );
+    // Generated into memory first: clap_complete panics on a failed write,
+    // and a reader that goes away (`| head`) is no error of ours.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "cardkit", &mut script);
+    io::stdout().lock().write_all(&script)?;
     Ok(ExitStatus::Valid)
 }
 
@@ -31,10 +30,18 @@ pub fn completions(args: &Completions, mut command: Command) -> io::Result<ExitS
 pub fn man(command: Command) -> io::Result<ExitStatus> {
     let mut out = io::stdout().lock();
     clap_mangen::Man::new(command.clone()).render(&mut out)?;
-    for sub in command.get_subcommands() {
-        let name = format!("cardkit-{}", sub.get_name());
-        let page = sub.clone().name(name).version(env!("CARGO_PKG_VERSION"));
-        clap_mangen::Man::new(page).render(&mut out)?;
-    }
+    pages_of(&command, "cardkit", &mut out)?;
     Ok(ExitStatus::Valid)
+}
+
+/// The pages of `command`'s subcommands, named after `name`
+/// (`cardkit-migrate`, then `cardkit-migrate-apply`), at every depth.
+fn pages_of(command: &Command, name: &str, out: &mut dyn Write) -> io::Result<()> {
+    for sub in command.get_subcommands() {
+        let name = format!("{name}-{}", sub.get_name());
+        let page = sub.clone().name(&name).version(env!("CARGO_PKG_VERSION"));
+        clap_mangen::Man::new(page).render(out)?;
+        pages_of(sub, &name, out)?;
+    }
+    Ok(())
 }

@@ -13,6 +13,7 @@ use cardkit_diff::pointer::Pattern;
 use cardkit_export::Target;
 use clap::{Subcommand, ValueEnum};
 
+use crate::options::WireNames;
 use crate::output::note;
 
 #[derive(Subcommand)]
@@ -42,6 +43,12 @@ pub struct ApplyArgs {
     /// several files. Example: --migrations page1.json --migrations page2.json
     #[arg(long, value_name = "FILE", required = true)]
     migrations: Vec<PathBuf>,
+
+    /// The wire names the notices use: `spec` (`created_at`,
+    /// `old_catalogA_id`) or `upstream`, the catalog's own (`performed_at`,
+    /// `old_scryfall_id`). Example: --names upstream
+    #[arg(long, value_enum, default_value_t = WireNames::Spec, value_name = "NAMES")]
+    names: WireNames,
 
     /// The CSV column (by its header) that holds catalog ids; with --to,
     /// the table's column. Example: --column catalog_id
@@ -156,6 +163,7 @@ fn apply(args: &ApplyArgs) -> Result<(Report, bool), cardkit_diff::Error> {
             io::BufReader::new(file),
             json_lines,
             jobs(None),
+            args.names.into(),
         )?);
     }
     let plan = Plan::new(notices)?;

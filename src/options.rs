@@ -8,6 +8,7 @@ use cardkit::config::{Color, Config, ConfigError};
 use cardkit::report::WarningFilter;
 use cardkit::run::{Settings, MAX_JOBS};
 use cardkit::schema::Version;
+use cardkit::table::Names;
 use cardkit::validate::{self, Filter};
 use cardkit::Kind;
 use clap::parser::ValueSource;
@@ -38,6 +39,15 @@ pub struct Validation {
     /// so in its report. Example: --as-of v5.0.0, --as-of auto
     #[arg(long, value_name = "vX.Y.Z|auto", value_parser = as_of)]
     pub as_of: Option<AsOf>,
+
+    /// The wire names the documents use: `spec`, the spec's neutral names
+    /// (`iconCode`, `catalogAId`), or `upstream`, the publishers' own
+    /// (`keyruneCode`, `scryfallId`, a migration's `performed_at`), read as
+    /// the spec's fields and reported under the file's names. What cardkit
+    /// writes (notices, field lists, schemas) follows it too.
+    /// Example: --names upstream
+    #[arg(long, value_enum, default_value_t = WireNames::Spec, value_name = "NAMES")]
+    pub names: WireNames,
 
     /// With --as-of, makes fields newer than that version errors instead of
     /// warnings. Example: --as-of v4.6.0 --strict-version
@@ -165,6 +175,11 @@ pub fn configure(
             .as_ref()
             .map(|e| e.value.map_or(AsOf::Auto, AsOf::Version));
     }
+    if origin("names") {
+        if let Some(names) = &file.names {
+            validation.names = WireNames::from(names.value);
+        }
+    }
     if origin("strict-version") {
         validation.strict_version = file.strict_version.as_ref().is_some_and(|e| e.value);
     }
@@ -207,9 +222,10 @@ pub fn configure(
 }
 
 /// The configuration's keys, with the id and the flag of each.
-const FLAGS: [(&str, &str, &str); 11] = [
+const FLAGS: [(&str, &str, &str); 12] = [
     ("kind", "kind", "--kind"),
     ("as-of", "as_of", "--as-of"),
+    ("names", "names", "--names"),
     ("strict-version", "strict_version", "--strict-version"),
     (
         "deny-unknown-fields",
@@ -242,6 +258,33 @@ fn as_of(text: &str) -> Result<AsOf, String> {
     validate::as_of_version(text).map(AsOf::Version)
 }
 
+/// What `--names` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WireNames {
+    /// The spec's neutral names.
+    Spec,
+    /// The publishers' names.
+    Upstream,
+}
+
+impl From<Names> for WireNames {
+    fn from(names: Names) -> Self {
+        match names {
+            Names::Spec => WireNames::Spec,
+            Names::Upstream => WireNames::Upstream,
+        }
+    }
+}
+
+impl From<WireNames> for Names {
+    fn from(names: WireNames) -> Self {
+        match names {
+            WireNames::Spec => Names::Spec,
+            WireNames::Upstream => Names::Upstream,
+        }
+    }
+}
+
 /// Extra warnings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Warn {
@@ -265,6 +308,7 @@ impl Validation {
             warning_limit: self.warning_limit,
             error_limit: self.error_limit,
             filter: self.filter,
+            names: self.names.into(),
         }
     }
 }

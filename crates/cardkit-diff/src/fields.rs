@@ -11,6 +11,7 @@
 use std::sync::OnceLock;
 
 use cardkit::schema::{FieldDef, Format, ModelDef, Type};
+use cardkit::table::Names;
 use cardkit::Kind;
 
 /// The Rust name of a set's code.
@@ -82,24 +83,33 @@ pub fn by_rust_name(model: &ModelDef, rust_name: &str) -> Option<&'static FieldD
         .find(|field| field.rust_name == rust_name)
 }
 
-/// The facts of the field tables the diff uses.
+/// The facts of the field tables the diff uses, under the spec's names.
+#[must_use]
+pub fn facts() -> &'static Facts {
+    facts_for(Names::Spec)
+}
+
+/// The facts of the field tables the diff uses, under the wire names
+/// `names`.
 ///
 /// # Panics
 /// Never with the crate's own tables: a test checks every fact.
 #[must_use]
-pub fn facts() -> &'static Facts {
-    static FACTS: OnceLock<Facts> = OnceLock::new();
-    FACTS.get_or_init(|| {
+pub fn facts_for(names: Names) -> &'static Facts {
+    static FACTS: [OnceLock<Facts>; Names::ALL.len()] = [OnceLock::new(), OnceLock::new()];
+    let at = Names::ALL.iter().position(|n| *n == names).unwrap_or(0);
+    FACTS[at].get_or_init(|| {
         let set = Kind::Set.model();
-        let wire =
-            |model: &ModelDef, rust_name: &str| by_rust_name(model, rust_name).map(|f| f.name);
+        let wire = |model: &'static ModelDef, rust_name: &str| {
+            by_rust_name(model, rust_name).map(|f| names.wire_name(model, f))
+        };
         let lists: Vec<RecordList> = set
             .fields
             .iter()
             .filter_map(|field| match field.ty {
                 Type::List {
                     item: Type::Model { model },
-                } => Some((field.name, model())),
+                } => Some((names.wire_name(set, field), model())),
                 _ => None,
             })
             .filter(|(_, model)| is_uuid_key(model))
@@ -123,7 +133,7 @@ pub fn facts() -> &'static Facts {
             .find_map(|list| {
                 let field = by_rust_name(list.model, IDENTIFIERS)?;
                 match field.ty {
-                    Type::Model { model } => Some((field.name, model())),
+                    Type::Model { model } => Some((names.wire_name(list.model, field), model())),
                     _ => None,
                 }
             })
@@ -192,5 +202,6 @@ mod tests {
             ),
             ("code", "uuid", "identifiers", "catalogAId")
         );
+        assert_eq!(facts_for(Names::Upstream).catalog_id, "scryfallId");
     }
 }

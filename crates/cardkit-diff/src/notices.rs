@@ -6,7 +6,10 @@
 //! gets the same id; its `uri` is the URN of that id; its `created_at` is
 //! the new build's date; its `note` the evidence.
 
-use serde::Serialize;
+use cardkit::table::Names;
+use cardkit::Kind;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 use uuid::Uuid;
 
 /// The namespace of the notices' ids: the version-5 UUID (URL namespace)
@@ -104,8 +107,9 @@ pub fn notice_id(strategy: &str, old: &str, new: Option<&str>, created_at: Optio
     Uuid::new_v5(&namespace(), content.as_bytes())
 }
 
-/// A Migration notice, its members in the spec's order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A Migration notice, its members in the spec's order, written under the
+/// wire names of the builds it was made from.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MigrationNotice {
     /// Always `migration`.
     pub object: &'static str,
@@ -118,18 +122,40 @@ pub struct MigrationNotice {
     /// `merge` or `delete`.
     pub migration_strategy: &'static str,
     /// The catalog id the new build no longer has.
-    #[serde(rename = "old_catalogA_id")]
     pub old_catalog_a_id: String,
     /// For a merge, the catalog id the printing has now.
-    #[serde(rename = "new_catalogA_id")]
     pub new_catalog_a_id: Option<String>,
     /// The evidence: set, number, name, what changed.
     pub note: String,
+    /// The wire names it is written under: the spec's (`created_at`,
+    /// `old_catalogA_id`) or the publishers' (`performed_at`,
+    /// `old_scryfall_id`).
+    pub names: Names,
 }
 
-/// The Migration notice for `evidence`, dated `created_at`.
+/// Written member by member, each under its wire name from the Migration
+/// model's table.
+impl Serialize for MigrationNotice {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let model = Kind::Migration.model();
+        let name = |spec: &'static str| self.names.name_of(model, spec);
+        let mut map = serializer.serialize_map(Some(8))?;
+        map.serialize_entry(name("object"), self.object)?;
+        map.serialize_entry(name("id"), &self.id)?;
+        map.serialize_entry(name("uri"), &self.uri)?;
+        map.serialize_entry(name("created_at"), &self.created_at)?;
+        map.serialize_entry(name("migration_strategy"), self.migration_strategy)?;
+        map.serialize_entry(name("old_catalogA_id"), &self.old_catalog_a_id)?;
+        map.serialize_entry(name("new_catalogA_id"), &self.new_catalog_a_id)?;
+        map.serialize_entry(name("note"), &self.note)?;
+        map.end()
+    }
+}
+
+/// The Migration notice for `evidence`, dated `created_at`, written under
+/// the wire names `names`.
 #[must_use]
-pub fn notice(evidence: &Evidence, created_at: Option<&str>) -> MigrationNotice {
+pub fn notice(evidence: &Evidence, created_at: Option<&str>, names: Names) -> MigrationNotice {
     let new = evidence.merged_into();
     let strategy = if new.is_some() { "merge" } else { "delete" };
     let id = notice_id(strategy, &evidence.catalog, new, created_at);
@@ -142,6 +168,7 @@ pub fn notice(evidence: &Evidence, created_at: Option<&str>) -> MigrationNotice 
         old_catalog_a_id: evidence.catalog.clone(),
         new_catalog_a_id: new.map(str::to_owned),
         note: evidence.note(),
+        names,
     }
 }
 

@@ -16,12 +16,13 @@ use std::io::{self, Read};
 
 use cardkit::json::{Scanner, Str};
 use cardkit::report::Layout;
+use cardkit::table::Names;
 use cardkit::validate::{Found, Validated, Validator};
 use cardkit::{DocumentReport, Kind, Options, Severity};
 
 use crate::data::Problem;
 use crate::drift::{JsonType, Tree, ROOT};
-use crate::fields::facts;
+use crate::fields::{facts_for, Facts};
 use crate::pointer::Ignore;
 
 /// One card, token or sealed product of a set.
@@ -97,6 +98,8 @@ pub struct Build {
     /// Each set's tree is held in its [`SetPrint::tree`] instead of merged
     /// as it is read, for [`Build::merge_trees`] to leave some out.
     pub hold_trees: bool,
+    /// The wire names its documents use.
+    pub names: Names,
 }
 
 impl Build {
@@ -133,6 +136,8 @@ impl Build {
     ) -> io::Result<Layout> {
         let file = self.files.len();
         self.files.push(name.to_owned());
+        self.names = options.names;
+        let facts = facts_for(options.names);
         let extract = |found: Found<'_>| -> Extracted {
             let (report, bytes, at) = (found.report, found.bytes, found.offset);
             if report.kind != Some(Kind::Set) {
@@ -141,7 +146,7 @@ impl Build {
                     None => "its kind cannot be told".to_owned(),
                 });
             }
-            read_set(bytes, at, file, report, ignore)
+            read_set(bytes, at, file, report, ignore, facts)
         };
         let mut counted = CountingReader {
             inner: reader,
@@ -452,8 +457,8 @@ fn read_set(
     file: usize,
     report: &DocumentReport,
     ignore: &Ignore,
+    facts: &Facts,
 ) -> Extracted {
-    let facts = facts();
     let mut w = Walker {
         scan: Scanner::new(bytes, 0),
         tree: Tree::new(),
@@ -488,7 +493,7 @@ fn read_set(
         let list = facts.list(text.as_bytes());
         match list {
             Some((list, _)) if w.scan.peek() == Some(b'[') && !w.ignored() => {
-                read_records(&mut w, &mut set, list, node, at)?;
+                read_records(&mut w, &mut set, list, node, at, facts)?;
             }
             _ => {
                 let value_at = w.scan.pos;
@@ -518,6 +523,7 @@ fn read_records(
     list: usize,
     node: Option<usize>,
     at: usize,
+    facts: &Facts,
 ) -> Result<(), String> {
     if let Some(node) = node {
         if w.tree.count(node, JsonType::Array) {
@@ -536,7 +542,7 @@ fn read_records(
         let hash = w.value(star, 2)?.unwrap_or_default();
         let end = w.scan.pos;
         w.path.pop();
-        let keys = record_keys(&w.scan.bytes[start..end], list);
+        let keys = record_keys(&w.scan.bytes[start..end], list, facts);
         set.records.push(RecordPrint {
             list: u8::try_from(list).unwrap_or(u8::MAX),
             index,
@@ -572,8 +578,7 @@ pub struct Keys {
 /// The keys of a record of list `list` (its bytes): a look at its members
 /// only, no deeper than its identifiers.
 #[must_use]
-pub fn record_keys(bytes: &[u8], list: usize) -> Keys {
-    let facts = facts();
+pub fn record_keys(bytes: &[u8], list: usize, facts: &Facts) -> Keys {
     let natural_key = &facts.lists[list].natural_key;
     let mut keys = Keys::default();
     // A hash of each natural key member's value (its bytes), by position.

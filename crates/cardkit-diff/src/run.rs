@@ -705,5 +705,8 @@ fn migrations(
         }
     }
     let date = new.build.date.as_deref();
-    Ok(evidence.iter().map(|e| notice(e, date)).collect())
+    Ok(evidence
+        .iter()
+        .map(|e| notice(e, date, new.build.names))
+        .collect())
 }

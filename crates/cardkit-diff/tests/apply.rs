@@ -11,6 +11,7 @@ mod postgres_server;
 
 use std::path::{Path, PathBuf};
 
+use cardkit::table::Names;
 use cardkit_diff::apply::{
     apply_files, csv, read_notices, store, Action, ApplyOptions, Notice, OnDelete, Output, Plan,
     References, Report,
@@ -43,7 +44,13 @@ fn notice(label: &str, old: &str, new: Option<&str>, date: &str) -> String {
 
 fn plan(lines: &[String]) -> Result<Plan, cardkit_diff::Error> {
     let text = lines.join("\n");
-    Plan::new(read_notices("notices.jsonl", text.as_bytes(), true, 1)?)
+    Plan::new(read_notices(
+        "notices.jsonl",
+        text.as_bytes(),
+        true,
+        1,
+        Names::Spec,
+    )?)
 }
 
 fn options(on_delete: OnDelete) -> ApplyOptions {
@@ -311,7 +318,14 @@ fn the_corpus_migration_files() {
     entries.sort();
     for path in entries {
         let text = std::fs::read(&path).unwrap();
-        let read = read_notices(&path.display().to_string(), &text[..], false, 1).unwrap();
+        let read = read_notices(
+            &path.display().to_string(),
+            &text[..],
+            false,
+            1,
+            Names::Spec,
+        )
+        .unwrap();
         olds.extend(read.iter().map(|n: &Notice| (n.old.clone(), n.new.clone())));
         notices.extend(read);
     }

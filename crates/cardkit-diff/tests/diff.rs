@@ -7,6 +7,7 @@ mod support;
 
 use std::collections::BTreeSet;
 
+use cardkit::table::Names;
 use cardkit::validate::validate;
 use cardkit::{Kind, Options};
 use cardkit_diff::apply::{Notice, Outcome, Plan};
@@ -53,7 +54,8 @@ fn plan_of(notices: &[cardkit_diff::notices::MigrationNotice]) -> Plan {
     let report = validate(lines.as_bytes(), &options);
     assert!(report.is_valid(), "{report:?}");
     assert_eq!(report.documents.len(), notices.len());
-    let read = cardkit_diff::apply::read_notices("notices", lines.as_bytes(), true, 1).unwrap();
+    let read = cardkit_diff::apply::read_notices("notices", lines.as_bytes(), true, 1, Names::Spec)
+        .unwrap();
     Plan::new(read).unwrap()
 }
 

@@ -22,6 +22,7 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use cardkit::schema::{FieldDef, Format, ModelDef, Type, Version};
+use cardkit::table::Names;
 use cardkit::Kind;
 
 /// The version of the layout, written into `meta`. It changes when a table
@@ -523,6 +524,14 @@ impl Layout {
     /// meaning.
     #[must_use]
     pub fn describe(&self) -> String {
+        self.describe_named(Names::Spec)
+    }
+
+    /// [`Layout::describe`] for documents that use the wire names `names`:
+    /// the columns are the same, and each column read from a field the
+    /// documents name otherwise says under which name.
+    #[must_use]
+    pub fn describe_named(&self, names: Names) -> String {
         let mut out = format!("cardkit export layout, version {LAYOUT_VERSION}\n");
         for table in &self.tables {
             let _ = writeln!(out, "\n{}: {}", table.name, table.doc);
@@ -547,7 +556,7 @@ impl Layout {
                     } else {
                         ""
                     },
-                    column.doc,
+                    read_from(column, names).unwrap_or_default() + &column.doc,
                 );
             }
             let indexed: Vec<&str> = table
@@ -608,4 +617,14 @@ impl Layout {
         }
         out
     }
+}
+
+/// Where a column is read from when its field has another wire name than
+/// the spec's, in words before its meaning.
+fn read_from(column: &Column, names: Names) -> Option<String> {
+    let Source::Field(field) = column.source else {
+        return None;
+    };
+    let wire = names.name_of_field(field);
+    (wire != field.name).then(|| format!("(from `{wire}`, the spec's `{}`) ", field.name))
 }

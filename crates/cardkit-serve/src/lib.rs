@@ -15,6 +15,7 @@ mod body;
 mod layers;
 mod media;
 mod metrics;
+mod names;
 mod openapi;
 mod ops;
 mod page;

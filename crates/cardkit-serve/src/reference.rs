@@ -8,13 +8,14 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use cardkit::codes::explain_code;
 use cardkit::schema::explain::explain as explain_pointer;
-use cardkit::schema::json_schema::json_schema;
+use cardkit::schema::json_schema::json_schema_named;
 use cardkit::schema::listing::{Filter, Listing};
 use cardkit::schema::Version;
 use cardkit::{Code, Kind};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use crate::names;
 use crate::problem::Problem;
 
 /// The `{kind}` of a path: a document kind, or 404.
@@ -27,17 +28,39 @@ fn kind_of(name: &str) -> Result<Kind, Problem> {
     get,
     path = "/v1/schema/{kind}",
     tag = "reference",
-    params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set")),
+    params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), SchemaParams),
     responses(
         (status = 200, description = "The JSON Schema", body = Object, content_type = "application/json"),
+        (status = 400, description = "A bad parameter", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such kind", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn schema(Path(kind): Path<String>) -> Response {
-    match kind_of(&kind) {
-        Ok(kind) => Json(json_schema(kind)).into_response(),
+pub async fn schema(
+    Path(kind): Path<String>,
+    query: Result<Query<SchemaParams>, QueryRejection>,
+) -> Response {
+    let schema = (|| {
+        let kind = kind_of(&kind)?;
+        let Query(params) =
+            query.map_err(|rejection| Problem::bad_parameter(rejection.body_text()))?;
+        let names = names::asked(params.names.as_deref())?.unwrap_or_default();
+        Ok::<_, Problem>(json_schema_named(kind, names))
+    })();
+    match schema {
+        Ok(schema) => Json(schema).into_response(),
         Err(problem) => problem.into_response(),
     }
+}
+
+/// The query of `GET /v1/schema/{kind}`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct SchemaParams {
+    /// The wire names of the schema's properties: `spec` (the default) or
+    /// `upstream`, the publishers' names.
+    #[param(inline, value_type = Option<crate::names::NamesChoice>)]
+    names: Option<String>,
 }
 
 /// The query of `GET /v1/fields/{kind}`.
@@ -53,6 +76,10 @@ pub struct FieldsParams {
     since: Option<String>,
     /// Only the fields flagged deprecated.
     deprecated: Option<bool>,
+    /// The wire names the fields are listed under: `spec` (the default) or
+    /// `upstream`, the publishers' names.
+    #[param(inline, value_type = Option<crate::names::NamesChoice>)]
+    names: Option<String>,
 }
 
 /// The fields of a document kind, each at its JSON Pointer:
@@ -85,6 +112,7 @@ pub async fn fields(
         let filter = Filter {
             since,
             deprecated: params.deprecated.unwrap_or(false),
+            names: names::asked(params.names.as_deref())?.unwrap_or_default(),
         };
         Ok::<_, Problem>(Listing::new(kind, &filter))
     })();

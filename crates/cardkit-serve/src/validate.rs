@@ -33,6 +33,7 @@ use utoipa::IntoParams;
 
 use crate::body::{BodyReader, Halt};
 use crate::media::{Accepted, BodyMedia};
+use crate::names;
 use crate::problem::Problem;
 use crate::state::{AppState, Slot};
 
@@ -57,6 +58,12 @@ pub struct ValidateParams {
     as_of: Option<String>,
     /// With `as_of`, fields newer than that version are errors.
     strict_version: Option<bool>,
+    /// The wire names the body uses: `spec` (the default), the spec's
+    /// neutral names; `upstream`, the publishers' own (`keyruneCode`,
+    /// `scryfallId`, a migration's `performed_at`), read as the spec's
+    /// fields and reported under the body's names.
+    #[param(inline, value_type = Option<crate::names::NamesChoice>)]
+    names: Option<String>,
     /// Members the spec does not define are errors instead of warnings.
     deny_unknown_fields: Option<bool>,
     /// Extra warnings: `deprecated` reports deprecated fields present.
@@ -128,6 +135,9 @@ impl ValidateParams {
                 );
                 settings.as_of_auto = false;
             }
+        }
+        if let Some(names) = names::asked(self.names.as_deref())? {
+            settings.names = names;
         }
         if let Some(strict_version) = self.strict_version {
             settings.strict_version = strict_version;

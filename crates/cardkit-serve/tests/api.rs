@@ -219,10 +219,56 @@ async fn the_query_takes_the_command_lines_options() {
         "?warn=everything",
         "?warning_limit=-1",
         "?deny_unknown_fields=maybe",
+        "?names=mtgjson",
     ] {
         let (status, code) = problem(post_json(&server, bad, "{}").await).await;
         assert_eq!((status, code.as_str()), (400, "bad_parameter"), "{bad}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_upstream_reads_the_publishers_names_in_bodies_and_references() {
+    let server = Server::default().await;
+    let notice = r#"{"object": "migration", "id": "3f1b0c4e-2d5a-4c8e-9b7f-1a2b3c4d5e6f", "uri": "https://example.org/m/1", "performed_at": "2024-01-01", "migration_strategy": "delete", "old_scryfall_id": "3f1b0c4e-2d5a-4c8e-9b7f-1a2b3c4d5e6f"}"#;
+    let spec: Value = post_json(&server, "?kind=migration", notice)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(spec["files"][0]["valid"], false);
+    assert!(codes(&spec).contains(&"missing_field".to_owned()));
+    let upstream: Value = post_json(&server, "?kind=migration&names=upstream", notice)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(upstream["files"][0]["valid"], true, "{upstream}");
+    assert!(codes(&upstream).is_empty(), "{upstream}");
+
+    let get = |path: &str| client().get(server.url(path)).send();
+    let schema: Value = get("/v1/schema/migration?names=upstream")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(schema["properties"]["performed_at"].is_object(), "{schema}");
+    assert!(schema["properties"].get("created_at").is_none());
+    let fields: Value = get("/v1/fields/set?names=upstream")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let icon = fields
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["pointer"] == "/keyruneCode")
+        .expect("the set's icon code under its upstream name");
+    assert_eq!(icon["spec_name"], "iconCode");
+    let (status, _) = problem(get("/v1/schema/set?names=x").await.unwrap()).await;
+    assert_eq!(status, 400);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -596,7 +642,7 @@ async fn reference_routes_give_the_librarys_outputs() {
         .unwrap();
     let filter = cardkit::schema::listing::Filter {
         since: Some("v5.2.0".parse().unwrap()),
-        deprecated: false,
+        ..cardkit::schema::listing::Filter::default()
     };
     let listing = cardkit::schema::listing::Listing::new(cardkit::Kind::Set, &filter);
     assert_eq!(fields, serde_json::to_value(listing.rows()).unwrap());

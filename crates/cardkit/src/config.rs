@@ -33,6 +33,7 @@ use crate::model::Kind;
 use crate::run::{Settings, MAX_JOBS};
 use crate::schema::words::nearest_name;
 use crate::schema::Version;
+use crate::table::Names;
 use crate::validate::{as_of_version, Filter};
 
 /// The configuration file's name.
@@ -43,9 +44,10 @@ pub const PYPROJECT: &str = "pyproject.toml";
 
 /// Every key of the configuration, in the order `cardkit config` lists
 /// them (the command line's flags without their `--`).
-pub const KEYS: [&str; 11] = [
+pub const KEYS: [&str; 12] = [
     "kind",
     "as-of",
+    "names",
     "strict-version",
     "deny-unknown-fields",
     "warn",
@@ -96,6 +98,8 @@ pub struct Config {
     /// `as-of`: a version, or `None` for `auto` (each file as of the
     /// version it declares).
     pub as_of: Option<Entry<Option<Version>>>,
+    /// `names`: the wire names documents use.
+    pub names: Option<Entry<Names>>,
     /// `strict-version`.
     pub strict_version: Option<Entry<bool>>,
     /// `deny-unknown-fields`.
@@ -265,6 +269,7 @@ impl Config {
             path: path.to_path_buf(),
             kind: None,
             as_of: None,
+            names: None,
             strict_version: None,
             deny_unknown_fields: None,
             warn_deprecated: None,
@@ -300,6 +305,7 @@ impl Config {
                 .as_ref()
                 .map_or(base.error_limit, |e| Some(e.value)),
             filter: self.filter.or(base.filter),
+            names: value_or(self.names.as_ref(), base.names),
         }
     }
 
@@ -310,6 +316,7 @@ impl Config {
         let line = match key {
             "kind" => self.kind.as_ref().map(|e| e.line),
             "as-of" => self.as_of.as_ref().map(|e| e.line),
+            "names" => self.names.as_ref().map(|e| e.line),
             "strict-version" => self.strict_version.as_ref().map(|e| e.line),
             "deny-unknown-fields" => self.deny_unknown_fields.as_ref().map(|e| e.line),
             "warn" => self.warn_deprecated.as_ref().map(|e| e.line),
@@ -361,6 +368,15 @@ impl Config {
                     Some(as_of_version(text).map_err(bad)?)
                 };
                 self.as_of = Some(Entry::on(line, as_of));
+            }
+            "names" => {
+                let words = "one of \"spec\", \"upstream\"";
+                let names = value
+                    .get_ref()
+                    .as_str()
+                    .and_then(Names::named)
+                    .ok_or_else(|| wrong(words))?;
+                self.names = Some(Entry::on(line, names));
             }
             "strict-version" | "deny-unknown-fields" => {
                 let flag = value

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, Read};
 
 use cardkit::model::Migration;
+use cardkit::table::Names;
 use cardkit::validate::{Found, Validated, Validator};
 use cardkit::{Kind, Options};
 
@@ -210,6 +211,7 @@ pub fn read_notices(
     reader: impl Read,
     json_lines: bool,
     jobs: usize,
+    names: Names,
 ) -> Result<Vec<Notice>, Error> {
     // A file of no notices (empty, or white space) is no notices.
     let mut reader = std::io::BufReader::new(reader);
@@ -229,6 +231,7 @@ pub fn read_notices(
     let options = Options {
         kind: Some(Kind::Migration),
         json_lines,
+        names,
         ..Options::default()
     };
     let mut notices = Vec::new();
@@ -236,7 +239,9 @@ pub fn read_notices(
     // Read through the library's model, so that the notice's members are
     // the spec's and not names restated here.
     let extract = |found: Found<'_>| {
-        serde_json::from_slice::<Migration>(found.bytes).map_err(|e| e.to_string())
+        names
+            .read::<Migration>(found.bytes)
+            .map_err(|e| e.to_string())
     };
     let validator = Validator::new(options).jobs(jobs);
     let read = validator.extracting(extract).reader(reader, |item| {

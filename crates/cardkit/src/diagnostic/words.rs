@@ -14,7 +14,10 @@ pub fn message(detail: &Detail) -> String {
     match detail {
         Detail::Syntax(syntax) => syntax_message(syntax),
         Detail::MissingField { model, field } => {
-            format!("missing required field `{field}` of {model}")
+            format!(
+                "missing required field `{field}` of {model}{}",
+                spec_name(model, field)
+            )
         }
         Detail::WrongType { expected, found } => {
             format!("expected {}, found {}", a_type(expected), value(found))
@@ -133,11 +136,25 @@ pub fn message(detail: &Detail) -> String {
             field,
             since,
             as_of,
-        } => format!("field `{field}` of {model} was introduced in {since}, after {as_of}"),
+        } => format!(
+            "field `{field}` of {model}{} was introduced in {since}, after {as_of}",
+            spec_name(model, field)
+        ),
         Detail::DeprecatedField { model, field } => {
-            format!("field `{field}` of {model} is deprecated")
+            format!(
+                "field `{field}` of {model}{} is deprecated",
+                spec_name(model, field)
+            )
         }
     }
+}
+
+/// The spec's name of a field that a document names with the publishers'
+/// name (`--names upstream`), in words after that name.
+fn spec_name(model: &str, field: &str) -> String {
+    crate::table::names::spec_name(model, field)
+        .map(|spec| format!(" (the spec's `{spec}`)"))
+        .unwrap_or_default()
 }
 
 /// What was expected, in words, for the JSON report.

@@ -13,11 +13,11 @@ use super::discover::Discovered;
 use super::exit::ExitStatus;
 use super::open::{open, Opened, Unopened};
 use super::settings::Settings;
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Code, Severity};
 use crate::model::Kind;
 use crate::render::{FileEnd, Renderer};
 use crate::report::{DocumentReport, Layout, Summary};
-use crate::table::Version;
+use crate::table::{names, Names, Version};
 use crate::validate::{Filter, Options, Validator};
 
 /// How one input is checked: its name, its bytes, the options for it (the
@@ -250,6 +250,10 @@ impl<'r> Run<'r> {
             declared_before = declared.as_of().filter(|&version| version < latest());
         }
         let mut later = 0;
+        // Members read as unknown that are the publishers' names of fields,
+        // under the spec's names: the file may want `--names upstream`.
+        let mut upstream = UpstreamNamed::default();
+        let spec_names = options.names == Names::Spec;
         // Each field's version tag, looked up once per kind and field.
         let mut tags: HashMap<Kind, HashMap<String, Option<Version>>> = HashMap::new();
         let mut valid = true;
@@ -281,6 +285,9 @@ impl<'r> Run<'r> {
                     })
                     .count();
             }
+            if spec_names {
+                upstream.count(document);
+            }
             summary.add_document(document);
             progress.document(document, summary);
             let show = shown == Shown::Every || !document.is_valid();
@@ -289,7 +296,7 @@ impl<'r> Run<'r> {
             }
         });
         drop(reader);
-        note = note.or_else(|| hint(&declared, later));
+        note = join(note.or_else(|| hint(&declared, later)), upstream.hint());
         progress.done();
         written?;
         let error = match checked {
@@ -392,5 +399,57 @@ impl Read for Counted<'_> {
             self.progress.read(advanced);
         }
         Ok(n)
+    }
+}
+
+/// The members of a file read as unknown under the spec's names that are
+/// the publishers' names of fields (`keyruneCode`): how many, and the first
+/// few names.
+#[derive(Default)]
+struct UpstreamNamed {
+    members: usize,
+    names: Vec<&'static str>,
+}
+
+impl UpstreamNamed {
+    /// How many names are given as examples.
+    const EXAMPLES: usize = 3;
+
+    fn count(&mut self, document: &DocumentReport) {
+        let unknown = document
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::UnknownField)
+            .filter_map(|d| d.field.as_deref()?.split_once('.'));
+        for (model, member) in unknown {
+            let Some(rename) = names::renamed_from(model, member) else {
+                continue;
+            };
+            let upstream = rename.upstream;
+            self.members += 1;
+            if self.names.len() < Self::EXAMPLES && !self.names.contains(&upstream) {
+                self.names.push(upstream);
+            }
+        }
+    }
+
+    /// The hint naming `--names upstream`, when the file has such members.
+    fn hint(&self) -> Option<String> {
+        (self.members > 0).then(|| {
+            format!(
+                "{} of this file's members are the publishers' names of the spec's fields ({}{}): read them as those fields with --names upstream",
+                self.members,
+                self.names.join(", "),
+                if self.members > self.names.len() { ", …" } else { "" }
+            )
+        })
+    }
+}
+
+/// Two notes on one file, as one.
+fn join(first: Option<String>, second: Option<String>) -> Option<String> {
+    match (first, second) {
+        (Some(first), Some(second)) => Some(format!("{first}; {second}")),
+        (first, second) => first.or(second),
     }
 }

@@ -6,6 +6,7 @@
 use crate::model::Kind;
 use crate::report::WarningFilter;
 use crate::schema::Version;
+use crate::table::Names;
 use crate::validate::{Filter, Options};
 
 /// The validation settings every command that validates takes.
@@ -35,6 +36,9 @@ pub struct Settings {
     pub error_limit: Option<usize>,
     /// Diagnostics ignored and members allowed by a configuration file.
     pub filter: Option<&'static Filter>,
+    /// The wire names documents use (`--names`): the spec's or the
+    /// publishers'.
+    pub names: Names,
 }
 
 impl Default for Settings {
@@ -49,6 +53,7 @@ impl Default for Settings {
             warning_limit: WarningFilter::DEFAULT_LIMIT,
             error_limit: None,
             filter: None,
+            names: Names::Spec,
         }
     }
 }
@@ -80,6 +85,7 @@ impl Settings {
             strict_version: self.strict_version,
             warn_deprecated: self.warn_deprecated,
             filter: self.filter,
+            names: self.names,
         }
     }
 

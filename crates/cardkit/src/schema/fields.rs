@@ -21,7 +21,7 @@
 //! and each says which branch it belongs to ([`Place::branches`]).
 
 use crate::model::Kind;
-use crate::table::{FieldDef, ModelDef, TaggedUnion, Type};
+use crate::table::{FieldDef, ModelDef, Names, TaggedUnion, Type};
 
 /// One place of a document: a field's value, a union's tag member, or (where
 /// the listing stops a recursion, and in lookups) an item of a list field.
@@ -34,6 +34,9 @@ pub struct Place {
     pub model: &'static str,
     /// The member.
     pub member: Member,
+    /// The member's wire name, under the names listed (the spec's, unless
+    /// asked otherwise).
+    pub name: &'static str,
     /// When the place is an item of the member's list (at any depth), the
     /// items' type.
     pub item: Option<&'static Type>,
@@ -155,9 +158,17 @@ impl Place {
 /// Every field of `kind`'s documents, in definition order, depth first.
 #[must_use]
 pub fn fields(kind: Kind) -> Vec<Place> {
+    fields_named(kind, Names::Spec)
+}
+
+/// Every field of `kind`'s documents under the wire names `names`, in
+/// definition order, depth first.
+#[must_use]
+pub fn fields_named(kind: Kind, names: Names) -> Vec<Place> {
     let mut lister = Lister {
         out: Vec::new(),
         path: Vec::new(),
+        names,
     };
     lister.model(kind.model(), "", &[], None);
     lister.out
@@ -173,6 +184,8 @@ struct Lister {
     out: Vec<Place>,
     /// The models entered on the current path, with the pointer of each.
     path: Vec<(&'static ModelDef, String)>,
+    /// The wire names listed.
+    names: Names,
 }
 
 /// The field whose value is being listed, for the places of its items.
@@ -198,11 +211,13 @@ impl Lister {
             if tag == Some(field.name) {
                 continue;
             }
-            let here = format!("{pointer}/{}", escape_token(field.name));
+            let name = self.names.wire_name(model, field);
+            let here = format!("{pointer}/{}", escape_token(name));
             self.out.push(Place {
                 pointer: here.clone(),
                 model: model.name,
                 member: Member::Field(field),
+                name,
                 item: None,
                 branches: branches.to_vec(),
                 repeats: None,
@@ -233,6 +248,7 @@ impl Lister {
                     pointer: format!("{pointer}/{}", escape_token(union.tag)),
                     model: union.name,
                     member: Member::Tag(union),
+                    name: union.tag,
                     item: None,
                     branches: branches.to_vec(),
                     repeats: None,
@@ -288,6 +304,7 @@ impl Lister {
                 pointer: pointer.to_owned(),
                 model: holder.model.name,
                 member: Member::Field(holder.field),
+                name: self.names.wire_name(holder.model, holder.field),
                 item: holder.item,
                 branches: branches.to_vec(),
                 repeats: Some(at),

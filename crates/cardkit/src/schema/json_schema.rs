@@ -29,7 +29,7 @@ use serde_json::{json, Map, Value};
 
 use crate::model::Kind;
 use crate::schema::words::{default_value, format_definition};
-use crate::table::{models_of, FieldDef, Format, ModelDef, TaggedUnion, Type};
+use crate::table::{models_of, FieldDef, Format, ModelDef, Names, TaggedUnion, Type};
 
 /// The dialect of the exported schemas.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -43,10 +43,17 @@ pub fn schema_id(kind: Kind) -> String {
 /// The JSON Schema of `kind`'s documents.
 #[must_use]
 pub fn json_schema(kind: Kind) -> Value {
+    json_schema_named(kind, Names::Spec)
+}
+
+/// The JSON Schema of `kind`'s documents that use the wire names `names`.
+#[must_use]
+pub fn json_schema_named(kind: Kind, names: Names) -> Value {
     let root = kind.model();
     let mut writer = Writer {
         root,
         defs: Map::new(),
+        names,
     };
     let mut schema = Map::new();
     schema.insert("$schema".into(), DIALECT.into());
@@ -68,6 +75,8 @@ struct Writer {
     root: &'static ModelDef,
     /// Definitions of enumerations and formats, added as they are met.
     defs: Map<String, Value>,
+    /// The wire names of the fields.
+    names: Names,
 }
 
 impl Writer {
@@ -82,14 +91,26 @@ impl Writer {
         let properties: Map<String, Value> = model
             .fields
             .iter()
-            .map(|field| (field.name.to_owned(), self.field(field)))
+            .map(|field| {
+                let name = self.names.wire_name(model, field);
+                let mut schema = self.field(field);
+                if name != field.name {
+                    let spec = format!("The spec's `{}`.", field.name);
+                    let described = match schema.get("description").and_then(Value::as_str) {
+                        Some(doc) => format!("{doc} {spec}"),
+                        None => spec,
+                    };
+                    schema["description"] = described.into();
+                }
+                (name.to_owned(), schema)
+            })
             .collect();
         schema.insert("properties".into(), Value::Object(properties));
         let required: Vec<Value> = model
             .fields
             .iter()
             .filter(|f| f.required)
-            .map(|f| f.name.into())
+            .map(|f| self.names.wire_name(model, f).into())
             .collect();
         if !required.is_empty() {
             schema.insert("required".into(), Value::Array(required));

@@ -20,12 +20,12 @@
 use serde::Serialize;
 
 use crate::model::Kind;
-use crate::schema::fields::{fields, Choice, Member, Place};
+use crate::schema::fields::{fields_named, Choice, Member, Place};
 use crate::schema::words::{
     default_value, default_words, field_type_label, field_type_words, tag_default, tag_words,
     type_label, type_words, Presence,
 };
-use crate::table::Version;
+use crate::table::{Names, Version};
 
 /// Which fields a listing keeps. The default keeps every place.
 #[derive(Debug, Clone, Copy, Default)]
@@ -35,6 +35,8 @@ pub struct Filter {
     pub since: Option<Version>,
     /// Only the deprecated fields.
     pub deprecated: bool,
+    /// The wire names the fields are listed under.
+    pub names: Names,
 }
 
 impl Filter {
@@ -98,6 +100,9 @@ pub struct Row {
     /// The version tag, `null` for a field without one (fields only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub since: Option<Option<String>>,
+    /// The spec's name of a member listed under the publishers' name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spec_name: Option<&'static str>,
     /// The type in words.
     #[serde(rename = "type")]
     pub ty: String,
@@ -150,7 +155,7 @@ impl Listing {
     /// The places of `kind` that `filter` keeps.
     #[must_use]
     pub fn new(kind: Kind, filter: &Filter) -> Self {
-        let places = fields(kind)
+        let places = fields_named(kind, filter.names)
             .into_iter()
             .filter(|place| filter.keeps(place))
             .collect();
@@ -204,12 +209,13 @@ impl Row {
             description: None,
             member: MemberKind::Field,
             model: place.model,
-            name: place.member.name(),
+            name: place.name,
             nullable: None,
             pointer: place.pointer.clone(),
             repeats: None,
             required: None,
             since: None,
+            spec_name: (place.name != place.member.name()).then(|| place.member.name()),
             ty: String::new(),
             when: place.branches.iter().map(Condition::of).collect(),
         };
@@ -273,6 +279,9 @@ fn cells(place: &Place) -> [String; 7] {
     let mut notes = Vec::new();
     let (ty, presence, default, since) = match (place.member, &place.repeats) {
         (Member::Field(field), None) => {
+            if place.name != field.name {
+                notes.push(format!("the spec's `{}`", field.name));
+            }
             if field.deprecated {
                 notes.push("deprecated".to_owned());
             }

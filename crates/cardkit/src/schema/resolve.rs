@@ -258,7 +258,14 @@ fn field_places(
         members.dedup();
         members
     };
-    let (reason, nearest) = if models.contains(&model) {
+    let renamed = crate::table::names::spec_name(model, member)
+        .filter(|spec| members_of(model).contains(spec));
+    let (reason, nearest) = if let Some(spec) = renamed {
+        (
+            format!("{model} has no member `{member}`; `{member}` is the publishers' name of `{spec}`, read as it with --names upstream"),
+            Some(format!("{model}.{spec}")),
+        )
+    } else if models.contains(&model) {
         let nearest = nearest_name(members_of(model), member).map(|near| format!("{model}.{near}"));
         (format!("{model} has no member `{member}`"), nearest)
     } else {

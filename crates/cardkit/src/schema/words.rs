@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::table::{FieldDef, Format, ModelDef, TaggedUnion, Type, Version};
+use crate::table::{FieldDef, Format, ModelDef, Names, TaggedUnion, Type, Version};
 
 /// A JSON type in words: `string`, `uuid string`, `list of CardSet`,
 /// `HorizontalAlign ("left", "right", "center")`, …
@@ -321,27 +321,43 @@ pub fn nearest_name<'a>(known: impl IntoIterator<Item = &'a str>, name: &str) ->
 }
 
 /// The field of `model` whose name is closest to an unknown `name`
-/// ([`nearest_name`] of the model's fields). The same unknown names come back
-/// on every record of a catalog: each is compared with the model's fields
-/// once per thread.
-pub fn nearest_field(model: &'static ModelDef, name: &str) -> Option<&'static str> {
+/// ([`nearest_name`] of the model's fields, under the wire names `names`):
+/// a publishers' name read under the spec's names suggests the spec's name,
+/// and the reverse. The same unknown names come back on every record of a
+/// catalog: each is compared with the model's fields once per thread.
+pub fn nearest_field(model: &'static ModelDef, name: &str, names: Names) -> Option<&'static str> {
     /// Enough for every unknown name of real data; past it, start over.
     const REMEMBERED: usize = 4096;
+    /// The nearest name of each unknown name met.
+    type Nearest = HashMap<String, Option<&'static str>>;
     thread_local! {
-        /// By model (its table's address), then by unknown name.
-        static NEAREST: RefCell<HashMap<usize, HashMap<String, Option<&'static str>>>> =
-            RefCell::new(HashMap::new());
+        /// By model (its table's address) and names, then by unknown name.
+        static NEAREST: RefCell<HashMap<(usize, Names), Nearest>> = RefCell::new(HashMap::new());
     }
     NEAREST.with_borrow_mut(|known| {
-        let names = known.entry(std::ptr::from_ref(model) as usize).or_default();
-        if let Some(&near) = names.get(name) {
+        let at = (std::ptr::from_ref(model) as usize, names);
+        let remembered = known.entry(at).or_default();
+        if let Some(&near) = remembered.get(name) {
             return near;
         }
-        if names.len() >= REMEMBERED {
-            names.clear();
+        if remembered.len() >= REMEMBERED {
+            remembered.clear();
         }
-        let near = nearest_name(model.fields.iter().map(|field| field.name), name);
-        names.insert(name.to_owned(), near);
+        let other = match names {
+            Names::Spec => Names::Upstream,
+            Names::Upstream => Names::Spec,
+        };
+        let near = match other.field(model, name) {
+            Some((_, field)) => Some(names.wire_name(model, field)),
+            None => nearest_name(
+                model
+                    .fields
+                    .iter()
+                    .map(|field| names.wire_name(model, field)),
+                name,
+            ),
+        };
+        remembered.insert(name.to_owned(), near);
         near
     })
 }
@@ -381,14 +397,20 @@ mod tests {
     #[test]
     fn nearest_names_of_model_fields() {
         let set = Kind::Set.model();
-        assert_eq!(nearest_field(set, "tokenSetCode"), Some("tokenSetcode"));
-        assert_eq!(nearest_field(set, "tokenSetCode"), Some("tokenSetcode"));
-        assert_eq!(nearest_field(set, "nothingLikeIt"), None);
+        assert_eq!(
+            nearest_field(set, "tokenSetCode", Names::Spec),
+            Some("tokenSetcode")
+        );
+        assert_eq!(
+            nearest_field(set, "tokenSetCode", Names::Spec),
+            Some("tokenSetcode")
+        );
+        assert_eq!(nearest_field(set, "nothingLikeIt", Names::Spec), None);
         // Every field is its own nearest name, whatever its case.
         for model in models_of(set) {
             for field in model.fields {
                 let upper = field.name.to_uppercase();
-                let near = nearest_field(model, &upper).unwrap();
+                let near = nearest_field(model, &upper, Names::Spec).unwrap();
                 assert_eq!(near.to_lowercase(), field.name.to_lowercase());
             }
         }

@@ -8,8 +8,10 @@
 //! models ([`crate::model`]) build their tables from these types, and nothing
 //! here knows the models, so the two go one way.
 
+pub mod names;
 mod version;
 
+pub use names::Names;
 pub use version::{ParseVersionError, Version};
 
 /// The deepest nesting of arrays and objects that documents may have: the

@@ -3,6 +3,7 @@
 
 use crate::model::Kind;
 use crate::schema::{ModelDef, Version};
+use crate::table::Names;
 
 use super::filter::Filter;
 
@@ -25,6 +26,8 @@ pub struct Options {
     /// What a configuration leaves out: diagnostics ignored, members
     /// allowed. `None` costs the validator one branch per diagnostic.
     pub filter: Option<&'static Filter>,
+    /// The wire names documents use: the spec's, or the publishers'.
+    pub names: Names,
 }
 
 impl Options {
@@ -37,6 +40,7 @@ impl Options {
         strict_version: false,
         warn_deprecated: false,
         filter: None,
+        names: Names::Spec,
     };
 }
 

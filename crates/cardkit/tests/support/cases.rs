@@ -15,6 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
+use cardkit::table::Names;
 use cardkit::{Kind, Options};
 
 /// One conformance case.
@@ -88,8 +89,10 @@ impl Case {
             strict_version,
             warn_deprecated,
             filter,
+            names,
         } = self.options;
         !deny_unknown_fields
+            && names == Names::Spec
             && as_of.is_none()
             && !strict_version
             && !warn_deprecated
@@ -161,6 +164,10 @@ fn read_options(text: &str, options: &mut Options) -> Result<(), String> {
                     .parse()
                     .map_err(|e| format!("as_of = {version}: not a version tag: {e}"))?;
                 options.as_of = Some(version);
+            }
+            Some(("names", names)) => {
+                options.names = Names::named(names)
+                    .ok_or_else(|| format!("names = {names}: expected spec or upstream"))?;
             }
             None if line == "strict_version" => options.strict_version = true,
             None if line == "warn_deprecated" => options.warn_deprecated = true,

@@ -4,7 +4,7 @@
 use crate::model::Kind;
 use crate::schema::fields::{escape_token, Branch, Choice, Member, Place, Run};
 use crate::schema::words::{nearest_name, type_words};
-use crate::table::{ModelDef, Type, MAX_DEPTH};
+use crate::table::{ModelDef, Names, Type, MAX_DEPTH};
 
 /// What is at a spot of the document.
 #[derive(Clone, Copy)]
@@ -190,6 +190,7 @@ impl Walk {
             pointer: self.pattern(spot.path),
             model: found.model,
             member: found.member,
+            name: found.member.name(),
             item: found.item,
             branches: self.branches(spot.branches),
             repeats: None,
@@ -347,14 +348,22 @@ impl Walk {
         }
         known.sort_unstable();
         known.dedup();
-        let nearest = nearest_name(known.iter().copied(), token).map(|name| {
-            let full = with(name);
-            if Walk::resolves(kind, &full) {
-                names(&full)
-            } else {
-                names(&full[..=i])
-            }
+        // A publishers' name (`scryfallId`) leads to the spec's name of its
+        // field (`catalogAId`) before any name that is merely near.
+        let renamed = spots.iter().find_map(|spot| match spot.value {
+            Value::Model(model, _) => Names::Upstream.field(model, token).map(|(_, f)| f.name),
+            Value::Type(_) | Value::Tag => None,
         });
+        let nearest = renamed
+            .or_else(|| nearest_name(known.iter().copied(), token))
+            .map(|name| {
+                let full = with(name);
+                if Walk::resolves(kind, &full) {
+                    names(&full)
+                } else {
+                    names(&full[..=i])
+                }
+            });
         let owner = match spots {
             [Spot {
                 value: Value::Model(model, _),
@@ -362,9 +371,14 @@ impl Walk {
             }] => model.name.to_owned(),
             _ => "its shapes".to_owned(),
         };
+        let publishers = renamed
+            .map(|spec| {
+                format!("; `{token}` is the publishers' name of `{spec}`, read as it with --names upstream")
+            })
+            .unwrap_or_default();
         (
             format!(
-                "{at} has no member `{token}` ({owner} has {})",
+                "{at} has no member `{token}` ({owner} has {}){publishers}",
                 list(&known)
             ),
             nearest,

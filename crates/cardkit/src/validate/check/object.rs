@@ -20,28 +20,35 @@ impl Checker<'_> {
         let mut seen: u128 = 0;
         let mut others = DuplicateKeys::default();
         let mut earlier = EarlierValues::default();
+        // The publishers' names, when documents use them and this model has
+        // some; `None` (the spec's names) costs nothing more.
+        let names = self.options.names.of(model);
         self.step(|_| Step::Open);
         self.members(|c, key, key_at| {
-            let found = if key.escaped {
+            let mut found = if key.escaped {
                 model.field(&c.read.scan.decode(key))
             } else {
                 model.field_at(c.read.scan.bytes, key.start, key.end)
             };
+            if let Some(names) = names {
+                found = names.resolve(model, found, &c.read.scan.decode(key));
+            }
             if let Some((index, field)) = found {
+                let wire = names.map_or(field.name, |names| names.names[index]);
                 // On the tape, the member's value is invalid if any error is
                 // found about it: its key given again, too new, or inside.
                 let errors = c.recording().then(|| c.found.errors_found());
                 let bit = 1u128 << index;
                 if seen & bit != 0 {
-                    earlier.discard(c, field.name);
-                    c.duplicate_key(key_at, field.name, Some(label(model, field)));
+                    earlier.discard(c, wire);
+                    c.duplicate_key(key_at, wire, Some(label(model, wire)));
                 }
                 seen |= bit;
-                let newer = c.version_checks(model, field, key_at);
+                let newer = c.version_checks(model, field, wire, key_at);
                 let from = c.found.out.len();
                 let site = Site {
                     model: model.name,
-                    field: field.name,
+                    field: wire,
                 };
                 // Inside a field its consumers do not know, the fields of its
                 // value are not news of their own.
@@ -60,7 +67,7 @@ impl Checker<'_> {
                     let invalid = c.found.errors_found() > errors;
                     c.step(|end| Step::End { end, invalid });
                 }
-                earlier.record(c, Cow::Borrowed(field.name), from);
+                earlier.record(c, Cow::Borrowed(wire), from);
                 return Ok(());
             }
             let name = c.read.scan.decode(key);
@@ -85,7 +92,7 @@ impl Checker<'_> {
                         String::new()
                     },
                     suggestion: if kept {
-                        nearest_field(model, &name)
+                        nearest_field(model, &name, c.options.names)
                     } else {
                         None
                     },
@@ -103,11 +110,12 @@ impl Checker<'_> {
         if seen & required != required {
             for (index, field) in model.fields.iter().enumerate() {
                 if required & !seen & (1u128 << index) != 0 {
+                    let wire = names.map_or(field.name, |names| names.names[index]);
                     let detail = Detail::MissingField {
                         model: model.name,
-                        field: field.name,
+                        field: wire,
                     };
-                    self.report(detail, start, Some(field.name), Some(label(model, field)));
+                    self.report(detail, start, Some(wire), Some(label(model, wire)));
                 }
             }
         }
@@ -132,7 +140,13 @@ impl Checker<'_> {
     /// `as_of`, or deprecated (when asked for). Whether it is newer than
     /// `as_of`.
     #[inline]
-    fn version_checks(&mut self, model: &ModelDef, field: &FieldDef, key_at: usize) -> bool {
+    fn version_checks(
+        &mut self,
+        model: &ModelDef,
+        field: &FieldDef,
+        wire: &'static str,
+        key_at: usize,
+    ) -> bool {
         if self.options.as_of.is_none() && !self.options.warn_deprecated {
             return false;
         }
@@ -142,19 +156,19 @@ impl Checker<'_> {
             if newer && !self.inside_newer {
                 let detail = Detail::NewerField {
                     model: model.name,
-                    field: field.name,
+                    field: wire,
                     since,
                     as_of,
                 };
-                self.report(detail, key_at, None, Some(label(model, field)));
+                self.report(detail, key_at, None, Some(label(model, wire)));
             }
         }
         if self.options.warn_deprecated && field.deprecated {
             let detail = Detail::DeprecatedField {
                 model: model.name,
-                field: field.name,
+                field: wire,
             };
-            self.report(detail, key_at, None, Some(label(model, field)));
+            self.report(detail, key_at, None, Some(label(model, wire)));
         }
         newer
     }
@@ -316,8 +330,9 @@ fn accepts(ty: &Type, first: u8) -> bool {
     }
 }
 
-fn label(model: &ModelDef, field: &FieldDef) -> String {
-    format!("{}.{}", model.name, field.name)
+/// A field's `Model.field` label, under the name the document uses.
+fn label(model: &ModelDef, wire: &str) -> String {
+    format!("{}.{}", model.name, wire)
 }
 
 /// An unknown member's name as it stands in a `Model.field` label: cut when

@@ -1,0 +1,28 @@
+//! The `names` query parameter: which wire names a body uses, or a schema
+//! or a field listing is given in.
+
+use cardkit::table::Names;
+
+use crate::problem::Problem;
+
+/// `names`' values, for the OpenAPI document.
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum NamesChoice {
+    Spec,
+    Upstream,
+}
+
+/// The names a `names` parameter asks for; `None` when it is not given.
+pub fn asked(names: Option<&str>) -> Result<Option<Names>, Problem> {
+    names
+        .map(|name| {
+            Names::named(name).ok_or_else(|| {
+                Problem::bad_parameter(format!(
+                    "`names` is `{name}`: expected `spec` or `upstream`"
+                ))
+            })
+        })
+        .transpose()
+}

@@ -1,0 +1,430 @@
+//! The wire names documents use: the spec's neutral names (those of the
+//! field tables), or the publishers' own (`keyruneCode` for the spec's
+//! `iconCode`, `scryfallId` for `catalogAId`, a migration's `performed_at`
+//! for `created_at`).
+//!
+//! [`UPSTREAM`] is the one table of the publishers' names. The validator
+//! reads documents through it, and the schema, the field listing and the
+//! migration notices cardkit writes name fields through it; nothing else
+//! spells an upstream name.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::model::Kind;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::{models_of, Describe, FieldDef, ModelDef, Type};
+
+/// Which wire names documents use.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Names {
+    /// The spec's neutral names.
+    #[default]
+    Spec,
+    /// The publishers' names of [`UPSTREAM`]; every other field keeps the
+    /// spec's name.
+    Upstream,
+}
+
+/// One field the publishers name otherwise than the spec.
+#[derive(Debug, Clone, Copy)]
+pub struct Rename {
+    /// The model whose field it is; `None` for the field of that spec name
+    /// in every model.
+    pub model: Option<&'static str>,
+    /// The publishers' wire name.
+    pub upstream: &'static str,
+    /// The spec's wire name.
+    pub spec: &'static str,
+}
+
+const fn everywhere(upstream: &'static str, spec: &'static str) -> Rename {
+    Rename {
+        model: None,
+        upstream,
+        spec,
+    }
+}
+
+/// The publishers' names of the fields the spec renames: the brand words the
+/// spec replaces by neutral ones (the corpus's `neutralize.py` table), and
+/// the member real migration objects carry where the spec has `created_at`.
+pub const UPSTREAM: &[Rename] = &[
+    everywhere("keyruneCode", "iconCode"),
+    everywhere("mcmId", "shopCId"),
+    everywhere("mcmIdExtras", "shopCIdExtras"),
+    everywhere("mcmName", "shopCName"),
+    everywhere("mcmMetaId", "shopCMetaId"),
+    everywhere("mtgoCode", "platformBCode"),
+    everywhere("tcgplayerGroupId", "shopDGroupId"),
+    everywhere("edhrecRank", "communityRank"),
+    everywhere("edhrecSaltiness", "communitySaltiness"),
+    everywhere("multiverseId", "registryId"),
+    everywhere("cardKingdomEtchedId", "shopAEtchedId"),
+    everywhere("cardKingdomFoilId", "shopAFoilId"),
+    everywhere("cardKingdomId", "shopAId"),
+    everywhere("cardsphereId", "shopBId"),
+    everywhere("mtgArenaId", "platformAId"),
+    everywhere("mtgjsonFoilVersionId", "datasetAFoilVersionId"),
+    everywhere("mtgjsonNonFoilVersionId", "datasetANonFoilVersionId"),
+    everywhere("mtgoFoilId", "platformBFoilId"),
+    everywhere("mtgoId", "platformBId"),
+    everywhere("mtgjsonV4Id", "datasetAV4Id"),
+    everywhere("scryfallId", "catalogAId"),
+    everywhere("scryfallOracleId", "catalogAOracleId"),
+    everywhere("scryfallIllustrationId", "catalogAIllustrationId"),
+    everywhere("tcgplayerProductId", "shopDProductId"),
+    everywhere("tcgplayerEtchedProductId", "shopDEtchedProductId"),
+    everywhere("cardKingdom", "shopA"),
+    everywhere("cardKingdomEtched", "shopAEtched"),
+    everywhere("cardKingdomFoil", "shopAFoil"),
+    everywhere("cardmarket", "shopC"),
+    everywhere("tcgplayer", "shopD"),
+    everywhere("tcgplayerEtched", "shopDEtched"),
+    everywhere("old_scryfall_id", "old_catalogA_id"),
+    everywhere("new_scryfall_id", "new_catalogA_id"),
+    Rename {
+        model: Some("Migration"),
+        upstream: "performed_at",
+        spec: "created_at",
+    },
+];
+
+impl Names {
+    /// Every choice, in the order of [`Names::name`]s offered to users.
+    pub const ALL: [Names; 2] = [Names::Spec, Names::Upstream];
+
+    /// The choice's name, as users give it (`spec`, `upstream`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Names::Spec => "spec",
+            Names::Upstream => "upstream",
+        }
+    }
+
+    /// The choice named `name`.
+    #[must_use]
+    pub fn named(name: &str) -> Option<Names> {
+        Names::ALL.into_iter().find(|names| names.name() == name)
+    }
+
+    /// How `model`'s fields are named, when some differ from the spec's
+    /// names: `None` costs the validator nothing.
+    #[inline]
+    #[must_use]
+    pub fn of(self, model: &'static ModelDef) -> Option<&'static WireNames> {
+        match self {
+            Names::Spec => None,
+            Names::Upstream => upstream_models().get(&address(model)),
+        }
+    }
+
+    /// The wire name of `field` of `model`.
+    #[must_use]
+    pub fn wire_name(self, model: &'static ModelDef, field: &'static FieldDef) -> &'static str {
+        match self.of(model) {
+            Some(names) => model
+                .fields
+                .iter()
+                .position(|f| std::ptr::eq(f, field))
+                .map_or(field.name, |index| names.names[index]),
+            None => field.name,
+        }
+    }
+
+    /// The wire name of `field`, whichever model holds it.
+    #[must_use]
+    pub fn name_of_field(self, field: &'static FieldDef) -> &'static str {
+        if self == Names::Spec {
+            return field.name;
+        }
+        upstream_models()
+            .values()
+            .find_map(|names| {
+                let index = names.fields.iter().position(|f| std::ptr::eq(f, field))?;
+                Some(names.names[index])
+            })
+            .unwrap_or(field.name)
+    }
+
+    /// The field of `model` whose wire name is `name`.
+    #[must_use]
+    pub fn field(self, model: &'static ModelDef, name: &str) -> Option<(usize, &'static FieldDef)> {
+        let found = model.field(name);
+        match self.of(model) {
+            Some(names) => names.resolve(model, found, name),
+            None => found,
+        }
+    }
+}
+
+impl Names {
+    /// The wire name of the field of `model` the spec names `spec` (`spec`
+    /// itself when the model has no such field).
+    #[must_use]
+    pub fn name_of(self, model: &'static ModelDef, spec: &'static str) -> &'static str {
+        model
+            .field(spec)
+            .map_or(spec, |(_, field)| self.wire_name(model, field))
+    }
+
+    /// Renames the members of `value`, a value of type `ty` whose members
+    /// have the names `self`, to the names `to`, at every depth where the
+    /// field tables know the members (free-form objects are left as they
+    /// are, and so are members neither names know).
+    pub fn respell(self, to: Names, ty: &'static Type, value: &mut Value) {
+        if self == to {
+            return;
+        }
+        match (ty, value) {
+            (Type::List { item }, Value::Array(values)) => {
+                for value in values {
+                    self.respell(to, item, value);
+                }
+            }
+            (Type::Model { model }, Value::Object(members)) => {
+                self.respell_members(to, model(), members);
+            }
+            (Type::Tagged(union), Value::Object(members)) => {
+                let tag = members.get(union.tag).and_then(Value::as_str);
+                let model = match tag.and_then(|tag| union.variant(tag)) {
+                    Some(model) => model,
+                    None if union.tag_optional || union.variants.len() == 1 => {
+                        union.variants[0].1()
+                    }
+                    None => return,
+                };
+                self.respell_members(to, model, members);
+            }
+            (Type::AnyOf { types, .. }, value) => {
+                // The alternative that is an object of known members, when
+                // the value is an object: plain unions of models choose by a
+                // constant member, which no renaming touches.
+                if let Some(model) = types.iter().find_map(|t| match t {
+                    Type::Model { model } if value.is_object() => Some(model()),
+                    _ => None,
+                }) {
+                    if let Value::Object(members) = value {
+                        self.respell_members(to, model, members);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Reads a `T` from JSON whose members have these names.
+    ///
+    /// # Errors
+    /// The bytes are not JSON, or not a `T`.
+    pub fn read<T: DeserializeOwned + Describe>(self, bytes: &[u8]) -> serde_json::Result<T> {
+        if self == Names::Spec {
+            return serde_json::from_slice(bytes);
+        }
+        let mut value: Value = serde_json::from_slice(bytes)?;
+        self.respell(Names::Spec, T::TYPE, &mut value);
+        serde_json::from_value(value)
+    }
+
+    fn respell_members(
+        self,
+        to: Names,
+        model: &'static ModelDef,
+        members: &mut Map<String, Value>,
+    ) {
+        let renamed = std::mem::take(members);
+        for (name, mut child) in renamed {
+            match self.field(model, &name) {
+                Some((_, field)) => {
+                    self.respell(to, field.ty, &mut child);
+                    members.insert(to.wire_name(model, field).to_owned(), child);
+                }
+                None => {
+                    members.insert(name, child);
+                }
+            }
+        }
+    }
+}
+
+/// The wire names of one model's fields where some differ from the spec's.
+#[derive(Debug)]
+pub struct WireNames {
+    /// The wire name of each field, in the order of the model's fields.
+    pub names: Vec<&'static str>,
+    /// The model's fields.
+    fields: &'static [FieldDef],
+    /// Bit `i` is set when `names[i]` is not the spec's name.
+    renamed: u128,
+    /// The renamed fields, by their wire name (a few per model).
+    by_name: Vec<(&'static str, usize)>,
+}
+
+impl WireNames {
+    /// The field a member is, given what the spec's names found for it
+    /// (`found`) and its name: a spec name another name replaces is no
+    /// field, and a replacing name is its field.
+    #[inline]
+    pub fn resolve(
+        &self,
+        model: &'static ModelDef,
+        found: Option<(usize, &'static FieldDef)>,
+        name: &str,
+    ) -> Option<(usize, &'static FieldDef)> {
+        match found {
+            Some((index, _)) if self.renamed & (1 << index) != 0 => None,
+            Some(found) => Some(found),
+            None => self
+                .by_name
+                .iter()
+                .find(|(wire, _)| *wire == name)
+                .map(|&(_, index)| (index, &model.fields[index])),
+        }
+    }
+}
+
+/// The renaming whose publishers' name is `wire`, in the model named
+/// `model`, when there is one.
+#[must_use]
+pub fn renamed_from(model: &str, wire: &str) -> Option<&'static Rename> {
+    UPSTREAM
+        .iter()
+        .filter(|rename| rename.model.is_none_or(|m| m == model))
+        .find(|rename| rename.upstream == wire)
+}
+
+/// The spec's name of `wire`, a publishers' name of a field of the model
+/// named `model`, when it is one.
+#[must_use]
+pub fn spec_name(model: &str, wire: &str) -> Option<&'static str> {
+    renamed_from(model, wire).map(|rename| rename.spec)
+}
+
+/// The publishers' name of the field `spec` of the model named `model`,
+/// when they name it otherwise.
+#[must_use]
+pub fn upstream_name(model: &str, spec: &str) -> Option<&'static str> {
+    UPSTREAM
+        .iter()
+        .filter(|rename| rename.model.is_none_or(|m| m == model))
+        .find(|rename| rename.spec == spec)
+        .map(|rename| rename.upstream)
+}
+
+fn address(model: &'static ModelDef) -> usize {
+    std::ptr::from_ref(model) as usize
+}
+
+/// The models of every kind whose fields the publishers name otherwise, by
+/// their table's address.
+fn upstream_models() -> &'static HashMap<usize, WireNames> {
+    static MODELS: OnceLock<HashMap<usize, WireNames>> = OnceLock::new();
+    MODELS.get_or_init(|| {
+        let mut models = HashMap::new();
+        for kind in Kind::ALL {
+            for model in models_of(kind.model()) {
+                if models.contains_key(&address(model)) {
+                    continue;
+                }
+                let mut names = WireNames {
+                    names: model.fields.iter().map(|f| f.name).collect(),
+                    fields: model.fields,
+                    renamed: 0,
+                    by_name: Vec::new(),
+                };
+                for (index, field) in model.fields.iter().enumerate() {
+                    if let Some(upstream) = upstream_name(model.name, field.name) {
+                        names.names[index] = upstream;
+                        names.renamed |= 1 << index;
+                        names.by_name.push((upstream, index));
+                    }
+                }
+                if names.renamed != 0 {
+                    models.insert(address(model), names);
+                }
+            }
+        }
+        models
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every model of every kind, each once.
+    fn all_models() -> Vec<&'static ModelDef> {
+        let mut all: Vec<&'static ModelDef> = Vec::new();
+        for kind in Kind::ALL {
+            for model in models_of(kind.model()) {
+                if !all.iter().any(|m| std::ptr::eq(*m, model)) {
+                    all.push(model);
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn every_rename_names_a_field_and_no_upstream_name_is_a_field_of_its_model() {
+        let models = all_models();
+        for rename in UPSTREAM {
+            let holders: Vec<_> = models
+                .iter()
+                .filter(|m| rename.model.is_none_or(|name| name == m.name))
+                .filter(|m| m.field(rename.spec).is_some())
+                .collect();
+            // Prices keep the publishers' names of shops (`cardKingdom`) as
+            // members the spec does not show; the rest name fields.
+            let of_prices = ["shopA", "shopAEtched", "shopAFoil", "shopC", "shopD"];
+            assert!(
+                !holders.is_empty() || of_prices.contains(&rename.spec),
+                "{} names no field",
+                rename.spec
+            );
+            for model in &models {
+                assert!(
+                    model.field(rename.upstream).is_none(),
+                    "{}.{} is a spec name",
+                    model.name,
+                    rename.upstream
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_model_is_read_under_one_name_per_field() {
+        let set = Kind::Set.model();
+        assert_eq!(
+            Names::Spec.field(set, "iconCode").unwrap().1.name,
+            "iconCode"
+        );
+        assert!(Names::Spec.field(set, "keyruneCode").is_none());
+        assert_eq!(
+            Names::Upstream.field(set, "keyruneCode").unwrap().1.name,
+            "iconCode"
+        );
+        assert!(Names::Upstream.field(set, "iconCode").is_none());
+        assert_eq!(Names::Upstream.field(set, "code").unwrap().1.name, "code");
+        let (_, icon) = set.field("iconCode").unwrap();
+        assert_eq!(Names::Upstream.wire_name(set, icon), "keyruneCode");
+        assert_eq!(Names::Spec.wire_name(set, icon), "iconCode");
+
+        let migration = Kind::Migration.model();
+        assert_eq!(
+            Names::Upstream
+                .field(migration, "performed_at")
+                .unwrap()
+                .1
+                .name,
+            "created_at"
+        );
+        assert_eq!(spec_name("Migration", "performed_at"), Some("created_at"));
+        assert_eq!(spec_name("Set", "performed_at"), None);
+    }
+}
