@@ -1,6 +1,7 @@
-//! `cardkit completions SHELL` and `cardkit man` cover every command and
-//! every flag the help lists, and `cardkit dummy KIND` makes a valid
-//! document of each kind.
+//! `cardkit completions SHELL` covers every command, nested subcommands
+//! (`migrate apply`) included, and every flag their help lists; `cardkit man`
+//! has a page per command with its flags; and `cardkit dummy KIND` makes a
+//! valid document of each kind.
 
 mod support;
 
@@ -14,9 +15,11 @@ fn stdout(args: &[&str]) -> String {
     String::from_utf8(output.stdout).expect("UTF-8")
 }
 
-/// The commands `cardkit --help` lists (without `help`).
-fn commands() -> Vec<String> {
-    let help = stdout(&["--help"]);
+/// The subcommands the help of `cardkit PATH…` lists (without `help`).
+fn subcommands(path: &[&str]) -> Vec<String> {
+    let mut args = path.to_vec();
+    args.push("--help");
+    let help = stdout(&args);
     help.lines()
         .skip_while(|line| !line.starts_with("Commands:"))
         .skip(1)
@@ -25,6 +28,29 @@ fn commands() -> Vec<String> {
         .filter(|name| *name != "help")
         .map(str::to_owned)
         .collect()
+}
+
+/// The commands `cardkit --help` lists (without `help`).
+fn commands() -> Vec<String> {
+    subcommands(&[])
+}
+
+/// Every command and nested subcommand, as the words that name it
+/// (`["validate"]`, `["migrate", "apply"]`).
+fn command_paths() -> Vec<Vec<String>> {
+    let mut paths = Vec::new();
+    let mut pending: Vec<Vec<String>> = commands().into_iter().map(|c| vec![c]).collect();
+    while let Some(path) = pending.pop() {
+        let words: Vec<&str> = path.iter().map(String::as_str).collect();
+        for sub in subcommands(&words) {
+            let mut longer = path.clone();
+            longer.push(sub);
+            pending.push(longer);
+        }
+        paths.push(path);
+    }
+    paths.sort();
+    paths
 }
 
 /// Every `--flag` a help text names in its options.
@@ -46,19 +72,25 @@ fn flags(help: &str) -> BTreeSet<String> {
 
 #[test]
 fn completions_name_every_command_and_flag() {
-    let commands = commands();
-    assert!(commands.len() >= 12, "{commands:?}");
+    let paths = command_paths();
+    assert!(paths.len() >= 13, "{paths:?}");
+    assert!(
+        paths.contains(&vec!["migrate".to_owned(), "apply".to_owned()]),
+        "{paths:?}"
+    );
     for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
         let script = stdout(&["completions", shell]);
-        for command in &commands {
-            assert!(script.contains(command.as_str()), "{shell}: {command}");
-            let help = stdout(&[command, "--help"]);
-            for flag in flags(&help) {
+        for path in &paths {
+            let command = path.last().expect("a word");
+            assert!(script.contains(command.as_str()), "{shell}: {path:?}");
+            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            args.push("--help");
+            for flag in flags(&stdout(&args)) {
                 // fish names long flags without their dashes (`-l as-of`).
                 let bare = flag.trim_start_matches('-');
                 assert!(
                     script.contains(&flag) || (shell == "fish" && script.contains(bare)),
-                    "{shell}: {command} {flag}"
+                    "{shell}: {path:?} {flag}"
                 );
             }
         }
