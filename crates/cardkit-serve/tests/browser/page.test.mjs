@@ -5,7 +5,8 @@
 //   node page.test.mjs BASE_URL SCREENSHOT_PATH
 //
 // CARDKIT_EXAMPLES is the repository's examples/ folder; CARDKIT_LARGE_SET a
-// real set of some MB; CARDKIT_CHROMIUM the browser (default
+// real set of some MB; CARDKIT_MINIFIED_SET a real set of some MB on one
+// line, wrapped with its meta.version; CARDKIT_CHROMIUM the browser (default
 // /usr/bin/chromium). tests/page.rs starts the service and runs this.
 
 import assert from 'node:assert/strict';
@@ -20,7 +21,8 @@ const [base, screenshotPath] = process.argv.slice(2);
 assert.ok(base && screenshotPath, 'usage: node page.test.mjs BASE_URL SCREENSHOT_PATH');
 const examples = process.env.CARDKIT_EXAMPLES;
 const largeSet = process.env.CARDKIT_LARGE_SET;
-assert.ok(examples && largeSet, 'CARDKIT_EXAMPLES and CARDKIT_LARGE_SET must be set');
+const minifiedSet = process.env.CARDKIT_MINIFIED_SET;
+assert.ok(examples && largeSet && minifiedSet, 'CARDKIT_EXAMPLES, CARDKIT_LARGE_SET and CARDKIT_MINIFIED_SET must be set');
 
 const DESKTOP = { width: 1280, height: 800 };
 const NARROW = { width: 390, height: 844 };
@@ -122,9 +124,10 @@ const expectedListing = (diagnostics) =>
     pointer: d.pointer || '(root)',
   }));
 
-/** The line drawn for `number` and where it is, or null when not drawn. */
-function drawnLine(number) {
-  return page.evaluate((number) => {
+/** The line drawn for `number` and where it is, or null when not drawn;
+ * in view within `slack` pixels. */
+function drawnLine(number, slack = 0) {
+  return page.evaluate(({ number, slack }) => {
     const row = document.querySelector(`#source .line[data-line="${number}"]`);
     if (!row) return null;
     const view = document.getElementById('source').getBoundingClientRect();
@@ -133,9 +136,9 @@ function drawnLine(number) {
       classes: [...row.classList],
       text: row.querySelector('.text').textContent,
       mark: row.querySelector('.column-mark')?.textContent ?? null,
-      inView: box.top >= view.top && box.bottom <= view.bottom,
+      inView: box.top >= view.top - slack && box.bottom <= view.bottom + slack,
     };
-  }, number);
+  }, { number, slack });
 }
 
 /** How far the element of `selector` overflows sideways, in pixels. */
@@ -144,6 +147,77 @@ const sidewaysOverflow = (selector) =>
 
 /** The character at 1-based `column` (in characters) of `line`. */
 const characterAt = (line, column) => Array.from(line)[column - 1] ?? ' ';
+
+const thousands = (n) => n.toLocaleString('en-US');
+
+/** Starts counting the longest task the page runs. */
+const watchLongTasks = () =>
+  page.evaluate(() => {
+    window.longestTask = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longestTask = Math.max(window.longestTask, entry.duration);
+    }).observe({ type: 'longtask' });
+  });
+
+/** The text of the source's header, and the lines drawn. */
+const sourceMeta = () => page.locator('#source-meta').textContent();
+const drawnLines = () =>
+  page.locator('#source .line').evaluateAll((rows) =>
+    rows.map((row) => ({ line: Number(row.dataset.line), text: row.querySelector('.text').textContent, classes: [...row.classList] })),
+  );
+
+/** Lists every diagnostic, "Show more" after "Show more". */
+async function listAll() {
+  while (await page.locator('#more').isVisible()) await page.locator('#show-more').click();
+}
+
+/** Chooses each diagnostic listed in turn (in the page, at once) and says
+ * for each the line drawn as the current one: its number, its text, where
+ * the column mark is in it, whether it is in view, and what the diagnostic
+ * says of its place in the formatted view; and every line drawn marked
+ * meanwhile. */
+const chooseEach = () =>
+  page.evaluate(() => {
+    const view = document.getElementById('source').getBoundingClientRect();
+    const chosen = [];
+    const marked = new Set();
+    for (const button of document.querySelectorAll('#diagnostics .diag-button')) {
+      button.click();
+      const row = document.querySelector('#source .line.is-current');
+      if (!row) {
+        chosen.push(null);
+        continue;
+      }
+      const text = row.querySelector('.text');
+      let mark = 0;
+      for (const node of text.childNodes) {
+        if (node.nodeType === Node.ELEMENT_NODE && node.classList.contains('column-mark')) break;
+        mark += node.textContent.length;
+      }
+      const box = row.getBoundingClientRect();
+      chosen.push({
+        line: Number(row.dataset.line),
+        classes: [...row.classList],
+        text: text.textContent,
+        mark,
+        cut: Boolean(text.querySelector('.cut')),
+        inView: box.top >= view.top && box.bottom <= view.bottom,
+        where: button.querySelector('.diag-where')?.textContent ?? null,
+      });
+      for (const marked_ of document.querySelectorAll('#source .line.is-error, #source .line.is-warning')) {
+        marked.add(Number(marked_.dataset.line));
+      }
+    }
+    return { chosen, marked: [...marked] };
+  });
+
+/** A line of JSON.stringify(value, null, 2) as the file writes its numbers
+ * (`2.0` where JSON.stringify writes `2`). */
+const numbersAsParsed = (line) =>
+  line.replace(/(^\s*|: )(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(,?)$/, (_, before, number, comma) => before + String(Number(number)) + comma);
+
+/** The last reference token of a JSON Pointer. */
+const lastToken = (pointer) => pointer.slice(pointer.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
 
 test('the page and its files come from the service, under its policy', async () => {
   const response = await page.goto(base);
@@ -375,6 +449,120 @@ test('errors of the service and of the network are shown', async () => {
   await page.unroute('**/v1/validate**');
   await validate();
   assert.equal(await page.getByRole('alert').isHidden(), true);
+});
+
+test('a minified set opened: shown formatted, each diagnostic marked on the line of its value', async () => {
+  const name = basename(minifiedSet);
+  const bytes = readFileSync(minifiedSet);
+  const text = bytes.toString('utf8');
+  assert.equal(text.split('\n').length, 1, `${name} is on one line`);
+  const pretty = JSON.stringify(JSON.parse(text), null, 2).split('\n');
+  const report = await apiReport(text, { kind: 'auto', name });
+  const diagnostics = diagnosticsOf(report);
+  assert.ok(diagnostics.length > PAGE_SIZE, `${name} has many diagnostics (${diagnostics.length})`);
+
+  await page.locator('#file').setInputFiles(minifiedSet);
+  await page.locator('#status', { hasText: `Opened ${name}` }).waitFor();
+  assert.equal(await page.locator('#name').inputValue(), name);
+  await watchLongTasks();
+  const took = await validate();
+  const longest = await page.evaluate(() => window.longestTask);
+  assert.ok(longest < 1500, `the longest task took ${longest} ms`);
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Invalid');
+
+  // Formatted as JSON.stringify(…, null, 2) formats it, numbers as written.
+  assert.equal(await page.getByLabel('Formatted', { exact: true }).isChecked(), true, 'a minified document is shown formatted');
+  assert.match(await sourceMeta(), new RegExp(`^\\(${thousands(pretty.length)} lines as formatted, from 1 line, `));
+  const top = await drawnLines();
+  assert.ok(top.length > 20);
+  for (const { line, text } of top) assert.equal(text, numbersAsParsed(pretty[line - 1]), `line ${line}`);
+
+  // Each diagnostic names the file's own place, and is on the line of its
+  // value: the character at its byte offset is its column's mark, and what
+  // follows on that line is what follows in the file.
+  assert.deepEqual(await listed(), expectedListing(diagnostics.slice(0, PAGE_SIZE)));
+  await listAll();
+  assert.deepEqual(await listed(), expectedListing(diagnostics));
+  const { chosen, marked } = await chooseEach();
+  assert.equal(chosen.length, diagnostics.length);
+  const worst = new Map();
+  for (const [i, d] of diagnostics.entries()) {
+    assert.ok(chosen[i], `${d.code} at ${d.pointer} is drawn when chosen`);
+    if (worst.get(chosen[i].line) !== 'error') worst.set(chosen[i].line, d.severity);
+  }
+  for (const [i, d] of diagnostics.entries()) {
+    const row = chosen[i];
+    const what = `${d.code} at ${d.pointer} (byte ${d.offset}), on line ${row.line}`;
+    assert.ok(row.inView && row.classes.includes('is-current') && !row.cut, what);
+    assert.ok(row.classes.includes(`is-${worst.get(row.line)}`), `${what}: marked ${worst.get(row.line)}`);
+    assert.equal(row.text, numbersAsParsed(pretty[row.line - 1]), what);
+    const from = bytes.subarray(d.offset, d.offset + 4096).toString('utf8');
+    assert.ok(row.text.slice(row.mark).length > 0 && from.startsWith(row.text.slice(row.mark)), `${what}: ${row.text}`);
+    // A missing member is marked at its object, an unknown one at its name.
+    if (d.code === 'missing_field') assert.equal(row.text[row.mark], '{', what);
+    if (d.code === 'unknown_field') assert.ok(row.text.trim().startsWith(`"${lastToken(d.pointer)}": `), what);
+    assert.equal(row.where, `line ${thousands(row.line)} as formatted`);
+  }
+  // …and the lines marked are the lines of the diagnostics.
+  assert.deepEqual(marked.sort((a, b) => a - b), [...worst.keys()].sort((a, b) => a - b));
+  assert.match(await sourceMeta(), new RegExp(`, ${worst.size} marked\\)$`));
+
+  // The file's own line, one of 3.6 MB, when asked for.
+  await page.getByLabel('Formatted', { exact: true }).uncheck();
+  assert.equal(await sourceMeta(), '(1 line, 1 marked)');
+  await page.locator('#diagnostics .diag-button').nth(1).click();
+  const own = await drawnLine(1);
+  assert.ok(own.classes.includes('is-current'));
+  assert.equal(own.mark, characterAt(text.slice(0, 2 * diagnostics[1].column + 10), diagnostics[1].column));
+  assert.equal(await page.locator('#diagnostics .diag-where').count(), 0);
+  await page.getByLabel('Formatted', { exact: true }).check();
+  const back = await drawnLine(chosen[1].line);
+  assert.ok(back && back.inView && back.classes.includes('is-current'), 'the chosen diagnostic stays chosen');
+  console.log(`# ${name}: ${thousands(bytes.length)} bytes on 1 line, ${pretty.length} formatted, ${diagnostics.length} diagnostics; results in ${took} ms, longest task ${Math.round(longest)} ms`);
+});
+
+test('a minified document of a million lines: formatted, scrolled through, its last line reached', async () => {
+  const text = `{"name": "x", "height": 1050, "a": [${'0, '.repeat(999999)}0], "width": "wide"}`;
+  const report = await apiReport(text, { kind: 'auto', name: 'million.json' });
+  const diagnostics = diagnosticsOf(report);
+  assert.deepEqual(diagnostics.map((d) => d.code), ['unknown_field', 'wrong_type']);
+  const lines = 1000007;
+  await page.locator('#text').evaluate((area, text) => {
+    area.value = text;
+    area.dispatchEvent(new Event('input'));
+  }, text);
+  await page.locator('#name').fill('million.json');
+  await watchLongTasks();
+  const took = await validate();
+  const longest = await page.evaluate(() => window.longestTask);
+  assert.ok(longest < 1500, `the longest task took ${longest} ms`);
+  assert.match(await sourceMeta(), new RegExp(`^\\(${thousands(lines)} lines as formatted, from 1 line, 2 marked\\)$`));
+  const height = await page.locator('#source-spacer').evaluate((spacer) => spacer.offsetHeight);
+  assert.ok(height <= 15000000, `the spacer is ${height} px tall`);
+
+  // The last diagnostic, on the line before last, reached and marked.
+  await page.locator('#diagnostics .diag-button').last().click();
+  const last = await drawnLine(lines - 1, 1);
+  assert.ok(last && last.inView && last.classes.includes('is-current') && last.classes.includes('is-error'));
+  assert.equal(last.text, '  "width": "wide"');
+  assert.equal(last.mark, '"');
+  // Half way, and the end.
+  await page.locator('#source').evaluate((view) => {
+    view.scrollTop = (view.scrollHeight - view.clientHeight) / 2;
+  });
+  await page.waitForFunction(() => document.querySelector('#source .line[data-line="500000"]'));
+  assert.ok((await drawnLine(500000, 1)).inView, 'the middle line is in view half way');
+  assert.equal((await drawnLine(500000)).text, '    0,');
+  await page.locator('#source').evaluate((view) => {
+    view.scrollTop = view.scrollHeight;
+  });
+  await page.waitForFunction((n) => document.querySelector(`#source .line[data-line="${n}"]`), lines);
+  // (Scaled, the lines are placed from the scroll offset, which the
+  // browser rounds: within a pixel.)
+  const end = await drawnLine(lines, 1);
+  assert.ok(end.inView && end.text === '}', 'the last line is in view at the end');
+  assert.ok((await page.locator('#source .line').count()) < 300);
+  console.log(`# a million lines formatted from one: results in ${took} ms, longest task ${Math.round(longest)} ms`);
 });
 
 test('a real set of some MB: results soon, the page responsive, the DOM bounded', async () => {
