@@ -178,6 +178,10 @@
     }
     if (counts.childElementCount) ui.status.append(counts);
     if (unreadable) ui.status.append(element('p', 'status-note', `The body could not be read to its end: ${unreadable.error}`));
+    // How the body was checked: the version, when as of `auto`.
+    for (const file of report.files) {
+      if (file.note) ui.status.append(element('p', 'status-note file-note', `Checked ${file.note.replace(/^checked /, '')}.`));
+    }
     const held = (report.suppressed || []).reduce((n, s) => n + s.total - s.shown, 0);
     if (held) {
       ui.status.append(element('p', 'status-note',

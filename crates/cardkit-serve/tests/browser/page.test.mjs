@@ -521,6 +521,25 @@ test('a minified set opened: shown formatted, each diagnostic marked on the line
   console.log(`# ${name}: ${thousands(bytes.length)} bytes on 1 line, ${pretty.length} formatted, ${diagnostics.length} diagnostics; results in ${took} ms, longest task ${Math.round(longest)} ms`);
 });
 
+test('as of auto is offered, and checks the minified set as of the version it declares', async () => {
+  const name = basename(minifiedSet);
+  const text = readFileSync(minifiedSet, 'utf8');
+  const asOf = page.getByLabel('As of version');
+  assert.deepEqual(await asOf.evaluate((input) => [...input.list.options].map((option) => option.value)), ['auto']);
+  const report = await apiReport(text, { kind: 'auto', name, as_of: 'auto' });
+  assert.equal(report.summary.invalid, 0, 'as of its own version the set is valid');
+  await asOf.fill('auto');
+  assert.equal(await page.getByLabel('Newer fields are errors').isDisabled(), false);
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Valid, with warnings');
+  const note = report.files[0].note;
+  assert.match(note, /^checked as of v\d+\.\d+\.\d+, the version its meta.version declares/);
+  assert.ok((await page.locator('#status .file-note').textContent()).includes(note.replace(/^checked /, '')));
+  assert.deepEqual(await listed(), expectedListing(diagnosticsOf(report).slice(0, PAGE_SIZE)));
+  assert.equal(await page.getByLabel('Formatted', { exact: true }).isChecked(), true, 'the same text, the same view');
+  await asOf.fill('');
+});
+
 test('a minified document of a million lines: formatted, scrolled through, its last line reached', async () => {
   const text = `{"name": "x", "height": 1050, "a": [${'0, '.repeat(999999)}0], "width": "wide"}`;
   const report = await apiReport(text, { kind: 'auto', name: 'million.json' });
