@@ -1,6 +1,7 @@
 // The page of `cardkit serve`: sends the document to POST /v1/validate and
-// shows the report: a summary, the diagnostics, and the source with the
-// offending lines marked, formatted when it came minified.
+// shows the report: a summary, the diagnostics (filtered by severity and
+// code), and the source with the offending lines marked, formatted when it
+// came minified.
 // Plain DOM, no framework: this file is served as it is, from the binary.
 'use strict';
 
@@ -54,6 +55,12 @@
     sourceWindow: $('source-window'),
     sourceMeta: $('source-meta'),
     formatted: $('formatted'),
+    filters: $('filters'),
+    showErrors: $('show-errors'),
+    showWarnings: $('show-warnings'),
+    errorsN: $('errors-n'),
+    warningsN: $('warnings-n'),
+    codeFilter: $('code-filter'),
     diagnostics: $('diagnostics'),
     diagnosticsMeta: $('diagnostics-meta'),
     more: $('more'),
@@ -74,6 +81,8 @@
     diagnostics: [],
     /** The line in the view of each diagnostic (by its index). */
     viewLines: new Int32Array(0),
+    /** The indices of the diagnostics the filters let through. */
+    filtered: [],
     /** How many of them are listed. */
     listed: 0,
     /** View line number → { severity, messages } of the diagnostics on it. */
@@ -270,25 +279,32 @@
   }
 
   function listMore() {
-    const end = Math.min(shown.diagnostics.length, shown.listed + PAGE_SIZE);
+    const total = shown.filtered.length;
+    const end = Math.min(total, shown.listed + PAGE_SIZE);
     const fragment = document.createDocumentFragment();
-    for (let i = shown.listed; i < end; i += 1) fragment.append(diagnosticItem(shown.diagnostics[i], i));
+    for (let i = shown.listed; i < end; i += 1) {
+      const index = shown.filtered[i];
+      fragment.append(diagnosticItem(shown.diagnostics[index], index));
+    }
     ui.diagnostics.append(fragment);
     shown.listed = end;
-    const rest = shown.diagnostics.length - end;
+    const rest = total - end;
     ui.more.hidden = rest === 0;
-    ui.moreText.textContent = `Showing the first ${count(end)} of ${count(shown.diagnostics.length)} diagnostics (and ${count(rest)} more).`;
+    ui.moreText.textContent = `Showing the first ${count(end)} of ${count(total)} diagnostics (and ${count(rest)} more).`;
     ui.showMore.textContent = `Show ${count(Math.min(rest, PAGE_SIZE))} more`;
   }
 
-  /** Lists the diagnostics, from the first. */
+  /** Lists the diagnostics the filters let through, from the first. */
   function listDiagnostics() {
     shown.listed = 0;
     ui.diagnostics.replaceChildren();
-    const n = shown.diagnostics.length;
-    ui.diagnosticsMeta.textContent = n ? `(${count(n)})` : '';
+    const all = shown.diagnostics.length;
+    const n = shown.filtered.length;
+    ui.diagnosticsMeta.textContent = all === 0 ? '' : n === all ? `(${count(all)})` : `(${count(n)} of ${count(all)})`;
     if (n === 0) {
-      ui.diagnostics.append(element('li', 'diag-none', 'No diagnostics: nothing to fix.'));
+      ui.diagnostics.append(all === 0
+        ? element('li', 'diag-none', 'No diagnostics: nothing to fix.')
+        : element('li', 'diag-filtered', 'No diagnostic is of the severities and the code chosen.'));
       ui.more.hidden = true;
       return;
     }
@@ -309,6 +325,7 @@
     }
     shown.current = null;
     shown.currentAt = null;
+    makeFilters();
   }
 
   function choose(index) {
@@ -322,13 +339,61 @@
     scrollToLine(shown.currentAt.line);
   }
 
-  /** Lists the diagnostics, marks their lines and draws the source, as the
-   * view shows them. */
-  function showView() {
+  // ---- filters: by severity and by code, in the page ----
+
+  function severityShown(diagnostic) {
+    if (diagnostic.severity === 'error') return ui.showErrors.checked;
+    if (diagnostic.severity === 'warning') return ui.showWarnings.checked;
+    return true;
+  }
+
+  /** The code filter's choices: the codes of the report, the most frequent
+   * first. The severities chosen are kept from one report to the next; the
+   * code, when the new report has it. */
+  function makeFilters() {
+    const seen = new Map();
+    for (const diagnostic of shown.diagnostics) seen.set(diagnostic.code, (seen.get(diagnostic.code) || 0) + 1);
+    const codes = [...seen.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([code]) => code);
+    const chosen = ui.codeFilter.value;
+    ui.codeFilter.replaceChildren(new Option('every code', ''), ...codes.map((code) => new Option(code, code)));
+    ui.codeFilter.value = seen.has(chosen) ? chosen : '';
+    ui.filters.hidden = shown.diagnostics.length === 0;
+  }
+
+  /** Counts, for each choice of a filter, the diagnostics it would show
+   * with the other filter as it is; lists and marks those both let through. */
+  function filterDiagnostics() {
+    const code = ui.codeFilter.value;
+    const bySeverity = { error: 0, warning: 0 };
+    const byCode = new Map();
+    let shownSeverities = 0;
+    shown.filtered = [];
+    for (const [index, diagnostic] of shown.diagnostics.entries()) {
+      const severityOk = severityShown(diagnostic);
+      const codeOk = code === '' || diagnostic.code === code;
+      if (codeOk && diagnostic.severity in bySeverity) bySeverity[diagnostic.severity] += 1;
+      if (severityOk) {
+        shownSeverities += 1;
+        byCode.set(diagnostic.code, (byCode.get(diagnostic.code) || 0) + 1);
+      }
+      if (severityOk && codeOk) shown.filtered.push(index);
+    }
+    ui.errorsN.textContent = `(${count(bySeverity.error)})`;
+    ui.warningsN.textContent = `(${count(bySeverity.warning)})`;
+    for (const option of ui.codeFilter.options) {
+      const n = option.value === '' ? shownSeverities : byCode.get(option.value) || 0;
+      option.textContent = `${option.value || 'every code'} (${count(n)})`;
+    }
+    if (shown.current !== null && !shown.filtered.includes(shown.current)) {
+      shown.current = null;
+      shown.currentAt = null;
+    }
     listDiagnostics();
     markLines();
-    showSourceMeta();
-    drawSource(true);
+    if (shown.view) {
+      showSourceMeta();
+      drawSource(true);
+    }
   }
 
   // ---- the views of the source: its own lines, or formatted ----
@@ -574,10 +639,11 @@
 
   // ---- the source drawn: only the lines in view (and a margin) ----
 
-  /** The lines of the diagnostics, marked. */
+  /** The lines of the diagnostics the filters let through, marked. */
   function markLines() {
     shown.marks = new Map();
-    for (const [index, diagnostic] of shown.diagnostics.entries()) {
+    for (const index of shown.filtered) {
+      const diagnostic = shown.diagnostics[index];
       const line = shown.viewLines[index];
       const mark = shown.marks.get(line);
       if (!mark) {
@@ -707,6 +773,7 @@
     shown.view = null;
     shown.diagnostics = [];
     shown.viewLines = new Int32Array(0);
+    shown.filtered = [];
     shown.marks = new Map();
     shown.current = null;
     shown.currentAt = null;
@@ -777,7 +844,7 @@
     ui.panes.hidden = false;
     showDiagnostics(report);
     setText(text);
-    showView();
+    filterDiagnostics();
   }
 
   // ---- opening files ----
@@ -828,10 +895,13 @@
     if (button) choose(Number(button.dataset.index));
   });
   ui.showMore.addEventListener('click', listMore);
+  for (const control of [ui.showErrors, ui.showWarnings, ui.codeFilter]) {
+    control.addEventListener('change', filterDiagnostics);
+  }
   ui.formatted.addEventListener('change', () => {
     if (shown.text === null) return;
     setView();
-    showView();
+    filterDiagnostics();
     if (shown.currentAt) scrollToLine(shown.currentAt.line);
   });
   ui.open.addEventListener('click', () => ui.file.click());

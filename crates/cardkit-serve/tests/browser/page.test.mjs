@@ -540,6 +540,68 @@ test('as of auto is offered, and checks the minified set as of the version it de
   await asOf.fill('');
 });
 
+test('the filters list the diagnostics of the severities and the code chosen, with their counts', async () => {
+  const name = basename(minifiedSet);
+  const text = readFileSync(minifiedSet, 'utf8');
+  const diagnostics = diagnosticsOf(await apiReport(text, { kind: 'auto', name, warning_limit: '0' }));
+  await page.getByLabel('List every warning').check();
+  await validate();
+  const of = (severity, code) =>
+    diagnostics.filter((d) => (!severity || d.severity === severity) && (!code || d.code === code));
+  const codes = [...new Set(diagnostics.map((d) => d.code))];
+  assert.ok(of('error').length > 0 && of('warning').length > PAGE_SIZE && codes.length >= 2);
+  const errors = page.locator('#show-errors');
+  const warnings = page.locator('#show-warnings');
+  const code = page.getByLabel('Code', { exact: true });
+
+  /** The counts the filters show, and what is listed. */
+  async function expect(shownDiagnostics, counts) {
+    assert.equal(await page.locator('#errors-n').textContent(), `(${thousands(counts.errors)})`);
+    assert.equal(await page.locator('#warnings-n').textContent(), `(${thousands(counts.warnings)})`);
+    const options = await code.locator('option').allTextContents();
+    assert.deepEqual(options, counts.codes);
+    const total = shownDiagnostics.length;
+    assert.equal(await page.locator('#diagnostics-heading').textContent(),
+      total === diagnostics.length ? `Diagnostics (${thousands(total)})` : `Diagnostics (${thousands(total)} of ${thousands(diagnostics.length)})`);
+    assert.deepEqual(await listed(), expectedListing(shownDiagnostics.slice(0, PAGE_SIZE)));
+    if (total > PAGE_SIZE) assert.match(await page.locator('#more').textContent(), new RegExp(`of ${thousands(total)} diagnostics \\(and ${thousands(total - PAGE_SIZE)} more\\)`));
+    else assert.equal(await page.locator('#more').isHidden(), true);
+    // The lines marked are those of the diagnostics listed.
+    for (const row of await drawnLines()) {
+      if (row.classes.includes('is-error')) assert.ok(shownDiagnostics.some((d) => d.severity === 'error'), `line ${row.line} marked an error`);
+      if (row.classes.includes('is-warning')) assert.ok(shownDiagnostics.some((d) => d.severity === 'warning'), `line ${row.line} marked a warning`);
+    }
+  }
+  const byCount = [...codes].sort((a, b) => of(null, b).length - of(null, a).length || (a < b ? -1 : 1));
+  const codeOptions = (severity) => [
+    `every code (${thousands(of(severity).length)})`,
+    ...byCount.map((c) => `${c} (${thousands(of(severity, c).length)})`),
+  ];
+
+  await expect(diagnostics, { errors: of('error').length, warnings: of('warning').length, codes: codeOptions(null) });
+  await errors.uncheck();
+  await expect(of('warning'), { errors: of('error').length, warnings: of('warning').length, codes: codeOptions('warning') });
+  await errors.check();
+  await warnings.uncheck();
+  await expect(of('error'), { errors: of('error').length, warnings: of('warning').length, codes: codeOptions('error') });
+  await warnings.check();
+  for (const c of codes) {
+    await code.selectOption(c);
+    await expect(of(null, c), { errors: of('error', c).length, warnings: of('warning', c).length, codes: codeOptions(null) });
+  }
+  // Nothing of the code chosen among the severities chosen.
+  const warningCode = of('warning')[0].code;
+  await code.selectOption(warningCode);
+  await warnings.uncheck();
+  assert.match(await page.locator('#diagnostics').textContent(), /No diagnostic is of the severities and the code chosen/);
+  assert.equal(await page.locator('#diagnostics .diag').count(), 0);
+  assert.equal(await page.locator('#source .line.is-error, #source .line.is-warning').count(), 0);
+  assert.match(await sourceMeta(), /, 0 marked\)$/);
+  await warnings.check();
+  await code.selectOption('');
+  await expect(diagnostics, { errors: of('error').length, warnings: of('warning').length, codes: codeOptions(null) });
+});
+
 test('a minified document of a million lines: formatted, scrolled through, its last line reached', async () => {
   const text = `{"name": "x", "height": 1050, "a": [${'0, '.repeat(999999)}0], "width": "wide"}`;
   const report = await apiReport(text, { kind: 'auto', name: 'million.json' });
