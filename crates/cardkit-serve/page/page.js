@@ -1,7 +1,7 @@
 // The page of `cardkit serve`: sends the document to POST /v1/validate and
 // shows the report: a summary, the diagnostics (filtered by severity and
-// code), and the source with the offending lines marked, formatted when it
-// came minified.
+// code, each linked to the explanations of its field and its code), and the
+// source with the offending lines marked, formatted when it came minified.
 // Plain DOM, no framework: this file is served as it is, from the binary.
 'use strict';
 
@@ -223,11 +223,43 @@
       label += ` (line ${line} as formatted)`;
     }
     button.setAttribute('aria-label', label);
-    item.append(button, explainer(diagnostic));
+    const foot = element('div', 'diag-foot');
+    foot.append(explainer(diagnostic), explainLinks(diagnostic));
+    item.append(button, foot);
     return item;
   }
 
   // ---- explanations: of the diagnostic's code and of the field it names ----
+
+  /** The API's explanation of the diagnostic's code. */
+  const codeUrl = (diagnostic) => `v1/explain/code/${encodeURIComponent(diagnostic.code)}`;
+
+  /** The API's explanation of the field at the diagnostic's pointer (from
+   * the file's root, as the report gives it), or null when it names none:
+   * the whole document, or no document of a known kind. */
+  function fieldUrl(diagnostic) {
+    if (!diagnostic.kind || !diagnostic.pointer) return null;
+    const params = new URLSearchParams({ pointer: diagnostic.pointer });
+    return `v1/explain/${encodeURIComponent(diagnostic.kind)}?${params}`;
+  }
+
+  function link(href, text, label) {
+    const anchor = element('a', 'explain-link', text);
+    anchor.href = href;
+    anchor.target = '_blank';
+    anchor.rel = 'noopener';
+    anchor.setAttribute('aria-label', label);
+    return anchor;
+  }
+
+  /** Links to what the API says of the diagnostic's field and code. */
+  function explainLinks(diagnostic) {
+    const links = element('span', 'diag-links');
+    const field = fieldUrl(diagnostic);
+    if (field) links.append(link(field, 'field', `the field ${diagnostic.field || diagnostic.pointer} explained, by the API`));
+    links.append(link(codeUrl(diagnostic), 'code', `the code ${diagnostic.code} explained, by the API`));
+    return links;
+  }
 
   /** A disclosure that fetches, when first opened, what the service says of
    * the diagnostic's code and of the field at its pointer. */
@@ -250,15 +282,15 @@
 
   async function explain(diagnostic) {
     const parts = [];
-    const code = await fetchJson(`v1/explain/code/${encodeURIComponent(diagnostic.code)}`);
+    const code = await fetchJson(codeUrl(diagnostic));
     if (code.ok) {
       parts.push(element('h4', '', diagnostic.code));
       parts.push(element('p', '', code.body.meaning));
       parts.push(element('p', 'explain-fix', `To fix it: ${code.body.fix}`));
     }
-    if (diagnostic.kind && diagnostic.pointer) {
-      const params = new URLSearchParams({ pointer: diagnostic.pointer });
-      const field = await fetchJson(`v1/explain/${encodeURIComponent(diagnostic.kind)}?${params}`);
+    const url = fieldUrl(diagnostic);
+    if (url) {
+      const field = await fetchJson(url);
       parts.push(element('h4', '', diagnostic.field || diagnostic.pointer));
       if (field.ok) {
         const lines = element('dl', 'explain-lines');

@@ -602,6 +602,62 @@ test('the filters list the diagnostics of the severities and the code chosen, wi
   await expect(diagnostics, { errors: of('error').length, warnings: of('warning').length, codes: codeOptions(null) });
 });
 
+test('each diagnostic links to the explanations of its field and its code', async () => {
+  const name = basename(minifiedSet);
+  const text = readFileSync(minifiedSet, 'utf8');
+  const diagnostics = diagnosticsOf(await apiReport(text, { kind: 'auto', name, warning_limit: '0' }));
+  const links = await page.locator('#diagnostics .diag').evaluateAll((items) =>
+    items.map((item) => [...item.querySelectorAll('.diag-links a')].map((a) => ({ href: a.href, text: a.textContent, label: a.getAttribute('aria-label'), target: a.target }))),
+  );
+  assert.equal(links.length, PAGE_SIZE);
+  // The links of each pointer and code fetched once.
+  const fetched = new Map();
+  const get = async (href) => {
+    if (!fetched.has(href)) {
+      const response = await fetch(href);
+      fetched.set(href, { status: response.status, body: await response.json() });
+    }
+    return fetched.get(href);
+  };
+  for (const [i, [field, code]] of links.entries()) {
+    const d = diagnostics[i];
+    assert.equal(field.text, 'field');
+    assert.equal(field.label, `the field ${d.field} explained, by the API`);
+    assert.equal(field.href, `${base}/v1/explain/set?${new URLSearchParams({ pointer: d.pointer })}`);
+    assert.equal(code.text, 'code');
+    assert.equal(code.href, `${base}/v1/explain/code/${d.code}`);
+    assert.ok(field.target === '_blank' && code.target === '_blank', 'the links open beside the page');
+    const explained = await get(code.href);
+    assert.equal(explained.status, 200);
+    assert.equal(explained.body.code, d.code);
+    assert.equal(explained.body.severity, d.severity);
+    const place = await get(field.href);
+    if (d.code === 'unknown_field') {
+      // No such field: the API says so, and what its model has instead.
+      assert.equal(place.status, 404);
+      assert.match(place.body.detail, new RegExp(`has no member \`${lastToken(d.pointer)}\``));
+    } else {
+      assert.equal(place.status, 200, `${d.pointer} explained`);
+      assert.equal(place.body.pointer, d.pointer);
+      assert.ok(place.body.places.some((p) => `${p.row.model}.${p.row.name}` === d.field), `${d.pointer} is ${d.field}`);
+    }
+  }
+  assert.ok(fetched.size >= 4);
+
+  // Followed: the field's explanation opens in a tab of its own.
+  const first = page.locator('#diagnostics .diag').first();
+  const [tab] = await Promise.all([context.waitForEvent('page'), first.getByRole('link', { name: /^the field / }).click()]);
+  await tab.waitForLoadState();
+  assert.equal(tab.url(), links[0][0].href);
+  const shownThere = JSON.parse(await tab.locator('body').innerText());
+  assert.deepEqual(shownThere, (await get(links[0][0].href)).body);
+  await tab.close();
+  // The explanation in place is still there.
+  await first.locator('.diag-explain summary').click();
+  await first.locator('.explain-body dt').first().waitFor();
+  await page.getByLabel('List every warning').uncheck();
+});
+
 test('a minified document of a million lines: formatted, scrolled through, its last line reached', async () => {
   const text = `{"name": "x", "height": 1050, "a": [${'0, '.repeat(999999)}0], "width": "wide"}`;
   const report = await apiReport(text, { kind: 'auto', name: 'million.json' });
