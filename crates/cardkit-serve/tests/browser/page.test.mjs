@@ -658,6 +658,28 @@ test('each diagnostic links to the explanations of its field and its code', asyn
   await page.getByLabel('List every warning').uncheck();
 });
 
+test('document content is shown as text, never as markup', async () => {
+  // No double quotes in them: JSON would escape those.
+  const hostile = '<img src=x onerror=window.injected=1>';
+  const text = JSON.stringify({
+    name: '</span><script>window.injected=2</script>',
+    width: hostile,
+    height: 1050,
+    '<b onmouseover=window.injected=3>bold</b>': ['<iframe src=javascript:window.injected=4>'],
+  }) + ' '.repeat(300);
+  await paste(text, '<svg onload=window.injected=5>.json');
+  await validate();
+  assert.equal(await page.getByLabel('Formatted', { exact: true }).isChecked(), true);
+  const report = await apiReport(text, { kind: 'auto', name: 'x.json' });
+  assert.deepEqual(await listed(), expectedListing(diagnosticsOf(report)));
+  for (const index of diagnosticsOf(report).keys()) await page.locator('#diagnostics .diag-button').nth(index).click();
+  const source = (await drawnLines()).map((row) => row.text).join('\n');
+  assert.ok(source.includes(hostile), 'the markup is shown as it is written');
+  assert.ok((await page.locator('#diagnostics').textContent()).includes('<b onmouseover'));
+  assert.equal(await page.locator('main img, main script, main iframe, main b, main svg').count(), 0);
+  assert.equal(await page.evaluate(() => window.injected), undefined);
+});
+
 test('a minified document of a million lines: formatted, scrolled through, its last line reached', async () => {
   const text = `{"name": "x", "height": 1050, "a": [${'0, '.repeat(999999)}0], "width": "wide"}`;
   const report = await apiReport(text, { kind: 'auto', name: 'million.json' });
