@@ -1,7 +1,8 @@
 // The page of `cardkit serve`: sends the document to POST /v1/validate and
-// shows the report: a summary, the diagnostics, and the source with the
-// offending lines marked. Plain DOM, no framework: this file is served as it
-// is, from the binary.
+// shows the report: a summary, the diagnostics (filtered by severity and
+// code, each linked to the explanations of its field and its code), and the
+// source with the offending lines marked, formatted when it came minified.
+// Plain DOM, no framework: this file is served as it is, from the binary.
 'use strict';
 
 (() => {
@@ -13,6 +14,17 @@
   const PAGE_SIZE = 200;
   /** Characters of a source line drawn; longer lines are cut. */
   const MAX_LINE_CHARS = 2000;
+  /** The tallest the source's spacer is made: browsers cap an element's
+   * height (Firefox near 17.9 million pixels, Chromium near 33.5 million).
+   * Past it, scrolling is scaled: each pixel scrolled moves the lines more. */
+  const MAX_SPACER_HEIGHT = 15000000;
+  /** Average characters per line past which a document is shown formatted
+   * at first: minified JSON, on one line or a few very long ones. */
+  const MINIFIED_LINE_CHARS = 200;
+  /** Spaces per level of the formatted view, and the deepest level
+   * indented (deeper lines are indented as that one). */
+  const INDENT = 2;
+  const MAX_INDENTED_DEPTH = 100;
   const JSON_LINES_NAME = /\.(jsonl|ndjson)$/i;
   const RANK = { error: 2, warning: 1 };
   const GLYPH = { error: '✖', warning: '▲' };
@@ -42,6 +54,13 @@
     sourceSpacer: $('source-spacer'),
     sourceWindow: $('source-window'),
     sourceMeta: $('source-meta'),
+    formatted: $('formatted'),
+    filters: $('filters'),
+    showErrors: $('show-errors'),
+    showWarnings: $('show-warnings'),
+    errorsN: $('errors-n'),
+    warningsN: $('warnings-n'),
+    codeFilter: $('code-filter'),
     diagnostics: $('diagnostics'),
     diagnosticsMeta: $('diagnostics-meta'),
     more: $('more'),
@@ -51,16 +70,29 @@
 
   /** What is shown: the text as validated and the report's diagnostics. */
   const shown = {
-    lines: [],
-    /** Line number → { severity, messages } of the diagnostics on it. */
-    marks: new Map(),
+    /** The text as validated. */
+    text: null,
+    /** Its views, made when first asked for: its own lines, formatted. */
+    plain: null,
+    formatted: null,
+    /** The view drawn: one of the two (see plainView and formattedView). */
+    view: null,
+    /** Every diagnostic of the report, in its order. */
     diagnostics: [],
+    /** The line in the view of each diagnostic (by its index). */
+    viewLines: new Int32Array(0),
+    /** The indices of the diagnostics the filters let through. */
+    filtered: [],
+    /** How many of them are listed. */
     listed: 0,
-    /** The diagnostic chosen in the list, if any. */
+    /** View line number → { severity, messages } of the diagnostics on it. */
+    marks: new Map(),
+    /** The index of the diagnostic chosen in the list, if any, and its
+     * place in the view: { line, index } (a UTF-16 index in the line). */
     current: null,
+    currentAt: null,
     /** The lines drawn now: [first, end). */
     drawn: [0, 0],
-    text: null,
   };
   let request = null;
 
@@ -155,6 +187,10 @@
     }
     if (counts.childElementCount) ui.status.append(counts);
     if (unreadable) ui.status.append(element('p', 'status-note', `The body could not be read to its end: ${unreadable.error}`));
+    // How the body was checked: the version, when as of `auto`.
+    for (const file of report.files) {
+      if (file.note) ui.status.append(element('p', 'status-note file-note', `Checked ${file.note.replace(/^checked /, '')}.`));
+    }
     const held = (report.suppressed || []).reduce((n, s) => n + s.total - s.shown, 0);
     if (held) {
       ui.status.append(element('p', 'status-note',
@@ -178,12 +214,52 @@
     button.append(head, element('span', 'diag-message', diagnostic.message));
     if (diagnostic.suggestion) button.append(element('span', 'diag-suggestion', `Did you mean “${diagnostic.suggestion}”?`));
     button.append(element('code', 'diag-pointer', diagnostic.pointer || '(root)'));
-    button.setAttribute('aria-label', `${diagnostic.severity} ${diagnostic.code} at line ${diagnostic.line}, column ${diagnostic.column}: ${diagnostic.message}`);
-    item.append(button, explainer(diagnostic));
+    let label = `${diagnostic.severity} ${diagnostic.code} at line ${diagnostic.line}, column ${diagnostic.column}: ${diagnostic.message}`;
+    if (shown.view.formatted) {
+      // The file's own line and column above; where the formatted view
+      // shows it here.
+      const line = shown.viewLines[index];
+      button.append(element('span', 'diag-where', `line ${count(line)} as formatted`));
+      label += ` (line ${line} as formatted)`;
+    }
+    button.setAttribute('aria-label', label);
+    const foot = element('div', 'diag-foot');
+    foot.append(explainer(diagnostic), explainLinks(diagnostic));
+    item.append(button, foot);
     return item;
   }
 
   // ---- explanations: of the diagnostic's code and of the field it names ----
+
+  /** The API's explanation of the diagnostic's code. */
+  const codeUrl = (diagnostic) => `v1/explain/code/${encodeURIComponent(diagnostic.code)}`;
+
+  /** The API's explanation of the field at the diagnostic's pointer (from
+   * the file's root, as the report gives it), or null when it names none:
+   * the whole document, or no document of a known kind. */
+  function fieldUrl(diagnostic) {
+    if (!diagnostic.kind || !diagnostic.pointer) return null;
+    const params = new URLSearchParams({ pointer: diagnostic.pointer });
+    return `v1/explain/${encodeURIComponent(diagnostic.kind)}?${params}`;
+  }
+
+  function link(href, text, label) {
+    const anchor = element('a', 'explain-link', text);
+    anchor.href = href;
+    anchor.target = '_blank';
+    anchor.rel = 'noopener';
+    anchor.setAttribute('aria-label', label);
+    return anchor;
+  }
+
+  /** Links to what the API says of the diagnostic's field and code. */
+  function explainLinks(diagnostic) {
+    const links = element('span', 'diag-links');
+    const field = fieldUrl(diagnostic);
+    if (field) links.append(link(field, 'field', `the field ${diagnostic.field || diagnostic.pointer} explained, by the API`));
+    links.append(link(codeUrl(diagnostic), 'code', `the code ${diagnostic.code} explained, by the API`));
+    return links;
+  }
 
   /** A disclosure that fetches, when first opened, what the service says of
    * the diagnostic's code and of the field at its pointer. */
@@ -206,15 +282,15 @@
 
   async function explain(diagnostic) {
     const parts = [];
-    const code = await fetchJson(`v1/explain/code/${encodeURIComponent(diagnostic.code)}`);
+    const code = await fetchJson(codeUrl(diagnostic));
     if (code.ok) {
       parts.push(element('h4', '', diagnostic.code));
       parts.push(element('p', '', code.body.meaning));
       parts.push(element('p', 'explain-fix', `To fix it: ${code.body.fix}`));
     }
-    if (diagnostic.kind && diagnostic.pointer) {
-      const params = new URLSearchParams({ pointer: diagnostic.pointer });
-      const field = await fetchJson(`v1/explain/${encodeURIComponent(diagnostic.kind)}?${params}`);
+    const url = fieldUrl(diagnostic);
+    if (url) {
+      const field = await fetchJson(url);
       parts.push(element('h4', '', diagnostic.field || diagnostic.pointer));
       if (field.ok) {
         const lines = element('dl', 'explain-lines');
@@ -235,15 +311,40 @@
   }
 
   function listMore() {
-    const end = Math.min(shown.diagnostics.length, shown.listed + PAGE_SIZE);
+    const total = shown.filtered.length;
+    const end = Math.min(total, shown.listed + PAGE_SIZE);
     const fragment = document.createDocumentFragment();
-    for (let i = shown.listed; i < end; i += 1) fragment.append(diagnosticItem(shown.diagnostics[i], i));
+    for (let i = shown.listed; i < end; i += 1) {
+      const index = shown.filtered[i];
+      fragment.append(diagnosticItem(shown.diagnostics[index], index));
+    }
     ui.diagnostics.append(fragment);
     shown.listed = end;
-    const rest = shown.diagnostics.length - end;
+    const rest = total - end;
     ui.more.hidden = rest === 0;
-    ui.moreText.textContent = `Showing the first ${count(end)} of ${count(shown.diagnostics.length)} diagnostics (and ${count(rest)} more).`;
+    ui.moreText.textContent = `Showing the first ${count(end)} of ${count(total)} diagnostics (and ${count(rest)} more).`;
     ui.showMore.textContent = `Show ${count(Math.min(rest, PAGE_SIZE))} more`;
+  }
+
+  /** Lists the diagnostics the filters let through, from the first. */
+  function listDiagnostics() {
+    shown.listed = 0;
+    ui.diagnostics.replaceChildren();
+    const all = shown.diagnostics.length;
+    const n = shown.filtered.length;
+    ui.diagnosticsMeta.textContent = all === 0 ? '' : n === all ? `(${count(all)})` : `(${count(n)} of ${count(all)})`;
+    if (n === 0) {
+      ui.diagnostics.append(all === 0
+        ? element('li', 'diag-none', 'No diagnostics: nothing to fix.')
+        : element('li', 'diag-filtered', 'No diagnostic is of the severities and the code chosen.'));
+      ui.more.hidden = true;
+      return;
+    }
+    listMore();
+    if (shown.current !== null) {
+      const button = ui.diagnostics.querySelector(`button[data-index="${shown.current}"]`);
+      if (button) button.setAttribute('aria-current', 'true');
+    }
   }
 
   function showDiagnostics(report) {
@@ -254,17 +355,9 @@
         for (const diagnostic of document.diagnostics) shown.diagnostics.push({ ...diagnostic, kind: document.kind });
       }
     }
-    shown.listed = 0;
     shown.current = null;
-    ui.diagnostics.replaceChildren();
-    const n = shown.diagnostics.length;
-    ui.diagnosticsMeta.textContent = n ? `(${count(n)})` : '';
-    if (n === 0) {
-      ui.diagnostics.append(element('li', 'diag-none', 'No diagnostics: nothing to fix.'));
-      ui.more.hidden = true;
-      return;
-    }
-    listMore();
+    shown.currentAt = null;
+    makeFilters();
   }
 
   function choose(index) {
@@ -273,18 +366,320 @@
     for (const old of ui.diagnostics.querySelectorAll('[aria-current]')) old.removeAttribute('aria-current');
     const button = ui.diagnostics.querySelector(`button[data-index="${index}"]`);
     if (button) button.setAttribute('aria-current', 'true');
-    shown.current = diagnostic;
-    scrollToLine(diagnostic.line);
+    shown.current = index;
+    shown.currentAt = shown.view.at(diagnostic);
+    scrollToLine(shown.currentAt.line);
   }
 
-  // ---- the source view: only the lines in view (and a margin) are drawn ----
+  // ---- filters: by severity and by code, in the page ----
 
+  function severityShown(diagnostic) {
+    if (diagnostic.severity === 'error') return ui.showErrors.checked;
+    if (diagnostic.severity === 'warning') return ui.showWarnings.checked;
+    return true;
+  }
+
+  /** The code filter's choices: the codes of the report, the most frequent
+   * first. The severities chosen are kept from one report to the next; the
+   * code, when the new report has it. */
+  function makeFilters() {
+    const seen = new Map();
+    for (const diagnostic of shown.diagnostics) seen.set(diagnostic.code, (seen.get(diagnostic.code) || 0) + 1);
+    const codes = [...seen.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([code]) => code);
+    const chosen = ui.codeFilter.value;
+    ui.codeFilter.replaceChildren(new Option('every code', ''), ...codes.map((code) => new Option(code, code)));
+    ui.codeFilter.value = seen.has(chosen) ? chosen : '';
+    ui.filters.hidden = shown.diagnostics.length === 0;
+  }
+
+  /** Counts, for each choice of a filter, the diagnostics it would show
+   * with the other filter as it is; lists and marks those both let through. */
+  function filterDiagnostics() {
+    const code = ui.codeFilter.value;
+    const bySeverity = { error: 0, warning: 0 };
+    const byCode = new Map();
+    let shownSeverities = 0;
+    shown.filtered = [];
+    for (const [index, diagnostic] of shown.diagnostics.entries()) {
+      const severityOk = severityShown(diagnostic);
+      const codeOk = code === '' || diagnostic.code === code;
+      if (codeOk && diagnostic.severity in bySeverity) bySeverity[diagnostic.severity] += 1;
+      if (severityOk) {
+        shownSeverities += 1;
+        byCode.set(diagnostic.code, (byCode.get(diagnostic.code) || 0) + 1);
+      }
+      if (severityOk && codeOk) shown.filtered.push(index);
+    }
+    ui.errorsN.textContent = `(${count(bySeverity.error)})`;
+    ui.warningsN.textContent = `(${count(bySeverity.warning)})`;
+    for (const option of ui.codeFilter.options) {
+      const n = option.value === '' ? shownSeverities : byCode.get(option.value) || 0;
+      option.textContent = `${option.value || 'every code'} (${count(n)})`;
+    }
+    if (shown.current !== null && !shown.filtered.includes(shown.current)) {
+      shown.current = null;
+      shown.currentAt = null;
+    }
+    listDiagnostics();
+    markLines();
+    if (shown.view) {
+      showSourceMeta();
+      drawSource(true);
+    }
+  }
+
+  // ---- the views of the source: its own lines, or formatted ----
+
+  /** The text on its own lines. A diagnostic is on its own line. */
+  function plainView(text) {
+    const lines = text.split('\n');
+    let widest = 0;
+    for (const line of lines) widest = Math.max(widest, line.length);
+    return {
+      formatted: false,
+      count: lines.length,
+      widest,
+      line: (number) => lines[number - 1].replace(/\r$/, ''),
+      lineOf: (diagnostic) => diagnostic.line,
+      at: (diagnostic) => ({
+        line: diagnostic.line,
+        index: indexOfColumn((lines[diagnostic.line - 1] || '').replace(/\r$/, ''), diagnostic.column),
+      }),
+    };
+  }
+
+  const [SPACE, TAB, LF, CR, QUOTE, BACKSLASH, COMMA] = [0x20, 0x09, 0x0a, 0x0d, 0x22, 0x5c, 0x2c];
+  const [OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET] = [0x7b, 0x7d, 0x5b, 0x5d];
+
+  /** The bytes of the character whose first UTF-16 unit is `unit` in
+   * UTF-8, as the text is sent: a lone surrogate is sent as U+FFFD. */
+  const utf8Size = (unit, pair) => (unit < 0x80 ? 1 : unit < 0x800 ? 2 : pair ? 4 : 3);
+  const isPair = (text, i) => (text.charCodeAt(i) & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+
+  /** The text pretty-printed, in one pass: a line break after `{`, `[` and
+   * `,` and before `}` and `]` (outside strings; an empty `{}` or `[]` stays
+   * on its line), each line indented by its depth. Every line is a slice of
+   * the text (the blanks between tokens within it kept), so that nothing
+   * but the lines' bounds is stored, and a byte offset of the report maps
+   * to a line and a column of the view. Malformed JSON is formatted as far
+   * as its brackets and commas go; a line break of the text is always one
+   * of the view, so no line runs over two. */
+  function formattedView(text) {
+    const length = text.length;
+    let capacity = 1024;
+    let starts = new Int32Array(capacity);
+    let ends = new Int32Array(capacity);
+    let depths = new Int32Array(capacity);
+    /** The byte offset of each line's first character. */
+    let bytes = new Float64Array(capacity);
+    let lines = 0;
+    let widest = 0;
+    // The line being made: its first character (-1 when there is none
+    // yet), its byte offset and depth, and the end of its last token.
+    let start = -1;
+    let startByte = 0;
+    let startDepth = 0;
+    let end = 0;
+    let depth = 0;
+    let byte = 0;
+    let inString = false;
+    let escaped = false;
+
+    const close = () => {
+      if (start < 0) return;
+      if (lines === capacity) {
+        capacity *= 2;
+        const grown = (old, Type) => {
+          const array = new Type(capacity);
+          array.set(old);
+          return array;
+        };
+        starts = grown(starts, Int32Array);
+        ends = grown(ends, Int32Array);
+        depths = grown(depths, Int32Array);
+        bytes = grown(bytes, Float64Array);
+      }
+      starts[lines] = start;
+      ends[lines] = end;
+      depths[lines] = startDepth;
+      bytes[lines] = startByte;
+      widest = Math.max(widest, Math.min(startDepth, MAX_INDENTED_DEPTH) * INDENT + end - start);
+      lines += 1;
+      start = -1;
+    };
+
+    for (let i = 0; i < length; i += 1) {
+      const first = i;
+      const c = text.charCodeAt(i);
+      let size = 1;
+      if (c >= 0x80) {
+        const pair = isPair(text, i);
+        size = utf8Size(c, pair);
+        if (pair) i += 1;
+      }
+      if (inString) {
+        if (c === LF || c === CR) {
+          // A string does not run over lines (JSON's cannot).
+          inString = false;
+          close();
+        } else {
+          end = i + 1;
+          if (escaped) escaped = false;
+          else if (c === BACKSLASH) escaped = true;
+          else if (c === QUOTE) inString = false;
+        }
+      } else if (c === SPACE || c === TAB) {
+        // Blanks between tokens: kept within a line, dropped at its ends.
+      } else if (c === LF || c === CR) {
+        close();
+      } else {
+        if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+          // A closer begins a line of its own, one level out.
+          close();
+          if (depth > 0) depth -= 1;
+        }
+        if (start < 0) {
+          start = first;
+          startByte = byte;
+          startDepth = depth;
+        }
+        end = i + 1;
+        if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+          let j = i + 1;
+          while (j < length && (text.charCodeAt(j) === SPACE || text.charCodeAt(j) === TAB)) j += 1;
+          if (text.charCodeAt(j) === c + 2) {
+            // Empty: `{}` or `[]` (their closers are two code points on).
+            byte += j - i;
+            i = j;
+            end = j + 1;
+            if (depth === 0) close();
+          } else {
+            close();
+            depth += 1;
+          }
+        } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+          // The end of a value of the top level (of a line of JSON Lines).
+          if (depth === 0) close();
+        } else if (c === COMMA) {
+          if (depth > 0) close();
+        } else if (c === QUOTE) {
+          inString = true;
+        }
+      }
+      byte += size;
+    }
+    close();
+    if (lines === 0) {
+      // Nothing but blanks: one empty line.
+      start = 0;
+      end = 0;
+      close();
+    }
+
+    const indent = (k) => ' '.repeat(Math.min(depths[k], MAX_INDENTED_DEPTH) * INDENT);
+    /** The last line that starts at or before `value` in `starts` or `bytes`. */
+    const lineAt = (array, value) => {
+      let low = 0;
+      let high = lines - 1;
+      while (low < high) {
+        const middle = (low + high + 1) >> 1;
+        if (array[middle] <= value) low = middle;
+        else high = middle - 1;
+      }
+      return low;
+    };
+    /** The UTF-16 index of the character at 1-based `line` and `column` of
+     * the text (columns count characters), for a report without offsets. */
+    const indexOf = (line, column) => {
+      let index = 0;
+      for (let n = 1; n < line && index >= 0; n += 1) index = text.indexOf('\n', index) + 1 || -1;
+      if (index < 0) return length;
+      return index + indexOfColumn(text.slice(index, index + 4 * column + 4), column);
+    };
+    /** Where the diagnostic's value is: { line, index } in the view. */
+    const at = (diagnostic) => {
+      let k;
+      let index;
+      if (typeof diagnostic.offset === 'number') {
+        // Its byte offset, walked to from the start of its line.
+        k = lineAt(bytes, diagnostic.offset);
+        index = starts[k];
+        for (let b = bytes[k]; b < diagnostic.offset && index < ends[k]; index += 1) {
+          const pair = isPair(text, index);
+          b += utf8Size(text.charCodeAt(index), pair);
+          if (pair) index += 1;
+        }
+      } else {
+        const target = indexOf(diagnostic.line, diagnostic.column);
+        k = lineAt(starts, target);
+        index = Math.min(Math.max(target, starts[k]), ends[k]);
+      }
+      return { line: k + 1, index: indent(k).length + index - starts[k] };
+    };
+    return {
+      formatted: true,
+      count: lines,
+      widest,
+      line: (number) => indent(number - 1) + text.slice(starts[number - 1], ends[number - 1]),
+      lineOf: (diagnostic) => (typeof diagnostic.offset === 'number'
+        ? lineAt(bytes, diagnostic.offset)
+        : lineAt(starts, indexOf(diagnostic.line, diagnostic.column))) + 1,
+      at,
+    };
+  }
+
+  /** Whether the text reads best formatted: on a few very long lines, as
+   * minified JSON is. */
+  const looksMinified = (text, plain) => text.length / plain.count > MINIFIED_LINE_CHARS;
+
+  /** Shows `text` (the text validated): formatted at first when it looks
+   * minified, unless it is the text shown before, whose view is kept. */
+  function setText(text) {
+    if (text !== shown.text) {
+      shown.text = text;
+      shown.plain = plainView(text);
+      shown.formatted = null;
+      ui.formatted.checked = looksMinified(text, shown.plain);
+    }
+    setView();
+  }
+
+  /** Draws the view the Formatted switch asks for, from its top or at the
+   * diagnostic chosen. */
+  function setView() {
+    if (ui.formatted.checked && !shown.formatted) shown.formatted = formattedView(shown.text);
+    const view = ui.formatted.checked ? shown.formatted : shown.plain;
+    shown.view = view;
+    shown.viewLines = Int32Array.from(shown.diagnostics, view.lineOf);
+    const digits = String(view.count).length;
+    ui.source.style.setProperty('--digits', String(digits));
+    ui.sourceSpacer.style.height = `${Math.min(view.count * LINE_HEIGHT, MAX_SPACER_HEIGHT)}px`;
+    ui.sourceSpacer.style.width = `calc(${digits + 4}ch + ${Math.min(view.widest, MAX_LINE_CHARS + 30)}ch + 2rem)`;
+    ui.source.scrollTop = 0;
+    ui.source.scrollLeft = 0;
+    shown.drawn = [0, 0];
+    shown.currentAt = shown.current === null ? null : view.at(shown.diagnostics[shown.current]);
+  }
+
+  function showSourceMeta() {
+    const view = shown.view;
+    const lines = view.formatted
+      ? `${plural(view.count, 'line')} as formatted, from ${plural(shown.plain.count, 'line')}`
+      : plural(view.count, 'line');
+    ui.sourceMeta.textContent = `(${lines}, ${count(shown.marks.size)} marked)`;
+  }
+
+  // ---- the source drawn: only the lines in view (and a margin) ----
+
+  /** The lines of the diagnostics the filters let through, marked. */
   function markLines() {
     shown.marks = new Map();
-    for (const diagnostic of shown.diagnostics) {
-      const mark = shown.marks.get(diagnostic.line);
+    for (const index of shown.filtered) {
+      const diagnostic = shown.diagnostics[index];
+      const line = shown.viewLines[index];
+      const mark = shown.marks.get(line);
       if (!mark) {
-        shown.marks.set(diagnostic.line, { severity: diagnostic.severity, messages: [diagnostic.message] });
+        shown.marks.set(line, { severity: diagnostic.severity, messages: [diagnostic.message] });
       } else {
         if (RANK[diagnostic.severity] > RANK[mark.severity]) mark.severity = diagnostic.severity;
         if (mark.messages.length < 5) mark.messages.push(diagnostic.message);
@@ -292,27 +687,10 @@
     }
   }
 
-  function showSource(text) {
-    shown.text = text;
-    shown.lines = text.split('\n');
-    let widest = 0;
-    for (const line of shown.lines) widest = Math.max(widest, line.length);
-    const digits = String(shown.lines.length).length;
-    ui.source.style.setProperty('--digits', String(digits));
-    ui.sourceSpacer.style.height = `${shown.lines.length * LINE_HEIGHT}px`;
-    ui.sourceSpacer.style.width = `calc(${digits + 4}ch + ${Math.min(widest, MAX_LINE_CHARS + 30)}ch + 2rem)`;
-    ui.sourceMeta.textContent = `(${plural(shown.lines.length, 'line')}, ${count(shown.marks.size)} marked)`;
-    ui.source.scrollTop = 0;
-    ui.source.scrollLeft = 0;
-    shown.drawn = [0, 0];
-    drawSource(true);
-  }
-
-  /** The part of `line` to draw: all of it, or a cut around `column`. */
-  function visiblePart(line, column) {
+  /** The part of `line` to draw: all of it, or a cut around `index`. */
+  function visiblePart(line, index) {
     if (line.length <= MAX_LINE_CHARS) return { before: '', text: line, after: '' };
-    const at = column ? indexOfColumn(line, column) : 0;
-    const start = Math.max(0, Math.min(at - MAX_LINE_CHARS / 2, line.length - MAX_LINE_CHARS));
+    const start = Math.max(0, Math.min(index - MAX_LINE_CHARS / 2, line.length - MAX_LINE_CHARS));
     const end = start + MAX_LINE_CHARS;
     return {
       before: start > 0 ? `… ${count(start)} characters before · ` : '',
@@ -323,9 +701,9 @@
   }
 
   function lineRow(number) {
-    const line = shown.lines[number - 1].replace(/\r$/, '');
+    const line = shown.view.line(number);
     const mark = shown.marks.get(number);
-    const current = shown.current && shown.current.line === number ? shown.current : null;
+    const current = shown.currentAt && shown.currentAt.line === number ? shown.currentAt : null;
     const row = element('div', 'line');
     row.dataset.line = String(number);
     const gutter = element('span', 'gutter');
@@ -340,10 +718,10 @@
     if (current) row.classList.add('is-current');
     row.append(gutter);
     const code = element('span', 'text');
-    const part = visiblePart(line, current && current.column);
+    const part = visiblePart(line, current ? current.index : 0);
     if (part.before) code.append(element('span', 'cut', part.before));
     if (current) {
-      const at = indexOfColumn(line, current.column) - (part.start || 0);
+      const at = current.index - (part.start || 0);
       const width = part.text.codePointAt(at) > 0xffff ? 2 : 1;
       code.append(part.text.slice(0, at));
       code.append(element('span', 'column-mark', part.text.slice(at, at + width) || ' '));
@@ -356,22 +734,34 @@
     return row;
   }
 
+  /** How many pixels of the lines one pixel scrolled moves: 1, or more
+   * when they are taller than the spacer may be. */
+  function scrollScale() {
+    const viewport = ui.source.clientHeight;
+    const height = shown.view.count * LINE_HEIGHT;
+    const spacer = Math.min(height, MAX_SPACER_HEIGHT);
+    return height <= spacer || spacer <= viewport ? 1 : (height - viewport) / (spacer - viewport);
+  }
+
   function drawSource(force) {
-    const total = shown.lines.length;
-    const top = ui.source.scrollTop;
+    const total = shown.view.count;
+    const scrolled = ui.source.scrollTop;
+    const top = scrolled * scrollScale();
     const first = Math.max(0, Math.floor(top / LINE_HEIGHT) - MARGIN_LINES);
     const end = Math.min(total, Math.ceil((top + ui.source.clientHeight) / LINE_HEIGHT) + MARGIN_LINES);
-    if (!force && first === shown.drawn[0] && end === shown.drawn[1]) return;
-    const fragment = document.createDocumentFragment();
-    for (let i = first; i < end; i += 1) fragment.append(lineRow(i + 1));
-    ui.sourceWindow.replaceChildren(fragment);
-    ui.sourceWindow.style.transform = `translateY(${first * LINE_HEIGHT}px)`;
-    shown.drawn = [first, end];
+    if (force || first !== shown.drawn[0] || end !== shown.drawn[1]) {
+      const fragment = document.createDocumentFragment();
+      for (let i = first; i < end; i += 1) fragment.append(lineRow(i + 1));
+      ui.sourceWindow.replaceChildren(fragment);
+      shown.drawn = [first, end];
+    }
+    // Line `first` is drawn where it is, the top of the view being at `top`.
+    ui.sourceWindow.style.transform = `translateY(${scrolled + first * LINE_HEIGHT - top}px)`;
   }
 
   function scrollToLine(number) {
     const target = (number - 1) * LINE_HEIGHT - (ui.source.clientHeight - LINE_HEIGHT) / 2;
-    ui.source.scrollTop = Math.max(0, target);
+    ui.source.scrollTop = Math.max(0, target / scrollScale());
     drawSource(true);
     const mark = ui.sourceWindow.querySelector('.column-mark');
     if (mark) mark.scrollIntoView({ block: 'nearest', inline: 'center' });
@@ -409,10 +799,16 @@
 
   function clearResults() {
     ui.panes.hidden = true;
-    shown.lines = [];
-    shown.diagnostics = [];
-    shown.marks = new Map();
     shown.text = null;
+    shown.plain = null;
+    shown.formatted = null;
+    shown.view = null;
+    shown.diagnostics = [];
+    shown.viewLines = new Int32Array(0);
+    shown.filtered = [];
+    shown.marks = new Map();
+    shown.current = null;
+    shown.currentAt = null;
     ui.sourceWindow.replaceChildren();
     ui.diagnostics.replaceChildren();
   }
@@ -477,10 +873,10 @@
 
   function showReport(report, text) {
     showSummary(report);
-    showDiagnostics(report);
-    markLines();
     ui.panes.hidden = false;
-    showSource(text);
+    showDiagnostics(report);
+    setText(text);
+    filterDiagnostics();
   }
 
   // ---- opening files ----
@@ -531,6 +927,15 @@
     if (button) choose(Number(button.dataset.index));
   });
   ui.showMore.addEventListener('click', listMore);
+  for (const control of [ui.showErrors, ui.showWarnings, ui.codeFilter]) {
+    control.addEventListener('change', filterDiagnostics);
+  }
+  ui.formatted.addEventListener('change', () => {
+    if (shown.text === null) return;
+    setView();
+    filterDiagnostics();
+    if (shown.currentAt) scrollToLine(shown.currentAt.line);
+  });
   ui.open.addEventListener('click', () => ui.file.click());
   ui.file.addEventListener('change', () => {
     openFile(ui.file.files[0]);

@@ -113,6 +113,10 @@ fn the_page_works_in_a_browser() {
             "CARDKIT_LARGE_SET",
             shared.join("corpus/raw/set/mightstone_set_BRO.json"),
         )
+        .env(
+            "CARDKIT_MINIFIED_SET",
+            shared.join("corpus/neutral/set/jsonsets_NEO.json"),
+        )
         .output()
         .expect("node runs");
     let _ = stop.send(());

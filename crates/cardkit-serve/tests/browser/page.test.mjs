@@ -5,7 +5,8 @@
 //   node page.test.mjs BASE_URL SCREENSHOT_PATH
 //
 // CARDKIT_EXAMPLES is the repository's examples/ folder; CARDKIT_LARGE_SET a
-// real set of some MB; CARDKIT_CHROMIUM the browser (default
+// real set of some MB; CARDKIT_MINIFIED_SET a real set of some MB on one
+// line, wrapped with its meta.version; CARDKIT_CHROMIUM the browser (default
 // /usr/bin/chromium). tests/page.rs starts the service and runs this.
 
 import assert from 'node:assert/strict';
@@ -20,7 +21,8 @@ const [base, screenshotPath] = process.argv.slice(2);
 assert.ok(base && screenshotPath, 'usage: node page.test.mjs BASE_URL SCREENSHOT_PATH');
 const examples = process.env.CARDKIT_EXAMPLES;
 const largeSet = process.env.CARDKIT_LARGE_SET;
-assert.ok(examples && largeSet, 'CARDKIT_EXAMPLES and CARDKIT_LARGE_SET must be set');
+const minifiedSet = process.env.CARDKIT_MINIFIED_SET;
+assert.ok(examples && largeSet && minifiedSet, 'CARDKIT_EXAMPLES, CARDKIT_LARGE_SET and CARDKIT_MINIFIED_SET must be set');
 
 const DESKTOP = { width: 1280, height: 800 };
 const NARROW = { width: 390, height: 844 };
@@ -122,9 +124,10 @@ const expectedListing = (diagnostics) =>
     pointer: d.pointer || '(root)',
   }));
 
-/** The line drawn for `number` and where it is, or null when not drawn. */
-function drawnLine(number) {
-  return page.evaluate((number) => {
+/** The line drawn for `number` and where it is, or null when not drawn;
+ * in view within `slack` pixels. */
+function drawnLine(number, slack = 0) {
+  return page.evaluate(({ number, slack }) => {
     const row = document.querySelector(`#source .line[data-line="${number}"]`);
     if (!row) return null;
     const view = document.getElementById('source').getBoundingClientRect();
@@ -133,9 +136,9 @@ function drawnLine(number) {
       classes: [...row.classList],
       text: row.querySelector('.text').textContent,
       mark: row.querySelector('.column-mark')?.textContent ?? null,
-      inView: box.top >= view.top && box.bottom <= view.bottom,
+      inView: box.top >= view.top - slack && box.bottom <= view.bottom + slack,
     };
-  }, number);
+  }, { number, slack });
 }
 
 /** How far the element of `selector` overflows sideways, in pixels. */
@@ -144,6 +147,77 @@ const sidewaysOverflow = (selector) =>
 
 /** The character at 1-based `column` (in characters) of `line`. */
 const characterAt = (line, column) => Array.from(line)[column - 1] ?? ' ';
+
+const thousands = (n) => n.toLocaleString('en-US');
+
+/** Starts counting the longest task the page runs. */
+const watchLongTasks = () =>
+  page.evaluate(() => {
+    window.longestTask = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longestTask = Math.max(window.longestTask, entry.duration);
+    }).observe({ type: 'longtask' });
+  });
+
+/** The text of the source's header, and the lines drawn. */
+const sourceMeta = () => page.locator('#source-meta').textContent();
+const drawnLines = () =>
+  page.locator('#source .line').evaluateAll((rows) =>
+    rows.map((row) => ({ line: Number(row.dataset.line), text: row.querySelector('.text').textContent, classes: [...row.classList] })),
+  );
+
+/** Lists every diagnostic, "Show more" after "Show more". */
+async function listAll() {
+  while (await page.locator('#more').isVisible()) await page.locator('#show-more').click();
+}
+
+/** Chooses each diagnostic listed in turn (in the page, at once) and says
+ * for each the line drawn as the current one: its number, its text, where
+ * the column mark is in it, whether it is in view, and what the diagnostic
+ * says of its place in the formatted view; and every line drawn marked
+ * meanwhile. */
+const chooseEach = () =>
+  page.evaluate(() => {
+    const view = document.getElementById('source').getBoundingClientRect();
+    const chosen = [];
+    const marked = new Set();
+    for (const button of document.querySelectorAll('#diagnostics .diag-button')) {
+      button.click();
+      const row = document.querySelector('#source .line.is-current');
+      if (!row) {
+        chosen.push(null);
+        continue;
+      }
+      const text = row.querySelector('.text');
+      let mark = 0;
+      for (const node of text.childNodes) {
+        if (node.nodeType === Node.ELEMENT_NODE && node.classList.contains('column-mark')) break;
+        mark += node.textContent.length;
+      }
+      const box = row.getBoundingClientRect();
+      chosen.push({
+        line: Number(row.dataset.line),
+        classes: [...row.classList],
+        text: text.textContent,
+        mark,
+        cut: Boolean(text.querySelector('.cut')),
+        inView: box.top >= view.top && box.bottom <= view.bottom,
+        where: button.querySelector('.diag-where')?.textContent ?? null,
+      });
+      for (const marked_ of document.querySelectorAll('#source .line.is-error, #source .line.is-warning')) {
+        marked.add(Number(marked_.dataset.line));
+      }
+    }
+    return { chosen, marked: [...marked] };
+  });
+
+/** A line of JSON.stringify(value, null, 2) as the file writes its numbers
+ * (`2.0` where JSON.stringify writes `2`). */
+const numbersAsParsed = (line) =>
+  line.replace(/(^\s*|: )(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(,?)$/, (_, before, number, comma) => before + String(Number(number)) + comma);
+
+/** The last reference token of a JSON Pointer. */
+const lastToken = (pointer) => pointer.slice(pointer.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
 
 test('the page and its files come from the service, under its policy', async () => {
   const response = await page.goto(base);
@@ -375,6 +449,279 @@ test('errors of the service and of the network are shown', async () => {
   await page.unroute('**/v1/validate**');
   await validate();
   assert.equal(await page.getByRole('alert').isHidden(), true);
+});
+
+test('a minified set opened: shown formatted, each diagnostic marked on the line of its value', async () => {
+  const name = basename(minifiedSet);
+  const bytes = readFileSync(minifiedSet);
+  const text = bytes.toString('utf8');
+  assert.equal(text.split('\n').length, 1, `${name} is on one line`);
+  const pretty = JSON.stringify(JSON.parse(text), null, 2).split('\n');
+  const report = await apiReport(text, { kind: 'auto', name });
+  const diagnostics = diagnosticsOf(report);
+  assert.ok(diagnostics.length > PAGE_SIZE, `${name} has many diagnostics (${diagnostics.length})`);
+
+  await page.locator('#file').setInputFiles(minifiedSet);
+  await page.locator('#status', { hasText: `Opened ${name}` }).waitFor();
+  assert.equal(await page.locator('#name').inputValue(), name);
+  await watchLongTasks();
+  const took = await validate();
+  const longest = await page.evaluate(() => window.longestTask);
+  assert.ok(longest < 1500, `the longest task took ${longest} ms`);
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Invalid');
+
+  // Formatted as JSON.stringify(…, null, 2) formats it, numbers as written.
+  assert.equal(await page.getByLabel('Formatted', { exact: true }).isChecked(), true, 'a minified document is shown formatted');
+  assert.match(await sourceMeta(), new RegExp(`^\\(${thousands(pretty.length)} lines as formatted, from 1 line, `));
+  const top = await drawnLines();
+  assert.ok(top.length > 20);
+  for (const { line, text } of top) assert.equal(text, numbersAsParsed(pretty[line - 1]), `line ${line}`);
+
+  // Each diagnostic names the file's own place, and is on the line of its
+  // value: the character at its byte offset is its column's mark, and what
+  // follows on that line is what follows in the file.
+  assert.deepEqual(await listed(), expectedListing(diagnostics.slice(0, PAGE_SIZE)));
+  await listAll();
+  assert.deepEqual(await listed(), expectedListing(diagnostics));
+  const { chosen, marked } = await chooseEach();
+  assert.equal(chosen.length, diagnostics.length);
+  const worst = new Map();
+  for (const [i, d] of diagnostics.entries()) {
+    assert.ok(chosen[i], `${d.code} at ${d.pointer} is drawn when chosen`);
+    if (worst.get(chosen[i].line) !== 'error') worst.set(chosen[i].line, d.severity);
+  }
+  for (const [i, d] of diagnostics.entries()) {
+    const row = chosen[i];
+    const what = `${d.code} at ${d.pointer} (byte ${d.offset}), on line ${row.line}`;
+    assert.ok(row.inView && row.classes.includes('is-current') && !row.cut, what);
+    assert.ok(row.classes.includes(`is-${worst.get(row.line)}`), `${what}: marked ${worst.get(row.line)}`);
+    assert.equal(row.text, numbersAsParsed(pretty[row.line - 1]), what);
+    const from = bytes.subarray(d.offset, d.offset + 4096).toString('utf8');
+    assert.ok(row.text.slice(row.mark).length > 0 && from.startsWith(row.text.slice(row.mark)), `${what}: ${row.text}`);
+    // A missing member is marked at its object, an unknown one at its name.
+    if (d.code === 'missing_field') assert.equal(row.text[row.mark], '{', what);
+    if (d.code === 'unknown_field') assert.ok(row.text.trim().startsWith(`"${lastToken(d.pointer)}": `), what);
+    assert.equal(row.where, `line ${thousands(row.line)} as formatted`);
+  }
+  // …and the lines marked are the lines of the diagnostics.
+  assert.deepEqual(marked.sort((a, b) => a - b), [...worst.keys()].sort((a, b) => a - b));
+  assert.match(await sourceMeta(), new RegExp(`, ${worst.size} marked\\)$`));
+
+  // The file's own line, one of 3.6 MB, when asked for.
+  await page.getByLabel('Formatted', { exact: true }).uncheck();
+  assert.equal(await sourceMeta(), '(1 line, 1 marked)');
+  await page.locator('#diagnostics .diag-button').nth(1).click();
+  const own = await drawnLine(1);
+  assert.ok(own.classes.includes('is-current'));
+  assert.equal(own.mark, characterAt(text.slice(0, 2 * diagnostics[1].column + 10), diagnostics[1].column));
+  assert.equal(await page.locator('#diagnostics .diag-where').count(), 0);
+  await page.getByLabel('Formatted', { exact: true }).check();
+  const back = await drawnLine(chosen[1].line);
+  assert.ok(back && back.inView && back.classes.includes('is-current'), 'the chosen diagnostic stays chosen');
+  console.log(`# ${name}: ${thousands(bytes.length)} bytes on 1 line, ${pretty.length} formatted, ${diagnostics.length} diagnostics; results in ${took} ms, longest task ${Math.round(longest)} ms`);
+});
+
+test('as of auto is offered, and checks the minified set as of the version it declares', async () => {
+  const name = basename(minifiedSet);
+  const text = readFileSync(minifiedSet, 'utf8');
+  const asOf = page.getByLabel('As of version');
+  assert.deepEqual(await asOf.evaluate((input) => [...input.list.options].map((option) => option.value)), ['auto']);
+  const report = await apiReport(text, { kind: 'auto', name, as_of: 'auto' });
+  assert.equal(report.summary.invalid, 0, 'as of its own version the set is valid');
+  await asOf.fill('auto');
+  assert.equal(await page.getByLabel('Newer fields are errors').isDisabled(), false);
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Valid, with warnings');
+  const note = report.files[0].note;
+  assert.match(note, /^checked as of v\d+\.\d+\.\d+, the version its meta.version declares/);
+  assert.ok((await page.locator('#status .file-note').textContent()).includes(note.replace(/^checked /, '')));
+  assert.deepEqual(await listed(), expectedListing(diagnosticsOf(report).slice(0, PAGE_SIZE)));
+  assert.equal(await page.getByLabel('Formatted', { exact: true }).isChecked(), true, 'the same text, the same view');
+  await asOf.fill('');
+});
+
+test('the filters list the diagnostics of the severities and the code chosen, with their counts', async () => {
+  const name = basename(minifiedSet);
+  const text = readFileSync(minifiedSet, 'utf8');
+  const diagnostics = diagnosticsOf(await apiReport(text, { kind: 'auto', name, warning_limit: '0' }));
+  await page.getByLabel('List every warning').check();
+  await validate();
+  const of = (severity, code) =>
+    diagnostics.filter((d) => (!severity || d.severity === severity) && (!code || d.code === code));
+  const codes = [...new Set(diagnostics.map((d) => d.code))];
+  assert.ok(of('error').length > 0 && of('warning').length > PAGE_SIZE && codes.length >= 2);
+  const errors = page.locator('#show-errors');
+  const warnings = page.locator('#show-warnings');
+  const code = page.getByLabel('Code', { exact: true });
+
+  /** The counts the filters show, and what is listed. */
+  async function expect(shownDiagnostics, counts) {
+    assert.equal(await page.locator('#errors-n').textContent(), `(${thousands(counts.errors)})`);
+    assert.equal(await page.locator('#warnings-n').textContent(), `(${thousands(counts.warnings)})`);
+    const options = await code.locator('option').allTextContents();
+    assert.deepEqual(options, counts.codes);
+    const total = shownDiagnostics.length;
+    assert.equal(await page.locator('#diagnostics-heading').textContent(),
+      total === diagnostics.length ? `Diagnostics (${thousands(total)})` : `Diagnostics (${thousands(total)} of ${thousands(diagnostics.length)})`);
+    assert.deepEqual(await listed(), expectedListing(shownDiagnostics.slice(0, PAGE_SIZE)));
+    if (total > PAGE_SIZE) assert.match(await page.locator('#more').textContent(), new RegExp(`of ${thousands(total)} diagnostics \\(and ${thousands(total - PAGE_SIZE)} more\\)`));
+    else assert.equal(await page.locator('#more').isHidden(), true);
+    // The lines marked are those of the diagnostics listed.
+    for (const row of await drawnLines()) {
+      if (row.classes.includes('is-error')) assert.ok(shownDiagnostics.some((d) => d.severity === 'error'), `line ${row.line} marked an error`);
+      if (row.classes.includes('is-warning')) assert.ok(shownDiagnostics.some((d) => d.severity === 'warning'), `line ${row.line} marked a warning`);
+    }
+  }
+  const byCount = [...codes].sort((a, b) => of(null, b).length - of(null, a).length || (a < b ? -1 : 1));
+  const codeOptions = (severity) => [
+    `every code (${thousands(of(severity).length)})`,
+    ...byCount.map((c) => `${c} (${thousands(of(severity, c).length)})`),
+  ];
+
+  await expect(diagnostics, { errors: of('error').length, warnings: of('warning').length, codes: codeOptions(null) });
+  await errors.uncheck();
+  await expect(of('warning'), { errors: of('error').length, warnings: of('warning').length, codes: codeOptions('warning') });
+  await errors.check();
+  await warnings.uncheck();
+  await expect(of('error'), { errors: of('error').length, warnings: of('warning').length, codes: codeOptions('error') });
+  await warnings.check();
+  for (const c of codes) {
+    await code.selectOption(c);
+    await expect(of(null, c), { errors: of('error', c).length, warnings: of('warning', c).length, codes: codeOptions(null) });
+  }
+  // Nothing of the code chosen among the severities chosen.
+  const warningCode = of('warning')[0].code;
+  await code.selectOption(warningCode);
+  await warnings.uncheck();
+  assert.match(await page.locator('#diagnostics').textContent(), /No diagnostic is of the severities and the code chosen/);
+  assert.equal(await page.locator('#diagnostics .diag').count(), 0);
+  assert.equal(await page.locator('#source .line.is-error, #source .line.is-warning').count(), 0);
+  assert.match(await sourceMeta(), /, 0 marked\)$/);
+  await warnings.check();
+  await code.selectOption('');
+  await expect(diagnostics, { errors: of('error').length, warnings: of('warning').length, codes: codeOptions(null) });
+});
+
+test('each diagnostic links to the explanations of its field and its code', async () => {
+  const name = basename(minifiedSet);
+  const text = readFileSync(minifiedSet, 'utf8');
+  const diagnostics = diagnosticsOf(await apiReport(text, { kind: 'auto', name, warning_limit: '0' }));
+  const links = await page.locator('#diagnostics .diag').evaluateAll((items) =>
+    items.map((item) => [...item.querySelectorAll('.diag-links a')].map((a) => ({ href: a.href, text: a.textContent, label: a.getAttribute('aria-label'), target: a.target }))),
+  );
+  assert.equal(links.length, PAGE_SIZE);
+  // The links of each pointer and code fetched once.
+  const fetched = new Map();
+  const get = async (href) => {
+    if (!fetched.has(href)) {
+      const response = await fetch(href);
+      fetched.set(href, { status: response.status, body: await response.json() });
+    }
+    return fetched.get(href);
+  };
+  for (const [i, [field, code]] of links.entries()) {
+    const d = diagnostics[i];
+    assert.equal(field.text, 'field');
+    assert.equal(field.label, `the field ${d.field} explained, by the API`);
+    assert.equal(field.href, `${base}/v1/explain/set?${new URLSearchParams({ pointer: d.pointer })}`);
+    assert.equal(code.text, 'code');
+    assert.equal(code.href, `${base}/v1/explain/code/${d.code}`);
+    assert.ok(field.target === '_blank' && code.target === '_blank', 'the links open beside the page');
+    const explained = await get(code.href);
+    assert.equal(explained.status, 200);
+    assert.equal(explained.body.code, d.code);
+    assert.equal(explained.body.severity, d.severity);
+    const place = await get(field.href);
+    if (d.code === 'unknown_field') {
+      // No such field: the API says so, and what its model has instead.
+      assert.equal(place.status, 404);
+      assert.match(place.body.detail, new RegExp(`has no member \`${lastToken(d.pointer)}\``));
+    } else {
+      assert.equal(place.status, 200, `${d.pointer} explained`);
+      assert.equal(place.body.pointer, d.pointer);
+      assert.ok(place.body.places.some((p) => `${p.row.model}.${p.row.name}` === d.field), `${d.pointer} is ${d.field}`);
+    }
+  }
+  assert.ok(fetched.size >= 4);
+
+  // Followed: the field's explanation opens in a tab of its own.
+  const first = page.locator('#diagnostics .diag').first();
+  const [tab] = await Promise.all([context.waitForEvent('page'), first.getByRole('link', { name: /^the field / }).click()]);
+  await tab.waitForLoadState();
+  assert.equal(tab.url(), links[0][0].href);
+  const shownThere = JSON.parse(await tab.locator('body').innerText());
+  assert.deepEqual(shownThere, (await get(links[0][0].href)).body);
+  await tab.close();
+  // The explanation in place is still there.
+  await first.locator('.diag-explain summary').click();
+  await first.locator('.explain-body dt').first().waitFor();
+  await page.getByLabel('List every warning').uncheck();
+});
+
+test('document content is shown as text, never as markup', async () => {
+  // No double quotes in them: JSON would escape those.
+  const hostile = '<img src=x onerror=window.injected=1>';
+  const text = JSON.stringify({
+    name: '</span><script>window.injected=2</script>',
+    width: hostile,
+    height: 1050,
+    '<b onmouseover=window.injected=3>bold</b>': ['<iframe src=javascript:window.injected=4>'],
+  }) + ' '.repeat(300);
+  await paste(text, '<svg onload=window.injected=5>.json');
+  await validate();
+  assert.equal(await page.getByLabel('Formatted', { exact: true }).isChecked(), true);
+  const report = await apiReport(text, { kind: 'auto', name: 'x.json' });
+  assert.deepEqual(await listed(), expectedListing(diagnosticsOf(report)));
+  for (const index of diagnosticsOf(report).keys()) await page.locator('#diagnostics .diag-button').nth(index).click();
+  const source = (await drawnLines()).map((row) => row.text).join('\n');
+  assert.ok(source.includes(hostile), 'the markup is shown as it is written');
+  assert.ok((await page.locator('#diagnostics').textContent()).includes('<b onmouseover'));
+  assert.equal(await page.locator('main img, main script, main iframe, main b, main svg').count(), 0);
+  assert.equal(await page.evaluate(() => window.injected), undefined);
+});
+
+test('a minified document of a million lines: formatted, scrolled through, its last line reached', async () => {
+  const text = `{"name": "x", "height": 1050, "a": [${'0, '.repeat(999999)}0], "width": "wide"}`;
+  const report = await apiReport(text, { kind: 'auto', name: 'million.json' });
+  const diagnostics = diagnosticsOf(report);
+  assert.deepEqual(diagnostics.map((d) => d.code), ['unknown_field', 'wrong_type']);
+  const lines = 1000007;
+  await page.locator('#text').evaluate((area, text) => {
+    area.value = text;
+    area.dispatchEvent(new Event('input'));
+  }, text);
+  await page.locator('#name').fill('million.json');
+  await watchLongTasks();
+  const took = await validate();
+  const longest = await page.evaluate(() => window.longestTask);
+  assert.ok(longest < 1500, `the longest task took ${longest} ms`);
+  assert.match(await sourceMeta(), new RegExp(`^\\(${thousands(lines)} lines as formatted, from 1 line, 2 marked\\)$`));
+  const height = await page.locator('#source-spacer').evaluate((spacer) => spacer.offsetHeight);
+  assert.ok(height <= 15000000, `the spacer is ${height} px tall`);
+
+  // The last diagnostic, on the line before last, reached and marked.
+  await page.locator('#diagnostics .diag-button').last().click();
+  const last = await drawnLine(lines - 1, 1);
+  assert.ok(last && last.inView && last.classes.includes('is-current') && last.classes.includes('is-error'));
+  assert.equal(last.text, '  "width": "wide"');
+  assert.equal(last.mark, '"');
+  // Half way, and the end.
+  await page.locator('#source').evaluate((view) => {
+    view.scrollTop = (view.scrollHeight - view.clientHeight) / 2;
+  });
+  await page.waitForFunction(() => document.querySelector('#source .line[data-line="500000"]'));
+  assert.ok((await drawnLine(500000, 1)).inView, 'the middle line is in view half way');
+  assert.equal((await drawnLine(500000)).text, '    0,');
+  await page.locator('#source').evaluate((view) => {
+    view.scrollTop = view.scrollHeight;
+  });
+  await page.waitForFunction((n) => document.querySelector(`#source .line[data-line="${n}"]`), lines);
+  // (Scaled, the lines are placed from the scroll offset, which the
+  // browser rounds: within a pixel.)
+  const end = await drawnLine(lines, 1);
+  assert.ok(end.inView && end.text === '}', 'the last line is in view at the end');
+  assert.ok((await page.locator('#source .line').count()) < 300);
+  console.log(`# a million lines formatted from one: results in ${took} ms, longest task ${Math.round(longest)} ms`);
 });
 
 test('a real set of some MB: results soon, the page responsive, the DOM bounded', async () => {
