@@ -350,3 +350,23 @@ fn serve_takes_its_defaults_from_the_configuration_and_parameters_override_them(
     assert!(valid(""), "the file's as-of");
     assert!(!valid("?as_of=v5.2.1"), "the parameter's");
 }
+
+#[test]
+fn the_readmes_configuration_is_valid_and_gives_every_key() {
+    let readme = std::fs::read_to_string(support::workspace_dir().join("README.md")).unwrap();
+    let example: String = readme
+        .lines()
+        .skip_while(|line| *line != "# cardkit.toml")
+        .take_while(|line| *line != "```")
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert!(!example.is_empty(), "the README has no `# cardkit.toml` example");
+    let config = cardkit::config::Config::parse(&example, Path::new("cardkit.toml"))
+        .unwrap_or_else(|e| panic!("the README's cardkit.toml: {e}"));
+    for key in cardkit::config::KEYS {
+        assert!(
+            config.source(key).is_some(),
+            "the README's cardkit.toml does not give `{key}`"
+        );
+    }
+}
