@@ -39,6 +39,7 @@
     asOf: $('as-of'),
     strictVersion: $('strict-version'),
     denyUnknown: $('deny-unknown'),
+    upstreamNames: $('upstream-names'),
     warnDeprecated: $('warn-deprecated'),
     allWarnings: $('all-warnings'),
     dropZone: $('drop-zone'),
@@ -792,6 +793,7 @@
       if (ui.strictVersion.checked) params.set('strict_version', 'true');
     }
     if (ui.denyUnknown.checked) params.set('deny_unknown_fields', 'true');
+    if (ui.upstreamNames.checked) params.set('names', 'upstream');
     if (ui.warnDeprecated.checked) params.set('warn', 'deprecated');
     if (ui.allWarnings.checked) params.set('warning_limit', '0');
     return params;

@@ -117,6 +117,10 @@ fn the_page_works_in_a_browser() {
             "CARDKIT_MINIFIED_SET",
             shared.join("corpus/neutral/set/jsonsets_NEO.json"),
         )
+        .env(
+            "CARDKIT_UPSTREAM_SET",
+            shared.join("corpus/raw/set/jsonsets_NEO.json"),
+        )
         .output()
         .expect("node runs");
     let _ = stop.send(());

@@ -22,6 +22,7 @@ assert.ok(base && screenshotPath, 'usage: node page.test.mjs BASE_URL SCREENSHOT
 const examples = process.env.CARDKIT_EXAMPLES;
 const largeSet = process.env.CARDKIT_LARGE_SET;
 const minifiedSet = process.env.CARDKIT_MINIFIED_SET;
+const upstreamSet = process.env.CARDKIT_UPSTREAM_SET;
 assert.ok(examples && largeSet && minifiedSet, 'CARDKIT_EXAMPLES, CARDKIT_LARGE_SET and CARDKIT_MINIFIED_SET must be set');
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -656,6 +657,30 @@ test('each diagnostic links to the explanations of its field and its code', asyn
   await first.locator('.diag-explain summary').click();
   await first.locator('.explain-body dt').first().waitFor();
   await page.getByLabel('List every warning').uncheck();
+});
+
+test('the publishers\' names switch reads a raw file as its neutral twin, and the note suggests it', async () => {
+  const name = basename(upstreamSet);
+  const text = readFileSync(upstreamSet, 'utf8');
+  const asOf = page.getByLabel('As of version');
+  const names = page.getByLabel('Publishers\' names');
+  await asOf.fill('auto');
+  const plain = await apiReport(text, { kind: 'auto', name, as_of: 'auto' });
+  assert.equal(plain.summary.invalid, 1, 'under the spec\'s names the raw set misses its icon code');
+  assert.match(plain.files[0].note, /--names upstream/);
+  await paste(text, name);
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Invalid');
+  assert.ok((await page.locator('#status .file-note').textContent()).includes('--names upstream'), 'the note suggests the switch');
+
+  const report = await apiReport(text, { kind: 'auto', name, as_of: 'auto', names: 'upstream' });
+  assert.equal(report.summary.invalid, 0, 'under the publishers\' names it is valid');
+  await names.check();
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Valid, with warnings');
+  assert.deepEqual(await listed(), expectedListing(diagnosticsOf(report).slice(0, PAGE_SIZE)));
+  await names.uncheck();
+  await asOf.fill('');
 });
 
 test('document content is shown as text, never as markup', async () => {
