@@ -360,7 +360,10 @@ fn the_readmes_configuration_is_valid_and_gives_every_key() {
         .take_while(|line| *line != "```")
         .map(|line| format!("{line}\n"))
         .collect();
-    assert!(!example.is_empty(), "the README has no `# cardkit.toml` example");
+    assert!(
+        !example.is_empty(),
+        "the README has no `# cardkit.toml` example"
+    );
     let config = cardkit::config::Config::parse(&example, Path::new("cardkit.toml"))
         .unwrap_or_else(|e| panic!("the README's cardkit.toml: {e}"));
     for key in cardkit::config::KEYS {

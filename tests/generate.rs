@@ -7,7 +7,7 @@ mod support;
 
 use std::collections::BTreeSet;
 
-use support::cardkit;
+use support::{cardkit, into_a_closed_pipe, Stream};
 
 fn stdout(args: &[&str]) -> String {
     let output = cardkit().args(args).output().expect("cardkit runs");
@@ -105,17 +105,18 @@ fn the_manual_has_a_page_per_command_with_its_flags() {
     // Each page starts at its title line, `.TH NAME 1 …`.
     let pages: Vec<&str> = man.split(".TH ").skip(1).collect();
     assert!(pages[0].starts_with("cardkit 1"), "{}", pages[0]);
-    for command in commands() {
-        let title = format!("cardkit-{command} 1");
+    for path in command_paths() {
+        let title = format!("cardkit-{} 1", path.join("-"));
         let page = pages
             .iter()
             .find(|page| page.starts_with(&title))
             .unwrap_or_else(|| panic!("no page {title}"));
-        let help = stdout(&[&command, "--help"]);
-        for flag in flags(&help) {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        for flag in flags(&stdout(&args)) {
             // roff escapes the dashes of flags.
             let roff = flag.replace('-', "\\-");
-            assert!(page.contains(&roff), "{command}: {flag}");
+            assert!(page.contains(&roff), "{path:?}: {flag}");
         }
     }
 }
@@ -137,4 +138,13 @@ fn a_dummy_of_every_kind_is_valid() {
             .code(0);
     }
     assert_eq!(stdout(&["dummy"]), stdout(&["dummy", "template"]));
+}
+
+#[test]
+fn completions_and_the_manual_into_a_closed_pipe_end_quietly() {
+    for args in [&["completions", "bash"][..], &["man"]] {
+        let (status, stderr) = into_a_closed_pipe(args, Stream::Stdout);
+        assert_eq!(status, Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
 }
