@@ -13,7 +13,7 @@ use super::discover::Discovered;
 use super::exit::ExitStatus;
 use super::open::{open, Opened, Unopened};
 use super::settings::Settings;
-use crate::diagnostic::{Code, Severity};
+use crate::diagnostic::{Detail, Severity};
 use crate::model::Kind;
 use crate::render::{FileEnd, Renderer};
 use crate::report::{DocumentReport, Layout, Summary};
@@ -416,19 +416,26 @@ impl UpstreamNamed {
     const EXAMPLES: usize = 3;
 
     fn count(&mut self, document: &DocumentReport) {
-        let unknown = document
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == Code::UnknownField)
-            .filter_map(|d| d.field.as_deref()?.split_once('.'));
-        for (model, member) in unknown {
-            let Some(rename) = names::renamed_from(model, member) else {
+        for diagnostic in &document.diagnostics {
+            // The validator suggests the spec's name for a publishers' name:
+            // only members with a suggestion are looked up.
+            let Detail::UnknownField {
+                model,
+                name,
+                suggestion: Some(suggestion),
+            } = &diagnostic.detail
+            else {
                 continue;
             };
-            let upstream = rename.upstream;
+            let Some(rename) = names::renamed_from(model, name) else {
+                continue;
+            };
+            if rename.spec != *suggestion {
+                continue;
+            }
             self.members += 1;
-            if self.names.len() < Self::EXAMPLES && !self.names.contains(&upstream) {
-                self.names.push(upstream);
+            if self.names.len() < Self::EXAMPLES && !self.names.contains(&rename.upstream) {
+                self.names.push(rename.upstream);
             }
         }
     }

@@ -8,7 +8,6 @@
 //! migration notices cardkit writes name fields through it; nothing else
 //! spells an upstream name.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::model::Kind;
@@ -119,7 +118,10 @@ impl Names {
     pub fn of(self, model: &'static ModelDef) -> Option<&'static WireNames> {
         match self {
             Names::Spec => None,
-            Names::Upstream => upstream_models().get(&address(model)),
+            Names::Upstream => upstream_models()
+                .iter()
+                .find(|(at, _)| *at == address(model))
+                .map(|(_, names)| names),
         }
     }
 
@@ -143,8 +145,8 @@ impl Names {
             return field.name;
         }
         upstream_models()
-            .values()
-            .find_map(|names| {
+            .iter()
+            .find_map(|(_, names)| {
                 let index = names.fields.iter().position(|f| std::ptr::eq(f, field))?;
                 Some(names.names[index])
             })
@@ -156,7 +158,7 @@ impl Names {
     pub fn field(self, model: &'static ModelDef, name: &str) -> Option<(usize, &'static FieldDef)> {
         let found = model.field(name);
         match self.of(model) {
-            Some(names) => names.resolve(model, found, name),
+            Some(names) => names.resolve(model, found, || name.as_bytes().into()),
             None => found,
         }
     }
@@ -266,23 +268,26 @@ pub struct WireNames {
 
 impl WireNames {
     /// The field a member is, given what the spec's names found for it
-    /// (`found`) and its name: a spec name another name replaces is no
-    /// field, and a replacing name is its field.
+    /// (`found`) and its name as UTF-8 (read only when the spec's names
+    /// found nothing): a spec name another name replaces is no field, and a
+    /// replacing name is its field.
     #[inline]
-    pub fn resolve(
+    pub fn resolve<'n>(
         &self,
         model: &'static ModelDef,
         found: Option<(usize, &'static FieldDef)>,
-        name: &str,
+        name: impl FnOnce() -> std::borrow::Cow<'n, [u8]>,
     ) -> Option<(usize, &'static FieldDef)> {
         match found {
             Some((index, _)) if self.renamed & (1 << index) != 0 => None,
             Some(found) => Some(found),
-            None => self
-                .by_name
-                .iter()
-                .find(|(wire, _)| *wire == name)
-                .map(|&(_, index)| (index, &model.fields[index])),
+            None => {
+                let name = name();
+                self.by_name
+                    .iter()
+                    .find(|(wire, _)| wire.as_bytes() == &*name)
+                    .map(|&(_, index)| (index, &model.fields[index]))
+            }
         }
     }
 }
@@ -320,14 +325,15 @@ fn address(model: &'static ModelDef) -> usize {
 }
 
 /// The models of every kind whose fields the publishers name otherwise, by
-/// their table's address.
-fn upstream_models() -> &'static HashMap<usize, WireNames> {
-    static MODELS: OnceLock<HashMap<usize, WireNames>> = OnceLock::new();
+/// their table's address: a few, looked through once per object (faster
+/// than hashing the address).
+fn upstream_models() -> &'static [(usize, WireNames)] {
+    static MODELS: OnceLock<Vec<(usize, WireNames)>> = OnceLock::new();
     MODELS.get_or_init(|| {
-        let mut models = HashMap::new();
+        let mut models: Vec<(usize, WireNames)> = Vec::new();
         for kind in Kind::ALL {
             for model in models_of(kind.model()) {
-                if models.contains_key(&address(model)) {
+                if models.iter().any(|(at, _)| *at == address(model)) {
                     continue;
                 }
                 let mut names = WireNames {
@@ -344,7 +350,7 @@ fn upstream_models() -> &'static HashMap<usize, WireNames> {
                     }
                 }
                 if names.renamed != 0 {
-                    models.insert(address(model), names);
+                    models.push((address(model), names));
                 }
             }
         }

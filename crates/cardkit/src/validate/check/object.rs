@@ -31,7 +31,13 @@ impl Checker<'_> {
                 model.field_at(c.read.scan.bytes, key.start, key.end)
             };
             if let Some(names) = names {
-                found = names.resolve(model, found, &c.read.scan.decode(key));
+                found = names.resolve(model, found, || {
+                    if key.escaped {
+                        Cow::Owned(c.read.scan.decode(key).into_owned().into_bytes())
+                    } else {
+                        Cow::Borrowed(&c.read.scan.bytes[key.start..key.end])
+                    }
+                });
             }
             if let Some((index, field)) = found {
                 let wire = names.map_or(field.name, |names| names.names[index]);
