@@ -135,6 +135,19 @@ bounded "2,000,000 duplicate keys in meta" meta-keys.json 256
 gen meta-deep.json "print('{\"meta\":'+'['*3000000+']'*3000000+',\"data\":{\"object\":\"migration\"}}')"
 bounded "3,000,000 nested arrays in meta" meta-deep.json 64
 
+# 10. A decompression bomb: 10 GiB of zeros in a string of meta, gzipped to
+# about 10 MB (concatenated members of one MiB each): decoded as a stream,
+# in the memory of plain input, in the time the bytes take.
+gen bomb-10g.json.gz "import sys, zlib
+def gz(b):
+    c = zlib.compressobj(9, zlib.DEFLATED, 31); return c.compress(b) + c.flush()
+out = sys.stdout.buffer
+out.write(gz(b'{\"meta\": {\"note\": \"'))
+zeros = gz(b'0' * (1 << 20))
+for _ in range(10 * 1024): out.write(zeros)
+out.write(gz(b'\"}, \"data\": {\"object\": \"migration\"}}'))"
+bounded "gzip bomb: 10 MB -> 10 GiB" bomb-10g.json.gz 64
+
 # 17. Huge numbers and keys quoted in messages.
 gen long-key.json "print('{\"object\":\"migration\",\"'+'k'*100000000+'\":1}')"
 # The key is held whole, as are the pointer that names it and the line that
