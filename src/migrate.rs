@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use cardkit::run::{jobs, ExitStatus};
+use cardkit::run::{discover, jobs, open, ExitStatus};
 use cardkit_diff::apply::{
     apply_files, read_notices, store, ApplyOptions, OnDelete, Output, Plan, References, Report,
 };
@@ -39,8 +39,9 @@ pub enum Command {
 #[derive(clap::Args)]
 pub struct ApplyArgs {
     /// A file of Migration notices: a list object, an array, JSON Lines
-    /// (any container `validate` reads), validated first; repeat it for
-    /// several files. Example: --migrations page1.json --migrations page2.json
+    /// (any container `validate` reads), validated first; compressed, a zip
+    /// archive or a directory of them as `validate` finds inputs; repeat it
+    /// for several files. Example: --migrations page1.json --migrations page2.json
     #[arg(long, value_name = "FILE", required = true)]
     migrations: Vec<PathBuf>,
 
@@ -150,21 +151,31 @@ pub fn run(command: &Command) -> io::Result<ExitStatus> {
 
 fn apply(args: &ApplyArgs) -> Result<(Report, bool), cardkit_diff::Error> {
     let mut notices = Vec::new();
+    // Found and opened as every input is: compressed, in a zip archive, or
+    // a directory of notice files.
     for path in &args.migrations {
-        let name = path.display().to_string();
-        let file = std::fs::File::open(path)
-            .map_err(|e| cardkit_diff::Error(format!("{name}: cannot be read: {e}")))?;
-        let json_lines = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"));
-        notices.extend(read_notices(
-            &name,
-            io::BufReader::new(file),
-            json_lines,
-            jobs(None),
-            args.names.into(),
-        )?);
+        let found = discover(&[path]);
+        if let Some(empty) = found.empty.first() {
+            return Err(cardkit_diff::Error(format!(
+                "{}: holds no *.json, *.jsonl or *.ndjson file",
+                empty.display()
+            )));
+        }
+        for input in found.inputs {
+            let opened = open(input).map_err(|unopened| {
+                cardkit_diff::Error(format!(
+                    "{}: cannot be read: {}",
+                    unopened.name, unopened.reason
+                ))
+            })?;
+            notices.extend(read_notices(
+                &opened.name,
+                io::BufReader::new(opened.reader),
+                opened.json_lines,
+                jobs(None),
+                args.names.into(),
+            )?);
+        }
     }
     let plan = Plan::new(notices)?;
     let options = ApplyOptions {

@@ -100,6 +100,63 @@ fn migrate_apply_rewrites_a_csv_in_place_and_then_changes_nothing() {
     );
 }
 
+/// Notices are found and opened as every input is: gzipped, in a zip
+/// archive, under the publishers' names (the catalog's own page, as fetched).
+#[test]
+fn migrate_apply_reads_compressed_and_archived_notices_under_either_names() {
+    use std::io::Write as _;
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let old = "585fa2cc-4f77-47ab-8d2c-c68258ced283";
+    let merged = "9052f5c7-ee3b-457d-97ca-ac6b4518997c";
+    let apply = |notices: &Path, names: &str| {
+        let csv = dir.path().join("deck.csv");
+        std::fs::write(&csv, format!("id\n{old}\n")).unwrap();
+        let out = cardkit()
+            .args(["migrate", "apply", "--names", names, "--column", "id"])
+            .arg("--migrations")
+            .arg(notices)
+            .arg(&csv)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for (names, folder) in [("spec", "neutral"), ("upstream", "raw")] {
+        let plain = std::fs::read(
+            shared
+                .join("corpus")
+                .join(folder)
+                .join("migration/mtgssm_migrations.json"),
+        )
+        .unwrap();
+        let gz = dir.path().join(format!("{folder}.json.gz"));
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(&plain).unwrap();
+        std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+        assert_eq!(apply(&gz, names), format!("id\n{merged}\n"), "{folder}");
+
+        let zip = dir.path().join(format!("{folder}.zip"));
+        let mut archive = zip::ZipWriter::new(std::fs::File::create(&zip).unwrap());
+        archive
+            .start_file(
+                "notices/page.json",
+                zip::write::SimpleFileOptions::default(),
+            )
+            .unwrap();
+        archive.write_all(&plain).unwrap();
+        archive.finish().unwrap();
+        assert_eq!(apply(&zip, names), format!("id\n{merged}\n"), "{folder}");
+    }
+}
+
 #[test]
 fn migrate_apply_usage_errors() {
     cardkit()
