@@ -13,9 +13,7 @@ use super::detail::Detail;
 pub fn message(detail: &Detail) -> String {
     match detail {
         Detail::Syntax(syntax) => syntax_message(syntax),
-        Detail::MissingField { model, field } => {
-            format!("missing required field `{field}` of {model}")
-        }
+        Detail::MissingField { model, field } => missing_fields(model, &[field]),
         Detail::WrongType { expected, found } => {
             format!("expected {}, found {}", a_type(expected), value(found))
         }
@@ -136,6 +134,21 @@ pub fn message(detail: &Detail) -> String {
         } => format!("field `{field}` of {model} was introduced in {since}, after {as_of}"),
         Detail::DeprecatedField { model, field } => {
             format!("field `{field}` of {model} is deprecated")
+        }
+    }
+}
+
+/// The message of several required members of one object missing
+/// together, as the text report shows them in one block: `missing required
+/// fields `language`, `relatedCards` of CardToken`. One member's is the
+/// message of its own diagnostic.
+#[must_use]
+pub fn missing_fields(model: &str, fields: &[&str]) -> String {
+    match fields {
+        [field] => format!("missing required field `{field}` of {model}"),
+        fields => {
+            let listed: Vec<String> = fields.iter().map(|field| format!("`{field}`")).collect();
+            format!("missing required fields {} of {model}", listed.join(", "))
         }
     }
 }
