@@ -229,11 +229,11 @@ impl Renderer for Text {
         // The throughput of runs too short to time well is noise.
         if let (Some(seconds), Some(rate)) = (summary.seconds, summary.megabytes_per_second()) {
             if summary.bytes >= THROUGHPUT_FROM {
-                #[allow(clippy::cast_precision_loss)] // for reading
-                let megabytes = summary.bytes as f64 / 1e6;
                 writeln!(
                     out,
-                    "read {megabytes:.1} MB in {seconds:.2} s: {rate:.0} MB/s"
+                    "read {:.1} MB{} in {seconds:.2} s: {rate:.0} MB/s",
+                    megabytes(summary.bytes),
+                    decoded(summary)
                 )?;
             }
         }
@@ -242,6 +242,44 @@ impl Renderer for Text {
             writeln!(out, "{}{help}", self.palette.paint(NOTE, "help:"))?;
         }
         Ok(())
+    }
+}
+
+/// Bytes in MB (10^6 bytes), for reading.
+#[allow(clippy::cast_precision_loss)] // for reading
+fn megabytes(bytes: u64) -> f64 {
+    bytes as f64 / 1e6
+}
+
+/// What the throughput line says of the bytes read from compressed inputs:
+/// ` (decoded from 48.2 MB compressed)` when all were, ` (501.7 MB of it
+/// decoded from 48.2 MB compressed)` when some were; nothing when none.
+fn decoded(summary: &Summary) -> String {
+    if summary.compressed == 0 && summary.decompressed == 0 {
+        return String::new();
+    }
+    let compressed = size(summary.compressed);
+    if summary.decompressed == summary.bytes {
+        format!(" (decoded from {compressed} compressed)")
+    } else {
+        format!(
+            " ({:.1} MB of it decoded from {compressed} compressed)",
+            megabytes(summary.decompressed)
+        )
+    }
+}
+
+/// A size in words: `48.2 MB`, `3.1 kB` below a megabyte, `512 bytes` below
+/// a kilobyte (10^3 bytes).
+fn size(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => {
+            #[allow(clippy::cast_precision_loss)] // for reading
+            let kilobytes = bytes as f64 / 1e3;
+            format!("{kilobytes:.1} kB")
+        }
+        _ => format!("{:.1} MB", megabytes(bytes)),
     }
 }
 
@@ -365,6 +403,33 @@ fn block_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_throughput_names_what_was_decoded_from_compressed_inputs() {
+        let summary = |bytes, decompressed, compressed| Summary {
+            bytes,
+            decompressed,
+            compressed,
+            ..Summary::default()
+        };
+        assert_eq!(decoded(&summary(101_600_000, 0, 0)), "");
+        assert_eq!(
+            decoded(&summary(501_700_000, 501_700_000, 48_240_000)),
+            " (decoded from 48.2 MB compressed)"
+        );
+        assert_eq!(
+            decoded(&summary(601_700_000, 501_700_000, 48_240_000)),
+            " (501.7 MB of it decoded from 48.2 MB compressed)"
+        );
+        assert_eq!(
+            decoded(&summary(2_100_000, 2_100_000, 3_140)),
+            " (decoded from 3.1 kB compressed)"
+        );
+        assert_eq!(
+            decoded(&summary(2_100_000, 2_100_000, 512)),
+            " (decoded from 512 bytes compressed)"
+        );
+    }
 
     #[test]
     fn help_names_the_codes_shown_in_order() {

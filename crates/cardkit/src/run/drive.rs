@@ -289,6 +289,9 @@ impl<'r> Run<'r> {
             }
         });
         drop(reader);
+        if let Some((stored, _)) = &counted.stored {
+            self.summary.add_compressed(stored.read(), bytes.get());
+        }
         note = note.or_else(|| hint(&declared, later));
         progress.done();
         written?;
