@@ -331,6 +331,43 @@ fn a_decompression_bomb_is_read_through_as_a_stream() {
 }
 
 #[test]
+fn the_text_summary_names_the_compressed_and_the_decoded_sizes() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("bomb.json.gz");
+    bomb(&path, 2);
+    let stored = std::fs::metadata(&path).expect("bomb").len();
+    assert!((1_000..1_000_000).contains(&stored), "{stored} bytes");
+    let path = show(&path);
+    let plain = show(&examples_dir().join("valid/set.json"));
+    let (report, _) = validate(std::slice::from_ref(&path));
+    let decoded = report["summary"]["bytes"].as_u64().expect("bytes");
+    let (both, _) = validate(&[path.clone(), plain.clone()]);
+    let read = both["summary"]["bytes"].as_u64().expect("bytes");
+    #[allow(clippy::cast_precision_loss)] // for reading
+    let (decoded, read, stored) = (decoded as f64 / 1e6, read as f64 / 1e6, stored as f64 / 1e3);
+    let throughput = |paths: &[&str]| {
+        let output = cardkit()
+            .args(["validate", "--no-config"])
+            .args(paths)
+            .output()
+            .expect("run");
+        let text = String::from_utf8(output.stdout).expect("UTF-8");
+        let line = text.lines().find(|line| line.starts_with("read "));
+        line.unwrap_or_else(|| panic!("no throughput:\n{text}"))
+            .to_owned()
+    };
+    let line = throughput(&[&path]);
+    let expected = format!("read {decoded:.1} MB (decoded from {stored:.1} kB compressed) in ");
+    assert!(line.starts_with(&expected), "{line}");
+    assert!(line.ends_with(" MB/s"), "{line}");
+    let line = throughput(&[&path, &plain]);
+    let expected = format!(
+        "read {read:.1} MB ({decoded:.1} MB of it decoded from {stored:.1} kB compressed) in "
+    );
+    assert!(line.starts_with(&expected), "{line}");
+}
+
+#[test]
 fn diff_and_migrate_apply_in_place_refuse_a_compressed_file_and_say_what_to_do() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let set = std::fs::read(examples_dir().join("valid/set.json")).expect("example");

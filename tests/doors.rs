@@ -9,6 +9,9 @@
 //! diff) print the diagnostics of invalid documents, in validate's text, on
 //! standard error; the comparison is of those headlines
 //! (`path:line:column: severity[code]: message`) and of the closing summary.
+//! The text report shows the members missing from one object as one
+//! headline (`missing required fields `a`, `b` of Model`): the JSON reports'
+//! diagnostics are grouped alike for the comparison.
 
 mod support;
 
@@ -98,16 +101,37 @@ fn from_json(report: &Value) -> (Vec<String>, Value) {
             if document["valid"] == true {
                 continue;
             }
+            // The members missing from one object so far: the headline's
+            // place, the model, the members.
+            let mut missing: Option<(String, String, Vec<String>)> = None;
             for d in document["diagnostics"].as_array().expect("diagnostics") {
-                lines.push(format!(
-                    "{path}:{}:{}: {}[{}]: {}",
+                let place = format!(
+                    "{path}:{}:{}: {}[{}]: ",
                     d["line"],
                     d["column"],
                     d["severity"].as_str().expect("severity"),
                     d["code"].as_str().expect("code"),
-                    d["message"].as_str().expect("message"),
+                );
+                if d["code"] == "missing_field" {
+                    let field = d["field"].as_str().expect("a field");
+                    let (model, member) = field.split_once('.').expect("Model.field");
+                    if let Some((at, of, members)) = &mut missing {
+                        if *at == place && of == model {
+                            members.push(member.to_owned());
+                            continue;
+                        }
+                    }
+                    lines.extend(missing_headline(missing.take()));
+                    missing = Some((place, model.to_owned(), vec![member.to_owned()]));
+                    continue;
+                }
+                lines.extend(missing_headline(missing.take()));
+                lines.push(format!(
+                    "{place}{}",
+                    d["message"].as_str().expect("message")
                 ));
             }
+            lines.extend(missing_headline(missing.take()));
         }
     }
     let summary = &report["summary"];
@@ -118,6 +142,22 @@ fn from_json(report: &Value) -> (Vec<String>, Value) {
         "errors": summary["errors"],
     });
     (lines, counts)
+}
+
+/// The headline of the members missing from one object, as the text report
+/// words it.
+fn missing_headline(missing: Option<(String, String, Vec<String>)>) -> Option<String> {
+    let (place, model, members) = missing?;
+    let listed: Vec<String> = members.iter().map(|m| format!("`{m}`")).collect();
+    let fields = if members.len() == 1 {
+        "field"
+    } else {
+        "fields"
+    };
+    Some(format!(
+        "{place}missing required {fields} {} of {model}",
+        listed.join(", ")
+    ))
 }
 
 /// The headlines of the text diagnostics in `stderr`, and its `checked …`

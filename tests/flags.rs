@@ -28,8 +28,9 @@ fn kind_forces_the_kind_of_every_document() {
         .args(["validate", "--kind", "set", &path])
         .assert()
         .code(1)
+        // The members a set has and a migration has not: one block.
         .stdout(contains(format!(
-            "{path}:1:1: error[missing_field]: missing required field `cards` of Set"
+            "{path}:1:1: error[missing_field]: missing required fields `baseSetSize`, `cards`, `code`, "
         )))
         .stdout(contains(format!(
             "{path}:2:3: warning[unknown_field]: unknown field `object` in Set"

@@ -1,12 +1,14 @@
 //! The request body as a blocking reader, for the streaming validator: bytes
 //! are pulled from the connection as the validator asks for them, so a body
 //! is validated as it arrives and never held whole. The body's limits (size,
-//! time) are kept here, where the bytes pass.
+//! time) are kept here, where the bytes pass: on the bytes received, and on
+//! the bytes decoded from a body compressed without a `Content-Encoding`
+//! ([`Limited`]).
 
 use std::fmt;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use axum::body::BodyDataStream;
 use bytes::{Buf, Bytes};
@@ -64,9 +66,11 @@ pub struct BodyReader {
     timeout_seconds: u64,
     limit: u64,
     chunk: Bytes,
-    /// Bytes read so far (after decoding).
-    pub(crate) read: u64,
-    halted: Option<Halt>,
+    /// Bytes read so far (after decoding by `Content-Encoding`).
+    read: u64,
+    /// Why reading stopped, once it has: kept where the validation can see
+    /// it whatever a decoder between them made of the error.
+    halted: Arc<OnceLock<Halt>>,
 }
 
 impl BodyReader {
@@ -88,8 +92,32 @@ impl BodyReader {
             abandoned: Arc::new(AtomicBool::new(false)),
             chunk: Bytes::new(),
             read: 0,
-            halted: None,
+            halted: Arc::new(OnceLock::new()),
         }
+    }
+
+    /// Why reading stopped, once it has (shared: readable after the
+    /// reader is given away).
+    pub fn halted(&self) -> Arc<OnceLock<Halt>> {
+        Arc::clone(&self.halted)
+    }
+
+    /// The same limits on the bytes decoded from this body: the size limit
+    /// counts them, and the time limit and a client gone stop them too.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            deadline: self.deadline,
+            timeout_seconds: self.timeout_seconds,
+            limit: self.limit,
+            abandoned: Arc::clone(&self.abandoned),
+            halted: Arc::clone(&self.halted),
+        }
+    }
+
+    /// Stops reading for `halt`, which every later read gives again.
+    fn halt(&self, halt: Halt) -> io::Error {
+        let _ = self.halted.set(halt);
+        io::Error::other(self.halted.get().cloned().unwrap_or(Halt::Abandoned))
     }
 
     /// The next chunk of the body; an empty one at its end.
@@ -124,21 +152,82 @@ impl BodyReader {
 
 impl Read for BodyReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if let Some(halt) = &self.halted {
+        if let Some(halt) = self.halted.get() {
             return Err(io::Error::other(halt.clone()));
         }
         if self.chunk.is_empty() {
             match self.next_chunk() {
                 Ok(chunk) => self.chunk = chunk,
-                Err(halt) => {
-                    self.halted = Some(halt.clone());
-                    return Err(io::Error::other(halt));
-                }
+                Err(halt) => return Err(self.halt(halt)),
             }
         }
         let n = buf.len().min(self.chunk.len());
         buf[..n].copy_from_slice(&self.chunk[..n]);
         self.chunk.advance(n);
+        Ok(n)
+    }
+}
+
+/// A body's limits, for the bytes decoded from it.
+pub struct Limits {
+    deadline: Instant,
+    timeout_seconds: u64,
+    limit: u64,
+    abandoned: Arc<AtomicBool>,
+    halted: Arc<OnceLock<Halt>>,
+}
+
+impl Limits {
+    /// `decoded`, held to these limits.
+    pub fn on<R: Read>(self, decoded: R) -> Limited<R> {
+        Limited {
+            inner: decoded,
+            limits: self,
+            read: 0,
+        }
+    }
+}
+
+/// The bytes decoded from a body by its magic bytes (gzip, zstd, xz, bzip2
+/// sent without `Content-Encoding`), held to the limits of a body decoded by
+/// its `Content-Encoding`: at most the size limit of decoded bytes, within
+/// the time limit, while the client is there. A decompression bomb costs
+/// time, up to those limits, not memory.
+pub struct Limited<R> {
+    inner: R,
+    limits: Limits,
+    /// Bytes decoded so far.
+    read: u64,
+}
+
+impl<R> Limited<R> {
+    fn halt(&self, halt: Halt) -> io::Error {
+        let _ = self.limits.halted.set(halt);
+        io::Error::other(self.limits.halted.get().cloned().unwrap_or(Halt::Abandoned))
+    }
+}
+
+impl<R: Read> Read for Limited<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(halt) = self.limits.halted.get() {
+            return Err(io::Error::other(halt.clone()));
+        }
+        if self.limits.abandoned.load(Ordering::Relaxed) {
+            return Err(self.halt(Halt::Abandoned));
+        }
+        // Decoding takes time of its own, past the waits for the body.
+        if Instant::now() >= self.limits.deadline {
+            return Err(self.halt(Halt::TimedOut {
+                seconds: self.limits.timeout_seconds,
+            }));
+        }
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if self.read > self.limits.limit {
+            return Err(self.halt(Halt::TooLarge {
+                limit: self.limits.limit,
+            }));
+        }
         Ok(n)
     }
 }

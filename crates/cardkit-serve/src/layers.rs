@@ -82,9 +82,17 @@ pub async fn shed(
 /// The content codings a body may be sent in.
 const CODINGS: [&str; 4] = ["gzip", "x-gzip", "zstd", "identity"];
 
+/// Marks a request whose body came in a content coding (other than
+/// `identity`): it is decoded by it before the handler reads it, and is not
+/// told by its first bytes again.
+#[derive(Debug, Clone, Copy)]
+pub struct Coded;
+
 /// Refuses a body in a content coding that is not read (415), with a
-/// problem that names the ones that are.
-pub async fn codings(request: Request, next: Next) -> Response {
+/// problem that names the ones that are; marks a body in one that is read
+/// ([`Coded`]).
+pub async fn codings(mut request: Request, next: Next) -> Response {
+    let mut coded = false;
     for value in request.headers().get_all(header::CONTENT_ENCODING) {
         let text = String::from_utf8_lossy(value.as_bytes()).to_ascii_lowercase();
         for coding in text.split(',').map(str::trim).filter(|c| !c.is_empty()) {
@@ -94,7 +102,11 @@ pub async fn codings(request: Request, next: Next) -> Response {
                 ))
                 .into_response();
             }
+            coded |= coding != "identity";
         }
+    }
+    if coded {
+        request.extensions_mut().insert(Coded);
     }
     next.run(request).await
 }

@@ -22,7 +22,7 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use cardkit::render::{Json, JsonLines, Renderer, Sarif};
 use cardkit::report::Summary;
-use cardkit::run::{Failure, Opened, Progress, Run, Settings};
+use cardkit::run::{open_stream, Failure, Opened, Progress, Run, Settings};
 use cardkit::validate::{self, Validator};
 use cardkit::{DocumentReport, Kind};
 use futures_util::StreamExt;
@@ -32,6 +32,7 @@ use tokio::sync::mpsc;
 use utoipa::IntoParams;
 
 use crate::body::{BodyReader, Halt};
+use crate::layers::Coded;
 use crate::media::{Accepted, BodyMedia};
 use crate::names;
 use crate::problem::Problem;
@@ -183,7 +184,7 @@ impl ValidateParams {
     tag = "validation",
     params(ValidateParams),
     request_body(
-        description = "The document(s) as sent: one JSON value (a document, a wrapped document, a catalog, a code map) or JSON Lines. May be sent with `Content-Encoding: gzip` or `zstd`.",
+        description = "The document(s) as sent: one JSON value (a document, a wrapped document, a catalog, a code map) or JSON Lines. May be sent with `Content-Encoding: gzip` or `zstd`, or compressed without a `Content-Encoding`: gzip, zstd, xz and bzip2 are told by their first bytes.",
         content(
             (crate::openapi::AnyBytes = "application/json"),
             (crate::openapi::AnyBytes = "application/x-ndjson"),
@@ -196,7 +197,7 @@ impl ValidateParams {
                 (crate::openapi::ReportLine = "application/x-ndjson"),
                 (crate::openapi::Sarif = "application/sarif+json"),
             )),
-        (status = 400, description = "A bad parameter, or a body that could not be read (cut short, or a content coding that does not decode).", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A bad parameter, or a body that could not be read (cut short, or a content coding or compression that does not decode).", body = Problem, content_type = "application/problem+json"),
         (status = 408, description = "The request took longer than the time limit.", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the size limit.", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "A media type or content coding the service does not read.", body = Problem, content_type = "application/problem+json"),
@@ -207,6 +208,7 @@ pub async fn validate(
     State(state): State<Arc<AppState>>,
     query: Result<Query<ValidateParams>, QueryRejection>,
     slot: Option<axum::Extension<Slot>>,
+    coded: Option<axum::Extension<Coded>>,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
@@ -244,6 +246,7 @@ pub async fn validate(
         asked,
         accepted,
         started,
+        sniffed: coded.is_none(),
         _slot: slot.map(|axum::Extension(slot)| slot),
     };
     tokio::task::spawn_blocking(move || job.run(reader, sender));
@@ -305,12 +308,17 @@ struct Job {
     asked: Asked,
     accepted: Accepted,
     started: StdInstant,
+    /// The body came without a content coding: it is decoded when its
+    /// first bytes name a compression format.
+    sniffed: bool,
     /// The concurrency slot, held until the report is written.
     _slot: Option<Slot>,
 }
 
 impl Job {
     fn run(self, reader: BodyReader, sender: mpsc::Sender<Out>) {
+        let halted = reader.halted();
+        let limits = reader.limits();
         let settings = self.asked.settings;
         let filter = settings.warning_filter();
         let mut renderer: Box<dyn Renderer> = match self.accepted {
@@ -347,38 +355,75 @@ impl Job {
             validator
                 .reader(reader, |document| on_document(&document))
                 .map_err(|error| {
-                    halt = Halt::of(&error).cloned();
+                    halt = Some(halt_of(&halted, &error));
                     Failure::Read(error)
                 })
         };
-        let opened = Opened {
-            name: self.asked.name.clone(),
-            reader: Box::new(reader),
-            size: None,
-            json_lines: self.asked.json_lines,
-            // Decoded by its Content-Encoding already.
-            compressed: None,
+        let opened = if self.sniffed {
+            // Only the magic bytes are read ahead: the rest is validated as
+            // it arrives.
+            match open_stream(&self.asked.name, reader, self.asked.json_lines) {
+                Ok(mut opened) => {
+                    if opened.compressed.is_some() {
+                        opened.reader = Box::new(limits.on(opened.reader));
+                    }
+                    opened
+                }
+                Err(error) => {
+                    if let Some(problem) = problem(halt_of(&halted, &error)) {
+                        let _ = sender.blocking_send(Out::Problem(problem));
+                    }
+                    return;
+                }
+            }
+        } else {
+            Opened {
+                name: self.asked.name.clone(),
+                reader: Box::new(reader),
+                size: None,
+                json_lines: self.asked.json_lines,
+                // Decoded by its Content-Encoding already.
+                compressed: None,
+            }
         };
         let _ = run.input(opened, &mut check);
         self.state.metrics.bytes(run.summary().bytes);
         // A limit reached before the report has begun is answered with its
         // own status, and the report held back is dropped.
         if let Some(halt) = halt.filter(|_| !began.get()) {
-            let problem = match halt {
-                Halt::TooLarge { limit } => Problem::body_too_large(format!(
-                    "the body is larger than the limit of {limit} bytes"
-                )),
-                Halt::TimedOut { seconds } => Problem::timed_out(seconds),
-                Halt::Unreadable(why) => Problem::unreadable_body(why),
-                // Nobody to answer.
-                Halt::Abandoned => return,
-            };
-            let _ = sender.blocking_send(Out::Problem(problem));
+            if let Some(problem) = problem(halt) {
+                let _ = sender.blocking_send(Out::Problem(problem));
+            }
             return;
         }
         let _ = run.finish();
         out.end();
     }
+}
+
+/// Why reading the body stopped: the halt its reader met (whatever a
+/// decoder between them made of it), else the halt the error is, else a
+/// body that does not decode (a compression cut short or corrupt).
+fn halt_of(halted: &std::sync::OnceLock<Halt>, error: &io::Error) -> Halt {
+    halted
+        .get()
+        .or_else(|| Halt::of(error))
+        .cloned()
+        .unwrap_or_else(|| Halt::Unreadable(error.to_string()))
+}
+
+/// The problem that answers a halt before the report has begun; none when
+/// the client is gone.
+fn problem(halt: Halt) -> Option<Problem> {
+    Some(match halt {
+        Halt::TooLarge { limit } => Problem::body_too_large(format!(
+            "the body is larger than the limit of {limit} bytes"
+        )),
+        Halt::TimedOut { seconds } => Problem::timed_out(seconds),
+        Halt::Unreadable(why) => Problem::unreadable_body(why),
+        // Nobody to answer.
+        Halt::Abandoned => return None,
+    })
 }
 
 /// The service's metrics, counting each document as it is validated.

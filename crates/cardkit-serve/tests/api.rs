@@ -366,6 +366,118 @@ async fn gzip_and_zstd_bodies_are_decoded() {
     assert_eq!(problem(response).await, (400, "unreadable_body".into()));
 }
 
+/// `bytes` compressed as a file is (`cards.json.xz`), to be sent as it is.
+fn compressed(format: &str, bytes: &[u8]) -> Vec<u8> {
+    match format {
+        "gzip" => gzip(bytes),
+        "zstd" => zstd::encode_all(bytes, 3).unwrap(),
+        "xz" => {
+            let options = lzma_rust2::XzOptions::with_preset(6);
+            let mut encoder = lzma_rust2::XzWriter::new(Vec::new(), options).unwrap();
+            encoder.write_all(bytes).unwrap();
+            encoder.finish().unwrap()
+        }
+        "bzip2" => {
+            let level = bzip2::Compression::default();
+            let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), level);
+            encoder.write_all(bytes).unwrap();
+            encoder.finish().unwrap()
+        }
+        other => panic!("no format {other}"),
+    }
+}
+
+/// A problem's `detail`, with its status and `code`.
+async fn problem_detail(response: reqwest::Response) -> (u16, String, String) {
+    let status = response.status().as_u16();
+    let body: Value = response.json().await.unwrap();
+    let text = |key: &str| body[key].as_str().unwrap().to_owned();
+    (status, text("code"), text("detail"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compressed_bodies_without_content_encoding_are_told_by_their_first_bytes() {
+    let server = Server::default().await;
+    let expected = library_report(INVALID.as_bytes(), "<body>", false);
+    let json = ("content-type", "application/json");
+    for format in ["gzip", "zstd", "xz", "bzip2"] {
+        let body = compressed(format, INVALID.as_bytes());
+        for headers in [&[json][..], &[json, ("content-encoding", "identity")]] {
+            let response = post(&server, "/v1/validate", headers, body.clone()).await;
+            assert_eq!(response.status(), 200, "{format} {headers:?}");
+            let report: Value = response.json().await.unwrap();
+            // The bytes validated: those decoded.
+            assert_eq!(report["summary"]["bytes"], INVALID.len(), "{format}");
+            assert_eq!(without_time(report), expected, "{format} {headers:?}");
+        }
+    }
+    // JSON Lines, as its media type says.
+    let lines = include_str!("../../../examples/valid/migrations.jsonl").to_owned() + "{}\n";
+    let response = post(
+        &server,
+        "/v1/validate",
+        &[("content-type", "application/x-ndjson")],
+        compressed("xz", lines.as_bytes()),
+    )
+    .await;
+    let report: Value = response.json().await.unwrap();
+    let expected_lines = library_report(lines.as_bytes(), "<body>", true);
+    assert_eq!(without_time(report), expected_lines);
+    // A body decoded by its Content-Encoding is not told by its first bytes
+    // again: gzip within gzip is validated as the inner gzip's bytes.
+    let inner = gzip(INVALID.as_bytes());
+    let response = post(
+        &server,
+        "/v1/validate",
+        &[json, ("content-encoding", "gzip")],
+        gzip(&inner),
+    )
+    .await;
+    let report: Value = response.json().await.unwrap();
+    assert_eq!(codes(&report), ["invalid_json"]);
+    // A zip archive cannot be read as a stream.
+    let (status, code, detail) = problem_detail(
+        post(
+            &server,
+            "/v1/validate",
+            &[json],
+            &b"PK\x03\x04 and the rest"[..],
+        )
+        .await,
+    )
+    .await;
+    assert_eq!((status, code.as_str()), (400, "unreadable_body"));
+    assert!(detail.starts_with("zip: "), "{detail}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_truncated_compressed_body_is_a_400_problem_as_a_truncated_coded_one() {
+    let server = Server::default().await;
+    let json = ("content-type", "application/json");
+    let mut cut = gzip(INVALID.as_bytes());
+    cut.truncate(cut.len() / 2);
+    let coded = [json, ("content-encoding", "gzip")];
+    let declared = problem_detail(post(&server, "/v1/validate", &coded, cut.clone()).await).await;
+    let told = problem_detail(post(&server, "/v1/validate", &[json], cut).await).await;
+    assert_eq!((declared.0, declared.1.as_str()), (400, "unreadable_body"));
+    assert_eq!((told.0, told.1.as_str()), (400, "unreadable_body"));
+    // The same words, naming the format that was told.
+    assert_eq!(declared.2, "unexpected end of file");
+    assert_eq!(told.2, "gzip: unexpected end of file");
+    for format in ["zstd", "xz", "bzip2"] {
+        let mut cut = compressed(format, INVALID.as_bytes());
+        cut.truncate(cut.len() / 2);
+        let (status, code, detail) =
+            problem_detail(post(&server, "/v1/validate", &[json], cut).await).await;
+        assert_eq!(
+            (status, code.as_str()),
+            (400, "unreadable_body"),
+            "{format}"
+        );
+        assert!(detail.starts_with(&format!("{format}: ")), "{detail}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bodies_over_the_limit_get_413_declared_streamed_or_decoded() {
     let server = Server::start(Config {
@@ -386,6 +498,26 @@ async fn bodies_over_the_limit_get_413_declared_streamed_or_decoded() {
     let body = reqwest::Body::wrap_stream(futures_util::stream::iter(chunks));
     let (status, _) = problem(post_json(&server, "", body).await).await;
     assert_eq!(status, 413);
+    // Gzipped without Content-Encoding, streamed, and larger as sent than
+    // decoded (noise does not compress): the limit on the bytes received is
+    // met first, under the decoder, and answered as itself.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let noise: Vec<u8> = (0..3000)
+        .map(|_| {
+            // xorshift64: bytes without a pattern to compress.
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state.to_le_bytes()[0]
+        })
+        .collect();
+    let noisy = gzip(&noise);
+    assert!(noisy.len() > noise.len());
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+        noisy.chunks(100).map(|c| Ok(c.to_vec())).collect();
+    let body = reqwest::Body::wrap_stream(futures_util::stream::iter(chunks));
+    let (status, _) = problem(post_json(&server, "", body).await).await;
+    assert_eq!(status, 413);
     // Small when coded, large when decoded: a gzip bomb in miniature.
     let bomb = gzip(" ".repeat(100_000_000).as_bytes());
     assert!(bomb.len() < 1_000_000);
@@ -398,9 +530,16 @@ async fn bodies_over_the_limit_get_413_declared_streamed_or_decoded() {
         &server,
         "/v1/validate",
         &[("content-encoding", "gzip")],
-        bomb,
+        bomb.clone(),
     )
     .await;
+    assert_eq!(problem(response).await.0, 413);
+    // The same sent without Content-Encoding: told by its first bytes, and
+    // held to the same limit on the bytes decoded.
+    let response = post(&server, "/v1/validate", &[], bomb).await;
+    assert_eq!(problem(response).await.0, 413);
+    let zstd_bomb = zstd::encode_all(" ".repeat(100_000_000).as_bytes(), 3).unwrap();
+    let response = post(&server, "/v1/validate", &[], zstd_bomb).await;
     assert_eq!(problem(response).await.0, 413);
     // At the limit: validated.
     let at_limit = format!("{}{}", " ".repeat(999_998), "{}");
@@ -523,15 +662,23 @@ async fn a_client_that_leaves_mid_upload_frees_its_slot() {
     })
     .await;
     let head = "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
-    let stream = raw(&server, head, b"10\r\n[{\"object\": \"mig\r\n").await;
-    // While it uploads, it holds the one slot.
-    wait_for(|| async { server.metric("cardkit_http_requests_in_flight").await >= 2.0 }).await;
-    let (status, code) = problem(post_json(&server, "", "{}").await).await;
-    assert_eq!((status, code.as_str()), (503, "overloaded"));
-    drop(stream);
-    // Gone: its slot is free again.
-    wait_for(|| async { post_json(&server, "", "{}").await.status() == 200 }).await;
-    assert!(server.metric("cardkit_http_requests_shed_total").await >= 1.0);
+    // Plain, and gzipped without Content-Encoding (told by its first bytes).
+    let large = format!("[{}]", vec![INVALID; 200].join(","));
+    let gzipped = gzip(large.as_bytes());
+    for start in [&b"[{\"object\": \"mig"[..], &gzipped[..gzipped.len() / 2]] {
+        let mut chunk = format!("{:x}\r\n", start.len()).into_bytes();
+        chunk.extend_from_slice(start);
+        chunk.extend_from_slice(b"\r\n");
+        let stream = raw(&server, head, &chunk).await;
+        // While it uploads, it holds the one slot.
+        wait_for(|| async { server.metric("cardkit_http_requests_in_flight").await >= 2.0 }).await;
+        let (status, code) = problem(post_json(&server, "", "{}").await).await;
+        assert_eq!((status, code.as_str()), (503, "overloaded"));
+        drop(stream);
+        // Gone: its slot is free again.
+        wait_for(|| async { post_json(&server, "", "{}").await.status() == 200 }).await;
+    }
+    assert!(server.metric("cardkit_http_requests_shed_total").await >= 2.0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -575,11 +722,15 @@ async fn a_body_slower_than_the_time_limit_gets_408() {
         ..Config::default()
     })
     .await;
-    let (pieces, body) = piecewise();
-    pieces.send(b"[{}".to_vec()).await.unwrap();
-    let response = post_json(&server, "", body).await;
-    assert_eq!(problem(response).await, (408, "timed_out".into()));
-    drop(pieces);
+    // Plain, and gzipped without Content-Encoding (told by its first bytes).
+    let gzipped = gzip(format!("[{}]", vec!["{}"; 100_000].join(",")).as_bytes());
+    for start in [&b"[{}"[..], &gzipped[..gzipped.len() / 2]] {
+        let (pieces, body) = piecewise();
+        pieces.send(start.to_vec()).await.unwrap();
+        let response = post_json(&server, "", body).await;
+        assert_eq!(problem(response).await, (408, "timed_out".into()));
+        drop(pieces);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

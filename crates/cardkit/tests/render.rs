@@ -362,3 +362,60 @@ fn fields_newer_than_a_version_and_deprecated_fields() {
         1,
     );
 }
+
+/// A template whose fonts miss members: the first misses `name`, the second
+/// `name` and `src`, the third both again. In text, the members missing from
+/// one object are one block; with one error of a kind shown
+/// (`--error-limit 1`), a block names only the members still shown (the
+/// second font's `src`, shown alone as its own diagnostic) and the others
+/// are counted in the closing notes. Every other format keeps a diagnostic
+/// per member.
+const MISSING_MEMBERS: &str = r#"{
+  "name": "Fonts",
+  "context": {
+    "fonts": [
+      {"src": "a.woff2"},
+      {"weight": "bold"},
+      {"weight": "light"}
+    ]
+  },
+  "card": {"name": "Card", "width": 100, "height": 100, "data": {"type": "group", "children": []}}
+}
+"#;
+
+#[test]
+fn the_members_missing_from_one_object_are_one_block_in_text() {
+    let inputs = [file("fonts.json", MISSING_MEMBERS)];
+    let all = text(&inputs, WarningFilter::DEFAULT_LIMIT);
+    assert_eq!(all.matches("error[missing_field]").count(), 3, "{all}");
+    assert_eq!(
+        all.matches("missing required fields `name`, `src` of TemplateFont")
+            .count(),
+        2,
+        "{all}"
+    );
+    let folded = render(
+        &mut Text::new(WarningFilter::new(WarningFilter::DEFAULT_LIMIT).with_error_limit(1)),
+        &inputs,
+    );
+    insta::assert_snapshot!("missing_members_folded_text", folded);
+    // The JSON report keeps a diagnostic per member, with its pointer.
+    let report: serde_json::Value =
+        serde_json::from_str(&render(&mut Json::default(), &inputs)).expect("JSON");
+    let pointers: Vec<&str> = report["files"][0]["documents"][0]["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d["pointer"].as_str().expect("a pointer"))
+        .collect();
+    assert_eq!(
+        pointers,
+        [
+            "/context/fonts/0/name",
+            "/context/fonts/1/name",
+            "/context/fonts/1/src",
+            "/context/fonts/2/name",
+            "/context/fonts/2/src",
+        ]
+    );
+}

@@ -13,12 +13,7 @@ use super::detail::Detail;
 pub fn message(detail: &Detail) -> String {
     match detail {
         Detail::Syntax(syntax) => syntax_message(syntax),
-        Detail::MissingField { model, field } => {
-            format!(
-                "missing required field `{field}` of {model}{}",
-                spec_name(model, field)
-            )
-        }
+        Detail::MissingField { model, field } => missing_fields(model, &[field]),
         Detail::WrongType { expected, found } => {
             format!("expected {}, found {}", a_type(expected), value(found))
         }
@@ -155,6 +150,23 @@ fn spec_name(model: &str, field: &str) -> String {
     crate::table::names::spec_name(model, field)
         .map(|spec| format!(" (the spec's `{spec}`)"))
         .unwrap_or_default()
+}
+
+/// The message of several required members of one object missing
+/// together, as the text report shows them in one block: `missing required
+/// fields `language`, `relatedCards` of CardToken`. One member's is the
+/// message of its own diagnostic. A member named with the publishers' name
+/// says the spec's.
+#[must_use]
+pub fn missing_fields(model: &str, fields: &[&str]) -> String {
+    let named = |field: &&str| format!("`{field}`{}", spec_name(model, field));
+    match fields {
+        [field] => format!("missing required field {} of {model}", named(field)),
+        fields => {
+            let listed: Vec<String> = fields.iter().map(named).collect();
+            format!("missing required fields {} of {model}", listed.join(", "))
+        }
+    }
 }
 
 /// What was expected, in words, for the JSON report.

@@ -2,6 +2,14 @@
 //! source line with a caret, a closing summary, and a `help:` line naming
 //! `cardkit explain` for the codes shown.
 //!
+//! The required members missing from one object are one block, as they
+//! share its caret: `missing required fields `language`, `relatedCards` of
+//! CardToken`, with the object's pointer (each member's is it, `/` and the
+//! member's name). Each member is still one diagnostic to the filter: a
+//! block names only the members it lets through, and the others are counted
+//! in the closing notes with their field. The other formats keep one
+//! diagnostic per member, with its own pointer.
+//!
 //! What comes from the inputs (paths, pointers, messages) may hold control
 //! characters meant for a terminal: they are written escaped (see
 //! [`Text::escape`]), so that no input can rewrite the screen or split a line.
@@ -14,7 +22,7 @@ use anstyle::{AnsiColor, Style};
 
 use super::renderer::{FileEnd, Renderer};
 use super::words;
-use crate::diagnostic::{Code, Diagnostic, Excerpt, Severity};
+use crate::diagnostic::{words as said, Code, Detail, Diagnostic, Excerpt, Severity};
 use crate::report::{DocumentReport, Summary, WarningFilter};
 
 /// Runs that read at least this many bytes end with their throughput.
@@ -138,12 +146,30 @@ impl Renderer for Text {
         path: &str,
         document: &DocumentReport,
     ) -> io::Result<()> {
-        for diagnostic in &document.diagnostics {
-            if self.filter.admit(diagnostic) {
-                out.write_all(diagnostic_text(path, diagnostic, self.palette).as_bytes())?;
-                if !self.shown.contains(&diagnostic.code) {
-                    self.shown.push(diagnostic.code);
+        let mut diagnostics = document.diagnostics.iter().peekable();
+        while let Some(first) = diagnostics.next() {
+            // The members missing from the same object come together (at its
+            // offset, in the model's order): each is admitted or counted by
+            // the filter on its own, and those admitted are one block.
+            let mut block = Vec::new();
+            if self.filter.admit(first) {
+                block.push(first);
+            }
+            if let Some(object) = missing_from(first) {
+                while let Some(next) = diagnostics.next_if(|d| missing_from(d) == Some(object)) {
+                    if self.filter.admit(next) {
+                        block.push(next);
+                    }
                 }
+            }
+            let text = match block.as_slice() {
+                [] => continue,
+                [one] => diagnostic_text(path, one, self.palette),
+                several => missing_text(path, several, self.palette),
+            };
+            out.write_all(text.as_bytes())?;
+            if !self.shown.contains(&first.code) {
+                self.shown.push(first.code);
             }
         }
         if let Some(note) = words::omitted(document) {
@@ -203,11 +229,11 @@ impl Renderer for Text {
         // The throughput of runs too short to time well is noise.
         if let (Some(seconds), Some(rate)) = (summary.seconds, summary.megabytes_per_second()) {
             if summary.bytes >= THROUGHPUT_FROM {
-                #[allow(clippy::cast_precision_loss)] // for reading
-                let megabytes = summary.bytes as f64 / 1e6;
                 writeln!(
                     out,
-                    "read {megabytes:.1} MB in {seconds:.2} s: {rate:.0} MB/s"
+                    "read {:.1} MB{} in {seconds:.2} s: {rate:.0} MB/s",
+                    megabytes(summary.bytes),
+                    decoded(summary)
                 )?;
             }
         }
@@ -216,6 +242,44 @@ impl Renderer for Text {
             writeln!(out, "{}{help}", self.palette.paint(NOTE, "help:"))?;
         }
         Ok(())
+    }
+}
+
+/// Bytes in MB (10^6 bytes), for reading.
+#[allow(clippy::cast_precision_loss)] // for reading
+fn megabytes(bytes: u64) -> f64 {
+    bytes as f64 / 1e6
+}
+
+/// What the throughput line says of the bytes read from compressed inputs:
+/// ` (decoded from 48.2 MB compressed)` when all were, ` (501.7 MB of it
+/// decoded from 48.2 MB compressed)` when some were; nothing when none.
+fn decoded(summary: &Summary) -> String {
+    if summary.compressed == 0 && summary.decompressed == 0 {
+        return String::new();
+    }
+    let compressed = size(summary.compressed);
+    if summary.decompressed == summary.bytes {
+        format!(" (decoded from {compressed} compressed)")
+    } else {
+        format!(
+            " ({:.1} MB of it decoded from {compressed} compressed)",
+            megabytes(summary.decompressed)
+        )
+    }
+}
+
+/// A size in words: `48.2 MB`, `3.1 kB` below a megabyte, `512 bytes` below
+/// a kilobyte (10^3 bytes).
+fn size(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => {
+            #[allow(clippy::cast_precision_loss)] // for reading
+            let kilobytes = bytes as f64 / 1e3;
+            format!("{kilobytes:.1} kB")
+        }
+        _ => format!("{:.1} MB", megabytes(bytes)),
     }
 }
 
@@ -233,8 +297,57 @@ fn help(shown: &[Code]) -> Option<String> {
     Some(help)
 }
 
+/// What makes a `missing_field` diagnostic one of a block: the object the
+/// member is missing from (its offset), its model, and the severity.
+fn missing_from(d: &Diagnostic) -> Option<(usize, &'static str, Severity)> {
+    match d.detail {
+        Detail::MissingField { model, .. } => Some((d.offset, model, d.severity)),
+        _ => None,
+    }
+}
+
 /// One diagnostic with its source excerpt.
 fn diagnostic_text(path: &str, d: &Diagnostic, palette: Palette) -> String {
+    block_text(path, d, &d.message(), &d.pointer, palette)
+}
+
+/// Several members missing from one object (`block`, of [`missing_from`]
+/// alike), in one block: their names in the message, the object's pointer,
+/// the object's line and caret.
+fn missing_text(path: &str, block: &[&Diagnostic], palette: Palette) -> String {
+    let first = block[0];
+    let model = missing_from(first).map_or("", |(_, model, _)| model);
+    let fields: Vec<&str> = block
+        .iter()
+        .filter_map(|d| match d.detail {
+            Detail::MissingField { field, .. } => Some(field),
+            _ => None,
+        })
+        .collect();
+    // A member's pointer is its object's and one token more, its name (an
+    // escaped token holds no `/`).
+    let object = first
+        .pointer
+        .rfind('/')
+        .map_or("", |at| &first.pointer[..at]);
+    block_text(
+        path,
+        first,
+        &said::missing_fields(model, &fields),
+        object,
+        palette,
+    )
+}
+
+/// A block of the report: the headline (`d`'s place, severity and code,
+/// with `message`), `pointer`, and `d`'s source excerpt with its caret.
+fn block_text(
+    path: &str,
+    d: &Diagnostic,
+    message: &str,
+    pointer: &str,
+    palette: Palette,
+) -> String {
     let severity = match d.severity {
         Severity::Error => ERROR,
         Severity::Warning => WARNING,
@@ -249,12 +362,12 @@ fn diagnostic_text(path: &str, d: &Diagnostic, palette: Palette) -> String {
             severity,
             format_args!("{}[{}]", d.severity.as_str(), d.code)
         ),
-        Text::escape(&d.message())
+        Text::escape(message)
     );
-    let pointer = if d.pointer.is_empty() {
+    let pointer = if pointer.is_empty() {
         Cow::Borrowed("(the root)")
     } else {
-        Text::escape(&d.pointer)
+        Text::escape(pointer)
     };
     let gutter = d.line.to_string().len();
     let _ = writeln!(
@@ -290,6 +403,33 @@ fn diagnostic_text(path: &str, d: &Diagnostic, palette: Palette) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_throughput_names_what_was_decoded_from_compressed_inputs() {
+        let summary = |bytes, decompressed, compressed| Summary {
+            bytes,
+            decompressed,
+            compressed,
+            ..Summary::default()
+        };
+        assert_eq!(decoded(&summary(101_600_000, 0, 0)), "");
+        assert_eq!(
+            decoded(&summary(501_700_000, 501_700_000, 48_240_000)),
+            " (decoded from 48.2 MB compressed)"
+        );
+        assert_eq!(
+            decoded(&summary(601_700_000, 501_700_000, 48_240_000)),
+            " (501.7 MB of it decoded from 48.2 MB compressed)"
+        );
+        assert_eq!(
+            decoded(&summary(2_100_000, 2_100_000, 3_140)),
+            " (decoded from 3.1 kB compressed)"
+        );
+        assert_eq!(
+            decoded(&summary(2_100_000, 2_100_000, 512)),
+            " (decoded from 512 bytes compressed)"
+        );
+    }
 
     #[test]
     fn help_names_the_codes_shown_in_order() {

@@ -37,8 +37,16 @@ pub struct Summary {
     /// Where that configuration is (`cardkit.toml`), when one was used.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ignored_by: Option<&'static str>,
-    /// Bytes read.
+    /// Bytes read (decoded, of a compressed input).
     pub bytes: u64,
+    /// Of `bytes`, those decoded from compressed inputs (zip members too).
+    /// With `compressed`, what the text report's throughput line names; not
+    /// in the JSON report, whose `bytes` are the bytes validated.
+    #[serde(skip)]
+    pub decompressed: u64,
+    /// The bytes those compressed inputs had as stored.
+    #[serde(skip)]
+    pub compressed: u64,
     /// How long the run took, in seconds, when it was timed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seconds: Option<f64>,
@@ -57,6 +65,13 @@ impl Summary {
     pub fn add_file(&mut self, bytes: u64) {
         self.files += 1;
         self.bytes += bytes;
+    }
+
+    /// Counts, of the bytes read, `decoded` bytes decoded from a
+    /// compressed input of `stored` bytes as stored.
+    pub fn add_compressed(&mut self, stored: u64, decoded: u64) {
+        self.compressed += stored;
+        self.decompressed += decoded;
     }
 
     /// Adds one document's report.

@@ -296,6 +296,9 @@ impl<'r> Run<'r> {
             }
         });
         drop(reader);
+        if let Some((stored, _)) = &counted.stored {
+            self.summary.add_compressed(stored.read(), bytes.get());
+        }
         note = join(note.or_else(|| hint(&declared, later)), upstream.hint());
         progress.done();
         written?;

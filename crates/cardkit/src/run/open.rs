@@ -3,7 +3,9 @@
 //! (`.jsonl` and `.ndjson` are, `.json` is one value; a compressed file's
 //! name is read without the format's ending, so `cards.jsonl.gz` is), and
 //! when the name does not tell (standard input, other endings), by its
-//! first decoded bytes.
+//! first decoded bytes. A stream whose layout is known ([`open_stream`]: a
+//! request's body) is only decoded, reading no more than its magic bytes
+//! ahead.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -86,6 +88,29 @@ pub fn open(input: Input) -> Result<Opened, Unopened> {
     })
 }
 
+/// An input that arrives as a stream whose layout is known (a request's
+/// body, say): decoded when its first bytes name a compression format
+/// (gzip, zstd, xz, bzip2), as [`open`] decodes files and standard input.
+/// Only those first bytes ([`Compression::MAGIC_LEN`]) are read ahead (and
+/// a decoder may start with one read, for its header), so that the rest is
+/// validated as it arrives; whether it is JSON Lines is `json_lines`, not
+/// told from its bytes.
+///
+/// # Errors
+/// The first bytes cannot be read, the decoder cannot start, or the stream
+/// is a zip archive (which cannot be read as a stream: its directory is at
+/// its end).
+pub fn open_stream(name: &str, input: impl Read + 'static, json_lines: bool) -> io::Result<Opened> {
+    let (reader, compressed) = decoded(input, Whence::Stream)?;
+    Ok(Opened {
+        name: name.to_owned(),
+        reader,
+        size: None,
+        json_lines,
+        compressed,
+    })
+}
+
 /// An input opened from its bytes as stored: decoded if its first bytes
 /// name a format, and told JSON Lines by `by_name` (the name it has, if
 /// any) or else by its first decoded bytes, up to `sniff_limit`.
@@ -96,20 +121,19 @@ fn opened(
     input: impl Read + 'static,
     sniff_limit: u64,
 ) -> io::Result<Opened> {
-    let stored = Stored::default();
-    let decoded = decode(stored.counting(input))?;
-    let compressed = match decoded.compression {
-        Some(Compression::Zip) => return Err(zip_as_stream(by_name.is_none())),
-        Some(format) => Some((format, stored)),
-        None => None,
+    let whence = if by_name.is_some() {
+        Whence::File
+    } else {
+        Whence::Stdin
     };
+    let (reader, compressed) = decoded(input, whence)?;
     let by_name = match (by_name, &compressed) {
         (Some(name), Some((format, _))) => Some(format.decoded_name(name)),
         (by_name, _) => by_name,
     };
     let (reader, json_lines) = match by_name.and_then(json_lines_by_name) {
-        Some(json_lines) => (decoded.reader, json_lines),
-        None => sniff(decoded.reader, sniff_limit)?,
+        Some(json_lines) => (reader, json_lines),
+        None => sniff(reader, sniff_limit)?,
     };
     Ok(Opened {
         name: name.to_owned(),
@@ -120,12 +144,41 @@ fn opened(
     })
 }
 
+/// An input's bytes as stored, decoded if its first bytes name a format:
+/// its decoded bytes, and the format with the count of its bytes as stored.
+/// A zip archive is refused: it is read member by member only as a file.
+fn decoded(input: impl Read + 'static, whence: Whence) -> io::Result<Bytes> {
+    let stored = Stored::default();
+    let decoded = decode(stored.counting(input))?;
+    let compressed = match decoded.compression {
+        Some(Compression::Zip) => return Err(zip_as_stream(whence)),
+        Some(format) => Some((format, stored)),
+        None => None,
+    };
+    Ok((decoded.reader, compressed))
+}
+
+/// An input's decoded bytes, and the format it was in with the count of its
+/// bytes as stored (as [`Opened`] has them).
+type Bytes = (Box<dyn Read>, Option<(Compression, Stored)>);
+
+/// Where an input's bytes come from, for what a zip archive there is told.
+#[derive(Clone, Copy)]
+enum Whence {
+    /// A file whose archive was not named as one.
+    File,
+    /// Standard input.
+    Stdin,
+    /// A stream given to [`open_stream`].
+    Stream,
+}
+
 /// Why a zip archive cannot be read where it was found.
-fn zip_as_stream(stdin: bool) -> io::Error {
-    let why = if stdin {
-        "zip: an archive cannot be read from standard input (its directory is at its end): save it to a file and give its path"
-    } else {
-        "zip: an archive is read member by member only when given as a path or named *.zip"
+fn zip_as_stream(whence: Whence) -> io::Error {
+    let why = match whence {
+        Whence::Stdin => "zip: an archive cannot be read from standard input (its directory is at its end): save it to a file and give its path",
+        Whence::File => "zip: an archive is read member by member only when given as a path or named *.zip",
+        Whence::Stream => "zip: an archive cannot be read as a stream (its directory is at its end): send each member on its own",
     };
     io::Error::new(io::ErrorKind::InvalidData, why)
 }
@@ -180,4 +233,78 @@ fn first_value_told(bytes: &[u8]) -> bool {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     let end = start.and_then(|start| crate::json::skip_raw(bytes, start).ok());
     end.is_some_and(|end| bytes[end..].iter().any(|b| !b.is_ascii_whitespace()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    use super::*;
+
+    /// What one read gives at most, as a body arrives in pieces.
+    const PIECE: usize = 1024;
+
+    /// A reader that gives a piece at a time and tells how many bytes were
+    /// read from it.
+    struct Tally(io::Cursor<Vec<u8>>, Rc<Cell<usize>>);
+
+    impl Read for Tally {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let piece = buf.len().min(PIECE);
+            let n = self.0.read(&mut buf[..piece])?;
+            self.1.set(self.1.get() + n);
+            Ok(n)
+        }
+    }
+
+    fn tally(bytes: Vec<u8>) -> (Tally, Rc<Cell<usize>>) {
+        let read = Rc::new(Cell::new(0));
+        (Tally(io::Cursor::new(bytes), Rc::clone(&read)), read)
+    }
+
+    #[test]
+    fn a_stream_is_decoded_reading_only_its_magic_bytes_ahead() {
+        let text: Vec<u8> = (0..20_000)
+            .flat_map(|i| format!("{{\"id\": {i}}}\n").into_bytes())
+            .collect();
+        let level = flate2::Compression::fast();
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), level);
+        io::Write::write_all(&mut encoder, &text).expect("written");
+        let gzipped = encoder.finish().expect("finished");
+        let zstd = zstd::encode_all(&text[..], 1).expect("zstd");
+        let level = bzip2::Compression::fast();
+        let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), level);
+        io::Write::write_all(&mut encoder, &text).expect("written");
+        let bzip2 = encoder.finish().expect("finished");
+        // The magic bytes; and a decoder may read its header when it starts,
+        // in one read of what has arrived.
+        let started = Compression::MAGIC_LEN + PIECE;
+        for (bytes, compression, ahead) in [
+            (text.clone(), None, Compression::MAGIC_LEN),
+            (gzipped, Some(Compression::Gzip), started),
+            (zstd, Some(Compression::Zstd), started),
+            (bzip2, Some(Compression::Bzip2), started),
+        ] {
+            assert!(bytes.len() > 2 * PIECE);
+            let (input, read) = tally(bytes);
+            let mut opened = open_stream("<body>", input, true).expect("opened");
+            assert!(read.get() <= ahead, "{} read ahead", read.get());
+            assert!(opened.json_lines);
+            assert_eq!(opened.compressed.as_ref().map(|c| c.0), compression);
+            let mut decoded = Vec::new();
+            opened.reader.read_to_end(&mut decoded).expect("read");
+            assert_eq!(decoded, text);
+        }
+        let (zip, _) = tally(b"PK\x03\x04 and the rest of an archive".to_vec());
+        let error = open_stream("<body>", zip, false)
+            .err()
+            .expect("a zip archive is refused");
+        assert!(
+            error
+                .to_string()
+                .starts_with("zip: an archive cannot be read as a stream"),
+            "{error}"
+        );
+    }
 }
