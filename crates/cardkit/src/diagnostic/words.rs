@@ -161,7 +161,10 @@ fn spec_name(model: &str, field: &str) -> String {
 pub fn missing_fields(model: &str, fields: &[&str]) -> String {
     let named = |field: &&str| format!("`{field}`{}", spec_name(model, field));
     match fields {
-        [field] => format!("missing required field {} of {model}", named(field)),
+        [field] => format!(
+            "missing required field `{field}` of {model}{}",
+            spec_name(model, field)
+        ),
         fields => {
             let listed: Vec<String> = fields.iter().map(named).collect();
             format!("missing required fields {} of {model}", listed.join(", "))
