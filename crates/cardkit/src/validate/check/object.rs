@@ -96,7 +96,7 @@ impl Checker<'_> {
                 let detail = Detail::UnknownField {
                     model: model.name,
                     name: if kept {
-                        name.clone().into_owned()
+                        crate::diagnostic::quote::name(&name)
                     } else {
                         String::new()
                     },
