@@ -557,3 +557,56 @@ fn json_lines_on_stdin_with_a_first_line_over_a_mebibyte() {
     assert_eq!(report["summary"]["documents"], 3, "{report}");
     assert_eq!(output.status.code(), Some(1));
 }
+
+/// A member name of a mebibyte, repeated (`duplicate_key`) and unknown, in
+/// every format: what is quoted of it is bounded (a pointer to 1,024 bytes,
+/// then `…` and its length; a name in a message to 40 characters), so each
+/// report stays a few kilobytes, and the JSON report says the pointer was
+/// cut.
+#[test]
+fn a_huge_key_is_quoted_within_bounds_in_every_format() {
+    let key = "k".repeat(1 << 20);
+    let input = format!(r#"{{"object":"migration","{key}":1,"{key}":2}}"#);
+    let dir = dir_with(&[("huge-key.json", input.as_str())]);
+    let path = show(&dir.path().join("huge-key.json"));
+    for format in ["text", "concise", "json", "github", "sarif", "junit"] {
+        let out = cardkit()
+            .args(["validate", "--format", format, &path])
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        assert!(
+            out.stdout.len() < 16 * 1024,
+            "{format}: {} bytes",
+            out.stdout.len()
+        );
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        assert!(!text.contains(&"k".repeat(1025)), "{format}");
+        if format != "concise" {
+            assert!(
+                text.contains("(1048577 bytes)") || text.contains("1048577"),
+                "{format}"
+            );
+        }
+    }
+    let out = cardkit()
+        .args(["validate", "--statistics", &path])
+        .output()
+        .expect("runs");
+    assert!(out.stdout.len() < 4096);
+    let out = cardkit()
+        .args(["validate", "--format", "json", &path])
+        .output()
+        .expect("runs");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let diagnostics = &report["files"][0]["documents"][0]["diagnostics"];
+    let duplicate = diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "duplicate_key")
+        .expect("a duplicate_key");
+    let pointer = duplicate["pointer"].as_str().unwrap();
+    assert_eq!(pointer, format!("/{}…", "k".repeat(1023)));
+    assert_eq!(duplicate["pointer_bytes"], 1 + (1 << 20));
+}

@@ -143,9 +143,9 @@ fn render(report: &FileReport) -> String {
         let _ = writeln!(text, "document {pointer}{line} {kind} {verdict}");
         for d in &document.diagnostics {
             let pointer = if d.pointer.is_empty() {
-                "\"\""
+                "\"\"".into()
             } else {
-                &d.pointer
+                d.pointer_shown()
             };
             let field = d
                 .field

@@ -5,6 +5,7 @@
 mod code;
 mod detail;
 mod problem;
+pub mod quote;
 pub mod words;
 
 pub use code::{Code, Severity};

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::code::{Code, Severity};
 use super::detail::Detail;
+use super::quote;
 use super::words;
 
 /// One problem found in a document.
@@ -17,10 +18,15 @@ pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
     /// RFC 6901 JSON Pointer of the offending value from the file's root; for
-    /// a missing member, the pointer the member would have.
+    /// a missing member, the pointer the member would have. One longer than
+    /// [`quote::QUOTED_BYTES`] is cut to that, then `…` (no longer a
+    /// pointer), and `pointer_bytes` says so.
     pub pointer: String,
+    /// The whole pointer's length in bytes when `pointer` was cut; `None`
+    /// when it is whole.
+    pub pointer_bytes: Option<usize>,
     /// The spec's `Model.field` the problem is about, e.g. `CardSet.uuid`,
-    /// when there is one.
+    /// when there is one (cut as the pointer is, when long).
     pub field: Option<String>,
     /// What was expected and what was found, as data; [`Diagnostic::message`]
     /// puts it in words.
@@ -44,14 +50,19 @@ impl Diagnostic {
     pub fn new(
         detail: Detail,
         severity: Severity,
-        pointer: String,
-        field: Option<String>,
+        mut pointer: String,
+        mut field: Option<String>,
         offset: usize,
     ) -> Self {
+        let pointer_bytes = quote::cut(&mut pointer);
+        if let Some(field) = &mut field {
+            quote::cut(field);
+        }
         Diagnostic {
             code: detail.code(),
             severity,
             pointer,
+            pointer_bytes,
             field,
             detail,
             offset,
@@ -66,6 +77,13 @@ impl Diagnostic {
     pub fn message(&self) -> String {
         words::message(&self.detail)
     }
+
+    /// The pointer as shown to people: with its whole length after it when
+    /// it was cut (`/kkkk… (100000000 bytes)`).
+    #[must_use]
+    pub fn pointer_shown(&self) -> std::borrow::Cow<'_, str> {
+        quote::shown(&self.pointer, self.pointer_bytes)
+    }
 }
 
 /// The JSON form of a diagnostic, documented in the README: its data, the
@@ -76,6 +94,9 @@ impl Serialize for Diagnostic {
         map.serialize_entry("code", &self.code)?;
         map.serialize_entry("severity", &self.severity)?;
         map.serialize_entry("pointer", &self.pointer)?;
+        if let Some(bytes) = self.pointer_bytes {
+            map.serialize_entry("pointer_bytes", &bytes)?;
+        }
         if let Some(field) = &self.field {
             map.serialize_entry("field", field)?;
         }

@@ -2,7 +2,7 @@
 //! of the JSON report, are made here from a diagnostic's [`Detail`], for
 //! every renderer alike.
 
-use crate::json::{Expect, FoundByte, FoundValue, Syntax, QUOTED_CHARS};
+use crate::json::{Expect, FoundByte, FoundValue, Syntax};
 use crate::model::Kind;
 use crate::schema::words::{quoted, type_with_article as a_type};
 
@@ -161,7 +161,10 @@ fn spec_name(model: &str, field: &str) -> String {
 pub fn missing_fields(model: &str, fields: &[&str]) -> String {
     let named = |field: &&str| format!("`{field}`{}", spec_name(model, field));
     match fields {
-        [field] => format!("missing required field {} of {model}", named(field)),
+        [field] => format!(
+            "missing required field `{field}` of {model}{}",
+            spec_name(model, field)
+        ),
         fields => {
             let listed: Vec<String> = fields.iter().map(named).collect();
             format!("missing required fields {} of {model}", listed.join(", "))
@@ -296,15 +299,11 @@ fn literal(found: &FoundValue) -> String {
     }
 }
 
-/// A member name quoted in a message, cut when long: the pointer gives it
-/// whole.
-fn name(key: &str) -> String {
-    let chars = key.chars().count();
-    if chars <= QUOTED_CHARS + 2 {
-        return key.to_owned();
-    }
-    let shown: String = key.chars().take(QUOTED_CHARS).collect();
-    format!("{shown}… ({chars} characters)")
+/// A member name quoted in a message: the diagnostic holds it quoted,
+/// already cut when long (see [`super::quote::name`]); the pointer says
+/// where it is.
+fn name(key: &str) -> &str {
+    key
 }
 
 fn with_article(name: &str) -> String {

@@ -259,12 +259,9 @@ impl<'a> Scanner<'a> {
         }
         self.pos = pos;
         // Only a long literal or one with an exponent can overflow a float.
-        if !plain || pos - start > 300 {
-            let literal = self.ascii(start, pos);
-            if !literal.parse::<f64>().is_ok_and(f64::is_finite) {
-                let literal = FoundValue::number(&b[start..pos]);
-                return Err(Self::error(start, Syntax::FloatOverflow { literal }));
-            }
+        if (!plain || pos - start > 300) && overflows_f64(&b[start..pos]) {
+            let literal = FoundValue::number(&b[start..pos]);
+            return Err(Self::error(start, Syntax::FloatOverflow { literal }));
         }
         Ok(Num {
             start,
@@ -562,10 +559,87 @@ fn hex_value(digit: u8) -> u32 {
     }
 }
 
+/// Whether the number literal `literal` (valid JSON) is beyond the range of
+/// a 64-bit float, judged on its value in time linear in its length: however
+/// many digits it has, only its decimal magnitude and first digits are
+/// parsed (a long tail of digits brought back by its exponent is no
+/// overflow).
+pub(crate) fn overflows_f64(literal: &[u8]) -> bool {
+    /// More significant digits than a float's correctly rounded parse reads.
+    const KEPT: usize = 800;
+    let unsigned = literal.strip_prefix(b"-").unwrap_or(literal);
+    let (mantissa, exponent) = match unsigned.iter().position(|&b| b == b'e' || b == b'E') {
+        Some(i) => (&unsigned[..i], &unsigned[i + 1..]),
+        None => (unsigned, &b""[..]),
+    };
+    let (whole, fraction) = match mantissa.iter().position(|&b| b == b'.') {
+        Some(i) => (&mantissa[..i], &mantissa[i + 1..]),
+        None => (mantissa, &b""[..]),
+    };
+    // The exponent, saturated far beyond any float's.
+    let (negative, digits) = match exponent.first() {
+        Some(b'-') => (true, &exponent[1..]),
+        Some(b'+') => (false, &exponent[1..]),
+        _ => (false, exponent),
+    };
+    let mut exp: i64 = 0;
+    for &d in digits {
+        exp = (exp * 10 + i64::from(d - b'0')).min(1 << 40);
+    }
+    if negative {
+        exp = -exp;
+    }
+    // The digits without leading zeros, and where the decimal point is
+    // among them.
+    let all = whole.iter().chain(fraction.iter()).copied();
+    let leading = all.clone().take_while(|&d| d == b'0').count();
+    let total = whole.len() + fraction.len();
+    if leading == total {
+        return false; // zero
+    }
+    // value = 0.d1 d2 d3 ... x 10^magnitude
+    let magnitude = whole.len() as i64 - leading as i64 + exp;
+    if magnitude > 400 {
+        return true;
+    }
+    if magnitude < -400 {
+        return false; // rounds to zero
+    }
+    let mut reduced = String::with_capacity(KEPT + 32);
+    reduced.push_str("0.");
+    let mut significant = all.skip(leading);
+    reduced.extend(significant.by_ref().take(KEPT).map(char::from));
+    // A non-zero digit past those kept still rounds up: keep one.
+    if significant.any(|d| d != b'0') {
+        reduced.push('1');
+    }
+    reduced.push_str(&format!("e{magnitude}"));
+    !reduced.parse::<f64>().is_ok_and(f64::is_finite)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Scanner;
+    use super::{overflows_f64, Scanner};
     use proptest::prelude::*;
+
+    #[test]
+    fn overflow_is_decided_by_value() {
+        let over = |s: &str| overflows_f64(s.as_bytes());
+        assert!(over("1e400") && over("-1e309") && over("1.8e308"));
+        assert!(!over("1e308") && !over("1.7976931348623157e308") && !over("1e-400"));
+        assert!(!over("0e999999999999999999999") && !over("0.000e5") && !over("-0"));
+        // 10^655360 brought back to 1 by its exponent.
+        let one = format!("1{}e-655360", "0".repeat(655_360));
+        assert!(!over(&one));
+        let big = format!("1{}e-655051", "0".repeat(655_360));
+        assert!(over(&big));
+        let small = format!("0.{}1e655361", "0".repeat(655_360));
+        assert!(!over(&small));
+        // Past the digits kept, a non-zero digit still rounds up to infinity.
+        let edge = format!("1.7976931348623158{}1e308", "0".repeat(2000));
+        assert_eq!(over(&edge), edge.parse::<f64>().unwrap().is_infinite());
+        assert!(!over(&"9".repeat(308)) && over(&"9".repeat(310)));
+    }
 
     /// The string token at the start of `json`, scanned and decoded.
     fn decoded(json: &str) -> String {

@@ -71,9 +71,9 @@ impl Github {
             }
         };
         let pointer = if diagnostic.pointer.is_empty() {
-            "(the root)"
+            Cow::Borrowed("(the root)")
         } else {
-            &diagnostic.pointer
+            diagnostic.pointer_shown()
         };
         writeln!(
             out,

@@ -5,6 +5,7 @@
 //! puts on the `testsuite` tag (known only at the end of a file) are left to
 //! the reader, which counts the cases.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -88,9 +89,9 @@ fn line(path: &str, diagnostic: &Diagnostic) -> String {
         diagnostic.severity.as_str(),
         diagnostic.code,
         if diagnostic.pointer.is_empty() {
-            "(the root)"
+            Cow::Borrowed("(the root)")
         } else {
-            &diagnostic.pointer
+            diagnostic.pointer_shown()
         },
         diagnostic.message()
     )

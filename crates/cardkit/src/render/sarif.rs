@@ -153,6 +153,9 @@ struct Fingerprints {
 #[derive(Serialize)]
 struct Properties<'a> {
     pointer: &'a str,
+    /// The whole pointer's length when `pointer` was cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pointer_bytes: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     field: Option<&'a str>,
 }
@@ -172,6 +175,10 @@ fn fingerprint(diagnostic: &Diagnostic) -> String {
     for part in [diagnostic.code.as_str(), &diagnostic.pointer] {
         hash.write(part.as_bytes());
         hash.write_u8(0);
+    }
+    // A cut pointer: its whole length tells apart keys alike in their start.
+    if let Some(bytes) = diagnostic.pointer_bytes {
+        hash.write(bytes.to_string().as_bytes());
     }
     format!("{:016x}", hash.finish())
 }
@@ -236,6 +243,7 @@ impl Renderer for Sarif {
                 },
                 properties: Properties {
                     pointer: &diagnostic.pointer,
+                    pointer_bytes: diagnostic.pointer_bytes,
                     field: diagnostic.field.as_deref(),
                 },
             };

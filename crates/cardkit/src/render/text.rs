@@ -308,7 +308,7 @@ fn missing_from(d: &Diagnostic) -> Option<(usize, &'static str, Severity)> {
 
 /// One diagnostic with its source excerpt.
 fn diagnostic_text(path: &str, d: &Diagnostic, palette: Palette) -> String {
-    block_text(path, d, &d.message(), &d.pointer, palette)
+    block_text(path, d, &d.message(), &d.pointer_shown(), palette)
 }
 
 /// Several members missing from one object (`block`, of [`missing_from`]
@@ -325,16 +325,21 @@ fn missing_text(path: &str, block: &[&Diagnostic], palette: Palette) -> String {
         })
         .collect();
     // A member's pointer is its object's and one token more, its name (an
-    // escaped token holds no `/`).
-    let object = first
-        .pointer
-        .rfind('/')
-        .map_or("", |at| &first.pointer[..at]);
+    // escaped token holds no `/`); a pointer cut short is shown as it is.
+    let object = match first.pointer_bytes {
+        Some(_) => first.pointer_shown(),
+        None => Cow::Borrowed(
+            first
+                .pointer
+                .rfind('/')
+                .map_or("", |at| &first.pointer[..at]),
+        ),
+    };
     block_text(
         path,
         first,
         &said::missing_fields(model, &fields),
-        object,
+        &object,
         palette,
     )
 }

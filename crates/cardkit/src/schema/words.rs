@@ -320,6 +320,10 @@ pub fn nearest_name<'a>(known: impl IntoIterator<Item = &'a str>, name: &str) ->
         .map(|(_, candidate)| candidate)
 }
 
+/// The longest unknown name, in bytes, that a suggestion is looked for:
+/// twice the longest field name's characters, four bytes each, is less.
+const LONGEST_NEAR: usize = 256;
+
 /// The field of `model` whose name is closest to an unknown `name`
 /// ([`nearest_name`] of the model's fields, under the wire names `names`):
 /// a publishers' name read under the spec's names suggests the spec's name,
@@ -333,6 +337,12 @@ pub fn nearest_field(model: &'static ModelDef, name: &str, names: Names) -> Opti
     thread_local! {
         /// By model (its table's address) and names, then by unknown name.
         static NEAREST: RefCell<HashMap<(usize, Names), Nearest>> = RefCell::new(HashMap::new());
+    }
+    // No field's name is that long, and a name more than twice as long as
+    // another is never near it (its Jaro-Winkler score stays below
+    // [`NEAR`]): a huge name is neither compared nor remembered.
+    if name.len() > LONGEST_NEAR {
+        return None;
     }
     NEAREST.with_borrow_mut(|known| {
         let at = (std::ptr::from_ref(model) as usize, names);
@@ -392,6 +402,18 @@ mod tests {
                 .explained()
                 .starts_with(short.split(',').next().unwrap()));
         }
+    }
+
+    #[test]
+    fn huge_names_are_never_near() {
+        let set = Kind::Set.model();
+        for model in models_of(set) {
+            for field in model.fields {
+                assert!(field.name.chars().count() * 2 * 4 < LONGEST_NEAR);
+            }
+        }
+        let huge = "tokenSetCode".repeat(100_000);
+        assert_eq!(nearest_field(set, &huge, Names::Spec), None);
     }
 
     #[test]

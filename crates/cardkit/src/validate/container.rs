@@ -4,7 +4,7 @@
 //! [`Documents`] handler, and what is found outside documents is kept in an
 //! [`Outside`]. The values around documents are read past in `around.rs`.
 
-use crate::diagnostic::{Detail, Diagnostic};
+use crate::diagnostic::{quote, Detail, Diagnostic};
 use crate::json::{
     push_escaped, skip_raw, DuplicateKeys, FoundValue, Scanner, Syntax, SyntaxError,
 };
@@ -211,7 +211,7 @@ impl<D: Documents> Container<'_, '_, D> {
             if !keys.insert(key.clone().into()) {
                 c.duplicate_key(key_at, &key, pointer.clone())?;
             }
-            let first = first.get_or_insert_with(|| key.clone());
+            let first = first.get_or_insert_with(|| quote::name(&key));
             if key == "data" && told.is_none() {
                 told = c.data_layout()?;
                 if let Some((layout, _)) = told {
@@ -232,7 +232,7 @@ impl<D: Documents> Container<'_, '_, D> {
                         contradicted = true;
                         let detail = Detail::ForeignStart {
                             first: first.clone(),
-                            field: Some(key),
+                            field: Some(quote::name(&key)),
                         };
                         c.report(detail, key_at, pointer.clone())?;
                     }
@@ -381,7 +381,7 @@ impl<D: Documents> Container<'_, '_, D> {
         let mut pointer = String::from("/");
         push_escaped(&mut pointer, key);
         let detail = Detail::KindAfterData {
-            key: key.to_owned(),
+            key: quote::name(key),
             kind,
             layout: self.layout.as_str(),
         };
@@ -544,7 +544,7 @@ impl<D: Documents> Container<'_, '_, D> {
         pointer: String,
     ) -> Result<(), Stop> {
         let detail = Detail::DuplicateKey {
-            name: key.to_owned(),
+            name: quote::name(key),
         };
         self.report(detail, key_at, pointer)
     }

@@ -8,6 +8,9 @@ use crate::diagnostic::{Diagnostic, Excerpt};
 /// the characters an excerpt shows, however long they are in UTF-8.
 pub(crate) const CONTEXT_BYTES: usize = 4 * Excerpt::CONTEXT;
 
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// A place in a file: its byte offset, 1-based line and column (columns count
 /// characters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,8 +32,11 @@ impl Position {
     #[must_use]
     pub fn advance(self, bytes: &[u8]) -> Position {
         let newlines = count_newlines(bytes);
+        // A byte order mark starting the file is no character of its first
+        // line: editors do not count it.
+        let bom = usize::from(self.offset == 0 && bytes.starts_with(BOM));
         let (line, column) = if newlines == 0 {
-            (self.line, self.column + count_chars(bytes))
+            (self.line, self.column + count_chars(bytes) - bom)
         } else {
             let last = bytes.iter().rposition(|&b| b == b'\n').unwrap_or(0);
             (self.line + newlines, 1 + count_chars(&bytes[last + 1..]))
@@ -63,6 +69,14 @@ pub(crate) fn locate(
         diagnostic.line = at.line;
         diagnostic.column = at.column;
         diagnostic.excerpt = excerpt(bytes, offset - window_start);
+        // Nor is it shown: the caret would stand one column off.
+        if let Some(excerpt) = &mut diagnostic.excerpt {
+            let line_start = offset - excerpt.at;
+            if line_start == 0 && excerpt.line.starts_with(BOM) {
+                excerpt.line.drain(..BOM.len());
+                excerpt.at = excerpt.at.saturating_sub(BOM.len());
+            }
+        }
     }
     at
 }

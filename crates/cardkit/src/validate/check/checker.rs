@@ -181,7 +181,7 @@ impl<'a> Checker<'a> {
     /// Reports a key seen before in the same object (the path holds it).
     pub fn duplicate_key(&mut self, key_at: usize, name: &str, field: Option<String>) {
         let detail = Detail::DuplicateKey {
-            name: name.to_owned(),
+            name: crate::diagnostic::quote::name(name),
         };
         self.report(detail, key_at, None, field);
     }

@@ -81,6 +81,9 @@ impl Checker<'_> {
                 earlier.discard(c, &name);
                 c.duplicate_key(key_at, &name, None);
             }
+            // The member's diagnostics, its `unknown_field` among them, go
+            // with its value when a later one replaces it.
+            let from = c.found.out.len();
             // A configuration's `extend-allowed` members are known extras.
             let allowed = c
                 .options
@@ -93,7 +96,7 @@ impl Checker<'_> {
                 let detail = Detail::UnknownField {
                     model: model.name,
                     name: if kept {
-                        name.clone().into_owned()
+                        crate::diagnostic::quote::name(&name)
                     } else {
                         String::new()
                     },
@@ -106,7 +109,6 @@ impl Checker<'_> {
                 let field = kept.then(|| format!("{}.{}", model.name, unknown_label(&name)));
                 c.report(detail, key_at, None, field);
             }
-            let from = c.found.out.len();
             c.skip_value()?;
             earlier.record(c, name, from);
             Ok(())

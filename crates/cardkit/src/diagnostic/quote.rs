@@ -1,0 +1,81 @@
+//! The bound on what a report echoes of its input. A pointer, a
+//! `Model.field` label or a document's pointer is kept to
+//! [`QUOTED_BYTES`] bytes, then `…`; its whole length is said beside it (the
+//! JSON report's `pointer_bytes`, ` (N bytes)` in the other formats). Names
+//! and literals quoted in messages are cut shorter still (40 characters, see
+//! [`crate::json::QUOTED_CHARS`]). So no input makes a report larger than a
+//! bounded size per diagnostic, and no diagnostic holds a copy of a huge key.
+
+/// The most bytes of a pointer or label a report carries.
+pub const QUOTED_BYTES: usize = 1024;
+
+/// Cuts `text` to [`QUOTED_BYTES`] bytes (on a character boundary), then
+/// `…`, and gives its whole length in bytes; `None`, and `text` untouched,
+/// when it is no longer than that.
+pub fn cut(text: &mut String) -> Option<usize> {
+    let whole = text.len();
+    if whole <= QUOTED_BYTES {
+        return None;
+    }
+    let mut end = QUOTED_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push('…');
+    text.shrink_to_fit();
+    Some(whole)
+}
+
+/// `text` as shown to people: cut as [`cut`] does, with its length in bytes
+/// said after it when it was cut (`/kkk… (100000000 bytes)`).
+#[must_use]
+pub fn shown(text: &str, whole: Option<usize>) -> std::borrow::Cow<'_, str> {
+    match whole {
+        None => std::borrow::Cow::Borrowed(text),
+        Some(bytes) => std::borrow::Cow::Owned(format!("{text} ({bytes} bytes)")),
+    }
+}
+
+/// A member name as a message quotes it: whole when short, else its first
+/// 40 characters, `…` and its length in characters
+/// (`kkkk… (1000000 characters)`). Only the start of a long name is read.
+#[must_use]
+pub fn name(key: &str) -> String {
+    use crate::json::QUOTED_CHARS;
+    // The characters shown and whether there are more than fit.
+    let mut head = key.char_indices().skip(QUOTED_CHARS + 2);
+    if head.next().is_none() {
+        return key.to_owned();
+    }
+    let chars = bytecount::num_chars(key.as_bytes());
+    let end = key
+        .char_indices()
+        .nth(QUOTED_CHARS)
+        .map_or(key.len(), |(at, _)| at);
+    format!("{}… ({chars} characters)", &key[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_is_cut_with_its_length() {
+        let mut short = "/a/b".to_owned();
+        assert_eq!(cut(&mut short), None);
+        assert_eq!(shown(&short, None), "/a/b");
+        let mut long = format!("/{}", "é".repeat(1000));
+        assert_eq!(cut(&mut long), Some(2001));
+        assert_eq!(long.len(), 1023 + '…'.len_utf8());
+        assert!(long.ends_with("é…"));
+        assert!(shown(&long, Some(2001)).ends_with("é… (2001 bytes)"));
+        assert_eq!(name("short"), "short");
+        let k = "k".repeat(42);
+        assert_eq!(name(&k), k);
+        assert_eq!(
+            name(&"k".repeat(43)),
+            format!("{}… (43 characters)", "k".repeat(40))
+        );
+    }
+}
