@@ -195,12 +195,15 @@ fn any_number_of_jobs_is_safe_and_gives_the_same_report() {
 #[test]
 fn a_document_keeps_a_bounded_number_of_diagnostics_and_counts_the_rest() {
     use cardkit::validate::{KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
-    // Repeats of one unknown key past the bound: as many unknown_field
-    // warnings, and one fewer duplicate_key warnings.
+    // Distinct unknown keys past the bound, then one unknown key repeated
+    // as often: an unknown_field warning per distinct key (the repeated one
+    // once, at the value kept), and a duplicate_key per repeat after the
+    // first.
     let repeats = KEPT_WARNINGS_PER_CODE + 50;
+    let distinct: String = (0..repeats).map(|i| format!(r#","k{i}":0"#)).collect();
     let input = format!(
-        r#"{{"object": "migration"{}}}"#,
-        r#","k":0"#.repeat(repeats)
+        r#"{{"object": "migration"{distinct}{}}}"#,
+        r#","d":0"#.repeat(repeats)
     );
     let report = validate(input.as_bytes(), &Options::default());
     let document = &report.documents[0];
@@ -213,11 +216,12 @@ fn a_document_keeps_a_bounded_number_of_diagnostics_and_counts_the_rest() {
     };
     assert_eq!(count(Code::UnknownField), KEPT_WARNINGS_PER_CODE);
     assert_eq!(count(Code::DuplicateKey), KEPT_WARNINGS_PER_CODE);
-    assert_eq!(document.omitted.warnings[&Code::UnknownField], 50);
+    assert_eq!(document.omitted.warnings[&Code::UnknownField], 51);
     assert_eq!(document.omitted.warnings[&Code::DuplicateKey], 49);
     let mut summary = cardkit::report::Summary::default();
     summary.add_document(document);
-    assert_eq!(summary.warnings[&Code::UnknownField], repeats);
+    assert_eq!(summary.warnings[&Code::UnknownField], repeats + 1);
+    assert_eq!(summary.warnings[&Code::DuplicateKey], repeats - 1);
 
     // Errors past the bound are counted, and the document stays invalid.
     let items = vec!["1"; KEPT_ERRORS + 5].join(",");

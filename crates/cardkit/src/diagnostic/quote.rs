@@ -1,13 +1,16 @@
 //! The bound on what a report echoes of its input. A pointer, a
 //! `Model.field` label or a document's pointer is kept to
-//! [`QUOTED_BYTES`] bytes, then `…`; its whole length is said beside it (the
+//! [`QUOTED_BYTES`] bytes (16 KiB), then `…`; its whole length is said beside it (the
 //! JSON report's `pointer_bytes`, ` (N bytes)` in the other formats). Names
 //! and literals quoted in messages are cut shorter still (40 characters, see
 //! [`crate::json::QUOTED_CHARS`]). So no input makes a report larger than a
 //! bounded size per diagnostic, and no diagnostic holds a copy of a huge key.
 
-/// The most bytes of a pointer or label a report carries.
-pub const QUOTED_BYTES: usize = 1024;
+/// The most bytes of a pointer or label a report carries: room for the
+/// pointer of any value at the deepest nesting documents may have
+/// ([`crate::table::MAX_DEPTH`] levels of ordinary members or indexes), so
+/// that only a huge member name is cut.
+pub const QUOTED_BYTES: usize = 16 * 1024;
 
 /// Cuts `text` to [`QUOTED_BYTES`] bytes (on a character boundary), then
 /// `…`, and gives its whole length in bytes; `None`, and `text` untouched,
@@ -65,11 +68,12 @@ mod tests {
         let mut short = "/a/b".to_owned();
         assert_eq!(cut(&mut short), None);
         assert_eq!(shown(&short, None), "/a/b");
-        let mut long = format!("/{}", "é".repeat(1000));
-        assert_eq!(cut(&mut long), Some(2001));
-        assert_eq!(long.len(), 1023 + '…'.len_utf8());
+        let mut long = format!("/{}", "é".repeat(QUOTED_BYTES / 2));
+        let whole = QUOTED_BYTES + 1;
+        assert_eq!(cut(&mut long), Some(whole));
+        assert_eq!(long.len(), QUOTED_BYTES - 1 + '…'.len_utf8());
         assert!(long.ends_with("é…"));
-        assert!(shown(&long, Some(2001)).ends_with("é… (2001 bytes)"));
+        assert!(shown(&long, Some(whole)).ends_with(&format!("é… ({whole} bytes)")));
         assert_eq!(name("short"), "short");
         let k = "k".repeat(42);
         assert_eq!(name(&k), k);

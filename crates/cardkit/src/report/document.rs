@@ -75,6 +75,19 @@ impl Omitted {
         *counts.entry(code).or_default() += 1;
     }
 
+    pub(crate) fn remove(&mut self, code: Code, severity: Severity) {
+        let counts = match severity {
+            Severity::Error => &mut self.errors,
+            Severity::Warning => &mut self.warnings,
+        };
+        if let Some(count) = counts.get_mut(&code) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&code);
+            }
+        }
+    }
+
     /// Adds the counts of `other`.
     pub(crate) fn merge(&mut self, other: Omitted) {
         for (mine, theirs) in [

@@ -153,6 +153,12 @@ impl Findings<'_> {
         }
     }
 
+    /// Forgets one diagnostic of `code` that was only counted (past the
+    /// bounds), as [`Findings::discard`] forgets kept ones.
+    pub fn uncount(&mut self, code: Code) {
+        self.omitted.remove(code, severity(self.options, code));
+    }
+
     /// Forgets the diagnostics in `range` of `out` (an earlier value that a
     /// later duplicate replaces), so they no longer count against the bounds.
     pub fn discard(&mut self, range: std::ops::Range<usize>) {

@@ -1,6 +1,7 @@
 //! Objects: a model's members, tagged unions and plain unions.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::diagnostic::{Code, Detail};
@@ -19,6 +20,8 @@ impl Checker<'_> {
         let start = self.pos();
         let mut seen: u128 = 0;
         let mut others = DuplicateKeys::default();
+        // Unknown members whose `unknown_field` was only counted.
+        let mut counted_unknown: HashSet<Cow<'_, str>> = HashSet::new();
         let mut earlier = EarlierValues::default();
         // The publishers' names, when documents use them and this model has
         // some; `None` (the spec's names) costs nothing more.
@@ -79,6 +82,11 @@ impl Checker<'_> {
             let name = c.read.scan.decode(key);
             if !others.insert(name.clone()) {
                 earlier.discard(c, &name);
+                // Its `unknown_field`, when only counted (past the bound),
+                // goes with it too: the member is unknown once.
+                if counted_unknown.remove(&name) {
+                    c.found.uncount(Code::UnknownField);
+                }
                 c.duplicate_key(key_at, &name, None);
             }
             // The member's diagnostics, its `unknown_field` among them, go
@@ -107,7 +115,11 @@ impl Checker<'_> {
                     },
                 };
                 let field = kept.then(|| format!("{}.{}", model.name, unknown_label(&name)));
+                let counted = c.found.omitted.total();
                 c.report(detail, key_at, None, field);
+                if c.found.omitted.total() > counted {
+                    counted_unknown.insert(name.clone());
+                }
             }
             c.skip_value()?;
             earlier.record(c, name, from);
