@@ -82,7 +82,7 @@ fn check(spec: &Spec, jobs: usize) {
     assert_eq!(plan.len(), expected.catalog.len());
     for (old_id, new_id) in &expected.catalog {
         match (plan.outcome(old_id), new_id) {
-            (Some(Outcome::Merged { to, .. }), Some(new_id)) => assert_eq!(to, new_id),
+            (Some(Outcome::Merged { to, .. }), Some(new_id)) => assert_eq!(&to, new_id),
             (Some(Outcome::Deleted { .. }), None) => {}
             (found, _) => panic!("{old_id}: {found:?}, expected {new_id:?}"),
         }
