@@ -166,8 +166,8 @@ impl Plan {
                 len: 0,
             })
             .collect();
-        for i in 0..nodes.len() {
-            nodes[i].next = nodes[i].new.as_deref().and_then(|n| by_id.get(n).copied());
+        for node in &mut nodes {
+            node.next = node.new.as_deref().and_then(|n| by_id.get(n).copied());
         }
         // Each chain is walked once: from a node not yet resolved to one
         // that is (or to its end), then resolved back along the path.
