@@ -95,6 +95,14 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
             crate::usage_error("diff", &why);
         }
     }
+    // The notices must not be written over a build: checked before
+    // anything is read, by the file itself (links followed, and every file
+    // in a directory given).
+    if let Some(out) = &args.emit_migrations {
+        if let Some(why) = overwrites(out, &[&args.old, &args.new]) {
+            crate::usage_error("diff", &why);
+        }
+    }
     let on_invalid = match args.on_invalid {
         OnInvalid::Fail => cardkit_diff::OnInvalid::Fail,
         OnInvalid::Skip => cardkit_diff::OnInvalid::Skip,
@@ -205,4 +213,74 @@ fn write_migrations(
         writeln!(out)?;
     }
     out.flush()
+}
+
+/// What tells a file from another: its device and inode (its canonical
+/// path where there are none); links followed.
+#[cfg(unix)]
+type FileId = (u64, u64);
+#[cfg(not(unix))]
+type FileId = PathBuf;
+
+#[cfg(unix)]
+fn file_id(path: &std::path::Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(path: &std::path::Path) -> Option<FileId> {
+    std::fs::canonicalize(path).ok()
+}
+
+/// Why writing to `out` would overwrite one of `inputs` (the same file:
+/// same device and inode, symbolic links followed, a file inside an input
+/// directory included), or `None`.
+fn overwrites(out: &std::path::Path, inputs: &[&PathBuf]) -> Option<String> {
+    // A file that does not exist yet is none of the inputs.
+    let target = file_id(out)?;
+    for input in inputs {
+        let found = if input.is_dir() {
+            let mut seen = std::collections::HashSet::new();
+            within(input, &target, &mut seen)
+        } else {
+            (file_id(input).as_ref() == Some(&target)).then(|| input.to_path_buf())
+        };
+        if let Some(file) = found {
+            let which = if file == **input {
+                format!("{} (given as a build)", input.display())
+            } else {
+                format!("{}, in the build {}", file.display(), input.display())
+            };
+            return Some(format!(
+                "--emit-migrations {} would be written over {which}: write the notices to another file",
+                out.display()
+            ));
+        }
+    }
+    None
+}
+
+/// The file under `dir` (searched recursively, links followed, each
+/// directory once) that is the file `target`.
+fn within(
+    dir: &std::path::Path,
+    target: &FileId,
+    seen: &mut std::collections::HashSet<FileId>,
+) -> Option<PathBuf> {
+    if !seen.insert(file_id(dir)?) {
+        return None;
+    }
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = within(&path, target, seen) {
+                return Some(found);
+            }
+        } else if file_id(&path).as_ref() == Some(target) {
+            return Some(path);
+        }
+    }
+    None
 }

@@ -133,7 +133,7 @@ impl ApplyArgs {
 pub fn run(command: &Command) -> io::Result<ExitStatus> {
     let Command::Apply(args) = command;
     match apply(args) {
-        Ok((report, to_stdout)) => {
+        Ok((mut report, to_stdout)) => {
             let mut out: Box<dyn Write> = if to_stdout {
                 Box::new(io::stderr().lock())
             } else {
@@ -187,7 +187,7 @@ fn apply(args: &ApplyArgs) -> Result<(Report, bool), cardkit_diff::Error> {
         dry_run: args.dry_run,
     };
     if let (Some(target), Some(table), Some(column)) = (&args.to, &args.table, &args.column) {
-        let mut report = Report::default();
+        let mut report = Report::streaming(Box::new(io::BufWriter::new(io::stdout())));
         store::apply(target, table, column, &plan, options, &mut report)?;
         return Ok((report, false));
     }
@@ -202,6 +202,21 @@ fn apply(args: &ApplyArgs) -> Result<(Report, bool), cardkit_diff::Error> {
         (None, false) => Output::Stdout,
     };
     let to_stdout = matches!(output, Output::Stdout) && !args.dry_run;
-    let report = apply_files(&args.inputs, &references, &plan, options, &output)?;
+    // A line per reference changed, written as it is found (to standard
+    // error when the rewritten file goes to standard output).
+    let sink: Box<dyn Write> = if to_stdout {
+        Box::new(io::BufWriter::new(io::stderr()))
+    } else {
+        Box::new(io::BufWriter::new(io::stdout()))
+    };
+    let mut report = Report::streaming(sink);
+    apply_files(
+        &args.inputs,
+        &references,
+        &plan,
+        options,
+        &output,
+        &mut report,
+    )?;
     Ok((report, to_stdout))
 }

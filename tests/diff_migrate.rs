@@ -473,3 +473,70 @@ fn invalid_documents_are_reported_as_validate_reports_them() {
         "{err}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn emit_migrations_onto_a_build_is_a_usage_error_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("o.json");
+    std::fs::copy(SET, &old).unwrap();
+    let new = changed(dir.path());
+    let build = dir.path().join("build");
+    std::fs::create_dir(&build).unwrap();
+    std::fs::copy(SET, build.join("x.json")).unwrap();
+    let link = dir.path().join("link.jsonl");
+    std::os::unix::fs::symlink(build.join("x.json"), &link).unwrap();
+    let before = |p: &Path| std::fs::read(p).unwrap();
+    let (old_bytes, new_bytes, x_bytes) =
+        (before(&old), before(&new), before(&build.join("x.json")));
+    // Onto OLD, onto NEW, through a link to a file inside a directory build.
+    for (out, a, b) in [
+        (&old, &old, &new),
+        (&new, &old, &new),
+        (&link, &build, &new),
+        (&build.join("x.json"), &old, &build),
+    ] {
+        let assert = cardkit()
+            .arg("diff")
+            .arg("--emit-migrations")
+            .arg(out)
+            .arg(a)
+            .arg(b)
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(err.contains("would be written over"), "{err}");
+    }
+    assert_eq!(before(&old), old_bytes);
+    assert_eq!(before(&new), new_bytes);
+    assert_eq!(before(&build.join("x.json")), x_bytes);
+}
+
+#[cfg(unix)]
+#[test]
+fn migrate_apply_in_place_refuses_a_read_only_file_with_status_2() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let notices = dir.path().join("n.jsonl");
+    std::fs::write(&notices, r#"{"object":"migration","uri":"urn:x","migration_strategy":"merge","old_catalogA_id":"0b0b8ebe-2c8c-4c8e-9d0b-6e2b8b1b1b1b","new_catalogA_id":"22222222-2c8c-4c8e-9d0b-6e2b8b1b1b1b"}"#).unwrap();
+    let csv = dir.path().join("ro.csv");
+    let text = "catalog_id\n0b0b8ebe-2c8c-4c8e-9d0b-6e2b8b1b1b1b\n";
+    std::fs::write(&csv, text).unwrap();
+    std::fs::set_permissions(&csv, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let assert = cardkit()
+        .args([
+            "migrate",
+            "apply",
+            "--column",
+            "catalog_id",
+            "--in-place",
+            "--migrations",
+        ])
+        .arg(&notices)
+        .arg(&csv)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(err.contains("read-only"), "{err}");
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
+}

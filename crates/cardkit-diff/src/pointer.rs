@@ -10,14 +10,27 @@ impl Pattern {
     /// any token).
     ///
     /// # Errors
-    /// The text does not start with `/` (a message saying so).
+    /// The text does not start with `/`, or has a `~` not followed by `0`
+    /// or `1` (RFC 6901): a message saying so.
     pub fn parse(text: &str) -> Result<Pattern, String> {
         let Some(rest) = text.strip_prefix('/') else {
             return Err(format!(
                 "`{text}` is not a JSON Pointer: it must start with `/` (e.g. /cards/*/purchaseUrls)"
             ));
         };
-        Ok(Pattern(rest.split('/').map(unescape).collect()))
+        let mut tokens = Vec::new();
+        for token in rest.split('/') {
+            let mut chars = token.chars();
+            while let Some(c) = chars.next() {
+                if c == '~' && !matches!(chars.next(), Some('0' | '1')) {
+                    return Err(format!(
+                        "`{text}` is not a JSON Pointer: `~` is written `~0` and `/` within a token `~1` (RFC 6901), and `{token}` has a `~` followed by neither"
+                    ));
+                }
+            }
+            tokens.push(unescape(token));
+        }
+        Ok(Pattern(tokens))
     }
 
     /// The pattern matches `tokens` exactly (same length).
@@ -36,6 +49,18 @@ impl Pattern {
     pub fn text(&self) -> String {
         self.0.iter().map(|t| format!("/{}", escape(t))).collect()
     }
+}
+
+/// The array index a reference token names: digits without a leading
+/// zero (RFC 6901: `0`, `12`; not `01`, `+1` or `-0`); `None` for any
+/// other token, which names no item.
+#[must_use]
+pub fn array_index(token: &str) -> Option<usize> {
+    let digits = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
+    if !digits || (token.len() > 1 && token.starts_with('0')) {
+        return None;
+    }
+    token.parse().ok()
 }
 
 /// `~1` → `/`, `~0` → `~`.
@@ -96,5 +121,18 @@ mod tests {
         assert_eq!(Pattern::parse("/a~1b/~0").unwrap().0, ["a/b", "~"]);
         assert_eq!(join("/data", &["a/b", "~"]), "/data/a~1b/~0");
         assert!(Pattern::parse("cards").is_err());
+    }
+
+    #[test]
+    fn malformed_escapes_are_refused_and_leading_zeros_are_no_index() {
+        for bad in ["/~", "/~2", "/cards/~x/id", "/a~"] {
+            assert!(Pattern::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Pattern::parse("/~01").unwrap().0, ["~1"]);
+        assert_eq!(array_index("0"), Some(0));
+        assert_eq!(array_index("12"), Some(12));
+        for no in ["01", "+1", "-0", "", "1a", "00"] {
+            assert_eq!(array_index(no), None, "{no}");
+        }
     }
 }

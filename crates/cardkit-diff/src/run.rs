@@ -446,6 +446,9 @@ fn diff_set(
     let after = keyed(&ns.records);
     let mut found: Vec<Found<'_>> = Vec::new();
     let mut added = Vec::new();
+    // Each added and removed record's index in its set: re-keyed pairs are
+    // recorded by index without looking for them again.
+    let mut added_at = Vec::new();
     let mut kept: HashSet<usize> = HashSet::new();
     let mut order: Vec<(&(u8, &str, u32), &usize)> = after.iter().collect();
     order.sort_by_key(|(_, &i)| i);
@@ -462,16 +465,18 @@ fn diff_set(
                     });
                 }
             }
-            None => added.push(record),
+            None => {
+                added.push(record);
+                added_at.push(i);
+            }
         }
     }
-    let removed: Vec<&RecordPrint> = os
+    let (removed_at, removed): (Vec<usize>, Vec<&RecordPrint>) = os
         .records
         .iter()
         .enumerate()
         .filter(|(j, _)| !kept.contains(j))
-        .map(|(_, r)| r)
-        .collect();
+        .unzip();
     let pairs = crate::rekey::pairs(&removed, &added);
     let (mut paired_old, mut paired_new) = (HashSet::new(), HashSet::new());
     for &(r, a) in &pairs {
@@ -482,10 +487,7 @@ fn diff_set(
             old: Some(removed[r]),
             new: Some(added[a]),
         });
-        rekeyed.insert(
-            (o, record_index(os, removed[r])),
-            (n, record_index(ns, added[a])),
-        );
+        rekeyed.insert((o, removed_at[r]), (n, added_at[a]));
     }
     for (a, record) in added.iter().enumerate() {
         if !paired_new.contains(&a) {
@@ -558,13 +560,6 @@ fn index_of(pointer: &str) -> u64 {
         .next()
         .and_then(|i| i.parse().ok())
         .unwrap_or(u64::MAX)
-}
-
-fn record_index(set: &SetPrint, record: &RecordPrint) -> usize {
-    set.records
-        .iter()
-        .position(|r| std::ptr::eq(r, record))
-        .unwrap_or_default()
 }
 
 fn record_pointer(set: &SetPrint, record: &RecordPrint) -> String {

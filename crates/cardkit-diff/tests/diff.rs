@@ -82,7 +82,7 @@ fn check(spec: &Spec, jobs: usize) {
     assert_eq!(plan.len(), expected.catalog.len());
     for (old_id, new_id) in &expected.catalog {
         match (plan.outcome(old_id), new_id) {
-            (Some(Outcome::Merged { to, .. }), Some(new_id)) => assert_eq!(to, new_id),
+            (Some(Outcome::Merged { to, .. }), Some(new_id)) => assert_eq!(&to, new_id),
             (Some(Outcome::Deleted { .. }), None) => {}
             (found, _) => panic!("{old_id}: {found:?}, expected {new_id:?}"),
         }
@@ -228,4 +228,52 @@ fn a_file_that_cannot_be_read_is_named() {
 fn notices_merge_and_delete_as_the_plan_says() {
     let plan = Plan::new(vec![Notice::new("A", Some("b"), None)]).unwrap();
     assert!(matches!(plan.outcome("a"), Some(Outcome::Merged { to, .. }) if to == "b"));
+}
+
+#[test]
+fn a_set_whose_every_uuid_is_replaced_is_paired_by_natural_key() {
+    // Every printing re-keyed, NEW in another order than OLD: each pair is
+    // found by its natural key and its notice merges into its own new id
+    // (the pairs were once looked up again by a scan of the set's records
+    // per pair: quadratic).
+    let n = 3_000;
+    let base: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("../../examples/valid/set.json").unwrap())
+            .unwrap();
+    let id =
+        |side: &str, i: usize| format!("{:08x}-0000-4000-8000-{i:012}", side.len() * 0x1111_1111);
+    let build = |side: &str, order: &mut dyn Iterator<Item = usize>| {
+        let mut set = base.clone();
+        let card = set["cards"][0].clone();
+        let cards: Vec<serde_json::Value> = order
+            .map(|i| {
+                let mut c = card.clone();
+                c["uuid"] = id(side, i).into();
+                c["number"] = (i + 1).to_string().into();
+                c["name"] = format!("Card {i}").into();
+                c["identifiers"] =
+                    serde_json::json!({ "catalogAId": id(&format!("{side}cat"), i) });
+                c
+            })
+            .collect();
+        set["cards"] = cards.into();
+        set["tokens"] = serde_json::json!([]);
+        set
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old.json"), dir.path().join("new.json"));
+    std::fs::write(&old, build("o", &mut (0..n)).to_string()).unwrap();
+    std::fs::write(&new, build("nnn", &mut (0..n).rev()).to_string()).unwrap();
+    let started = std::time::Instant::now();
+    let d = diff(&old, &new, &options(2)).unwrap();
+    assert_eq!(d.summary.records_rekeyed, n);
+    assert_eq!(d.migrations.len(), n);
+    let plan = plan_of(&d.migrations);
+    for i in [0, 1, n / 2, n - 1] {
+        match plan.outcome(&id("ocat", i)) {
+            Some(Outcome::Merged { to, .. }) => assert_eq!(to, id("nnncat", i)),
+            other => panic!("{i}: {other:?}"),
+        }
+    }
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }

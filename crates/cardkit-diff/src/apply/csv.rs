@@ -77,15 +77,27 @@ fn content(record: &[u8]) -> &[u8] {
     record.strip_suffix(b"\r").unwrap_or(record)
 }
 
-/// Reads one record (lines until its quotes are balanced) into `record`;
-/// `false` at the end of the input.
+/// Where a record's reader is, as [`fields`] reads it: a quote opens a
+/// quoted field only at the start of a field (RFC 4180, as the `csv` crate
+/// reads it); elsewhere it is a byte like another.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    FieldStart,
+    Unquoted,
+    Quoted,
+    /// A quote in a quoted field: the field's end, or the first of two.
+    QuoteInQuoted,
+}
+
+/// Reads one record (lines until a line break outside a quoted field) into
+/// `record`; `false` at the end of the input.
 fn next_record(reader: &mut impl BufRead, record: &mut Vec<u8>) -> std::io::Result<bool> {
     record.clear();
-    let mut quotes = 0usize;
+    let mut state = State::FieldStart;
     loop {
         let from = record.len();
         if reader.read_until(b'\n', record)? == 0 {
-            if quotes % 2 == 1 {
+            if state == State::Quoted {
                 return Err(std::io::Error::new(
                     std::io::ErrorKind::InvalidData,
                     "a quoted field is not closed before the end of the file",
@@ -93,8 +105,17 @@ fn next_record(reader: &mut impl BufRead, record: &mut Vec<u8>) -> std::io::Resu
             }
             return Ok(!record.is_empty());
         }
-        quotes += record[from..].iter().filter(|&&b| b == b'"').count();
-        if quotes.is_multiple_of(2) {
+        for &b in &record[from..] {
+            state = match (state, b) {
+                (State::Quoted, b'"') => State::QuoteInQuoted,
+                (State::Quoted, _) | (State::QuoteInQuoted, b'"') => State::Quoted,
+                (State::FieldStart, b'"') => State::Quoted,
+                (_, b',') => State::FieldStart,
+                _ => State::Unquoted,
+            };
+        }
+        // The line ends the record unless it ends inside a quoted field.
+        if state != State::Quoted {
             return Ok(true);
         }
     }
@@ -165,7 +186,7 @@ pub fn rewrite(
                         out.write_all(&record[end..]).map_err(io)?;
                         written = true;
                     }
-                    report.changes.push(applied);
+                    report.push(applied);
                 }
             }
         }

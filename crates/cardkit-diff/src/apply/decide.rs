@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::notices::{Outcome, Plan};
+use super::notices::Plan;
 use crate::Error;
 
 /// What to do with a reference to a deleted id.
@@ -54,41 +54,104 @@ pub struct Applied {
 }
 
 /// A run's report: each change, and totals.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+///
+/// The changes are kept in [`Report::changes`], or, with a sink
+/// ([`Report::streaming`]), written to it as a line each as they are found
+/// and not kept: memory does not grow with the references changed.
+#[derive(Default)]
 pub struct Report {
-    /// Every reference changed, kept or dropped, in order.
+    /// Every reference changed, kept or dropped, in order (none when the
+    /// report streams them).
     pub changes: Vec<Applied>,
     /// References looked at.
     pub references: usize,
     /// Files or tables written (none in a dry run).
     pub written: usize,
+    /// References merged, kept and dropped.
+    counts: [usize; 3],
+    sink: Option<Box<dyn Write>>,
+    /// The first error writing to the sink.
+    failed: Option<io::Error>,
+}
+
+impl std::fmt::Debug for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Report")
+            .field("changes", &self.changes)
+            .field("references", &self.references)
+            .field("written", &self.written)
+            .field("counts", &self.counts)
+            .field("streaming", &self.sink.is_some())
+            .finish()
+    }
+}
+
+fn index(action: Action) -> usize {
+    match action {
+        Action::Merged => 0,
+        Action::Kept => 1,
+        Action::Dropped => 2,
+    }
 }
 
 impl Report {
+    /// A report that writes each change to `sink` as a line (see
+    /// [`Report::text`]) instead of keeping it.
+    #[must_use]
+    pub fn streaming(sink: Box<dyn Write>) -> Report {
+        Report {
+            sink: Some(sink),
+            ..Report::default()
+        }
+    }
+
+    /// A report that counts and keeps no change.
+    #[must_use]
+    pub fn counting() -> Report {
+        Report::streaming(Box::new(io::sink()))
+    }
+
+    /// Adds one change.
+    pub fn push(&mut self, applied: Applied) {
+        self.counts[index(applied.action)] += 1;
+        match &mut self.sink {
+            Some(sink) => {
+                if self.failed.is_none() {
+                    if let Err(e) = line(&applied, sink) {
+                        self.failed = Some(e);
+                    }
+                }
+            }
+            None => self.changes.push(applied),
+        }
+    }
+
     /// How many references were given each action.
     #[must_use]
     pub fn count(&self, action: Action) -> usize {
-        self.changes.iter().filter(|c| c.action == action).count()
+        self.counts[index(action)]
     }
 
-    /// The report as text: a line per change, then the totals.
+    /// Merges and drops: the changes that rewrite something.
+    #[must_use]
+    pub fn rewrites(&self) -> usize {
+        self.count(Action::Merged) + self.count(Action::Dropped)
+    }
+
+    /// The report as text: a line per change kept (or, streaming, the
+    /// sink flushed), then the totals.
     ///
     /// # Errors
-    /// Writing failed.
-    pub fn text(&self, dry_run: bool, out: &mut dyn Write) -> io::Result<()> {
+    /// Writing failed (to `out`, or earlier to the sink).
+    pub fn text(&mut self, dry_run: bool, out: &mut dyn Write) -> io::Result<()> {
+        if let Some(sink) = &mut self.sink {
+            sink.flush()?;
+        }
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
         for c in &self.changes {
-            let what = match (&c.new, c.action) {
-                (Some(new), _) => format!("{} -> {new}", c.old),
-                (None, Action::Dropped) => format!("{} deleted: dropped", c.old),
-                (None, _) => format!("{} deleted: kept", c.old),
-            };
-            writeln!(
-                out,
-                "{}:{}: {what} ({})",
-                cardkit::render::Text::escape(&c.place),
-                c.at,
-                c.notices
-            )?;
+            line(c, out)?;
         }
         writeln!(
             out,
@@ -105,6 +168,22 @@ impl Report {
             }
         )
     }
+}
+
+/// A change's line: `place:at: old -> new (notices)`.
+fn line(c: &Applied, out: &mut dyn Write) -> io::Result<()> {
+    let what = match (&c.new, c.action) {
+        (Some(new), _) => format!("{} -> {new}", c.old),
+        (None, Action::Dropped) => format!("{} deleted: dropped", c.old),
+        (None, _) => format!("{} deleted: kept", c.old),
+    };
+    writeln!(
+        out,
+        "{}:{}: {what} ({})",
+        cardkit::render::Text::escape(&c.place),
+        c.at,
+        c.notices
+    )
 }
 
 /// How to apply.
@@ -125,19 +204,19 @@ pub(crate) fn decide(
     at: &dyn Fn() -> String,
     id: &str,
 ) -> Result<Option<Applied>, Error> {
-    let Some(outcome) = plan.outcome(id) else {
+    let Some(resolved) = plan.resolve(id) else {
         return Ok(None);
     };
-    let (new, action) = match outcome {
-        Outcome::Merged { to, .. } => (Some(to.clone()), Action::Merged),
-        Outcome::Deleted { .. } => match options.on_delete {
+    let (new, action) = match resolved.to {
+        Some(to) => (Some(to.to_owned()), Action::Merged),
+        None => match options.on_delete {
             OnDelete::Keep => (None, Action::Kept),
             OnDelete::Drop => (None, Action::Dropped),
             OnDelete::Fail => {
                 return Err(Error::new(format!(
                     "{place}:{}: {id} is deleted ({}); nothing was written (--on-delete keep or drop goes on)",
                     at(),
-                    outcome.notices()
+                    plan.notices_text(&resolved)
                 )))
             }
         },
@@ -148,6 +227,6 @@ pub(crate) fn decide(
         old: id.to_owned(),
         new,
         action,
-        notices: outcome.notices(),
+        notices: plan.notices_text(&resolved),
     }))
 }

@@ -31,6 +31,10 @@ struct Walk<'a> {
     name: &'a str,
     /// For JSON Lines, the line; for JSON, lines are counted in `bytes`.
     line: Option<usize>,
+    /// For JSON, the last place a line was counted for, and its line:
+    /// lines are counted on from there (places come in order), not from
+    /// the start of the file each time.
+    counted: std::cell::Cell<(usize, usize)>,
     edits: Vec<Edit>,
     /// A deleted reference was found to drop with no item to drop: the
     /// whole value goes (a line of JSON Lines).
@@ -49,11 +53,18 @@ impl Walk<'_> {
     fn line_of(&self, at: usize) -> String {
         match self.line {
             Some(line) => line.to_string(),
-            None => (1 + self.scan.bytes[..at]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count())
-            .to_string(),
+            None => {
+                let (mut from, mut line) = self.counted.get();
+                if at < from {
+                    (from, line) = (0, 1);
+                }
+                line += self.scan.bytes[from..at]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                self.counted.set((at, line));
+                line.to_string()
+            }
         }
     }
 
@@ -97,7 +108,7 @@ impl Walk<'_> {
                 self.edits
                     .push((start, self.scan.pos, format!("\"{new}\"").into_bytes()));
             }
-            self.report.changes.push(applied);
+            self.report.push(applied);
             return Ok(dropped);
         }
         match self.scan.peek() {
@@ -129,7 +140,10 @@ impl Walk<'_> {
 
     fn array(&mut self, depth: usize) -> Result<bool, Error> {
         let token = &self.pattern.0[depth];
+        let wanted = crate::pointer::array_index(token);
         let dropping = self.drop_at == Some(depth);
+        // The edits of this array's items come after this mark.
+        let mark = self.edits.len();
         // Each item's span, and whether it is dropped.
         let mut items: Vec<(usize, usize, bool)> = Vec::new();
         let mut drop = false;
@@ -137,7 +151,7 @@ impl Walk<'_> {
             let mut index = 0usize;
             loop {
                 let start = self.scan.pos;
-                let dropped = if token == "*" || token.parse() == Ok(index) {
+                let dropped = if token == "*" || wanted == Some(index) {
                     self.value(depth + 1)?
                 } else {
                     self.skip()?;
@@ -152,15 +166,17 @@ impl Walk<'_> {
             }
         }
         if dropping {
-            self.drop_items(&items);
+            self.drop_items(&items, mark);
         }
         Ok(drop)
     }
 
     /// Removes the dropped items, each with the comma that separates it
-    /// from the next item (from the previous one, for the last items).
-    fn drop_items(&mut self, items: &[(usize, usize, bool)]) {
+    /// from the next item (from the previous one, for the last items); the
+    /// edits inside them (all after `mark`) go with them.
+    fn drop_items(&mut self, items: &[(usize, usize, bool)], mark: usize) {
         let last_kept = items.iter().rposition(|i| !i.2);
+        let mut removed_all: Vec<(usize, usize)> = Vec::new();
         for (i, &(start, end, dropped)) in items.iter().enumerate() {
             if !dropped {
                 continue;
@@ -170,10 +186,21 @@ impl Walk<'_> {
                 _ if i + 1 < items.len() => (start, items[i + 1].0),
                 _ => (start, end),
             };
-            // Edits inside the item go with it.
-            self.edits.retain(|e| e.0 < removed.0 || e.1 > removed.1);
-            self.edits.push((removed.0, removed.1, Vec::new()));
+            removed_all.push(removed);
         }
+        if removed_all.is_empty() {
+            return;
+        }
+        // Edits inside a removed span go with it; the spans are in order
+        // and do not overlap, so each edit is looked up once.
+        let inside = |e: &Edit| {
+            let i = removed_all.partition_point(|r| r.1 < e.1);
+            removed_all.get(i).is_some_and(|r| r.0 <= e.0 && e.1 <= r.1)
+        };
+        let mut kept: Vec<Edit> = self.edits.drain(mark..).filter(|e| !inside(e)).collect();
+        self.edits.append(&mut kept);
+        self.edits
+            .extend(removed_all.into_iter().map(|(a, b)| (a, b, Vec::new())));
     }
 }
 
@@ -197,6 +224,7 @@ fn edits(
         options,
         name,
         line,
+        counted: std::cell::Cell::new((0, 1)),
         edits: Vec::new(),
         drop_all: false,
         report,
@@ -224,6 +252,47 @@ fn edits(
     let mut edits = walk.edits;
     edits.sort_by_key(|e| e.0);
     Ok((edits, walk.drop_all))
+}
+
+/// A UTF-8 byte order mark at the start of `bytes`, and the rest.
+fn split_bom(bytes: &[u8]) -> (&[u8], &[u8]) {
+    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    bytes.split_at(bom)
+}
+
+/// Refuses `--on-delete drop` with a pattern whose tokens after its last
+/// `*` include an array index: the item dropped would be the one at the
+/// `*`, around the list the index is in, not the reference's own item.
+///
+/// # Errors
+/// Such a pattern: a message saying what would be dropped.
+pub fn check_drop(pattern: &Pattern) -> Result<(), Error> {
+    let star = pattern.0.iter().rposition(|t| t == "*");
+    let after = star.map_or(0, |s| s + 1);
+    if let Some(i) = pattern.0[after..]
+        .iter()
+        .position(|t| crate::pointer::array_index(t).is_some())
+    {
+        let index = &pattern.0[after + i];
+        let what = star.map_or_else(
+            || "the whole line (JSON Lines) or nothing (JSON)".to_owned(),
+            |s| {
+                format!(
+                    "the whole item at {}",
+                    Pattern(pattern.0[..=s].to_vec()).text()
+                )
+            },
+        );
+        return Err(Error::new(format!(
+            "--on-delete drop with --pointer {}: a deleted reference would drop {what}, not the item {index} that holds it; write `*` where the item to drop is, or use --on-delete keep",
+            pattern.text()
+        )));
+    }
+    Ok(())
 }
 
 fn write_edited(out: &mut dyn Write, bytes: &[u8], edits: &[Edit]) -> std::io::Result<()> {
@@ -258,9 +327,12 @@ pub fn rewrite(
     if !json_lines {
         let mut bytes = Vec::new();
         reader.read_to_end(&mut bytes).map_err(io)?;
-        let (edits, _) = edits(&bytes, None, name, pattern, plan, options, report)?;
+        // A byte order mark is read past (as `validate` does) and kept.
+        let (bom, body) = split_bom(&bytes);
+        let (edits, _) = edits(body, None, name, pattern, plan, options, report)?;
         if let Some(out) = out {
-            write_edited(out, &bytes, &edits).map_err(io)?;
+            out.write_all(bom).map_err(io)?;
+            write_edited(out, body, &edits).map_err(io)?;
         }
         return Ok(());
     }
@@ -272,7 +344,12 @@ pub fn rewrite(
             return Ok(());
         }
         number += 1;
-        let body = line.strip_suffix(b"\n").unwrap_or(&line);
+        let (bom, body) = if number == 1 {
+            split_bom(&line)
+        } else {
+            (&[][..], &line[..])
+        };
+        let body = body.strip_suffix(b"\n").unwrap_or(body);
         let body = body.strip_suffix(b"\r").unwrap_or(body);
         if body.iter().all(u8::is_ascii_whitespace) {
             if let Some(out) = out.as_deref_mut() {
@@ -282,7 +359,8 @@ pub fn rewrite(
         }
         let (edits, drop) = edits(body, Some(number), name, pattern, plan, options, report)?;
         if let (Some(out), false) = (out.as_deref_mut(), drop) {
-            write_edited(out, &line, &edits).map_err(io)?;
+            out.write_all(bom).map_err(io)?;
+            write_edited(out, &line[bom.len()..], &edits).map_err(io)?;
         }
     }
 }

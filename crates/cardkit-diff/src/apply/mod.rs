@@ -21,41 +21,98 @@ use std::io::{self, Write};
 use std::path::Path;
 
 pub use decide::{Action, Applied, ApplyOptions, OnDelete, Report};
-pub use notices::{read_notices, Notice, Outcome, Plan};
+pub use notices::{read_notices, Notice, Outcome, Plan, Resolved};
 
 use crate::Error;
 
-/// Writes `bytes` made by `fill` to `path` atomically: a temporary file in
-/// the same directory, renamed over `path` (its permissions kept when it
-/// exists).
+/// The file that writing to `path` replaces: `path`, or the file a
+/// symbolic link at `path` leads to (so that the link stays a link and
+/// its target is rewritten). A file that is read-only, or that has other
+/// hard links (which a file renamed over it would leave with the old
+/// content), is refused.
 ///
 /// # Errors
-/// The file cannot be written: a message naming it.
+/// `path` is read-only, has several hard links, or is a link that cannot
+/// be followed: a message naming it and saying what to do.
+pub fn destination(path: &Path) -> Result<std::path::PathBuf, Error> {
+    let Ok(link) = std::fs::symlink_metadata(path) else {
+        return Ok(path.to_path_buf());
+    };
+    let target = if link.file_type().is_symlink() {
+        std::fs::canonicalize(path).map_err(|e| {
+            Error::new(format!(
+                "{}: a symbolic link that cannot be followed: {e}",
+                path.display()
+            ))
+        })?
+    } else {
+        path.to_path_buf()
+    };
+    let meta = std::fs::metadata(&target)
+        .map_err(|e| Error::new(format!("{}: cannot be read: {e}", path.display())))?;
+    if !meta.is_file() {
+        return Err(Error::new(format!(
+            "{}: not a regular file, and is not written",
+            path.display()
+        )));
+    }
+    if meta.permissions().readonly() {
+        return Err(Error::new(format!(
+            "{}: the file is read-only, and is not replaced (make it writable first, or write with -o elsewhere)",
+            path.display()
+        )));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 {
+            return Err(Error::new(format!(
+                "{}: the file has {} hard links, which a rewritten file renamed over it would leave with the old ids: write with -o elsewhere and copy it over (cp keeps the links)",
+                path.display(),
+                meta.nlink()
+            )));
+        }
+    }
+    Ok(target)
+}
+
+/// Writes what `fill` makes to `path` atomically: a temporary file in the
+/// directory of the file replaced, renamed over it (its permissions kept
+/// when it exists), written as it is made; nothing is renamed when `fill`
+/// returns `false`. A symbolic link at `path` is written through: its
+/// target is replaced ([`destination`], which refuses read-only files and
+/// files with several hard links).
+///
+/// # Errors
+/// The file cannot be written, or is refused: a message naming it.
 pub fn write_atomically(
     path: &Path,
-    fill: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
-) -> Result<(), Error> {
+    fill: impl FnOnce(&mut dyn Write) -> Result<bool, Error>,
+) -> Result<bool, Error> {
+    let target = destination(path)?;
     let fail = |e: &dyn std::fmt::Display| {
         Error::new(format!("{}: cannot be written: {e}", path.display()))
     };
-    let dir = match path.parent() {
+    let dir = match target.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
     let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(|e| fail(&e))?;
     {
-        let mut out = io::BufWriter::new(temp.as_file_mut());
-        fill(&mut out)?;
+        let mut out = io::BufWriter::with_capacity(1 << 16, temp.as_file_mut());
+        if !fill(&mut out)? {
+            return Ok(false);
+        }
         out.flush().map_err(|e| fail(&e))?;
     }
-    if let Ok(meta) = std::fs::metadata(path) {
+    if let Ok(meta) = std::fs::metadata(&target) {
         temp.as_file()
             .set_permissions(meta.permissions())
             .map_err(|e| fail(&e))?;
     }
     temp.as_file().sync_all().map_err(|e| fail(&e))?;
-    temp.persist(path).map_err(|e| fail(&e.error))?;
-    Ok(())
+    temp.persist(&target).map_err(|e| fail(&e.error))?;
+    Ok(true)
 }
 
 /// Where references are in files.
@@ -125,8 +182,9 @@ fn rewrite_file(
 }
 
 /// Applies `plan` to the references in `inputs`, writing as `output` says
-/// (nothing on a dry run). With [`OnDelete::Fail`], every input is looked
-/// at before any is written, so that a failing run writes nothing.
+/// (nothing on a dry run), each change added to `report` as it is found.
+/// With [`OnDelete::Fail`], every input is looked at before any is written,
+/// so that a failing run writes nothing.
 ///
 /// # Errors
 /// An input cannot be read or written, or is not what `references` needs;
@@ -137,59 +195,65 @@ pub fn apply_files(
     plan: &Plan,
     options: ApplyOptions,
     output: &Output,
-) -> Result<Report, Error> {
+    report: &mut Report,
+) -> Result<(), Error> {
     if inputs.len() > 1 && !matches!(output, Output::InPlace) && !options.dry_run {
         return Err(Error::new(
             "several inputs are rewritten with --in-place (or looked at with --dry-run); -o and standard output take one",
         ));
     }
-    if options.dry_run || options.on_delete == OnDelete::Fail {
-        let mut report = Report::default();
+    if let (References::Pointer(pattern), OnDelete::Drop) = (references, options.on_delete) {
+        json::check_drop(pattern)?;
+    }
+    if options.dry_run {
         for input in inputs {
-            rewrite_file(input, references, plan, options, None, &mut report)?;
+            rewrite_file(input, references, plan, options, None, report)?;
         }
-        if options.dry_run {
-            return Ok(report);
+        return Ok(());
+    }
+    if options.on_delete == OnDelete::Fail {
+        // Every input looked at first (counted, not kept), so that a
+        // failing run writes nothing.
+        let mut probe = Report::counting();
+        for input in inputs {
+            rewrite_file(input, references, plan, options, None, &mut probe)?;
         }
     }
-    let mut report = Report::default();
+    // Refused before anything is written.
+    match output {
+        Output::File(path) => {
+            destination(path)?;
+        }
+        Output::InPlace => {
+            for input in inputs {
+                destination(input)?;
+            }
+        }
+        Output::Stdout => {}
+    }
     for input in inputs {
-        match output {
+        let written = match output {
             Output::Stdout => {
                 let stdout = io::stdout();
                 let mut out = io::BufWriter::new(stdout.lock());
-                rewrite_file(
-                    input,
-                    references,
-                    plan,
-                    options,
-                    Some(&mut out),
-                    &mut report,
-                )?;
+                rewrite_file(input, references, plan, options, Some(&mut out), report)?;
                 out.flush()
                     .map_err(|e| Error::new(format!("standard output: {e}")))?;
+                true
             }
-            Output::File(path) => {
-                write_atomically(path, |out| {
-                    rewrite_file(input, references, plan, options, Some(out), &mut report)
-                })?;
-            }
-            Output::InPlace => {
-                // Looked at first: a file with nothing to change is left
-                // untouched.
-                let mut probe = Report::default();
-                rewrite_file(input, references, plan, options, None, &mut probe)?;
-                if probe.changes.iter().all(|c| c.action == Action::Kept) {
-                    report.references += probe.references;
-                    report.changes.extend(probe.changes);
-                    continue;
-                }
-                write_atomically(input, |out| {
-                    rewrite_file(input, references, plan, options, Some(out), &mut report)
-                })?;
-            }
-        }
-        report.written += 1;
+            Output::File(path) => write_atomically(path, |out| {
+                rewrite_file(input, references, plan, options, Some(out), report)?;
+                Ok(true)
+            })?,
+            // Rewritten as it is read; a file with nothing to change is
+            // left untouched (its temporary file is removed).
+            Output::InPlace => write_atomically(input, |out| {
+                let before = report.rewrites();
+                rewrite_file(input, references, plan, options, Some(out), report)?;
+                Ok(report.rewrites() > before)
+            })?,
+        };
+        report.written += usize::from(written);
     }
-    Ok(report)
+    Ok(())
 }

@@ -80,12 +80,50 @@ impl Outcome {
 }
 
 /// Every notice resolved: what each id they name becomes.
+///
+/// Each id a notice names is one node: the notice about it, the node of
+/// the id it merges into (when a notice names that one too), and the end
+/// of its chain, resolved once for the whole chain (so a chain of n merges
+/// costs n steps and n nodes, not n² outcomes). The notices a reference
+/// followed are read along the chain when they are asked for.
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
-    outcomes: HashMap<String, Outcome>,
+    nodes: Vec<Node>,
+    by_id: HashMap<String, usize>,
     /// Notices read (duplicates included).
     pub notices: usize,
 }
+
+#[derive(Debug, Clone)]
+struct Node {
+    label: String,
+    /// The id it is about.
+    old: String,
+    /// The id it merges into; `None` for a delete.
+    new: Option<String>,
+    /// The node of `new`, when a notice names it.
+    next: Option<usize>,
+    /// The last node of the chain.
+    last: usize,
+    /// How many notices the chain from here follows.
+    len: usize,
+}
+
+/// What a reference becomes, without the notices listed: the id at the
+/// end of its chain (`None` when it is deleted), and how many notices
+/// were followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resolved<'a> {
+    /// The id at the end of the chain; `None` when the chain deletes.
+    pub to: Option<&'a str>,
+    node: usize,
+    /// The number of notices followed.
+    pub followed: usize,
+}
+
+/// How many notices a report line names at most: the first and last ones
+/// of a longer chain, and how many between.
+const NAMED: usize = 8;
 
 impl Plan {
     /// Orders and resolves `notices`.
@@ -97,9 +135,11 @@ impl Plan {
         let count = notices.len();
         // A stable sort: undated first, then by date, then input order.
         notices.sort_by(|a, b| a.created_at.cmp(&b.created_at));
-        let mut direct: HashMap<&str, &Notice> = HashMap::with_capacity(count);
-        for notice in &notices {
-            if let Some(earlier) = direct.get(notice.old.as_str()) {
+        let mut by_id: HashMap<String, usize> = HashMap::with_capacity(count);
+        let mut firsts: Vec<Notice> = Vec::with_capacity(count);
+        for notice in notices {
+            if let Some(&earlier) = by_id.get(notice.old.as_str()) {
+                let earlier: &Notice = &firsts[earlier];
                 if earlier.new != notice.new {
                     return Err(Error::new(format!(
                         "notices disagree about {}: {} says {}, {} says {}",
@@ -112,90 +152,140 @@ impl Plan {
                 }
                 continue;
             }
-            direct.insert(&notice.old, notice);
+            by_id.insert(notice.old.clone(), firsts.len());
+            firsts.push(notice);
         }
-        let mut outcomes: HashMap<String, Outcome> = HashMap::with_capacity(direct.len());
-        for &start in direct.keys() {
-            if outcomes.contains_key(start) {
+        let mut nodes: Vec<Node> = firsts
+            .into_iter()
+            .map(|n| Node {
+                label: n.label,
+                old: n.old,
+                new: n.new,
+                next: None,
+                last: usize::MAX,
+                len: 0,
+            })
+            .collect();
+        for node in &mut nodes {
+            node.next = node.new.as_deref().and_then(|n| by_id.get(n).copied());
+        }
+        // Each chain is walked once: from a node not yet resolved to one
+        // that is (or to its end), then resolved back along the path.
+        const OPEN: usize = usize::MAX;
+        const ON_PATH: usize = usize::MAX - 1;
+        let mut path: Vec<usize> = Vec::new();
+        for start in 0..nodes.len() {
+            if nodes[start].last != OPEN {
                 continue;
             }
-            // Follow the chain to its end or to an id already resolved.
-            let mut chain: Vec<&Notice> = Vec::new();
-            let mut on_chain: HashMap<&str, usize> = HashMap::new();
+            path.clear();
             let mut at = start;
-            let end = loop {
-                if let Some(done) = outcomes.get(at) {
-                    break Some(done.clone());
+            let (mut last, mut len) = loop {
+                match nodes[at].last {
+                    ON_PATH => {
+                        let from = path.iter().position(|&p| p == at).unwrap_or_default();
+                        let names: Vec<&str> = path[from..]
+                            .iter()
+                            .map(|&p| nodes[p].label.as_str())
+                            .collect();
+                        return Err(Error::new(format!(
+                            "merges go round in a cycle through {}: {}",
+                            nodes[at].old,
+                            names.join(" > ")
+                        )));
+                    }
+                    OPEN => {}
+                    last => break (last, nodes[at].len),
                 }
-                let Some(&notice) = direct.get(at) else {
-                    break None;
-                };
-                if let Some(&from) = on_chain.get(at) {
-                    let names: Vec<&str> = chain[from..].iter().map(|n| n.label.as_str()).collect();
-                    return Err(Error::new(format!(
-                        "merges go round in a cycle through {at}: {}",
-                        names.join(" > ")
-                    )));
-                }
-                on_chain.insert(at, chain.len());
-                chain.push(notice);
-                match &notice.new {
-                    Some(new) => at = new,
-                    None => break None,
+                nodes[at].last = ON_PATH;
+                path.push(at);
+                match nodes[at].next {
+                    Some(next) => at = next,
+                    None => break (at, 0),
                 }
             };
-            // Resolve the chain from its end back.
-            let mut tail = end;
-            for notice in chain.iter().rev() {
-                let mut labels = vec![notice.label.clone()];
-                let outcome = match (&notice.new, tail) {
-                    (None, _) => Outcome::Deleted { notices: labels },
-                    (Some(new), None) => Outcome::Merged {
-                        to: new.clone(),
-                        notices: labels,
-                    },
-                    (Some(_), Some(Outcome::Merged { to, notices })) => {
-                        labels.extend(notices);
-                        Outcome::Merged {
-                            to,
-                            notices: labels,
-                        }
-                    }
-                    (Some(_), Some(Outcome::Deleted { notices })) => {
-                        labels.extend(notices);
-                        Outcome::Deleted { notices: labels }
-                    }
-                };
-                outcomes.insert(notice.old.clone(), outcome.clone());
-                tail = Some(outcome);
+            for &p in path.iter().rev() {
+                len += 1;
+                if nodes[p].next.is_none() {
+                    last = p;
+                }
+                nodes[p].last = last;
+                nodes[p].len = len;
             }
         }
         Ok(Plan {
-            outcomes,
+            nodes,
+            by_id,
             notices: count,
         })
     }
 
-    /// What `id` becomes, if a notice names it (any case).
+    /// What `id` becomes, if a notice names it (any case): the end of its
+    /// chain.
     #[must_use]
-    pub fn outcome(&self, id: &str) -> Option<&Outcome> {
-        if id.bytes().any(|b| b.is_ascii_uppercase()) {
-            self.outcomes.get(&id.to_ascii_lowercase())
+    pub fn resolve(&self, id: &str) -> Option<Resolved<'_>> {
+        let node = if id.bytes().any(|b| b.is_ascii_uppercase()) {
+            *self.by_id.get(&id.to_ascii_lowercase())?
         } else {
-            self.outcomes.get(id)
+            *self.by_id.get(id)?
+        };
+        let start = &self.nodes[node];
+        Some(Resolved {
+            to: self.nodes[start.last].new.as_deref(),
+            node,
+            followed: start.len,
+        })
+    }
+
+    /// The notices `resolved` followed, joined (`a > b`); a chain of more
+    /// than a few names its first and last notices and counts the others
+    /// (`a > b > c > d > … 9995 more … > z`).
+    #[must_use]
+    pub fn notices_text(&self, resolved: &Resolved<'_>) -> String {
+        let labels = self.labels(resolved.node);
+        if resolved.followed <= NAMED {
+            return labels.collect::<Vec<_>>().join(" > ");
         }
+        // The first ones, how many between, and the last one (the end of
+        // the chain is known: a line costs the same for any length).
+        let half = NAMED / 2;
+        let mut text = labels.take(half).collect::<Vec<_>>().join(" > ");
+        let last = &self.nodes[self.nodes[resolved.node].last].label;
+        let more = resolved.followed - half - 1;
+        text.push_str(&format!(" > … {more} more … > {last}"));
+        text
+    }
+
+    fn labels(&self, node: usize) -> impl Iterator<Item = &str> {
+        std::iter::successors(Some(node), |&n| self.nodes[n].next)
+            .map(|n| self.nodes[n].label.as_str())
+    }
+
+    /// What `id` becomes, if a notice names it (any case), with every
+    /// notice followed.
+    #[must_use]
+    pub fn outcome(&self, id: &str) -> Option<Outcome> {
+        let resolved = self.resolve(id)?;
+        let notices = self.labels(resolved.node).map(str::to_owned).collect();
+        Some(match resolved.to {
+            Some(to) => Outcome::Merged {
+                to: to.to_owned(),
+                notices,
+            },
+            None => Outcome::Deleted { notices },
+        })
     }
 
     /// How many ids the notices name.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.outcomes.len()
+        self.nodes.len()
     }
 
     /// Whether no notice names an id.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.outcomes.is_empty()
+        self.nodes.is_empty()
     }
 }
 
@@ -324,7 +414,7 @@ mod tests {
         let plan = Plan::new(vec![n("a", Some("b"), None), n("b", Some("c"), None)]).unwrap();
         assert_eq!(
             plan.outcome("A"),
-            Some(&Outcome::Merged {
+            Some(Outcome::Merged {
                 to: "c".into(),
                 notices: vec!["a>b".into(), "b>c".into()]
             })

@@ -74,7 +74,9 @@ fn make<E>(
 
 /// Reports `changes` as made; whether to commit (not on a dry run).
 fn done(changes: Vec<Applied>, options: ApplyOptions, report: &mut Report) -> bool {
-    report.changes.extend(changes);
+    for change in changes {
+        report.push(change);
+    }
     report.written += usize::from(!options.dry_run);
     !options.dry_run
 }
