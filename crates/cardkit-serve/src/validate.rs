@@ -496,16 +496,21 @@ impl ReportOut {
 }
 
 impl Write for ReportOut {
+    /// Takes at most what fills the buffer to its threshold: a write of any
+    /// size (a member name of 400 MB quoted whole) is sent in chunks as it
+    /// is written, never held whole.
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         if !self.open {
             return Err(io::ErrorKind::BrokenPipe.into());
         }
-        self.buffer.extend_from_slice(bytes);
         let threshold = if self.began.get() { CHUNK } else { HELD_BACK };
+        let room = threshold.saturating_sub(self.buffer.len()).max(1);
+        let taken = &bytes[..bytes.len().min(room)];
+        self.buffer.extend_from_slice(taken);
         if self.buffer.len() >= threshold {
             self.send()?;
         } else if self.per_document
-            && bytes.ends_with(b"\n")
+            && taken.ends_with(b"\n")
             && self.sender.capacity() == self.sender.max_capacity()
         {
             // A line of JSON Lines is whole, and the client has taken
@@ -514,10 +519,55 @@ impl Write for ReportOut {
             // on its own.
             self.send()?;
         }
-        Ok(bytes.len())
+        Ok(taken.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One write of 8 MiB (a member name quoted whole) is held back to
+    /// [`HELD_BACK`] and then sent in chunks of [`CHUNK`]: the service never
+    /// holds more of a report than that, whatever a write holds.
+    #[test]
+    fn one_large_write_is_sent_in_bounded_chunks() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let reader = BodyReader::new(
+            Body::empty().into_data_stream(),
+            runtime.handle().clone(),
+            tokio::time::Instant::now() + std::time::Duration::from_secs(60),
+            60,
+            1,
+        );
+        let (sender, mut receiver) = mpsc::channel::<Out>(OUTPUT_CHUNKS);
+        let total = 8 << 20;
+        let handle = runtime.handle().clone();
+        // As on the blocking thread a validation runs on.
+        let writer = std::thread::spawn(move || {
+            let _runtime = handle.enter();
+            let mut out = ReportOut::new(sender, &reader, false);
+            out.write_all(&vec![b'k'; total]).unwrap();
+            out.end();
+        });
+        let sizes = runtime.block_on(async {
+            let mut sizes = Vec::new();
+            while let Some(Out::Chunk(chunk)) = receiver.recv().await {
+                sizes.push(chunk.len());
+            }
+            sizes
+        });
+        writer.join().unwrap();
+        assert_eq!(sizes.iter().sum::<usize>(), total);
+        assert_eq!(sizes[0], HELD_BACK);
+        assert!(sizes[1..].iter().all(|&size| size <= CHUNK), "{sizes:?}");
     }
 }
