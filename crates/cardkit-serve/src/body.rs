@@ -247,3 +247,89 @@ fn describe(error: &axum::Error) -> String {
     }
     text
 }
+
+/// A content coding a body may be sent in (besides `identity`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coding {
+    /// `gzip`, or `x-gzip`; concatenated members are read as one stream.
+    Gzip,
+    /// `zstd`; concatenated frames too.
+    Zstd,
+}
+
+impl Coding {
+    /// The coding a `Content-Encoding` token names, whatever its case;
+    /// `None` for `identity`; `Err` for one that is not read.
+    pub fn of(token: &str) -> Result<Option<Coding>, ()> {
+        if token.eq_ignore_ascii_case("gzip") || token.eq_ignore_ascii_case("x-gzip") {
+            Ok(Some(Coding::Gzip))
+        } else if token.eq_ignore_ascii_case("zstd") {
+            Ok(Some(Coding::Zstd))
+        } else if token.eq_ignore_ascii_case("identity") {
+            Ok(None)
+        } else {
+            Err(())
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Coding::Gzip => "gzip",
+            Coding::Zstd => "zstd",
+        }
+    }
+}
+
+/// `body` decoded by the codings it was sent in, listed in the order they
+/// were applied: the last applied is decoded first.
+///
+/// # Errors
+/// A decoder cannot start.
+pub fn decoded(body: Box<dyn Read>, codings: &[Coding]) -> io::Result<Box<dyn Read>> {
+    let mut reader = body;
+    for &coding in codings.iter().rev() {
+        reader = match coding {
+            Coding::Gzip => Box::new(Named {
+                coding,
+                inner: flate2::read::MultiGzDecoder::new(reader),
+            }),
+            Coding::Zstd => Box::new(Named {
+                coding,
+                inner: zstd::stream::read::Decoder::new(reader)
+                    .map_err(|error| Named::<()>::error(coding, error))?,
+            }),
+        };
+    }
+    Ok(reader)
+}
+
+/// A decoder whose errors name its coding (`gzip: unexpected end of file`);
+/// a halt of the body's reader passes through as it is.
+struct Named<R> {
+    coding: Coding,
+    inner: R,
+}
+
+impl<R> Named<R> {
+    fn error(coding: Coding, error: io::Error) -> io::Error {
+        if Halt::of(&error).is_some() {
+            return error;
+        }
+        let why = match error.kind() {
+            io::ErrorKind::UnexpectedEof => "unexpected end of file".to_owned(),
+            _ => error.to_string(),
+        };
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}: {why}", coding.name()),
+        )
+    }
+}
+
+impl<R: Read> Read for Named<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner
+            .read(buf)
+            .map_err(|error| Named::<R>::error(self.coding, error))
+    }
+}

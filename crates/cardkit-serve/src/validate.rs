@@ -31,7 +31,7 @@ use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 use utoipa::IntoParams;
 
-use crate::body::{BodyReader, Halt};
+use crate::body::{self, BodyReader, Coding, Halt};
 use crate::layers::Coded;
 use crate::media::{Accepted, BodyMedia};
 use crate::names;
@@ -184,7 +184,7 @@ impl ValidateParams {
     tag = "validation",
     params(ValidateParams),
     request_body(
-        description = "The document(s) as sent: one JSON value (a document, a wrapped document, a catalog, a code map) or JSON Lines. May be sent with `Content-Encoding: gzip` or `zstd`, or compressed without a `Content-Encoding`: gzip, zstd, xz and bzip2 are told by their first bytes.",
+        description = "The document(s) as sent: one JSON value (a document, a wrapped document, a catalog, a code map) or JSON Lines. May be sent with `Content-Encoding: gzip` (or `x-gzip`) or `zstd`, in any case, or a list of them (decoded last first), or compressed without a `Content-Encoding`: gzip, zstd, xz and bzip2 are told by their first bytes.",
         content(
             (crate::openapi::AnyBytes = "application/json"),
             (crate::openapi::AnyBytes = "application/x-ndjson"),
@@ -246,7 +246,7 @@ pub async fn validate(
         asked,
         accepted,
         started,
-        sniffed: coded.is_none(),
+        codings: coded.map(|axum::Extension(Coded(codings))| codings),
         _slot: slot.map(|axum::Extension(slot)| slot),
     };
     tokio::task::spawn_blocking(move || job.run(reader, sender));
@@ -308,9 +308,10 @@ struct Job {
     asked: Asked,
     accepted: Accepted,
     started: StdInstant,
-    /// The body came without a content coding: it is decoded when its
-    /// first bytes name a compression format.
-    sniffed: bool,
+    /// The content codings the body came in, in the order applied: it is
+    /// decoded by them. Without any, it is decoded when its first bytes
+    /// name a compression format.
+    codings: Option<Vec<Coding>>,
     /// The concurrency slot, held until the report is written.
     _slot: Option<Slot>,
 }
@@ -359,10 +360,10 @@ impl Job {
                     Failure::Read(error)
                 })
         };
-        let opened = if self.sniffed {
+        let opened = match &self.codings {
             // Only the magic bytes are read ahead: the rest is validated as
             // it arrives.
-            match open_stream(&self.asked.name, reader, self.asked.json_lines) {
+            None => match open_stream(&self.asked.name, reader, self.asked.json_lines) {
                 Ok(mut opened) => {
                     if opened.compressed.is_some() {
                         opened.reader = Box::new(limits.on(opened.reader));
@@ -375,16 +376,24 @@ impl Job {
                     }
                     return;
                 }
-            }
-        } else {
-            Opened {
-                name: self.asked.name.clone(),
-                reader: Box::new(reader),
-                size: None,
-                json_lines: self.asked.json_lines,
-                // Decoded by its Content-Encoding already.
-                compressed: None,
-            }
+            },
+            Some(codings) => match body::decoded(Box::new(reader), codings) {
+                Ok(decoded) => Opened {
+                    name: self.asked.name.clone(),
+                    // The size limit counts the bytes decoded.
+                    reader: Box::new(limits.on(decoded)),
+                    size: None,
+                    json_lines: self.asked.json_lines,
+                    // Decoded by its Content-Encoding.
+                    compressed: None,
+                },
+                Err(error) => {
+                    if let Some(problem) = problem(halt_of(&halted, &error)) {
+                        let _ = sender.blocking_send(Out::Problem(problem));
+                    }
+                    return;
+                }
+            },
         };
         let _ = run.input(opened, &mut check);
         self.state.metrics.bytes(run.summary().bytes);

@@ -461,8 +461,8 @@ async fn a_truncated_compressed_body_is_a_400_problem_as_a_truncated_coded_one()
     let told = problem_detail(post(&server, "/v1/validate", &[json], cut).await).await;
     assert_eq!((declared.0, declared.1.as_str()), (400, "unreadable_body"));
     assert_eq!((told.0, told.1.as_str()), (400, "unreadable_body"));
-    // The same words, naming the format that was told.
-    assert_eq!(declared.2, "unexpected end of file");
+    // The same words, naming the format.
+    assert_eq!(declared.2, "gzip: unexpected end of file");
     assert_eq!(told.2, "gzip: unexpected end of file");
     for format in ["zstd", "xz", "bzip2"] {
         let mut cut = compressed(format, INVALID.as_bytes());
@@ -981,4 +981,66 @@ fn the_as_of_pattern_starts_at_the_first_version_tag() {
     use cardkit::validate::as_of_version;
     assert!(as_of_version("v4.0.0").is_ok());
     assert!(as_of_version("v3.99.99").is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn content_codings_are_read_in_any_case_and_in_the_order_applied() {
+    let server = Server::default().await;
+    let expected = library_report(INVALID.as_bytes(), "<body>", false);
+    let once = gzip(INVALID.as_bytes());
+    let twice = gzip(&once);
+    let gzip_then_zstd = zstd::encode_all(&once[..], 3).unwrap();
+    let json = ("content-type", "application/json");
+    for (codings, body) in [
+        (&["x-gzip"][..], &once),
+        (&["GZIP"], &once),
+        (&["identity, gzip"], &once),
+        (&["Identity"], &INVALID.as_bytes().to_vec()),
+        (&["gzip", "gzip"], &twice),
+        (&["gzip, gzip"], &twice),
+        (&["gzip, zstd"], &gzip_then_zstd),
+        (&["gzip", "ZSTD"], &gzip_then_zstd),
+    ] {
+        let mut request = client()
+            .post(server.url("/v1/validate"))
+            .header(json.0, json.1);
+        for coding in codings {
+            request = request.header("content-encoding", *coding);
+        }
+        let response = request.body(body.clone()).send().await.unwrap();
+        assert_eq!(response.status(), 200, "{codings:?}");
+        let report: Value = response.json().await.unwrap();
+        assert_eq!(without_time(report), expected, "{codings:?}");
+    }
+    // Codings not read: a problem naming the ones that are, never a bare
+    // status.
+    for coding in [
+        "br",
+        "gzip, br",
+        "deflate",
+        "x-compress",
+        "gzip, gzip, gzip, gzip, gzip",
+    ] {
+        let response = post(
+            &server,
+            "/v1/validate",
+            &[json, ("content-encoding", coding)],
+            "{}",
+        )
+        .await;
+        assert_eq!(
+            response.headers()["content-type"],
+            "application/problem+json"
+        );
+        let (status, code, detail) = problem_detail(response).await;
+        assert_eq!(
+            (status, code.as_str()),
+            (415, "unsupported_media_type"),
+            "{coding}"
+        );
+        assert!(
+            detail.contains("gzip") && detail.contains("zstd"),
+            "{detail}"
+        );
+    }
 }
