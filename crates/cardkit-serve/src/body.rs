@@ -9,6 +9,7 @@ use std::fmt;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use axum::body::BodyDataStream;
 use bytes::{Buf, Bytes};
@@ -23,6 +24,9 @@ pub enum Halt {
     TooLarge { limit: u64 },
     /// The request went past its time limit.
     TimedOut { seconds: u64 },
+    /// The body came slower than the minimum rate: fewer than `rate` bytes
+    /// a second over `window` seconds of waiting for it.
+    TooSlow { rate: u64, window: Duration },
     /// The body could not be read: cut short, or a content coding that does
     /// not decode.
     Unreadable(String),
@@ -39,6 +43,11 @@ impl fmt::Display for Halt {
             Halt::TimedOut { seconds } => {
                 write!(f, "the request took longer than the limit of {seconds} s")
             }
+            Halt::TooSlow { rate, window } => write!(
+                f,
+                "the body came slower than the minimum of {rate} bytes a second (over {} s)",
+                window.as_secs_f64()
+            ),
             Halt::Unreadable(why) => write!(f, "the body could not be read: {why}"),
             Halt::Abandoned => write!(f, "the client stopped reading the report"),
         }
@@ -71,6 +80,20 @@ pub struct BodyReader {
     /// Why reading stopped, once it has: kept where the validation can see
     /// it whatever a decoder between them made of the error.
     halted: Arc<OnceLock<Halt>>,
+    /// The minimum rate the body must come at, if any.
+    rate: Option<Rate>,
+}
+
+/// The minimum rate of a body, measured over windows of time spent waiting
+/// for its bytes (time spent validating them is the service's, not the
+/// client's): each window must bring `needed` bytes.
+struct Rate {
+    per_second: u64,
+    window: Duration,
+    needed: u64,
+    /// Time waited, and bytes received, in the current window.
+    waited: Duration,
+    got: u64,
 }
 
 impl BodyReader {
@@ -93,7 +116,24 @@ impl BodyReader {
             chunk: Bytes::new(),
             read: 0,
             halted: Arc::new(OnceLock::new()),
+            rate: None,
         }
+    }
+
+    /// Halts (408) a body that brings fewer than `per_second × window`
+    /// bytes in a `window` of waiting for them; 0 or a zero window takes
+    /// any rate.
+    #[must_use]
+    pub fn min_rate(mut self, per_second: u64, window: Duration) -> Self {
+        let needed = u128::from(per_second) * window.as_millis() / 1000;
+        self.rate = (needed > 0).then(|| Rate {
+            per_second,
+            window,
+            needed: u64::try_from(needed).unwrap_or(u64::MAX),
+            waited: Duration::ZERO,
+            got: 0,
+        });
+        self
     }
 
     /// Why reading stopped, once it has (shared: readable after the
@@ -126,9 +166,36 @@ impl BodyReader {
             if self.abandoned.load(Ordering::Relaxed) {
                 return Err(Halt::Abandoned);
             }
+            let waiting = Instant::now();
+            let until = match &self.rate {
+                Some(rate) => self
+                    .deadline
+                    .min(waiting + rate.window.saturating_sub(rate.waited)),
+                None => self.deadline,
+            };
             let next = self
                 .runtime
-                .block_on(tokio::time::timeout_at(self.deadline, self.stream.next()));
+                .block_on(tokio::time::timeout_at(until, self.stream.next()));
+            let got = match &next {
+                Ok(Some(Ok(chunk))) => chunk.len() as u64,
+                _ => 0,
+            };
+            if let Some(rate) = &mut self.rate {
+                rate.waited += waiting.elapsed();
+                rate.got += got;
+                if rate.got >= rate.needed {
+                    rate.waited = Duration::ZERO;
+                    rate.got = 0;
+                } else if rate.waited >= rate.window
+                    && Instant::now() < self.deadline
+                    && !matches!(next, Ok(None))
+                {
+                    return Err(Halt::TooSlow {
+                        rate: rate.per_second,
+                        window: rate.window,
+                    });
+                }
+            }
             match next {
                 Err(_) => {
                     return Err(Halt::TimedOut {

@@ -198,7 +198,7 @@ impl ValidateParams {
                 (crate::openapi::Sarif = "application/sarif+json"),
             )),
         (status = 400, description = "A bad parameter, or a body that could not be read (cut short, or a content coding or compression that does not decode).", body = Problem, content_type = "application/problem+json"),
-        (status = 408, description = "The request took longer than the time limit.", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The request took longer than the time limit (`timed_out`), or its body came slower than the minimum rate (`body_too_slow`).", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the size limit.", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "A media type or content coding the service does not read.", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The service is at its concurrency limit; try again after `Retry-After` seconds.", body = Problem, content_type = "application/problem+json"),
@@ -240,7 +240,8 @@ pub async fn validate(
         deadline,
         state.config.timeout.as_secs(),
         state.config.max_body,
-    );
+    )
+    .min_rate(state.config.min_body_rate, state.config.body_window);
     let job = Job {
         state: Arc::clone(&state),
         asked,
@@ -429,6 +430,7 @@ fn problem(halt: Halt) -> Option<Problem> {
             "the body is larger than the limit of {limit} bytes"
         )),
         Halt::TimedOut { seconds } => Problem::timed_out(seconds),
+        halt @ Halt::TooSlow { .. } => Problem::body_too_slow(halt.to_string()),
         Halt::Unreadable(why) => Problem::unreadable_body(why),
         // Nobody to answer.
         Halt::Abandoned => return None,
