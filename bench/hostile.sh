@@ -177,8 +177,9 @@ for target in sqlite parquet; do
 done
 COMMAND=(validate --quiet)
 
-# The service on hostile requests (slowloris, bombs, cut and slow bodies,
-# concurrent and abandoned uploads): bench/serve_hostile.py.
+# The service on hostile requests (slowloris, idle connections, bombs, cut
+# and slow bodies, a 400 MB member name, concurrent and abandoned uploads):
+# bench/serve_hostile.py.
 python3 bench/serve_hostile.py "$K" || failed=1
 
 exit $failed
