@@ -218,8 +218,9 @@ timed "apply: 5M CSV references, -o" 60 64 0 \
 rm -f "$D/csv-out.csv"
 COMMAND=(validate --quiet)
 
-# The service on hostile requests (slowloris, bombs, cut and slow bodies,
-# concurrent and abandoned uploads): bench/serve_hostile.py.
+# The service on hostile requests (slowloris, idle connections, bombs, cut
+# and slow bodies, a 400 MB member name, concurrent and abandoned uploads):
+# bench/serve_hostile.py.
 python3 bench/serve_hostile.py "$K" || failed=1
 
 exit $failed

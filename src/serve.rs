@@ -36,6 +36,25 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(1..=65_536))]
     max_concurrent: u32,
 
+    /// How long a connection may stay open with no request being served
+    /// (sending nothing, part of a head, or only HTTP/2's preface, settings
+    /// and pings), in seconds; it is then closed. Example: --idle-timeout 10
+    #[arg(long, default_value_t = Config::DEFAULT_IDLE_TIMEOUT.as_secs(), value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    idle_timeout: u64,
+
+    /// The slowest a body may come, in bytes a second over each
+    /// --body-window of waiting for it; slower bodies get 408 and free their
+    /// slot. 0 takes any rate (up to --timeout). Example: --min-body-rate 10KiB
+    #[arg(long, default_value = "1KiB", value_name = "SIZE", value_parser = rate)]
+    min_body_rate: u64,
+
+    /// The window over which --min-body-rate is measured, in seconds.
+    /// Example: --body-window 30
+    #[arg(long, default_value_t = Config::DEFAULT_BODY_WINDOW.as_secs(), value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    body_window: u64,
+
     /// How many threads each validation may use, from 1 to 256 (default: one
     /// per core), as `cardkit validate --jobs`. Example: --jobs 1
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_JOBS as i64))]
@@ -56,6 +75,13 @@ fn size(text: &str) -> Result<u64, String> {
     Ok(size.as_u64())
 }
 
+fn rate(text: &str) -> Result<u64, String> {
+    if text.trim() == "0" {
+        return Ok(0);
+    }
+    size(text)
+}
+
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
     // The configuration file's options are the defaults of every request,
     // which its query parameters override.
@@ -70,6 +96,9 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         max_body: args.max_body,
         timeout: Duration::from_secs(args.timeout),
         max_concurrent: args.max_concurrent as usize,
+        idle_timeout: Duration::from_secs(args.idle_timeout),
+        min_body_rate: args.min_body_rate,
+        body_window: Duration::from_secs(args.body_window),
         ..Config::default()
     };
     if let Some(file) = &file {

@@ -9,6 +9,7 @@ use std::fmt;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use axum::body::BodyDataStream;
 use bytes::{Buf, Bytes};
@@ -23,6 +24,9 @@ pub enum Halt {
     TooLarge { limit: u64 },
     /// The request went past its time limit.
     TimedOut { seconds: u64 },
+    /// The body came slower than the minimum rate: fewer than `rate` bytes
+    /// a second over `window` seconds of waiting for it.
+    TooSlow { rate: u64, window: Duration },
     /// The body could not be read: cut short, or a content coding that does
     /// not decode.
     Unreadable(String),
@@ -39,6 +43,11 @@ impl fmt::Display for Halt {
             Halt::TimedOut { seconds } => {
                 write!(f, "the request took longer than the limit of {seconds} s")
             }
+            Halt::TooSlow { rate, window } => write!(
+                f,
+                "the body came slower than the minimum of {rate} bytes a second (over {} s)",
+                window.as_secs_f64()
+            ),
             Halt::Unreadable(why) => write!(f, "the body could not be read: {why}"),
             Halt::Abandoned => write!(f, "the client stopped reading the report"),
         }
@@ -71,6 +80,20 @@ pub struct BodyReader {
     /// Why reading stopped, once it has: kept where the validation can see
     /// it whatever a decoder between them made of the error.
     halted: Arc<OnceLock<Halt>>,
+    /// The minimum rate the body must come at, if any.
+    rate: Option<Rate>,
+}
+
+/// The minimum rate of a body, measured over windows of time spent waiting
+/// for its bytes (time spent validating them is the service's, not the
+/// client's): each window must bring `needed` bytes.
+struct Rate {
+    per_second: u64,
+    window: Duration,
+    needed: u64,
+    /// Time waited, and bytes received, in the current window.
+    waited: Duration,
+    got: u64,
 }
 
 impl BodyReader {
@@ -93,7 +116,24 @@ impl BodyReader {
             chunk: Bytes::new(),
             read: 0,
             halted: Arc::new(OnceLock::new()),
+            rate: None,
         }
+    }
+
+    /// Halts (408) a body that brings fewer than `per_second × window`
+    /// bytes in a `window` of waiting for them; 0 or a zero window takes
+    /// any rate.
+    #[must_use]
+    pub fn min_rate(mut self, per_second: u64, window: Duration) -> Self {
+        let needed = u128::from(per_second) * window.as_millis() / 1000;
+        self.rate = (needed > 0).then(|| Rate {
+            per_second,
+            window,
+            needed: u64::try_from(needed).unwrap_or(u64::MAX),
+            waited: Duration::ZERO,
+            got: 0,
+        });
+        self
     }
 
     /// Why reading stopped, once it has (shared: readable after the
@@ -126,9 +166,36 @@ impl BodyReader {
             if self.abandoned.load(Ordering::Relaxed) {
                 return Err(Halt::Abandoned);
             }
+            let waiting = Instant::now();
+            let until = match &self.rate {
+                Some(rate) => self
+                    .deadline
+                    .min(waiting + rate.window.saturating_sub(rate.waited)),
+                None => self.deadline,
+            };
             let next = self
                 .runtime
-                .block_on(tokio::time::timeout_at(self.deadline, self.stream.next()));
+                .block_on(tokio::time::timeout_at(until, self.stream.next()));
+            let got = match &next {
+                Ok(Some(Ok(chunk))) => chunk.len() as u64,
+                _ => 0,
+            };
+            if let Some(rate) = &mut self.rate {
+                rate.waited += waiting.elapsed();
+                rate.got += got;
+                if rate.got >= rate.needed {
+                    rate.waited = Duration::ZERO;
+                    rate.got = 0;
+                } else if rate.waited >= rate.window
+                    && Instant::now() < self.deadline
+                    && !matches!(next, Ok(None))
+                {
+                    return Err(Halt::TooSlow {
+                        rate: rate.per_second,
+                        window: rate.window,
+                    });
+                }
+            }
             match next {
                 Err(_) => {
                     return Err(Halt::TimedOut {
@@ -246,4 +313,90 @@ fn describe(error: &axum::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+/// A content coding a body may be sent in (besides `identity`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coding {
+    /// `gzip`, or `x-gzip`; concatenated members are read as one stream.
+    Gzip,
+    /// `zstd`; concatenated frames too.
+    Zstd,
+}
+
+impl Coding {
+    /// The coding a `Content-Encoding` token names, whatever its case;
+    /// `None` for `identity`; `Err` for one that is not read.
+    pub fn of(token: &str) -> Result<Option<Coding>, ()> {
+        if token.eq_ignore_ascii_case("gzip") || token.eq_ignore_ascii_case("x-gzip") {
+            Ok(Some(Coding::Gzip))
+        } else if token.eq_ignore_ascii_case("zstd") {
+            Ok(Some(Coding::Zstd))
+        } else if token.eq_ignore_ascii_case("identity") {
+            Ok(None)
+        } else {
+            Err(())
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Coding::Gzip => "gzip",
+            Coding::Zstd => "zstd",
+        }
+    }
+}
+
+/// `body` decoded by the codings it was sent in, listed in the order they
+/// were applied: the last applied is decoded first.
+///
+/// # Errors
+/// A decoder cannot start.
+pub fn decoded(body: Box<dyn Read>, codings: &[Coding]) -> io::Result<Box<dyn Read>> {
+    let mut reader = body;
+    for &coding in codings.iter().rev() {
+        reader = match coding {
+            Coding::Gzip => Box::new(Named {
+                coding,
+                inner: flate2::read::MultiGzDecoder::new(reader),
+            }),
+            Coding::Zstd => Box::new(Named {
+                coding,
+                inner: zstd::stream::read::Decoder::new(reader)
+                    .map_err(|error| Named::<()>::error(coding, error))?,
+            }),
+        };
+    }
+    Ok(reader)
+}
+
+/// A decoder whose errors name its coding (`gzip: unexpected end of file`);
+/// a halt of the body's reader passes through as it is.
+struct Named<R> {
+    coding: Coding,
+    inner: R,
+}
+
+impl<R> Named<R> {
+    fn error(coding: Coding, error: io::Error) -> io::Error {
+        if Halt::of(&error).is_some() {
+            return error;
+        }
+        let why = match error.kind() {
+            io::ErrorKind::UnexpectedEof => "unexpected end of file".to_owned(),
+            _ => error.to_string(),
+        };
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}: {why}", coding.name()),
+        )
+    }
+}
+
+impl<R: Read> Read for Named<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner
+            .read(buf)
+            .map_err(|error| Named::<R>::error(self.coding, error))
+    }
 }

@@ -9,6 +9,7 @@ use axum::http::{header, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::body::Coding;
 use crate::problem::Problem;
 use crate::state::{AppState, Slot};
 
@@ -79,34 +80,49 @@ pub async fn shed(
     next.run(request).await
 }
 
-/// The content codings a body may be sent in.
-const CODINGS: [&str; 4] = ["gzip", "x-gzip", "zstd", "identity"];
+/// Marks a request whose body came in one or more content codings (other
+/// than `identity`), listed in the order they were applied: it is decoded by
+/// them as it is read, and is not told by its first bytes again.
+#[derive(Debug, Clone)]
+pub struct Coded(pub Vec<Coding>);
 
-/// Marks a request whose body came in a content coding (other than
-/// `identity`): it is decoded by it before the handler reads it, and is not
-/// told by its first bytes again.
-#[derive(Debug, Clone, Copy)]
-pub struct Coded;
+/// How many codings a body may have been applied: more is no real client.
+const MAX_CODINGS: usize = 4;
 
-/// Refuses a body in a content coding that is not read (415), with a
-/// problem that names the ones that are; marks a body in one that is read
-/// ([`Coded`]).
+/// Reads `Content-Encoding` (every header, each a list, in order; names in
+/// any case, `x-gzip` as gzip, `identity` as nothing): refuses a body in a
+/// coding that is not read with a 415 problem that names the ones that are,
+/// and marks a body in codings that are ([`Coded`]).
 pub async fn codings(mut request: Request, next: Next) -> Response {
-    let mut coded = false;
+    let mut codings = Vec::new();
     for value in request.headers().get_all(header::CONTENT_ENCODING) {
-        let text = String::from_utf8_lossy(value.as_bytes()).to_ascii_lowercase();
-        for coding in text.split(',').map(str::trim).filter(|c| !c.is_empty()) {
-            if !CODINGS.contains(&coding) {
-                return Problem::unsupported_media_type(format!(
-                    "the body's Content-Encoding is `{coding}`; the codings read are gzip and zstd"
-                ))
-                .into_response();
+        let text = String::from_utf8_lossy(value.as_bytes());
+        for token in text.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+            match Coding::of(token) {
+                Ok(Some(coding)) => codings.push(coding),
+                Ok(None) => {}
+                Err(()) => {
+                    let token: String = token.chars().take(64).collect();
+                    return Problem::unsupported_media_type(format!(
+                        "the body's Content-Encoding is `{token}`; the codings read are gzip \
+                         (or x-gzip), zstd and identity, in any case, one or more in the order \
+                         applied"
+                    ))
+                    .into_response();
+                }
             }
-            coded |= coding != "identity";
         }
     }
-    if coded {
-        request.extensions_mut().insert(Coded);
+    if codings.len() > MAX_CODINGS {
+        return Problem::unsupported_media_type(format!(
+            "the body's Content-Encoding lists {} codings; at most {MAX_CODINGS} are read \
+             (gzip, x-gzip, zstd, identity)",
+            codings.len()
+        ))
+        .into_response();
+    }
+    if !codings.is_empty() {
+        request.extensions_mut().insert(Coded(codings));
     }
     next.run(request).await
 }

@@ -34,7 +34,6 @@ use axum::routing::get;
 use axum::Router;
 use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 use tower_http::compression::CompressionLayer;
-use tower_http::decompression::RequestDecompressionLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
@@ -62,7 +61,6 @@ fn router(state: Arc<AppState>) -> Router {
     let api = api
         // Bodies are streamed and limited by the validation itself.
         .layer(DefaultBodyLimit::disable())
-        .layer(RequestDecompressionLayer::new().gzip(true).zstd(true))
         .layer(from_fn(layers::codings))
         .layer(from_fn_with_state(Arc::clone(&state), layers::shed));
     let (operations, mut openapi) = OpenApiRouter::with_openapi(openapi)

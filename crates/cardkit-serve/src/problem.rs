@@ -21,6 +21,7 @@ pub struct Problem {
     pub detail: String,
     /// What kind of problem, for programs: `bad_parameter`,
     /// `unsupported_media_type`, `body_too_large`, `timed_out`,
+    /// `body_too_slow`,
     /// `overloaded`, `unreadable_body`, `not_found`, `method_not_allowed`,
     /// `internal`.
     pub code: &'static str,
@@ -73,6 +74,11 @@ impl Problem {
             "timed_out",
             format!("the request took longer than the limit of {seconds} s"),
         )
+    }
+
+    /// A body that came slower than the minimum rate (408).
+    pub fn body_too_slow(detail: impl Into<String>) -> Self {
+        Problem::new(StatusCode::REQUEST_TIMEOUT, "body_too_slow", detail)
     }
 
     /// A request shed because the service is at its concurrency limit (503).

@@ -1,28 +1,173 @@
-//! Serving connections: HTTP/1 and HTTP/2, a bounded number of connections,
-//! a time limit on request heads, and a graceful shutdown that lets requests
-//! in flight finish.
+//! Serving connections: HTTP/1 and HTTP/2, a bounded number of connections
+//! (the one idle longest is closed for a new one when they are all taken), a
+//! time limit on connections that have no request being served, and a
+//! graceful shutdown that lets requests in flight finish.
 
+use std::collections::HashMap;
+use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
+use axum::body::Body;
+use axum::http::Request;
+use bytes::Bytes;
+use hyper::body::{Frame, Incoming, SizeHint};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
-use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore};
+use tokio::time::Instant;
+use tower::ServiceExt as _;
 
 use crate::state::{AppState, Config};
-
-/// How long a client may take to send a request's head.
-const HEAD_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Connections held open at most, per request served at once: idle
 /// keep-alive connections are cheap, but not free.
 const CONNECTIONS_PER_SLOT: usize = 4;
+
+/// How often, when every connection is taken and none is idle, the one idle
+/// longest is looked for again.
+const SHED_RETRY: Duration = Duration::from_millis(100);
+
+/// What a connection is doing: how many of its requests are being served
+/// (from their head to their response's last byte), and since when it has
+/// served none. A connection that serves none is idle, whatever bytes it
+/// sends (none, part of a head, an HTTP/2 preface, settings or pings).
+struct Activity {
+    /// Requests being served, and when the count last fell to 0 (or the
+    /// connection was taken).
+    serving: Mutex<(usize, Instant)>,
+    /// Told when the connection is to be closed for a new one, if idle.
+    shed: Notify,
+}
+
+impl Activity {
+    fn new() -> Arc<Self> {
+        Arc::new(Activity {
+            serving: Mutex::new((0, Instant::now())),
+            shed: Notify::new(),
+        })
+    }
+
+    /// Since when the connection has been idle, if it is.
+    fn idle_since(&self) -> Option<Instant> {
+        let serving = self.serving.lock().unwrap_or_else(PoisonError::into_inner);
+        (serving.0 == 0).then_some(serving.1)
+    }
+
+    /// A request begins; it is served until the guard is dropped.
+    fn begin(self: &Arc<Self>) -> Serving {
+        self.serving
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .0 += 1;
+        Serving(Arc::clone(self))
+    }
+
+    /// Completes when the connection has been idle for `limit`.
+    async fn idle_for(&self, limit: Duration) {
+        loop {
+            match self.idle_since() {
+                Some(since) if since.elapsed() >= limit => return,
+                Some(since) => tokio::time::sleep_until(since + limit).await,
+                None => tokio::time::sleep(limit).await,
+            }
+        }
+    }
+
+    /// Completes when the connection is told to close for a new one while
+    /// idle.
+    async fn shed(&self) {
+        loop {
+            self.shed.notified().await;
+            if self.idle_since().is_some() {
+                return;
+            }
+        }
+    }
+}
+
+/// A request being served: its connection is not idle.
+struct Serving(Arc<Activity>);
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let mut serving = self
+            .0
+            .serving
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        serving.0 -= 1;
+        if serving.0 == 0 {
+            serving.1 = Instant::now();
+        }
+    }
+}
+
+/// A response's body, which keeps its request served until it is written.
+struct Held {
+    body: Body,
+    _serving: Serving,
+}
+
+impl hyper::body::Body for Held {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// The connections open, by number: the one idle longest is closed when a
+/// new one finds them all taken.
+#[derive(Default)]
+struct Open(Mutex<HashMap<u64, Arc<Activity>>>);
+
+impl Open {
+    fn insert(&self, id: u64, activity: Arc<Activity>) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id, activity);
+    }
+
+    fn remove(&self, id: u64) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&id);
+    }
+
+    /// Tells the connection idle longest to close, if one is idle.
+    fn shed_oldest_idle(&self) {
+        let open = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let oldest = open
+            .values()
+            .filter_map(|activity| Some((activity.idle_since()?, activity)))
+            .min_by_key(|&(since, _)| since);
+        if let Some((_, activity)) = oldest {
+            activity.shed.notify_one();
+        }
+    }
+}
 
 /// Serves on `listener` until `shutdown` completes, then stops taking
 /// connections and waits for the requests in flight.
@@ -36,26 +181,24 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let state = Arc::new(AppState::new(config));
     let app = crate::router(Arc::clone(&state));
+    let idle_timeout = state.config.idle_timeout;
     let connections = Arc::new(Semaphore::new(
         (state.config.max_concurrent * CONNECTIONS_PER_SLOT).max(64),
     ));
+    let open = Arc::new(Open::default());
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(HEAD_TIMEOUT);
+        .header_read_timeout(idle_timeout);
     builder
         .http2()
         .timer(TokioTimer::new())
-        .keep_alive_interval(Some(HEAD_TIMEOUT));
+        .keep_alive_interval(Some(idle_timeout));
     let graceful = GracefulShutdown::new();
     tokio::pin!(shutdown);
-    loop {
-        let permit = tokio::select! {
-            permit = Arc::clone(&connections).acquire_owned() => permit,
-            () = &mut shutdown => break,
-        };
-        let Ok(permit) = permit else { break };
+    let mut next_id = 0_u64;
+    'serve: loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = &mut shutdown => break,
@@ -70,16 +213,66 @@ pub async fn serve(
                 continue;
             }
         };
+        // Every connection is taken: the one idle longest is closed for
+        // this one. When none is idle (each is being served), this one
+        // waits for one to end.
+        let permit = match Arc::clone(&connections).try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => loop {
+                open.shed_oldest_idle();
+                tokio::select! {
+                    permit = Arc::clone(&connections).acquire_owned() => match permit {
+                        Ok(permit) => break permit,
+                        Err(_) => break 'serve,
+                    },
+                    () = tokio::time::sleep(SHED_RETRY) => {}
+                    () = &mut shutdown => break 'serve,
+                }
+            },
+        };
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(app.clone());
+        let activity = Activity::new();
+        let id = next_id;
+        next_id += 1;
+        open.insert(id, Arc::clone(&activity));
+        let service = {
+            let app = app.clone();
+            let activity = Arc::clone(&activity);
+            hyper::service::service_fn(move |request: Request<Incoming>| {
+                let serving = activity.begin();
+                let app = app.clone();
+                async move {
+                    let response = match app.oneshot(request).await {
+                        Ok(response) => response,
+                        Err(never) => match never {},
+                    };
+                    Ok::<_, Infallible>(response.map(|body| Held {
+                        body,
+                        _serving: serving,
+                    }))
+                }
+            })
+        };
         let connection = builder
             .serve_connection_with_upgrades(TokioIo::new(stream), service)
             .into_owned();
         let connection = graceful.watch(connection);
+        let open = Arc::clone(&open);
         tokio::spawn(async move {
-            if let Err(error) = connection.await {
-                tracing::debug!("connection ended: {error}");
+            tokio::select! {
+                result = connection => {
+                    if let Err(error) = result {
+                        tracing::debug!("connection ended: {error}");
+                    }
+                }
+                () = activity.idle_for(idle_timeout) => {
+                    tracing::debug!("connection closed: idle for {idle_timeout:?}");
+                }
+                () = activity.shed() => {
+                    tracing::debug!("connection closed: idle longest, for a new one");
+                }
             }
+            open.remove(id);
             drop(permit);
         });
     }

@@ -19,6 +19,19 @@ pub struct Config {
     pub timeout: Duration,
     /// How many requests are served at once; more are shed (503).
     pub max_concurrent: usize,
+    /// How long a connection may stay open with no request being served:
+    /// sending nothing, part of a request's head, or (HTTP/2) only its
+    /// preface, settings and pings. Counted from the connection's start or
+    /// its last response's end; the connection is then closed.
+    pub idle_timeout: Duration,
+    /// The slowest a body may arrive, in bytes a second: a request whose
+    /// body brings fewer than `min_body_rate × body_window` bytes in a
+    /// `body_window` of waiting for it gets 408 and frees its slot. 0 takes
+    /// any rate (up to `timeout`).
+    pub min_body_rate: u64,
+    /// The window over which `min_body_rate` is measured: the time spent
+    /// waiting for the body's bytes, not the time spent validating them.
+    pub body_window: Duration,
     /// Threads each validation may use (as `cardkit validate --jobs`).
     pub jobs: usize,
     /// The validation settings a request's parameters start from (a
@@ -34,6 +47,12 @@ impl Config {
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
     /// Requests served at once by default.
     pub const DEFAULT_MAX_CONCURRENT: usize = 64;
+    /// 30 s for a connection to begin a request (its whole head).
+    pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+    /// 1 KiB a second, far below any real client's upload.
+    pub const DEFAULT_MIN_BODY_RATE: u64 = 1024;
+    /// Measured over 10 s of waiting.
+    pub const DEFAULT_BODY_WINDOW: Duration = Duration::from_secs(10);
 }
 
 impl Default for Config {
@@ -42,6 +61,9 @@ impl Default for Config {
             max_body: Config::DEFAULT_MAX_BODY,
             timeout: Config::DEFAULT_TIMEOUT,
             max_concurrent: Config::DEFAULT_MAX_CONCURRENT,
+            idle_timeout: Config::DEFAULT_IDLE_TIMEOUT,
+            min_body_rate: Config::DEFAULT_MIN_BODY_RATE,
+            body_window: Config::DEFAULT_BODY_WINDOW,
             jobs: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
             defaults: Settings::default(),
         }

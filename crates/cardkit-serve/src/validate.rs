@@ -31,7 +31,7 @@ use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 use utoipa::IntoParams;
 
-use crate::body::{BodyReader, Halt};
+use crate::body::{self, BodyReader, Coding, Halt};
 use crate::layers::Coded;
 use crate::media::{Accepted, BodyMedia};
 use crate::names;
@@ -184,7 +184,7 @@ impl ValidateParams {
     tag = "validation",
     params(ValidateParams),
     request_body(
-        description = "The document(s) as sent: one JSON value (a document, a wrapped document, a catalog, a code map) or JSON Lines. May be sent with `Content-Encoding: gzip` or `zstd`, or compressed without a `Content-Encoding`: gzip, zstd, xz and bzip2 are told by their first bytes.",
+        description = "The document(s) as sent: one JSON value (a document, a wrapped document, a catalog, a code map) or JSON Lines. May be sent with `Content-Encoding: gzip` (or `x-gzip`) or `zstd`, in any case, or a list of them (decoded last first), or compressed without a `Content-Encoding`: gzip, zstd, xz and bzip2 are told by their first bytes.",
         content(
             (crate::openapi::AnyBytes = "application/json"),
             (crate::openapi::AnyBytes = "application/x-ndjson"),
@@ -198,7 +198,7 @@ impl ValidateParams {
                 (crate::openapi::Sarif = "application/sarif+json"),
             )),
         (status = 400, description = "A bad parameter, or a body that could not be read (cut short, or a content coding or compression that does not decode).", body = Problem, content_type = "application/problem+json"),
-        (status = 408, description = "The request took longer than the time limit.", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The request took longer than the time limit (`timed_out`), or its body came slower than the minimum rate (`body_too_slow`).", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the size limit.", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "A media type or content coding the service does not read.", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The service is at its concurrency limit; try again after `Retry-After` seconds.", body = Problem, content_type = "application/problem+json"),
@@ -240,13 +240,14 @@ pub async fn validate(
         deadline,
         state.config.timeout.as_secs(),
         state.config.max_body,
-    );
+    )
+    .min_rate(state.config.min_body_rate, state.config.body_window);
     let job = Job {
         state: Arc::clone(&state),
         asked,
         accepted,
         started,
-        sniffed: coded.is_none(),
+        codings: coded.map(|axum::Extension(Coded(codings))| codings),
         _slot: slot.map(|axum::Extension(slot)| slot),
     };
     tokio::task::spawn_blocking(move || job.run(reader, sender));
@@ -308,9 +309,10 @@ struct Job {
     asked: Asked,
     accepted: Accepted,
     started: StdInstant,
-    /// The body came without a content coding: it is decoded when its
-    /// first bytes name a compression format.
-    sniffed: bool,
+    /// The content codings the body came in, in the order applied: it is
+    /// decoded by them. Without any, it is decoded when its first bytes
+    /// name a compression format.
+    codings: Option<Vec<Coding>>,
     /// The concurrency slot, held until the report is written.
     _slot: Option<Slot>,
 }
@@ -359,10 +361,10 @@ impl Job {
                     Failure::Read(error)
                 })
         };
-        let opened = if self.sniffed {
+        let opened = match &self.codings {
             // Only the magic bytes are read ahead: the rest is validated as
             // it arrives.
-            match open_stream(&self.asked.name, reader, self.asked.json_lines) {
+            None => match open_stream(&self.asked.name, reader, self.asked.json_lines) {
                 Ok(mut opened) => {
                     if opened.compressed.is_some() {
                         opened.reader = Box::new(limits.on(opened.reader));
@@ -375,16 +377,24 @@ impl Job {
                     }
                     return;
                 }
-            }
-        } else {
-            Opened {
-                name: self.asked.name.clone(),
-                reader: Box::new(reader),
-                size: None,
-                json_lines: self.asked.json_lines,
-                // Decoded by its Content-Encoding already.
-                compressed: None,
-            }
+            },
+            Some(codings) => match body::decoded(Box::new(reader), codings) {
+                Ok(decoded) => Opened {
+                    name: self.asked.name.clone(),
+                    // The size limit counts the bytes decoded.
+                    reader: Box::new(limits.on(decoded)),
+                    size: None,
+                    json_lines: self.asked.json_lines,
+                    // Decoded by its Content-Encoding.
+                    compressed: None,
+                },
+                Err(error) => {
+                    if let Some(problem) = problem(halt_of(&halted, &error)) {
+                        let _ = sender.blocking_send(Out::Problem(problem));
+                    }
+                    return;
+                }
+            },
         };
         let _ = run.input(opened, &mut check);
         self.state.metrics.bytes(run.summary().bytes);
@@ -420,6 +430,7 @@ fn problem(halt: Halt) -> Option<Problem> {
             "the body is larger than the limit of {limit} bytes"
         )),
         Halt::TimedOut { seconds } => Problem::timed_out(seconds),
+        halt @ Halt::TooSlow { .. } => Problem::body_too_slow(halt.to_string()),
         Halt::Unreadable(why) => Problem::unreadable_body(why),
         // Nobody to answer.
         Halt::Abandoned => return None,
@@ -496,16 +507,21 @@ impl ReportOut {
 }
 
 impl Write for ReportOut {
+    /// Takes at most what fills the buffer to its threshold: a write of any
+    /// size (a member name of 400 MB quoted whole) is sent in chunks as it
+    /// is written, never held whole.
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         if !self.open {
             return Err(io::ErrorKind::BrokenPipe.into());
         }
-        self.buffer.extend_from_slice(bytes);
         let threshold = if self.began.get() { CHUNK } else { HELD_BACK };
+        let room = threshold.saturating_sub(self.buffer.len()).max(1);
+        let taken = &bytes[..bytes.len().min(room)];
+        self.buffer.extend_from_slice(taken);
         if self.buffer.len() >= threshold {
             self.send()?;
         } else if self.per_document
-            && bytes.ends_with(b"\n")
+            && taken.ends_with(b"\n")
             && self.sender.capacity() == self.sender.max_capacity()
         {
             // A line of JSON Lines is whole, and the client has taken
@@ -514,10 +530,55 @@ impl Write for ReportOut {
             // on its own.
             self.send()?;
         }
-        Ok(bytes.len())
+        Ok(taken.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One write of 8 MiB (a member name quoted whole) is held back to
+    /// [`HELD_BACK`] and then sent in chunks of [`CHUNK`]: the service never
+    /// holds more of a report than that, whatever a write holds.
+    #[test]
+    fn one_large_write_is_sent_in_bounded_chunks() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let reader = BodyReader::new(
+            Body::empty().into_data_stream(),
+            runtime.handle().clone(),
+            tokio::time::Instant::now() + std::time::Duration::from_secs(60),
+            60,
+            1,
+        );
+        let (sender, mut receiver) = mpsc::channel::<Out>(OUTPUT_CHUNKS);
+        let total = 8 << 20;
+        let handle = runtime.handle().clone();
+        // As on the blocking thread a validation runs on.
+        let writer = std::thread::spawn(move || {
+            let _runtime = handle.enter();
+            let mut out = ReportOut::new(sender, &reader, false);
+            out.write_all(&vec![b'k'; total]).unwrap();
+            out.end();
+        });
+        let sizes = runtime.block_on(async {
+            let mut sizes = Vec::new();
+            while let Some(Out::Chunk(chunk)) = receiver.recv().await {
+                sizes.push(chunk.len());
+            }
+            sizes
+        });
+        writer.join().unwrap();
+        assert_eq!(sizes.iter().sum::<usize>(), total);
+        assert_eq!(sizes[0], HELD_BACK);
+        assert!(sizes[1..].iter().all(|&size| size <= CHUNK), "{sizes:?}");
     }
 }
