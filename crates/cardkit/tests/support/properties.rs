@@ -70,5 +70,8 @@ pub fn line_column(text: impl AsRef<[u8]>, offset: usize) -> (usize, usize) {
         .iter()
         .filter(|&&b| b & 0xC0 != 0x80)
         .count();
-    (line, column)
+    // A byte order mark opening the text is no column (editors do not show
+    // it).
+    let bom = line_start == 0 && before.starts_with("\u{feff}".as_bytes());
+    (line, column - usize::from(bom))
 }
