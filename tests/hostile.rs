@@ -593,7 +593,7 @@ fn a_huge_key_is_quoted_within_bounds_in_every_format() {
         .args(["validate", "--statistics", &path])
         .output()
         .expect("runs");
-    assert!(out.stdout.len() < 4096);
+    assert!(out.stdout.len() < 32 * 1024, "{} bytes", out.stdout.len());
     let out = cardkit()
         .args(["validate", "--format", "json", &path])
         .output()
@@ -607,6 +607,6 @@ fn a_huge_key_is_quoted_within_bounds_in_every_format() {
         .find(|d| d["code"] == "duplicate_key")
         .expect("a duplicate_key");
     let pointer = duplicate["pointer"].as_str().unwrap();
-    assert_eq!(pointer, format!("/{}…", "k".repeat(1023)));
+    assert_eq!(pointer, format!("/{}…", "k".repeat(16 * 1024 - 1)));
     assert_eq!(duplicate["pointer_bytes"], 1 + (1 << 20));
 }
