@@ -25,6 +25,20 @@ impl Kind {
     /// Every kind.
     pub const ALL: &'static [Kind] = &[Kind::Template, Kind::Card, Kind::Set, Kind::Migration];
 
+    /// Every model of every kind, each once.
+    #[must_use]
+    pub fn every_model() -> Vec<&'static ModelDef> {
+        let mut all: Vec<&'static ModelDef> = Vec::new();
+        for kind in Kind::ALL {
+            for model in crate::table::models_of(kind.model()) {
+                if !all.iter().any(|m| std::ptr::eq(*m, model)) {
+                    all.push(model);
+                }
+            }
+        }
+        all
+    }
+
     /// `template`, `card`, `set` or `migration`.
     #[must_use]
     pub fn as_str(self) -> &'static str {

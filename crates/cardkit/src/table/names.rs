@@ -15,7 +15,7 @@ use crate::model::Kind;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::{models_of, Describe, FieldDef, ModelDef, Type};
+use super::{Describe, FieldDef, ModelDef, Type};
 
 /// Which wire names documents use.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -331,27 +331,22 @@ fn upstream_models() -> &'static [(usize, WireNames)] {
     static MODELS: OnceLock<Vec<(usize, WireNames)>> = OnceLock::new();
     MODELS.get_or_init(|| {
         let mut models: Vec<(usize, WireNames)> = Vec::new();
-        for kind in Kind::ALL {
-            for model in models_of(kind.model()) {
-                if models.iter().any(|(at, _)| *at == address(model)) {
-                    continue;
+        for model in Kind::every_model() {
+            let mut names = WireNames {
+                names: model.fields.iter().map(|f| f.name).collect(),
+                fields: model.fields,
+                renamed: 0,
+                by_name: Vec::new(),
+            };
+            for (index, field) in model.fields.iter().enumerate() {
+                if let Some(upstream) = upstream_name(model.name, field.name) {
+                    names.names[index] = upstream;
+                    names.renamed |= 1 << index;
+                    names.by_name.push((upstream, index));
                 }
-                let mut names = WireNames {
-                    names: model.fields.iter().map(|f| f.name).collect(),
-                    fields: model.fields,
-                    renamed: 0,
-                    by_name: Vec::new(),
-                };
-                for (index, field) in model.fields.iter().enumerate() {
-                    if let Some(upstream) = upstream_name(model.name, field.name) {
-                        names.names[index] = upstream;
-                        names.renamed |= 1 << index;
-                        names.by_name.push((upstream, index));
-                    }
-                }
-                if names.renamed != 0 {
-                    models.push((address(model), names));
-                }
+            }
+            if names.renamed != 0 {
+                models.push((address(model), names));
             }
         }
         models
@@ -362,22 +357,9 @@ fn upstream_models() -> &'static [(usize, WireNames)] {
 mod tests {
     use super::*;
 
-    /// Every model of every kind, each once.
-    fn all_models() -> Vec<&'static ModelDef> {
-        let mut all: Vec<&'static ModelDef> = Vec::new();
-        for kind in Kind::ALL {
-            for model in models_of(kind.model()) {
-                if !all.iter().any(|m| std::ptr::eq(*m, model)) {
-                    all.push(model);
-                }
-            }
-        }
-        all
-    }
-
     #[test]
     fn every_rename_names_a_field_and_no_upstream_name_is_a_field_of_its_model() {
-        let models = all_models();
+        let models = Kind::every_model();
         for rename in UPSTREAM {
             let holders: Vec<_> = models
                 .iter()

@@ -9,7 +9,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::diagnostic::Code;
 use crate::model::Kind;
-use crate::schema::{models_of, words::nearest_name, ModelDef};
+use crate::schema::{words::nearest_name, ModelDef};
 
 /// Diagnostics to ignore and members to allow, compiled.
 ///
@@ -188,7 +188,7 @@ fn model_field(entry: &str) -> Result<(&'static ModelDef, &str), String> {
             "`{entry}` is not Model.field (such as CardSet.hasFoil)"
         ));
     }
-    let models = every_model();
+    let models = Kind::every_model();
     match models.iter().find(|m| m.name == model) {
         Some(found) => Ok((found, field)),
         None => {
@@ -199,19 +199,6 @@ fn model_field(entry: &str) -> Result<(&'static ModelDef, &str), String> {
             ))
         }
     }
-}
-
-/// Every model of every kind, each once.
-fn every_model() -> Vec<&'static ModelDef> {
-    let mut all: Vec<&'static ModelDef> = Vec::new();
-    for kind in Kind::ALL {
-        for model in models_of(kind.model()) {
-            if !all.iter().any(|m| std::ptr::eq(*m, model)) {
-                all.push(model);
-            }
-        }
-    }
-    all
 }
 
 impl Glob {
