@@ -8,7 +8,7 @@ use crate::model::Kind;
 use crate::report::Omitted;
 use crate::schema::MAX_DEPTH;
 
-use super::super::findings::Findings;
+use super::super::findings::{Added, Findings};
 use super::super::options::Options;
 use super::super::reader::Reader;
 use super::super::tape::{Step, Tape};
@@ -148,18 +148,18 @@ impl<'a> Checker<'a> {
     // ----- diagnostics -------------------------------------------------
 
     /// Records a problem about the current value (or its `member`) at `at`,
-    /// an index into the bytes.
+    /// an index into the bytes; says whether it was kept or only counted.
     pub fn report(
         &mut self,
         detail: Detail,
         at: usize,
         member: Option<&str>,
         field: Option<String>,
-    ) {
+    ) -> Added {
         let offset = self.read.base + at;
         let read = &self.read;
         self.found
-            .add(detail, offset, || (read.pointer(member), field));
+            .add(detail, offset, || (read.pointer(member), field))
     }
 
     /// Records malformed JSON.

@@ -9,6 +9,7 @@ use crate::json::DuplicateKeys;
 use crate::schema::words::nearest_field;
 use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
 
+use super::super::findings::Added;
 use super::super::tape::Step;
 use super::checker::{Checker, Flow, Site};
 use super::tags::Lookup;
@@ -115,9 +116,7 @@ impl Checker<'_> {
                     },
                 };
                 let field = kept.then(|| format!("{}.{}", model.name, unknown_label(&name)));
-                let counted = c.found.omitted.total();
-                c.report(detail, key_at, None, field);
-                if c.found.omitted.total() > counted {
+                if let Added::Counted = c.report(detail, key_at, None, field) {
                     counted_unknown.insert(name.clone());
                 }
             }
