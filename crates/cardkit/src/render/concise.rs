@@ -24,10 +24,6 @@ impl Concise {
 }
 
 impl Renderer for Concise {
-    fn begin_file(&mut self, _out: &mut dyn Write, _path: &str) -> io::Result<()> {
-        Ok(())
-    }
-
     fn document(
         &mut self,
         out: &mut dyn Write,

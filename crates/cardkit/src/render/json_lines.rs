@@ -55,10 +55,6 @@ impl JsonLines {
 }
 
 impl Renderer for JsonLines {
-    fn begin_file(&mut self, _out: &mut dyn Write, _path: &str) -> io::Result<()> {
-        Ok(())
-    }
-
     fn document(
         &mut self,
         out: &mut dyn Write,

@@ -21,8 +21,10 @@ pub struct FileEnd<'a> {
 
 /// An output format.
 pub trait Renderer {
-    /// Starts the output of one input.
-    fn begin_file(&mut self, out: &mut dyn Write, path: &str) -> io::Result<()>;
+    /// Starts the output of one input (most formats write nothing there).
+    fn begin_file(&mut self, _out: &mut dyn Write, _path: &str) -> io::Result<()> {
+        Ok(())
+    }
 
     /// Writes what was found in one document of the current input.
     fn document(

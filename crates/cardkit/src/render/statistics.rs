@@ -40,10 +40,6 @@ impl Statistics {
 }
 
 impl Renderer for Statistics {
-    fn begin_file(&mut self, _out: &mut dyn Write, _path: &str) -> io::Result<()> {
-        Ok(())
-    }
-
     fn document(
         &mut self,
         _out: &mut dyn Write,

@@ -136,10 +136,6 @@ fn unsafe_on_a_terminal(c: char) -> bool {
 }
 
 impl Renderer for Text {
-    fn begin_file(&mut self, _out: &mut dyn Write, _path: &str) -> io::Result<()> {
-        Ok(())
-    }
-
     fn document(
         &mut self,
         out: &mut dyn Write,
