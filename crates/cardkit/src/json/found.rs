@@ -101,10 +101,83 @@ pub(super) fn cut(bytes: &[u8]) -> (String, Option<usize>) {
     if chars <= QUOTED_CHARS + 2 {
         return (text.into_owned(), None);
     }
-    let mut shown: String = text.chars().take(QUOTED_CHARS).collect();
+    let end = if bytes.first() == Some(&b'"') {
+        escape_boundary(&text)
+    } else {
+        text.char_indices()
+            .nth(QUOTED_CHARS)
+            .map_or(text.len(), |(at, _)| at)
+    };
+    let mut shown = text[..end].to_owned();
     shown.push('…');
     if bytes.first() == Some(&b'"') {
         shown.push('"');
     }
     (shown, Some(chars))
+}
+
+/// Where a string literal's text is cut: after at most [`QUOTED_CHARS`]
+/// characters, never inside an escape (`\n`, `\u00e9`) nor between the two
+/// halves of an escaped surrogate pair, so that what is shown reads as JSON.
+fn escape_boundary(literal: &str) -> usize {
+    let bytes = literal.as_bytes();
+    let (mut at, mut chars) = (0, 0);
+    while at < literal.len() {
+        let width = match bytes[at] {
+            b'\\' if bytes.get(at + 1) == Some(&b'u') => {
+                let pair =
+                    is_high_surrogate(&bytes[at..]) && bytes.get(at + 6..at + 8) == Some(b"\\u");
+                if pair {
+                    12
+                } else {
+                    6
+                }
+            }
+            b'\\' => 2,
+            _ => literal[at..].chars().next().map_or(1, char::len_utf8),
+        };
+        let width = width.min(literal.len() - at);
+        let counted = literal[at..at + width].chars().count();
+        if chars + counted > QUOTED_CHARS {
+            break;
+        }
+        chars += counted;
+        at += width;
+    }
+    at
+}
+
+/// Whether `escape` (`\uXXXX…`) writes the first half of a surrogate pair.
+fn is_high_surrogate(escape: &[u8]) -> bool {
+    escape
+        .get(2..6)
+        .and_then(|hex| std::str::from_utf8(hex).ok())
+        .and_then(|hex| u16::from_str_radix(hex, 16).ok())
+        .is_some_and(|unit| (0xD800..0xDC00).contains(&unit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_string_is_cut_between_escapes() {
+        // 39 characters, then an escape that would straddle the 40th.
+        let literal = format!("\"{}\\u00e9{}\"", "a".repeat(38), "b".repeat(20));
+        let (shown, whole) = cut(literal.as_bytes());
+        assert_eq!(shown, format!("\"{}…\"", "a".repeat(38)));
+        assert_eq!(whole, Some(literal.chars().count()));
+        // An escaped surrogate pair is kept whole or not at all.
+        let literal = format!("\"{}\\ud83d\\ude00{}\"", "a".repeat(30), "b".repeat(20));
+        let (shown, _) = cut(literal.as_bytes());
+        assert_eq!(shown, format!("\"{}…\"", "a".repeat(30)));
+        // A short escape at the end is kept when it fits.
+        let literal = format!("\"{}\\n{}\"", "a".repeat(37), "b".repeat(20));
+        let (shown, _) = cut(literal.as_bytes());
+        assert_eq!(shown, format!("\"{}\\n…\"", "a".repeat(37)));
+        // Numbers are cut by characters as before.
+        let (shown, whole) = cut("1".repeat(50).as_bytes());
+        assert_eq!(shown, format!("{}…", "1".repeat(40)));
+        assert_eq!(whole, Some(50));
+    }
 }
