@@ -149,6 +149,31 @@ fn quoted_literals_and_keys_are_cut_with_their_length() {
 }
 
 #[test]
+fn a_documents_pointer_through_a_huge_set_code_is_cut_with_its_length() {
+    use cardkit::diagnostic::quote::QUOTED_BYTES;
+    // A catalog whose one set code is a megabyte of `~`: every pointer that
+    // passes through it, the document's and each diagnostic's, keeps 16 KiB
+    // and says the whole length (escaped, each `~` is two bytes).
+    let code = "~".repeat(1_000_000);
+    let input = format!(r#"{{"data": {{"{code}": {{"code": "X"}}}}}}"#);
+    let options = Options {
+        kind: Some(Kind::Set),
+        ..Options::default()
+    };
+    let report = validate(input.as_bytes(), &options);
+    let document = &report.documents[0];
+    assert_eq!(document.pointer_bytes, Some("/data/".len() + 2_000_000));
+    assert!(document.pointer.starts_with("/data/~0~0"));
+    assert!(document.pointer.len() <= QUOTED_BYTES + '…'.len_utf8());
+    assert!(!document.diagnostics.is_empty());
+    for d in &document.diagnostics {
+        assert!(d.pointer.len() <= QUOTED_BYTES + '…'.len_utf8(), "{}", d.pointer.len());
+        assert!(d.pointer_bytes.is_some_and(|bytes| bytes > 2_000_006), "{d:?}");
+    }
+    assert!(document.at().ends_with(&format!("… ({} bytes)", 2_000_006)));
+}
+
+#[test]
 fn layer_trees_with_tags_anywhere_are_checked_as_before() {
     // The tag look-up index answers for tags first, last and repeated.
     let input = br#"{"name": "x", "width": 5, "height": 5, "data": {"children": [

@@ -173,6 +173,7 @@ fn settings_map_to_options_and_a_lone_strict_version_is_refused() {
 fn a_documents_place_is_worded_one_way() {
     let report = |line, pointer: &str| cardkit::DocumentReport {
         pointer: pointer.to_owned(),
+        pointer_bytes: None,
         line,
         kind: None,
         diagnostics: Vec::new(),

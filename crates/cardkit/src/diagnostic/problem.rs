@@ -50,11 +50,14 @@ impl Diagnostic {
     pub fn new(
         detail: Detail,
         severity: Severity,
-        mut pointer: String,
+        pointer: impl Into<quote::Quoted>,
         mut field: Option<String>,
         offset: usize,
     ) -> Self {
-        let pointer_bytes = quote::cut(&mut pointer);
+        let quote::Quoted {
+            text: pointer,
+            whole: pointer_bytes,
+        } = pointer.into();
         if let Some(field) = &mut field {
             quote::cut(field);
         }

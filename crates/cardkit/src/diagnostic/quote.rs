@@ -30,6 +30,89 @@ pub fn cut(text: &mut String) -> Option<usize> {
     Some(whole)
 }
 
+/// A pointer or label as a report holds it: its text, cut as [`cut`] cuts,
+/// and its whole length in bytes when it was cut.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quoted {
+    /// The text, at most [`QUOTED_BYTES`] bytes and `…`.
+    pub text: String,
+    /// The whole length in bytes, when `text` is cut.
+    pub whole: Option<usize>,
+}
+
+impl From<String> for Quoted {
+    fn from(mut text: String) -> Self {
+        let whole = cut(&mut text);
+        Quoted { text, whole }
+    }
+}
+
+/// A pointer written a token at a time, of which no more than
+/// [`QUOTED_BYTES`] bytes are kept however long its tokens are: its whole
+/// length is counted, not held (a member name of 400 MB adds 400 MB to the
+/// count and at most 16 KiB to the text).
+#[derive(Debug, Default)]
+pub struct PointerWriter {
+    text: String,
+    whole: usize,
+}
+
+impl PointerWriter {
+    /// A pointer that starts with `prefix` (a pointer already bounded).
+    #[must_use]
+    pub fn new(prefix: &str) -> Self {
+        let mut pointer = PointerWriter::default();
+        pointer.push_raw(prefix);
+        pointer
+    }
+
+    /// Appends text as is (`/`, an index, a pointer already escaped); only
+    /// the part that can still be shown is copied.
+    pub fn push_raw(&mut self, text: &str) {
+        self.whole += text.len();
+        let room = (QUOTED_BYTES + 1).saturating_sub(self.text.len());
+        let mut end = room.min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.text.push_str(&text[..end]);
+    }
+
+    /// Appends a reference token, escaped per RFC 6901, whose text is
+    /// `token`; only the part that can still be shown is copied.
+    pub fn push_token(&mut self, token: &str) {
+        let escapes =
+            bytecount::count(token.as_bytes(), b'~') + bytecount::count(token.as_bytes(), b'/');
+        self.whole += token.len() + escapes;
+        let room = (QUOTED_BYTES + 1).saturating_sub(self.text.len());
+        if room > 0 {
+            let mut end = room.min(token.len());
+            while !token.is_char_boundary(end) {
+                end -= 1;
+            }
+            crate::json::push_escaped(&mut self.text, &token[..end]);
+        }
+    }
+
+    /// Appends a reference token of `whole` bytes once escaped, of which
+    /// `head` is the start (decoded far enough to be shown).
+    pub fn push_token_head(&mut self, head: &str, whole: usize) {
+        let before = self.whole;
+        self.push_token(head);
+        self.whole = before + whole;
+    }
+
+    /// The pointer, cut when longer than [`QUOTED_BYTES`].
+    #[must_use]
+    pub fn finish(self) -> Quoted {
+        let mut quoted = Quoted::from(self.text);
+        if self.whole > QUOTED_BYTES {
+            quoted.whole = Some(self.whole);
+        }
+        quoted
+    }
+}
+
 /// `text` as shown to people: cut as [`cut`] does, with its length in bytes
 /// said after it when it was cut (`/kkk… (100000000 bytes)`).
 #[must_use]
@@ -75,6 +158,26 @@ mod tests {
         assert!(long.ends_with("é…"));
         assert!(shown(&long, Some(whole)).ends_with(&format!("é… ({whole} bytes)")));
         assert_eq!(name("short"), "short");
+        // A pointer written by tokens keeps its head and counts the rest.
+        let mut pointer = PointerWriter::new("/data");
+        pointer.push_raw("/");
+        pointer.push_token(&"k/".repeat(QUOTED_BYTES));
+        pointer.push_raw("/");
+        pointer.push_raw("7");
+        let quoted = pointer.finish();
+        assert_eq!(quoted.whole, Some(6 + 3 * QUOTED_BYTES + 2));
+        assert!(quoted.text.starts_with("/data/k~1k~1"));
+        assert!(quoted.text.len() <= QUOTED_BYTES + '…'.len_utf8());
+        let mut short = PointerWriter::new("");
+        short.push_raw("/");
+        short.push_token("a~b");
+        assert_eq!(
+            short.finish(),
+            Quoted {
+                text: "/a~0b".into(),
+                whole: None
+            }
+        );
         let k = "k".repeat(42);
         assert_eq!(name(&k), k);
         assert_eq!(

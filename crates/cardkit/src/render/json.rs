@@ -38,6 +38,8 @@ impl Json {
 pub(super) struct DocumentEntry<'a> {
     pointer: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pointer_bytes: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     line: Option<usize>,
     kind: Option<Kind>,
     valid: bool,
@@ -50,6 +52,7 @@ impl<'a> DocumentEntry<'a> {
     pub(super) fn new(document: &'a DocumentReport, filter: &mut WarningFilter) -> Self {
         DocumentEntry {
             pointer: &document.pointer,
+            pointer_bytes: document.pointer_bytes,
             line: document.line,
             kind: document.kind,
             valid: document.is_valid(),

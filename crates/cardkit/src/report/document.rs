@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::diagnostic::{quote, Code, Diagnostic, Severity};
 use crate::model::{Kind, Layout};
 
 /// The most errors one document keeps; the rest are counted.
@@ -18,8 +18,12 @@ pub const KEPT_WARNINGS_PER_CODE: usize = 100_000;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DocumentReport {
     /// JSON Pointer of the document within its file (or line); `""` for the
-    /// root.
+    /// root. Cut to [`crate::diagnostic::quote::QUOTED_BYTES`] when longer
+    /// (a set code of megabytes), as a diagnostic's pointer is.
     pub pointer: String,
+    /// The pointer's whole length in bytes, when it was cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer_bytes: Option<usize>,
     /// For JSON Lines, the 1-based line the document is on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
@@ -108,7 +112,8 @@ impl DocumentReport {
     /// the root).
     #[must_use]
     pub fn at(&self) -> String {
-        match (self.line, self.pointer.as_str()) {
+        let pointer = quote::shown(&self.pointer, self.pointer_bytes);
+        match (self.line, pointer.as_ref()) {
             (Some(line), "") => format!("line {line}"),
             (Some(line), pointer) => format!("line {line} {pointer}"),
             (None, "") => "/".to_owned(),
@@ -120,7 +125,8 @@ impl DocumentReport {
     /// `path:3` for a line of JSON Lines, `path /data/NEO` otherwise.
     #[must_use]
     pub fn place(&self, path: &str) -> String {
-        match (self.line, self.pointer.as_str()) {
+        let pointer = quote::shown(&self.pointer, self.pointer_bytes);
+        match (self.line, pointer.as_ref()) {
             (Some(line), "") => format!("{path}:{line}"),
             (Some(line), pointer) => format!("{path}:{line} {pointer}"),
             (None, _) => format!("{path} {}", self.at()),

@@ -106,6 +106,7 @@ impl Outside {
         }
         Some(DocumentReport {
             pointer: String::new(),
+            pointer_bytes: None,
             line: None,
             kind: None,
             diagnostics: self.diagnostics,
@@ -519,7 +520,7 @@ impl<D: Documents> Container<'_, '_, D> {
     ) -> Result<(), Stop> {
         let (code, severity) = (detail.code(), severity(self.options, detail.code()));
         let kept = self.found.out.len();
-        let added = self.found.add(detail, at, || (pointer, None));
+        let added = self.found.add(detail, at, || (pointer.into(), None));
         if added == Added::Kept {
             self.src.locate(&mut self.found.out[kept..])?;
         } else {

@@ -2,6 +2,7 @@
 //! chosen by the options, kept up to a bound per document and counted past
 //! it, so that no document can hold memory without bound.
 
+use crate::diagnostic::quote::Quoted;
 use crate::diagnostic::{Code, Detail, Diagnostic, Severity};
 
 use crate::report::{Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
@@ -61,7 +62,7 @@ impl<'o> Findings<'o> {
         &mut self,
         detail: Detail,
         offset: usize,
-        make: impl FnOnce() -> (String, Option<String>),
+        make: impl FnOnce() -> (Quoted, Option<String>),
     ) -> Added {
         // Without a configuration this branch is all the filter costs.
         if let Some(filter) = self.options.filter {
@@ -79,7 +80,7 @@ impl<'o> Findings<'o> {
         filter: &Filter,
         detail: Detail,
         offset: usize,
-        make: impl FnOnce() -> (String, Option<String>),
+        make: impl FnOnce() -> (Quoted, Option<String>),
     ) -> Added {
         if filter.ignores_code(detail.code()) {
             self.ignored += 1;
@@ -87,7 +88,7 @@ impl<'o> Findings<'o> {
         }
         if filter.by_place() {
             let (pointer, field) = make();
-            if filter.ignores_at(&pointer, self.within, field.as_deref()) {
+            if filter.ignores_at(&pointer.text, self.within, field.as_deref()) {
                 self.ignored += 1;
                 return Added::Ignored;
             }
@@ -101,7 +102,7 @@ impl<'o> Findings<'o> {
         &mut self,
         detail: Detail,
         offset: usize,
-        make: impl FnOnce() -> (String, Option<String>),
+        make: impl FnOnce() -> (Quoted, Option<String>),
     ) -> Added {
         let code = detail.code();
         let severity = severity(self.options, code);

@@ -4,6 +4,7 @@
 //! validate them; the reports are put back in file order before they are
 //! handed on, so they are exactly those of one thread.
 
+use crate::diagnostic::quote::Quoted;
 use std::collections::BTreeMap;
 use std::io;
 
@@ -447,8 +448,10 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
         spans.push(outcome.is_ok().then_some(start..checker.pos()));
         tapes.push(checker.take_tape().unwrap_or_default());
         let (diagnostics, omitted, ignored) = checker.into_diagnostics();
+        let pointer = Quoted::from(unit.pointer);
         reports.push(DocumentReport {
-            pointer: unit.pointer,
+            pointer: pointer.text,
+            pointer_bytes: pointer.whole,
             line: None,
             kind,
             diagnostics,

@@ -2,7 +2,8 @@
 //! documents): a [`Scanner`] over its bytes, where those bytes sit in the
 //! file, and the path from the unit's root to the value being read.
 
-use crate::json::{push_escaped, Scanner, Str};
+use crate::diagnostic::quote::{PointerWriter, Quoted};
+use crate::json::{Scanner, Str};
 
 /// One step of the path from the unit's root to the current value.
 #[derive(Debug, Clone, Copy)]
@@ -33,21 +34,23 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The pointer of the current value, plus `member` if given.
-    pub fn pointer(&self, member: Option<&str>) -> String {
-        let mut pointer = self.prefix.to_owned();
+    /// The pointer of the current value, plus `member` if given, kept to
+    /// the bound of what a report quotes: a huge member name on the path is
+    /// counted, not copied.
+    pub fn pointer(&self, member: Option<&str>) -> Quoted {
+        let mut pointer = PointerWriter::new(self.prefix);
         for segment in &self.path {
-            pointer.push('/');
+            pointer.push_raw("/");
             match *segment {
-                Segment::Key(key) => push_escaped(&mut pointer, &self.scan.decode(key)),
-                Segment::Index(index) => pointer.push_str(&index.to_string()),
+                Segment::Key(key) => pointer.push_token(&self.scan.decode(key)),
+                Segment::Index(index) => pointer.push_raw(&index.to_string()),
             }
         }
         if let Some(member) = member {
-            pointer.push('/');
-            push_escaped(&mut pointer, member);
+            pointer.push_raw("/");
+            pointer.push_token(member);
         }
-        pointer
+        pointer.finish()
     }
 
     /// Steps into the member named by the string token `key`.

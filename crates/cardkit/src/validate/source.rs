@@ -139,9 +139,13 @@ impl<'r> Source<'r> {
         let mut read = 0;
         let mut ended = false;
         while read < want {
-            // Room is made as the bytes come, so that a small input (a
-            // request's body) costs little to read.
-            let room = (want - read).min(self.filled.max(FIRST_ROOM));
+            // Room is made as the bytes come, and no more than a chunk of
+            // it at a time: a small input (a request's body) costs little to
+            // read, and a huge document (one member name of 400 MB) is held
+            // once, not beside as much room made ready for more.
+            let room = (want - read)
+                .min(self.filled.max(FIRST_ROOM))
+                .min(self.buffering.chunk);
             if self.data.len() < self.filled + room {
                 self.data.resize(self.filled + room, 0);
             }

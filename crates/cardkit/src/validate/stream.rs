@@ -4,6 +4,7 @@
 //! read in `container.rs`, and hands each to a [`Documents`] handler.
 //! Only the part of the input around the current document is kept in memory.
 
+use crate::diagnostic::quote::Quoted;
 use std::io;
 
 use crate::diagnostic::Diagnostic;
@@ -59,8 +60,10 @@ impl Documents for Sequential<'_> {
                 outcome
             })?;
         src.locate(&mut diagnostics)?;
+        let pointer = Quoted::from(pointer);
         let report = DocumentReport {
-            pointer,
+            pointer: pointer.text,
+            pointer_bytes: pointer.whole,
             line: self.line,
             kind: resolved.flatten(),
             diagnostics,
