@@ -490,6 +490,52 @@ fn a_sqlite_store_in_one_transaction() {
 }
 
 #[test]
+fn a_sqlite_store_larger_than_a_batch_is_rewritten_whole() {
+    // The rows are read a batch (4,096) at a time; 10,000 more references
+    // to the merged id and to the deleted one, interleaved, are all met.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cards.db");
+    let target = Target::Sqlite(path.clone());
+    let ids = exported(&target);
+    let db = rusqlite::Connection::open(&path).unwrap();
+    db.execute_batch("BEGIN").unwrap();
+    for i in 0..10_000 {
+        db.execute(
+            "INSERT INTO identifiers (catalog_a_id) VALUES (?1)",
+            [&ids[i % 2]],
+        )
+        .unwrap();
+    }
+    db.execute_batch("COMMIT").unwrap();
+    let count = |id: &str| -> i64 {
+        db.query_row(
+            "SELECT count(*) FROM identifiers WHERE catalog_a_id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    let (merged, deleted) = (count(&ids[0]), count(&ids[1]));
+    assert_eq!((merged, deleted), (5_001, 5_001));
+    let mut report = Report::default();
+    let options = ApplyOptions {
+        on_delete: OnDelete::Drop,
+        dry_run: false,
+    };
+    store::apply(
+        &target,
+        "identifiers",
+        "catalog_a_id",
+        &store_plan(&ids),
+        options,
+        &mut report,
+    )
+    .unwrap();
+    assert_eq!(report.changes.len(), 10_002);
+    assert_eq!((count(&ids[0]), count(&ids[1]), count(A)), (0, 0, 5_001));
+}
+
+#[test]
 fn a_postgresql_store_in_one_transaction() {
     let server = postgres_server::Server::start();
     let target = Target::Postgres(server.url.clone());

@@ -1,7 +1,7 @@
 //! References in a column of a table of a store made by `cardkit export`
 //! (SQLite or PostgreSQL), rewritten in one transaction: every row is read
-//! once, the rows whose id a notice names are updated (or deleted, with
-//! `--on-delete drop`) by their row id, and the transaction is committed,
+//! once, in batches, the rows whose id a notice names are updated (or
+//! deleted, with `--on-delete drop`) by their row id, and the transaction is committed,
 //! or rolled back on a dry run and on any failure, when nothing changes.
 
 use cardkit_export::layout::layout;
@@ -72,11 +72,18 @@ fn make<E>(
     Ok(())
 }
 
-/// Reports `changes` as made; whether to commit (not on a dry run).
-fn done(changes: Vec<Applied>, options: ApplyOptions, report: &mut Report) -> bool {
+/// How many rows are read (and their changes held) at a time.
+const BATCH: usize = 4096;
+
+/// Reports `changes` as made.
+fn report_changes(changes: Vec<Applied>, report: &mut Report) {
     for change in changes {
         report.push(change);
     }
+}
+
+/// Counts the store as written unless the run is dry; whether to commit.
+fn done(options: ApplyOptions, report: &mut Report) -> bool {
     report.written += usize::from(!options.dry_run);
     !options.dry_run
 }
@@ -117,36 +124,52 @@ fn sqlite(
     let mut connection = rusqlite::Connection::open(path).map_err(at)?;
     let tx = connection.transaction().map_err(at)?;
     let (t, c) = (quoted(table), quoted(column));
-    let rows: Vec<(String, String)> = {
-        let mut select = tx
-            .prepare(&format!("SELECT rowid, {c} FROM {t} WHERE {c} IS NOT NULL"))
-            .map_err(at)?;
-        let found = select
-            .query_map([], |row| {
-                Ok((row.get::<_, i64>(0)?.to_string(), row.get::<_, String>(1)?))
-            })
-            .map_err(at)?;
-        found.collect::<Result<_, _>>().map_err(at)?
-    };
-    let changes = decide_rows(rows.into_iter(), table, plan, options, report)?;
+    // The rows are read in batches by row id, each batch's changes made
+    // before the next is read: memory stays a batch whatever the table
+    // holds (row ids do not change when a row is updated).
     {
+        let mut select = tx
+            .prepare(&format!(
+                "SELECT rowid, {c} FROM {t} WHERE {c} IS NOT NULL AND rowid > ?1 ORDER BY rowid LIMIT {BATCH}"
+            ))
+            .map_err(at)?;
         let mut update = tx
             .prepare(&format!("UPDATE {t} SET {c} = ?1 WHERE rowid = ?2"))
             .map_err(at)?;
         let mut delete = tx
             .prepare(&format!("DELETE FROM {t} WHERE rowid = ?1"))
             .map_err(at)?;
-        make(&changes, |row, new| {
-            let row = row.parse::<i64>().unwrap_or_default();
-            match new {
-                Some(new) => update.execute(rusqlite::params![new, row]),
-                None => delete.execute([row]),
-            }
-            .map(drop)
-        })
-        .map_err(at)?;
+        let mut after = i64::MIN;
+        loop {
+            let rows: Vec<(i64, String)> = select
+                .query_map([after], |row| Ok((row.get(0)?, row.get(1)?)))
+                .map_err(at)?
+                .collect::<Result<_, _>>()
+                .map_err(at)?;
+            let Some(&(last, _)) = rows.last() else {
+                break;
+            };
+            after = last;
+            let changes = decide_rows(
+                rows.into_iter().map(|(row, id)| (row.to_string(), id)),
+                table,
+                plan,
+                options,
+                report,
+            )?;
+            make(&changes, |row, new| {
+                let row = row.parse::<i64>().unwrap_or_default();
+                match new {
+                    Some(new) => update.execute(rusqlite::params![new, row]),
+                    None => delete.execute([row]),
+                }
+                .map(drop)
+            })
+            .map_err(at)?;
+            report_changes(changes, report);
+        }
     }
-    if done(changes, options, report) {
+    if done(options, report) {
         tx.commit()
     } else {
         tx.rollback()
@@ -166,16 +189,6 @@ fn postgres(
     let mut client = postgres::Client::connect(url, postgres::NoTls).map_err(at)?;
     let mut tx = client.transaction().map_err(at)?;
     let (t, c) = (quoted(table), quoted(column));
-    let rows: Vec<(String, String)> = tx
-        .query(
-            &format!("SELECT ctid::text, {c}::text FROM {t} WHERE {c} IS NOT NULL"),
-            &[],
-        )
-        .map_err(at)?
-        .iter()
-        .map(|row| (row.get(0), row.get(1)))
-        .collect();
-    let changes = decide_rows(rows.into_iter(), table, plan, options, report)?;
     let update = tx
         .prepare(&format!(
             "UPDATE {t} SET {c} = $1 WHERE ctid = $2::text::tid"
@@ -184,15 +197,36 @@ fn postgres(
     let delete = tx
         .prepare(&format!("DELETE FROM {t} WHERE ctid = $1::text::tid"))
         .map_err(at)?;
-    make(&changes, |row, new| {
-        match new {
-            Some(new) => tx.execute(&update, &[&new, &row]),
-            None => tx.execute(&delete, &[&row]),
-        }
-        .map(drop)
-    })
+    // A cursor reads the rows in batches, each batch's changes made before
+    // the next is fetched: memory stays a batch. The cursor sees the table
+    // as it was when it was declared, so a row updated is not read again.
+    tx.batch_execute(&format!(
+        "DECLARE cardkit_rows NO SCROLL CURSOR FOR SELECT ctid::text, {c}::text FROM {t} WHERE {c} IS NOT NULL"
+    ))
     .map_err(at)?;
-    if done(changes, options, report) {
+    loop {
+        let rows: Vec<(String, String)> = tx
+            .query(&format!("FETCH {BATCH} FROM cardkit_rows"), &[])
+            .map_err(at)?
+            .iter()
+            .map(|row| (row.get(0), row.get(1)))
+            .collect();
+        if rows.is_empty() {
+            break;
+        }
+        let changes = decide_rows(rows.into_iter(), table, plan, options, report)?;
+        make(&changes, |row, new| {
+            match new {
+                Some(new) => tx.execute(&update, &[&new, &row]),
+                None => tx.execute(&delete, &[&row]),
+            }
+            .map(drop)
+        })
+        .map_err(at)?;
+        report_changes(changes, report);
+    }
+    tx.batch_execute("CLOSE cardkit_rows").map_err(at)?;
+    if done(options, report) {
         tx.commit()
     } else {
         tx.rollback()
