@@ -45,13 +45,10 @@ enum Difference {}
 const FILE_DIFFERENCES: &[(&str, Difference)] = &[];
 
 /// Files not compared, by rule: not well-formed JSON (a schema applies to a
-/// JSON value), JSON Lines (a schema applies to one value, not to lines),
-/// and documents of several kinds or of none cardkit could tell in one file
-/// (no one schema applies).
-fn skipped(path: &Path, report: &cardkit::validate::FileReport) -> Option<&'static str> {
-    if path.extension().is_some_and(|e| e == "jsonl") {
-        return Some("JSON Lines");
-    }
+/// JSON value), and documents of several kinds or of none cardkit could tell
+/// in one file (no one schema applies). JSON Lines are compared line by
+/// line, each well-formed line against the schema of its document.
+fn skipped(report: &cardkit::validate::FileReport) -> Option<&'static str> {
     let malformed = report
         .documents
         .iter()
@@ -311,8 +308,57 @@ fn verdicts_agree_with_cardkit_on_examples_and_the_corpus() {
     let mut groups: Vec<(String, Vec<Compared>)> = Vec::new();
     let mut not_compared = Vec::new();
     let first_version = some_versions()[1];
+    let mut add = |kind: Kind, options: &SchemaOptions, compared: Compared| {
+        let version = options
+            .as_of
+            .map_or_else(|| "latest".to_owned(), |v| v.to_string());
+        let schema = format!(
+            "{kind}.{}.{version}.schema.json",
+            container_name(options.container)
+        );
+        if !dir.path().join(&schema).exists() {
+            let text = serde_json::to_string(&json_schema_with(kind, options)).expect("JSON");
+            std::fs::write(dir.path().join(&schema), text).expect("written");
+        }
+        let compared = Compared {
+            name: format!("{} as of {version}", compared.name),
+            ..compared
+        };
+        match groups.iter_mut().find(|(s, _)| *s == schema) {
+            Some((_, files)) => files.push(compared),
+            None => groups.push((schema, vec![compared])),
+        }
+    };
     for (index, (name, path)) in files().into_iter().enumerate() {
         let bytes = std::fs::read(&path).expect("a file");
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            // Each well-formed line against the schema of its document.
+            let options = Options {
+                json_lines: true,
+                ..Options::default()
+            };
+            let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+            for document in validate(&bytes, &options).documents {
+                let malformed = document
+                    .diagnostics
+                    .iter()
+                    .any(|x| x.code == Code::InvalidJson);
+                let (Some(kind), Some(line), false) = (document.kind, document.line, malformed)
+                else {
+                    not_compared.push(format!("{name}: a line not well-formed, or of no kind"));
+                    continue;
+                };
+                let copy = format!("{index}-{line}.json");
+                std::fs::write(dir.path().join(&copy), lines[line - 1]).expect("written");
+                let compared = Compared {
+                    name: format!("{name} line {line}"),
+                    copy,
+                    cardkit_valid: document.is_valid(),
+                };
+                add(kind, &SchemaOptions::default(), compared);
+            }
+            continue;
+        }
         let copy = format!("{index}.json");
         std::fs::write(dir.path().join(&copy), &bytes).expect("written");
         // As of the latest version, and as of the first (`--as-of`).
@@ -322,7 +368,7 @@ fn verdicts_agree_with_cardkit_on_examples_and_the_corpus() {
                 ..Options::default()
             };
             let report = validate(&bytes, &options);
-            if let Some(why) = skipped(&path, &report) {
+            if let Some(why) = skipped(&report) {
                 if as_of.is_none() {
                     not_compared.push(format!("{name}: {why}"));
                 }
@@ -334,24 +380,12 @@ fn verdicts_agree_with_cardkit_on_examples_and_the_corpus() {
                 as_of,
                 ..SchemaOptions::default()
             };
-            let version = as_of.map_or_else(|| "latest".to_owned(), |v| v.to_string());
-            let schema = format!(
-                "{kind}.{}.{version}.schema.json",
-                container_name(report.layout)
-            );
-            if !dir.path().join(&schema).exists() {
-                let text = serde_json::to_string(&json_schema_with(kind, &options)).expect("JSON");
-                std::fs::write(dir.path().join(&schema), text).expect("written");
-            }
             let compared = Compared {
-                name: format!("{name} as of {version}"),
+                name: name.clone(),
                 copy: copy.clone(),
                 cardkit_valid: report.is_valid(),
             };
-            match groups.iter_mut().find(|(s, _)| *s == schema) {
-                Some((_, files)) => files.push(compared),
-                None => groups.push((schema, vec![compared])),
-            }
+            add(kind, &options, compared);
         }
     }
     let compared: usize = groups.iter().map(|(_, files)| files.len()).sum();
