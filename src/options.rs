@@ -258,6 +258,15 @@ fn as_of(text: &str) -> Result<AsOf, String> {
     validate::as_of_version(text).map(AsOf::Version)
 }
 
+/// Reads `--as-of` where there is no file to read a version from (`schema`):
+/// a version, as for validate; `auto` is refused.
+pub fn as_of_version(text: &str) -> Result<Version, String> {
+    match as_of(text)? {
+        AsOf::Version(version) => Ok(version),
+        AsOf::Auto => Err("`auto` reads the version of each file; give one: vX.Y.Z".into()),
+    }
+}
+
 /// What `--names` takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum WireNames {

@@ -2,13 +2,15 @@
 
 use std::io::{self, Write};
 
-use cardkit::schema::json_schema::json_schema_named;
+use cardkit::model::Layout;
+use cardkit::schema::json_schema::{json_schema_with, SchemaOptions};
+use cardkit::schema::Version;
 use cardkit::Kind;
 
 use cardkit::run::ExitStatus;
 
 use crate::kind;
-use crate::options::WireNames;
+use crate::options::{self, WireNames};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -21,11 +23,61 @@ pub struct Args {
     /// Example: --names upstream
     #[arg(long, value_enum, default_value_t = WireNames::Spec, value_name = "NAMES")]
     names: WireNames,
+
+    /// The schema of a file that holds the documents in a container, as
+    /// validate reads them: `wrapped` ({"meta": …, "data": <document>}),
+    /// `catalog` ({"meta": …, "data": {"<CODE>": <document>, …}}), `code-map`
+    /// ({"<CODE>": <document>, …}), `list` ({"object": "list", "data":
+    /// [<document>, …]}) or `array` ([<document>, …]). Default: the bare
+    /// document. Example: --container wrapped
+    #[arg(long, value_enum, value_name = "CONTAINER")]
+    container: Option<Container>,
+
+    /// The schema as of this version of the format, as `validate --as-of`
+    /// checks: fields introduced later are not required (and, present, only
+    /// warned about). Example: --as-of v5.0.0
+    #[arg(long, value_name = "vX.Y.Z", value_parser = options::as_of_version)]
+    as_of: Option<Version>,
+
+    /// Adds the annotations that strict validators (ajv's default mode)
+    /// refuse as unknown: the version tag as `x-since`, and `"format":
+    /// "color"`. Without it, the version tag is in the description.
+    /// Example: --annotations
+    #[arg(long)]
+    annotations: bool,
+}
+
+/// What `--container` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Container {
+    Wrapped,
+    Catalog,
+    CodeMap,
+    List,
+    Array,
+}
+
+impl From<Container> for Layout {
+    fn from(container: Container) -> Self {
+        match container {
+            Container::Wrapped => Layout::Wrapped,
+            Container::Catalog => Layout::Catalog,
+            Container::CodeMap => Layout::CodeMap,
+            Container::List => Layout::List,
+            Container::Array => Layout::Array,
+        }
+    }
 }
 
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
+    let options = SchemaOptions {
+        names: args.names.into(),
+        container: args.container.map_or(Layout::Bare, Layout::from),
+        as_of: args.as_of,
+        annotations: args.annotations,
+    };
     let mut out = io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, &json_schema_named(args.kind, args.names.into()))?;
+    serde_json::to_writer_pretty(&mut out, &json_schema_with(args.kind, &options))?;
     writeln!(out)?;
     Ok(ExitStatus::Valid)
 }

@@ -5,7 +5,7 @@
 mod support;
 
 use cardkit::schema::explain::explain;
-use cardkit::schema::json_schema::json_schema;
+use cardkit::schema::json_schema::{json_schema, json_schema_with, SchemaOptions};
 use cardkit::{Code, Kind};
 use predicates::str::contains;
 use serde_json::Value;
@@ -379,6 +379,45 @@ fn schema_prints_the_library_schema() {
 }
 
 #[test]
+fn schema_options_print_the_library_schema_with_them() {
+    let printed = |args: &[&str]| -> Value { serde_json::from_str(&run(args, 0)).expect("JSON") };
+    let as_of: cardkit::schema::Version = "v5.0.0".parse().expect("a version");
+    for (container, layout) in [
+        ("wrapped", cardkit::model::Layout::Wrapped),
+        ("catalog", cardkit::model::Layout::Catalog),
+        ("code-map", cardkit::model::Layout::CodeMap),
+        ("list", cardkit::model::Layout::List),
+        ("array", cardkit::model::Layout::Array),
+    ] {
+        let options = SchemaOptions {
+            container: layout,
+            as_of: Some(as_of),
+            annotations: true,
+            ..SchemaOptions::default()
+        };
+        assert_eq!(
+            printed(&[
+                "schema",
+                "set",
+                "--container",
+                container,
+                "--as-of",
+                "5.0.0",
+                "--annotations"
+            ]),
+            json_schema_with(Kind::Set, &options),
+            "{container}"
+        );
+    }
+    let default = printed(&["schema", "set"]).to_string();
+    assert!(!default.contains("x-since") && default.contains("Since v5.2.0."));
+    let annotated = printed(&["schema", "set", "--annotations"]).to_string();
+    assert!(annotated.contains(r#""x-since":"v5.2.0""#));
+    let card = printed(&["schema", "card", "--annotations"]);
+    assert_eq!(card["$defs"]["color"]["format"], "color");
+}
+
+#[test]
 fn usage_errors_exit_2() {
     for args in [
         &["fields"][..],
@@ -391,6 +430,11 @@ fn usage_errors_exit_2() {
         &["explain", "sets", "/code"],
         &["schema"],
         &["schema", "migrations"],
+        &["schema", "set", "--container", "bare"],
+        &["schema", "set", "--container", "catalogue"],
+        &["schema", "set", "--as-of", "auto"],
+        &["schema", "set", "--as-of", "v3.0.0"],
+        &["schema", "set", "--as-of", "5"],
     ] {
         let error = usage_error(args);
         assert!(

@@ -14,7 +14,7 @@ pub mod service;
 mod shared;
 
 #[allow(unused_imports)] // Not every test crate needs `../shared`.
-pub use shared::shared_dir;
+pub use shared::{shared_dir, tool};
 
 /// The built `cardkit` binary, to be given arguments.
 pub fn cardkit() -> Command {

@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use cardkit::codes::explain_code;
 use cardkit::schema::explain::explain as explain_pointer;
-use cardkit::schema::json_schema::json_schema_named;
+use cardkit::schema::json_schema::{container_name, json_schema_with, SchemaOptions, CONTAINERS};
 use cardkit::schema::listing::{Filter, Listing};
 use cardkit::schema::Version;
 use cardkit::{Code, Kind};
@@ -44,7 +44,32 @@ pub async fn schema(
         let Query(params) =
             query.map_err(|rejection| Problem::bad_parameter(rejection.body_text()))?;
         let names = names::asked(params.names.as_deref())?.unwrap_or_default();
-        Ok::<_, Problem>(json_schema_named(kind, names))
+        let container = match params.container.as_deref() {
+            None => SchemaOptions::default().container,
+            Some(name) => CONTAINERS
+                .into_iter()
+                .find(|&layout| container_name(layout) == name)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = CONTAINERS.into_iter().map(container_name).collect();
+                    Problem::bad_parameter(format!(
+                        "`container` is `{name}`: expected one of {}",
+                        names.join(", ")
+                    ))
+                })?,
+        };
+        let as_of = params
+            .as_of
+            .as_deref()
+            .map(cardkit::validate::as_of_version)
+            .transpose()
+            .map_err(|why| Problem::bad_parameter(format!("`as_of`: {why}")))?;
+        let options = SchemaOptions {
+            names,
+            container,
+            as_of,
+            annotations: params.annotations.unwrap_or(false),
+        };
+        Ok::<_, Problem>(json_schema_with(kind, &options))
     })();
     match schema {
         Ok(schema) => Json(schema).into_response(),
@@ -61,6 +86,24 @@ pub struct SchemaParams {
     /// `upstream`, the publishers' names.
     #[param(inline, value_type = Option<crate::names::NamesChoice>)]
     names: Option<String>,
+    /// The schema of a file that holds the documents in a container:
+    /// `bare` (the default: the document itself), `wrapped`, `catalog`,
+    /// `code-map`, `list` or `array`, as `cardkit schema --container`.
+    #[param(
+        example = "wrapped",
+        pattern = r"^(bare|wrapped|catalog|code-map|list|array)$"
+    )]
+    container: Option<String>,
+    /// The schema as of this version of the format (`vX.Y.Z`, no older than
+    /// v4.0.0): fields introduced later are not required.
+    #[param(
+        example = "v5.0.0",
+        pattern = r"^v?([4-9]|[1-9][0-9]{1,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$"
+    )]
+    as_of: Option<String>,
+    /// Adds the annotations strict validators refuse: `x-since` and
+    /// `"format": "color"`.
+    annotations: Option<bool>,
 }
 
 /// The query of `GET /v1/fields/{kind}`.

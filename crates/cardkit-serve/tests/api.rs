@@ -785,6 +785,22 @@ async fn reference_routes_give_the_librarys_outputs() {
         ))
         .unwrap()
     );
+    let wrapped: Value = get("/v1/schema/set?container=code-map&as_of=v5.0.0&annotations=true")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let options = cardkit::schema::json_schema::SchemaOptions {
+        container: cardkit::model::Layout::CodeMap,
+        as_of: Some("v5.0.0".parse().unwrap()),
+        annotations: true,
+        ..cardkit::schema::json_schema::SchemaOptions::default()
+    };
+    assert_eq!(
+        wrapped,
+        cardkit::schema::json_schema::json_schema_with(cardkit::Kind::Set, &options)
+    );
     let fields: Value = get("/v1/fields/set?since=v5.2.0&deprecated=false")
         .await
         .unwrap()
@@ -837,6 +853,10 @@ async fn reference_routes_give_the_librarys_outputs() {
         ("/v1/explain/code/missing_feild", 404),
         ("/v1/explain/set?pointer=cards/0/uuid", 404),
         ("/v1/schema/deck", 404),
+        ("/v1/schema/set?container=code_map", 400),
+        ("/v1/schema/set?as_of=v3.0.0", 400),
+        ("/v1/schema/set?as_of=auto", 400),
+        ("/v1/schema/set?annotations=maybe", 400),
         ("/v1/fields/deck", 404),
         ("/v1/fields/set?since=soon", 400),
         ("/v1/explain/set", 400),

@@ -175,7 +175,6 @@ fn the_schema_under_upstream_names_agrees_with_the_validator_on_the_raw_sets() {
     assert!(!properties.contains_key("iconCode"));
     let validator = jsonschema::options()
         .should_validate_formats(true)
-        .with_format("color", cardkit::format::is_color)
         .build(&schema)
         .unwrap();
     // The unwrapped raw set (no `meta`/`data` wrapper): its verdict under

@@ -2,10 +2,10 @@
 //!
 //! Each kind's schema (`cardkit::schema::json_schema`) is checked against the
 //! Draft 2020-12 metaschema, then an independent validator (the `jsonschema`
-//! crate, with format checking on, and the custom `color` format backed by
-//! `cardkit::format::is_color`) must give the same verdict (valid or
-//! invalid) as `cardkit::validate` with the kind named, for which a document
-//! is valid when it has no error-severity diagnostic. The verdicts are
+//! crate, with format checking on; colors are the schema's own patterns,
+//! no custom format) must give the same verdict (valid or invalid) as
+//! `cardkit::validate` with the kind named, for which a document is valid
+//! when it has no error-severity diagnostic. The verdicts are
 //! compared on:
 //!
 //! 1. every case of `tests/conformance/`: each document cardkit reports is
@@ -41,7 +41,7 @@ mod support;
 use std::path::Path;
 use std::sync::LazyLock;
 
-use cardkit::schema::json_schema::json_schema;
+use cardkit::schema::json_schema::{json_schema, json_schema_with, SchemaOptions};
 use cardkit::validate::{validate, DocumentReport, FileReport, Options};
 use cardkit::Code;
 use cardkit::Kind;
@@ -157,7 +157,6 @@ static VALIDATORS: LazyLock<Vec<jsonschema::Validator>> = LazyLock::new(|| {
         .map(|&kind| {
             jsonschema::options()
                 .should_validate_formats(true)
-                .with_format("color", cardkit::format::is_color)
                 .build(&json_schema(kind))
                 .unwrap_or_else(|e| panic!("the {kind} schema does not compile: {e}"))
         })
@@ -418,6 +417,88 @@ fn corpus(root: &Path) {
         }
     }
     assert!(documents >= files.len());
+    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+}
+
+/// Each corpus file whole, against the schema of its kind in its container
+/// (`--container`), as of no version, the first, one between and the last
+/// (`--as-of`): the verdict of `cardkit validate --as-of` on the file.
+#[test]
+fn corpus_files_agree_in_their_containers_as_of_versions() {
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    with_deep_stack(move || containers_and_versions(&shared.join("corpus/neutral")));
+}
+
+fn containers_and_versions(root: &Path) {
+    let roots: Vec<_> = Kind::ALL.iter().map(|k| k.model()).collect();
+    let tags = cardkit::schema::versions(&roots);
+    let as_ofs = [
+        None,
+        Some(tags[0]),
+        Some(tags[tags.len() / 2]),
+        Some(tags[tags.len() - 1]),
+    ];
+    let (mut compared, mut valid_as_of_only, mut failures) = (0, 0, Vec::new());
+    let mut containers = std::collections::BTreeSet::new();
+    for path in support::json_files(root) {
+        let bytes = std::fs::read(&path).expect("a corpus file");
+        let Ok(value) = parse(&bytes) else {
+            continue;
+        };
+        let mut latest_valid = None;
+        for as_of in as_ofs {
+            let options = Options {
+                as_of,
+                ..Options::default()
+            };
+            let report = validate(&bytes, &options);
+            let kinds: Vec<Option<Kind>> = report.documents.iter().map(|d| d.kind).collect();
+            let Some(Some(kind)) = kinds.first().copied() else {
+                continue;
+            };
+            if kinds.iter().any(|k| *k != Some(kind)) {
+                continue;
+            }
+            containers.insert(report.layout.as_str());
+            let schema = json_schema_with(
+                kind,
+                &SchemaOptions {
+                    container: report.layout,
+                    as_of,
+                    ..SchemaOptions::default()
+                },
+            );
+            let validator = jsonschema::options()
+                .should_validate_formats(true)
+                .build(&schema)
+                .unwrap_or_else(|e| panic!("the schema does not compile: {e}"));
+            compared += 1;
+            let latest = *latest_valid.get_or_insert(report.is_valid());
+            if report.is_valid() && !latest {
+                valid_as_of_only += 1;
+            }
+            if validator.is_valid(&value) != report.is_valid() {
+                let why: Vec<String> = validator
+                    .iter_errors(&value)
+                    .take(3)
+                    .map(|e| format!("{e} at {}", e.instance_path()))
+                    .collect();
+                failures.push(format!(
+                    "{} as of {as_of:?} ({}): cardkit says {}\n{}",
+                    relative(root, &path),
+                    report.layout.as_str(),
+                    verdict(report.is_valid()),
+                    why.join("\n")
+                ));
+            }
+        }
+    }
+    assert!(compared >= 150, "only {compared} verdicts compared");
+    // Containers other than the bare document are among them.
+    assert!(containers.len() >= 3, "{containers:?}");
+    eprintln!("{valid_as_of_only} verdicts valid only as of an older version");
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
 }
 

@@ -21,7 +21,7 @@
 //! `math.isclose(alpha, 1)` or `0 <= alpha <= 1`.
 
 /// The keys of `COLORS_BY_NAME` (the CSS3/SVG color names), sorted for binary search.
-const COLOR_NAMES: [&str; 147] = [
+pub(crate) const COLOR_NAMES: [&str; 147] = [
     "aliceblue",
     "antiquewhite",
     "aqua",

@@ -1,6 +1,7 @@
 //! The string formats of the spec: uuid, date, uri and color.
 
 mod color;
+pub mod color_patterns;
 mod date;
 mod uri;
 mod uuid;

@@ -7,7 +7,7 @@ pub mod properties;
 mod shared;
 
 #[allow(unused_imports)] // Not every test crate needs `../shared`.
-pub use shared::shared_dir;
+pub use shared::{shared_dir, tool};
 
 use std::path::{Path, PathBuf};
 
