@@ -167,8 +167,15 @@ fn a_documents_pointer_through_a_huge_set_code_is_cut_with_its_length() {
     assert!(document.pointer.len() <= QUOTED_BYTES + '…'.len_utf8());
     assert!(!document.diagnostics.is_empty());
     for d in &document.diagnostics {
-        assert!(d.pointer.len() <= QUOTED_BYTES + '…'.len_utf8(), "{}", d.pointer.len());
-        assert!(d.pointer_bytes.is_some_and(|bytes| bytes > 2_000_006), "{d:?}");
+        assert!(
+            d.pointer.len() <= QUOTED_BYTES + '…'.len_utf8(),
+            "{}",
+            d.pointer.len()
+        );
+        assert!(
+            d.pointer_bytes.is_some_and(|bytes| bytes > 2_000_006),
+            "{d:?}"
+        );
     }
     assert!(document.at().ends_with(&format!("… ({} bytes)", 2_000_006)));
 }
