@@ -28,21 +28,34 @@ impl JsonLines {
     }
 }
 
+/// One line of the JSON Lines report (`application/x-ndjson`): the report is
+/// a stream of such lines, each one JSON object and a newline; `type` says
+/// which of the three it is.
 #[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ReportLine))]
 #[serde(tag = "type", rename_all = "snake_case")]
-enum Line<'a> {
+pub enum Line<'a> {
+    /// A document, as soon as it is known.
     Document {
+        /// The input's path.
         path: &'a str,
+        /// The document's entry, as in the JSON report.
         #[serde(flatten)]
         entry: DocumentEntry<'a>,
     },
+    /// An input, when its reading ends.
     File {
+        /// The input's path.
         path: &'a str,
+        /// How the reading ended, as in the JSON report.
         #[serde(flatten)]
         tail: FileTail<'a>,
     },
+    /// The totals, last.
     Summary {
+        /// Diagnostics of one kind counted but not shown.
         suppressed: Vec<Suppressed>,
+        /// The totals.
         summary: &'a Summary,
     },
 }
