@@ -174,7 +174,7 @@ pub async fn explain(
     tag = "reference",
     params(("code" = String, Path, description = "A diagnostic code, e.g. `missing_field`", example = "missing_field")),
     responses(
-        (status = 200, description = "The code explained, with its example's diagnostics", body = Object, content_type = "application/json"),
+        (status = 200, description = "The code explained, with its example's diagnostics", body = crate::openapi::CodeExplained, content_type = "application/json"),
         (status = 404, description = "No such code", body = Problem, content_type = "application/problem+json"),
     )
 )]
