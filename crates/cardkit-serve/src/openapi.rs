@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use utoipa::openapi::example::ExampleBuilder;
 use utoipa::openapi::path::HttpMethod;
-use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType};
+use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::{OpenApi as Document, RefOr, Required};
 use utoipa::{OpenApi, PartialSchema, ToSchema};
 
@@ -38,6 +38,25 @@ pub type ReportLine = cardkit::render::ReportLine<'static>;
 pub type Sarif = cardkit::render::SarifLog<'static>;
 /// A code explained (`GET /v1/explain/code/{code}`).
 pub type CodeExplained = cardkit::codes::CodeExplained;
+/// An object of any members: the JSON Schema of a kind, a field's
+/// explanation and a field's row, whose types the library does not describe
+/// (yet).
+pub struct FreeObject;
+
+impl PartialSchema for FreeObject {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .additional_properties(Some(AdditionalProperties::FreeForm(true)))
+            .into()
+    }
+}
+
+impl ToSchema for FreeObject {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("FreeObject")
+    }
+}
 
 /// A request body of any bytes: what is sent is validated, and malformed
 /// JSON is reported in the report, not refused.

@@ -30,7 +30,7 @@ fn kind_of(name: &str) -> Result<Kind, Problem> {
     tag = "reference",
     params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), SchemaParams),
     responses(
-        (status = 200, description = "The JSON Schema", body = Object, content_type = "application/json"),
+        (status = 200, description = "The JSON Schema", body = crate::openapi::FreeObject, content_type = "application/json"),
         (status = 400, description = "A bad parameter", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such kind", body = Problem, content_type = "application/problem+json"),
     )
@@ -90,7 +90,7 @@ pub struct FieldsParams {
     tag = "reference",
     params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), FieldsParams),
     responses(
-        (status = 200, description = "One object per field", body = Vec<Object>, content_type = "application/json"),
+        (status = 200, description = "One object per field", body = Vec<crate::openapi::FreeObject>, content_type = "application/json"),
         (status = 400, description = "A bad parameter", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such kind", body = Problem, content_type = "application/problem+json"),
     )
@@ -143,7 +143,7 @@ pub struct ExplainParams {
     tag = "reference",
     params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), ExplainParams),
     responses(
-        (status = 200, description = "The explanation of each place the pointer names", body = Object, content_type = "application/json"),
+        (status = 200, description = "The explanation of each place the pointer names", body = crate::openapi::FreeObject, content_type = "application/json"),
         (status = 400, description = "No `pointer`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such kind, or the pointer or field names no field (the nearest known one is suggested when one is close)", body = Problem, content_type = "application/problem+json"),
     )

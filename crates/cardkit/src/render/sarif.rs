@@ -306,7 +306,7 @@ pub struct LogRun<'a> {
     pub results: Vec<SarifResult<'a>>,
     /// The run's invocation: whether every input was read, notifications
     /// (inputs that could not be read, what was not shown), the totals.
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<std::collections::BTreeMap<String, serde_json::Value>>)]
     pub invocations: Vec<serde_json::Value>,
 }
 
