@@ -287,6 +287,10 @@ fn openapi_python_client_generates_typed_models() {
     ] {
         assert!(diagnostic.contains(member), "{member}: {diagnostic}");
     }
+    // Each line of JSON Lines, a model of its own.
+    let line = model("document_line.py");
+    assert!(line.contains("class DocumentLine"), "{line}");
+    assert!(line.contains("type_: DocumentLineType"), "{line}");
     let sarif = model("sarif.py");
     assert!(sarif.contains("runs: list[SarifRun]"), "{sarif}");
 }

@@ -33,31 +33,75 @@ impl JsonLines {
 /// which of the three it is.
 #[derive(Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ReportLine))]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(untagged)]
 pub enum Line<'a> {
     /// A document, as soon as it is known.
-    Document {
-        /// The input's path.
-        path: &'a str,
-        /// The document's entry, as in the JSON report.
-        #[serde(flatten)]
-        entry: DocumentEntry<'a>,
-    },
+    Document(DocumentLine<'a>),
     /// An input, when its reading ends.
-    File {
-        /// The input's path.
-        path: &'a str,
-        /// How the reading ended, as in the JSON report.
-        #[serde(flatten)]
-        tail: FileTail<'a>,
-    },
+    File(FileLine<'a>),
     /// The totals, last.
-    Summary {
-        /// Diagnostics of one kind counted but not shown.
-        suppressed: Vec<Suppressed>,
-        /// The totals.
-        summary: &'a Summary,
-    },
+    Summary(SummaryLine<'a>),
+}
+
+/// A line's `type`, which says which of the three it is.
+macro_rules! line_type {
+    ($name:ident, $variant:ident, $doc:literal) => {
+        #[doc = $doc]
+        #[derive(Serialize)]
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+        #[serde(rename_all = "snake_case")]
+        pub enum $name {
+            #[doc = $doc]
+            $variant,
+        }
+    };
+}
+
+line_type!(DocumentLineType, Document, "`document`.");
+line_type!(FileLineType, File, "`file`.");
+line_type!(SummaryLineType, Summary, "`summary`.");
+
+/// A document's line, as soon as the document is known: its entry, as in
+/// the JSON report, with its input's path.
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DocumentLine<'a> {
+    /// `document`.
+    #[serde(rename = "type")]
+    kind: DocumentLineType,
+    /// The input's path.
+    path: &'a str,
+    /// The document's entry, as in the JSON report.
+    #[serde(flatten)]
+    entry: DocumentEntry<'a>,
+}
+
+/// An input's line, when its reading ends: how it ended, as in the JSON
+/// report, with its path.
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FileLine<'a> {
+    /// `file`.
+    #[serde(rename = "type")]
+    kind: FileLineType,
+    /// The input's path.
+    path: &'a str,
+    /// How the reading ended, as in the JSON report.
+    #[serde(flatten)]
+    tail: FileTail<'a>,
+}
+
+/// The last line: the totals.
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SummaryLine<'a> {
+    /// `summary`.
+    #[serde(rename = "type")]
+    kind: SummaryLineType,
+    /// Diagnostics of one kind counted but not shown.
+    suppressed: Vec<Suppressed>,
+    /// The totals.
+    summary: &'a Summary,
 }
 
 impl JsonLines {
@@ -75,22 +119,37 @@ impl Renderer for JsonLines {
         document: &DocumentReport,
     ) -> io::Result<()> {
         let entry = DocumentEntry::new(document, &mut self.filter);
-        Self::line(out, &Line::Document { path, entry })
+        Self::line(
+            out,
+            &Line::Document(DocumentLine {
+                kind: DocumentLineType::Document,
+                path,
+                entry,
+            }),
+        )
     }
 
     fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
         let tail = FileTail::from(end);
-        Self::line(out, &Line::File { path, tail })
+        Self::line(
+            out,
+            &Line::File(FileLine {
+                kind: FileLineType::File,
+                path,
+                tail,
+            }),
+        )
     }
 
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         let suppressed = self.filter.suppressed();
         Self::line(
             out,
-            &Line::Summary {
+            &Line::Summary(SummaryLine {
+                kind: SummaryLineType::Summary,
                 suppressed,
                 summary,
-            },
+            }),
         )
     }
 }
