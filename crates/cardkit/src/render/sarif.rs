@@ -481,3 +481,36 @@ impl Sarif {
         self.notifications.push(notification);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_are_uri_references() {
+        let sarif = Sarif::new(WarningFilter::new(3), Some(PathBuf::from("/work")));
+        for (path, uri) in [
+            ("a:b.json", "./a:b.json"),
+            ("http:x.json", "./http:x.json"),
+            ("./c:d.json", "./c:d.json"),
+            ("dir/a:b.json", "dir/a:b.json"),
+            ("50%.json", "50%25.json"),
+            ("with space.json", "with%20space.json"),
+            ("naïve.json", "na%C3%AFve.json"),
+            ("#hash?.json", "%23hash%3F.json"),
+            ("./examples/set.json", "examples/set.json"),
+            ("/work/sets/a:b.json", "sets/a:b.json"),
+            ("/work/a:b.json", "./a:b.json"),
+            ("/elsewhere/a b.json", "file:///elsewhere/a%20b.json"),
+        ] {
+            assert_eq!(sarif.uri(path), uri, "{path}");
+        }
+        // A backslash is a separator on Windows only.
+        let expected = if cfg!(windows) {
+            "back/slash.json"
+        } else {
+            "back%5Cslash.json"
+        };
+        assert_eq!(sarif.uri("back\\slash.json"), expected);
+    }
+}
