@@ -323,11 +323,13 @@ fn openapi_core_validates_every_response_and_rejects_wrong_ones() {
     let document = service.document_in(dir.path());
     let json = "application/json";
     let card = include_str!("../../../examples/invalid/card-layer-problems.json");
+    let valid = include_str!("../../../examples/valid/catalog.json");
     let mut requests: Vec<Request> = EXAMPLES
         .iter()
         .map(|example| (example.method, example.request, example.body, example.media))
         .collect();
     requests.extend([
+        ("post", "/v1/validate", Some((valid, json)), json),
         (
             "post",
             "/v1/validate?warning_limit=0",
