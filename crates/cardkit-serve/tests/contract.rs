@@ -304,7 +304,7 @@ async fn a_body_made_wrong_is_not_as_documented() {
         &'a str,
         Mutation,
     );
-    let cases: [Case; 10] = [
+    let cases: [Case; 11] = [
         (
             "/v1/validate",
             Some((migration, "application/json")),
@@ -378,6 +378,13 @@ async fn a_body_made_wrong_is_not_as_documented() {
             "application/problem+json",
             "a problem without its code",
             |body| remove(body, "/code"),
+        ),
+        (
+            "/v1/validate?kind=deck",
+            Some((migration, "application/json")),
+            "application/problem+json",
+            "a problem code no problem has",
+            |body| set(body, "/code", json!("bad_vibes")),
         ),
         (
             "/v1/explain/code/missing_field",
