@@ -39,6 +39,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+pub use openapi::{Example, EXAMPLES};
 pub use problem::Problem;
 pub use server::{run, serve};
 pub use state::Config;

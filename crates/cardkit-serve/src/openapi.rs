@@ -1,10 +1,13 @@
-//! The OpenAPI document, generated from the handlers' annotations. The
-//! report's structure is the library's; the document names it and says where
-//! it is described.
+//! The OpenAPI document, generated from the handlers' annotations. The bodies
+//! it describes are described by the types that write them: the library's
+//! report types (`cardkit::render`, with its `openapi` feature) and the
+//! service's problem details.
 
 use std::borrow::Cow;
 
-use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::example::ExampleBuilder;
+use utoipa::openapi::path::HttpMethod;
+use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::{OpenApi as Document, RefOr, Required};
 use utoipa::{OpenApi, PartialSchema, ToSchema};
 
@@ -14,50 +17,46 @@ use crate::problem::Problem;
 #[openapi(
     info(
         title = "cardkit",
-        description = "Validates trading-card data documents (templates, card designs, sets, migrations) and reports every problem with where it is and why.",
-        license(name = "MIT OR Apache-2.0")
+        description = "Validates trading-card data documents (templates, card designs, sets, migrations) and reports every problem with where it is and why.\n\nThe service has no authentication (`security` is empty): it belongs on a private network, or behind a proxy that authenticates and encrypts (TLS) when it must be reached from elsewhere.",
+        license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")
     ),
+    servers((url = "/", description = "The service itself: paths are relative to where it answers")),
     tags(
         (name = "validation", description = "Validating documents"),
-        (name = "reference", description = "The document kinds' schemas and fields"),
+        (name = "reference", description = "The document kinds' schemas and fields, and the diagnostic codes"),
         (name = "operations", description = "Health, readiness and metrics"),
     ),
     components(schemas(Problem))
 )]
 pub struct ApiDoc;
 
-/// Declares a schema that is an object described in words.
-macro_rules! described_object {
-    ($name:ident, $description:literal) => {
-        #[doc = $description]
-        pub struct $name;
+/// The report of `POST /v1/validate` (`application/json`).
+pub type Report = cardkit::render::Report<'static>;
+/// One line of the JSON Lines report (`application/x-ndjson`).
+pub type ReportLine = cardkit::render::ReportLine<'static>;
+/// The SARIF report (`application/sarif+json`).
+pub type Sarif = cardkit::render::SarifLog<'static>;
+/// A code explained (`GET /v1/explain/code/{code}`).
+pub type CodeExplained = cardkit::codes::CodeExplained;
+/// An object of any members: the JSON Schema of a kind, a field's
+/// explanation and a field's row, whose types the library does not describe
+/// (yet).
+pub struct FreeObject;
 
-        impl PartialSchema for $name {
-            fn schema() -> RefOr<Schema> {
-                ObjectBuilder::new()
-                    .schema_type(Type::Object)
-                    .description(Some($description))
-                    .into()
-            }
-        }
-
-        impl ToSchema for $name {
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed(stringify!($name))
-            }
-        }
-    };
+impl PartialSchema for FreeObject {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .additional_properties(Some(AdditionalProperties::FreeForm(true)))
+            .into()
+    }
 }
 
-described_object!(
-    Report,
-    "The report of `cardkit validate --format json`: `files` (one entry, for the body: `path`, `documents`, `valid`, `layout`, `error`), `suppressed` and `summary`. Described in the README."
-);
-described_object!(
-    ReportLine,
-    "One line of the JSON Lines report: `type` is `document` (one per document, as soon as it is known), `file` (when the body ends) or `summary` (last)."
-);
-described_object!(Sarif, "A SARIF 2.1.0 log.");
+impl ToSchema for FreeObject {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("FreeObject")
+    }
+}
 
 /// A request body of any bytes: what is sent is validated, and malformed
 /// JSON is reported in the report, not refused.
@@ -80,9 +79,241 @@ impl ToSchema for AnyBytes {
     }
 }
 
+/// A response of the service, from a real run, that the document shows as
+/// its example (the files of `openapi-examples/`; a test asks the service
+/// again and checks it still answers that).
+#[derive(Debug, Clone, Copy)]
+pub struct Example {
+    /// The file, in `openapi-examples/`.
+    pub file: &'static str,
+    /// What it holds.
+    pub text: &'static str,
+    /// The operation's method.
+    pub method: &'static str,
+    /// The operation's path, as the document names it.
+    pub path: &'static str,
+    /// The request's path and query.
+    pub request: &'static str,
+    /// The request's body, if it has one, and its media type.
+    pub body: Option<(&'static str, &'static str)>,
+    /// The response's status.
+    pub status: u16,
+    /// The response's media type, as the document names it (also the
+    /// request's `Accept`).
+    pub media: &'static str,
+}
+
+macro_rules! example_file {
+    ($file:literal) => {
+        ($file, include_str!(concat!("../openapi-examples/", $file)))
+    };
+}
+
+/// An invalid migration, the body of the examples of `POST /v1/validate`.
+const MIGRATION: &str = include_str!("../../../examples/invalid/migration-problems.json");
+/// Migrations in JSON Lines, one of them invalid.
+const MIGRATIONS: &str = include_str!("../../../examples/invalid/migrations-one-bad-line.jsonl");
+
+/// One example of each operation (of each of `POST /v1/validate`'s media
+/// types), and of a problem.
+pub const EXAMPLES: &[Example] = {
+    const fn example(
+        (file, text): (&'static str, &'static str),
+        method: &'static str,
+        path: &'static str,
+        request: &'static str,
+        body: Option<(&'static str, &'static str)>,
+        status: u16,
+        media: &'static str,
+    ) -> Example {
+        Example {
+            file,
+            text,
+            method,
+            path,
+            request,
+            body,
+            status,
+            media,
+        }
+    }
+    &[
+        example(
+            example_file!("validate.json"),
+            "post",
+            "/v1/validate",
+            "/v1/validate?name=migration.json",
+            Some((MIGRATION, "application/json")),
+            200,
+            "application/json",
+        ),
+        example(
+            example_file!("validate.ndjson"),
+            "post",
+            "/v1/validate",
+            "/v1/validate?name=migrations.jsonl",
+            Some((MIGRATIONS, "application/x-ndjson")),
+            200,
+            "application/x-ndjson",
+        ),
+        example(
+            example_file!("validate.sarif"),
+            "post",
+            "/v1/validate",
+            "/v1/validate?name=migration.json",
+            Some((MIGRATION, "application/json")),
+            200,
+            "application/sarif+json",
+        ),
+        example(
+            example_file!("validate-bad-parameter.json"),
+            "post",
+            "/v1/validate",
+            "/v1/validate?kind=deck",
+            Some((MIGRATION, "application/json")),
+            400,
+            "application/problem+json",
+        ),
+        example(
+            example_file!("schema.json"),
+            "get",
+            "/v1/schema/{kind}",
+            "/v1/schema/migration",
+            None,
+            200,
+            "application/json",
+        ),
+        example(
+            example_file!("fields.json"),
+            "get",
+            "/v1/fields/{kind}",
+            "/v1/fields/migration",
+            None,
+            200,
+            "application/json",
+        ),
+        example(
+            example_file!("explain.json"),
+            "get",
+            "/v1/explain/{kind}",
+            "/v1/explain/migration?pointer=/old_catalogA_id",
+            None,
+            200,
+            "application/json",
+        ),
+        example(
+            example_file!("explain-not-found.json"),
+            "get",
+            "/v1/explain/{kind}",
+            "/v1/explain/deck?pointer=/uuid",
+            None,
+            404,
+            "application/problem+json",
+        ),
+        example(
+            example_file!("explain-code.json"),
+            "get",
+            "/v1/explain/code/{code}",
+            "/v1/explain/code/missing_field",
+            None,
+            200,
+            "application/json",
+        ),
+        example(
+            example_file!("healthz.txt"),
+            "get",
+            "/healthz",
+            "/healthz",
+            None,
+            200,
+            "text/plain",
+        ),
+        example(
+            example_file!("readyz.txt"),
+            "get",
+            "/readyz",
+            "/readyz",
+            None,
+            200,
+            "text/plain",
+        ),
+        example(
+            example_file!("metrics.txt"),
+            "get",
+            "/metrics",
+            "/metrics",
+            None,
+            200,
+            "text/plain",
+        ),
+    ]
+};
+
+/// Adds each example to its response, under its file's name; JSON Lines
+/// one example per line (the schema is a line's).
+fn add_examples(document: &mut Document) {
+    for example in EXAMPLES {
+        let method = match example.method {
+            "post" => HttpMethod::Post,
+            _ => HttpMethod::Get,
+        };
+        let Some(item) = document.paths.paths.get_mut(example.path) else {
+            continue;
+        };
+        let operation = match method {
+            HttpMethod::Post => item.post.as_mut(),
+            _ => item.get.as_mut(),
+        };
+        let Some(operation) = operation else { continue };
+        let Some(RefOr::T(response)) = operation
+            .responses
+            .responses
+            .get_mut(&example.status.to_string())
+        else {
+            continue;
+        };
+        let Some(content) = response.content.get_mut(example.media) else {
+            continue;
+        };
+        let values: Vec<(String, serde_json::Value)> = if example.media == "application/x-ndjson" {
+            example
+                .text
+                .lines()
+                .enumerate()
+                .map(|(number, line)| {
+                    (
+                        format!("{} line {}", example.file, number + 1),
+                        serde_json::from_str(line).unwrap_or_default(),
+                    )
+                })
+                .collect()
+        } else if example.media.starts_with("text/") {
+            vec![(example.file.to_owned(), example.text.into())]
+        } else {
+            vec![(
+                example.file.to_owned(),
+                serde_json::from_str(example.text).unwrap_or_default(),
+            )]
+        };
+        for (name, value) in values {
+            let built = ExampleBuilder::new()
+                .summary(format!(
+                    "`{} {}`",
+                    example.method.to_uppercase(),
+                    example.request
+                ))
+                .value(Some(value))
+                .build();
+            content.examples.insert(name, RefOr::T(built));
+        }
+    }
+}
+
 /// What the annotations cannot say: the body of `POST /v1/validate` may be
-/// empty (an empty body is validated, and reported as empty input).
+/// empty (an empty body is validated, and reported as empty input); no
+/// operation asks for credentials; the examples.
 pub fn finish(document: &mut Document) {
+    add_examples(document);
     let validate = document
         .paths
         .paths
@@ -92,4 +323,5 @@ pub fn finish(document: &mut Document) {
     if let Some(body) = validate {
         body.required = Some(Required::False);
     }
+    document.security = Some(Vec::new());
 }

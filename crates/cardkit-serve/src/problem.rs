@@ -19,19 +19,41 @@ pub struct Problem {
     pub title: &'static str,
     /// What went wrong, in words.
     pub detail: String,
-    /// What kind of problem, for programs: `bad_parameter`,
-    /// `unsupported_media_type`, `body_too_large`, `timed_out`,
-    /// `body_too_slow`,
-    /// `overloaded`, `unreadable_body`, `not_found`, `method_not_allowed`,
-    /// `internal`.
-    pub code: &'static str,
+    /// What kind of problem, for programs.
+    pub code: ProblemCode,
     /// Seconds after which to try again (overload only).
     #[serde(skip)]
     pub retry_after: Option<u64>,
 }
 
+/// What kind of problem a problem detail is, for programs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemCode {
+    /// A query parameter or path segment that cannot be used (400).
+    BadParameter,
+    /// A body cut short, or one that does not decode (400).
+    UnreadableBody,
+    /// A body larger than the limit (413).
+    BodyTooLarge,
+    /// A media type or content coding the service does not read (415).
+    UnsupportedMediaType,
+    /// The request took longer than the time limit (408).
+    TimedOut,
+    /// The body came slower than the minimum rate (408).
+    BodyTooSlow,
+    /// The service is at its concurrency limit (503).
+    Overloaded,
+    /// No such route, kind, code or field (404).
+    NotFound,
+    /// A route asked with a method it does not take (405).
+    MethodNotAllowed,
+    /// A fault of the service itself (500).
+    Internal,
+}
+
 impl Problem {
-    fn new(status: StatusCode, code: &'static str, detail: impl Into<String>) -> Self {
+    fn new(status: StatusCode, code: ProblemCode, detail: impl Into<String>) -> Self {
         Problem {
             kind: "about:blank",
             status: status.as_u16(),
@@ -44,17 +66,21 @@ impl Problem {
 
     /// A query parameter or path segment that cannot be used (400).
     pub fn bad_parameter(detail: impl Into<String>) -> Self {
-        Problem::new(StatusCode::BAD_REQUEST, "bad_parameter", detail)
+        Problem::new(StatusCode::BAD_REQUEST, ProblemCode::BadParameter, detail)
     }
 
     /// A body that could not be read: cut short, or not decodable (400).
     pub fn unreadable_body(detail: impl Into<String>) -> Self {
-        Problem::new(StatusCode::BAD_REQUEST, "unreadable_body", detail)
+        Problem::new(StatusCode::BAD_REQUEST, ProblemCode::UnreadableBody, detail)
     }
 
     /// A body larger than the service takes (413).
     pub fn body_too_large(detail: impl Into<String>) -> Self {
-        Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", detail)
+        Problem::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            ProblemCode::BodyTooLarge,
+            detail,
+        )
     }
 
     /// A body of a media type or content coding the service does not read
@@ -62,7 +88,7 @@ impl Problem {
     pub fn unsupported_media_type(detail: impl Into<String>) -> Self {
         Problem::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
+            ProblemCode::UnsupportedMediaType,
             detail,
         )
     }
@@ -71,14 +97,18 @@ impl Problem {
     pub fn timed_out(seconds: u64) -> Self {
         Problem::new(
             StatusCode::REQUEST_TIMEOUT,
-            "timed_out",
+            ProblemCode::TimedOut,
             format!("the request took longer than the limit of {seconds} s"),
         )
     }
 
     /// A body that came slower than the minimum rate (408).
     pub fn body_too_slow(detail: impl Into<String>) -> Self {
-        Problem::new(StatusCode::REQUEST_TIMEOUT, "body_too_slow", detail)
+        Problem::new(
+            StatusCode::REQUEST_TIMEOUT,
+            ProblemCode::BodyTooSlow,
+            detail,
+        )
     }
 
     /// A request shed because the service is at its concurrency limit (503).
@@ -87,7 +117,7 @@ impl Problem {
             retry_after: Some(1),
             ..Problem::new(
                 StatusCode::SERVICE_UNAVAILABLE,
-                "overloaded",
+                ProblemCode::Overloaded,
                 format!("the service is validating {limit} requests, its limit; try again shortly"),
             )
         }
@@ -95,17 +125,25 @@ impl Problem {
 
     /// No such route or resource (404).
     pub fn not_found(detail: impl Into<String>) -> Self {
-        Problem::new(StatusCode::NOT_FOUND, "not_found", detail)
+        Problem::new(StatusCode::NOT_FOUND, ProblemCode::NotFound, detail)
     }
 
     /// A route asked with a method it does not take (405).
     pub fn method_not_allowed(detail: impl Into<String>) -> Self {
-        Problem::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", detail)
+        Problem::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            ProblemCode::MethodNotAllowed,
+            detail,
+        )
     }
 
     /// A fault of the service itself (500).
     pub fn internal(detail: impl Into<String>) -> Self {
-        Problem::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", detail)
+        Problem::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            ProblemCode::Internal,
+            detail,
+        )
     }
 }
 

@@ -30,7 +30,7 @@ fn kind_of(name: &str) -> Result<Kind, Problem> {
     tag = "reference",
     params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), SchemaParams),
     responses(
-        (status = 200, description = "The JSON Schema", body = Object, content_type = "application/json"),
+        (status = 200, description = "The JSON Schema", body = crate::openapi::FreeObject, content_type = "application/json"),
         (status = 400, description = "A bad parameter", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such kind", body = Problem, content_type = "application/problem+json"),
     )
@@ -133,7 +133,7 @@ pub struct FieldsParams {
     tag = "reference",
     params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), FieldsParams),
     responses(
-        (status = 200, description = "One object per field", body = Vec<Object>, content_type = "application/json"),
+        (status = 200, description = "One object per field", body = Vec<crate::openapi::FreeObject>, content_type = "application/json"),
         (status = 400, description = "A bad parameter", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such kind", body = Problem, content_type = "application/problem+json"),
     )
@@ -186,7 +186,7 @@ pub struct ExplainParams {
     tag = "reference",
     params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), ExplainParams),
     responses(
-        (status = 200, description = "The explanation of each place the pointer names", body = Object, content_type = "application/json"),
+        (status = 200, description = "The explanation of each place the pointer names", body = crate::openapi::FreeObject, content_type = "application/json"),
         (status = 400, description = "No `pointer`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such kind, or the pointer or field names no field (the nearest known one is suggested when one is close)", body = Problem, content_type = "application/problem+json"),
     )
@@ -217,7 +217,7 @@ pub async fn explain(
     tag = "reference",
     params(("code" = String, Path, description = "A diagnostic code, e.g. `missing_field`", example = "missing_field")),
     responses(
-        (status = 200, description = "The code explained, with its example's diagnostics", body = Object, content_type = "application/json"),
+        (status = 200, description = "The code explained, with its example's diagnostics", body = crate::openapi::CodeExplained, content_type = "application/json"),
         (status = 404, description = "No such code", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -72,7 +72,7 @@ pub struct ValidateParams {
     warn: Option<String>,
     /// How many warnings of each kind are shown before the rest are only
     /// counted; 0 shows all. Default 3.
-    #[param(minimum = 0, maximum = 4_294_967_295_u64)]
+    #[param(value_type = Option<u64>, minimum = 0, maximum = 4_294_967_295_u64)]
     warning_limit: Option<u32>,
     /// The name the report gives the body (its `path`), such as the name
     /// of the file sent. Default `<body>`.
@@ -191,7 +191,7 @@ impl ValidateParams {
         ),
     ),
     responses(
-        (status = 200, description = "The report, valid or not: the structure of `cardkit validate --format json` with one file entry for the body; JSON Lines (one line per document as it is known) for `Accept: application/x-ndjson`; SARIF 2.1.0 for `Accept: application/sarif+json`.",
+        (status = 200, description = "The report, valid or not: the structure of `cardkit validate --format json` with one file entry for the body; for `Accept: application/x-ndjson`, JSON Lines: the body is a stream of `ReportLine`s, one JSON object and a newline each (a `document` line per document as it is known, a `file` line when the body ends, a `summary` line last); SARIF 2.1.0 for `Accept: application/sarif+json`.",
             content(
                 (crate::openapi::Report = "application/json"),
                 (crate::openapi::ReportLine = "application/x-ndjson"),

@@ -103,6 +103,7 @@ impl Example {
 /// A code explained, with the diagnostics of that code that the validator
 /// gives for the example: what `cardkit explain CODE` shows.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CodeExplained {
     /// The code.
     pub code: Code,

@@ -9,6 +9,13 @@ use serde::Serialize;
 /// A stable machine code for each kind of problem. The strings returned by
 /// [`Code::as_str`] are part of cardkit's public interface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(
+        description = "What kind of problem: a stable code (`cardkit explain CODE` explains it)."
+    )
+)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Code {
@@ -136,6 +143,7 @@ impl fmt::Display for Code {
 
 /// Whether a diagnostic makes its document invalid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// The document is invalid.

@@ -2,7 +2,6 @@
 //! place and what was expected and found, with the source line around it
 //! ([`Excerpt`]).
 
-use serde::ser::SerializeMap;
 use serde::Serialize;
 
 use super::code::{Code, Severity};
@@ -89,37 +88,96 @@ impl Diagnostic {
     }
 }
 
-/// The JSON form of a diagnostic, documented in the README: its data, the
-/// message in words, and what was expected and found, where the code has them.
+/// One problem found in a document, in JSON (documented in the README): its
+/// data, the message in words, and what was expected and found, where the
+/// code has them. (What a `Diagnostic` serializes as; with the `openapi`
+/// feature, the OpenAPI schema `Diagnostic`.)
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = Diagnostic))]
+pub struct DiagnosticJson<'a> {
+    /// What kind of problem.
+    code: Code,
+    /// `error` makes the document invalid; `warning` does not.
+    severity: Severity,
+    /// RFC 6901 JSON Pointer of the offending value from the file's root
+    /// (for a missing member, the pointer it would have); cut after 16 KiB,
+    /// then `…`, when it is longer.
+    pointer: &'a str,
+    /// The whole pointer's length in bytes, when `pointer` was cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pointer_bytes: Option<usize>,
+    /// The spec's `Model.field` the problem is about, e.g. `CardSet.uuid`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+    /// What was expected and what was found, in words.
+    message: String,
+    /// What the field takes, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<String>,
+    /// The values the field allows (a constant or an enumeration).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allowed: Option<Vec<&'static str>>,
+    /// What was found, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    found: Option<String>,
+    /// The known member meant, for an unknown one close to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suggestion: Option<&'static str>,
+    /// Byte offset in the file of the offending value.
+    offset: usize,
+    /// 1-based line of `offset`.
+    line: usize,
+    /// 1-based column of `offset`, in characters.
+    column: usize,
+}
+
+impl<'a> From<&'a Diagnostic> for DiagnosticJson<'a> {
+    fn from(diagnostic: &'a Diagnostic) -> Self {
+        DiagnosticJson {
+            code: diagnostic.code,
+            severity: diagnostic.severity,
+            pointer: &diagnostic.pointer,
+            pointer_bytes: diagnostic.pointer_bytes,
+            field: diagnostic.field.as_deref(),
+            message: diagnostic.message(),
+            expected: words::expected(&diagnostic.detail),
+            allowed: diagnostic.detail.allowed(),
+            found: words::found(&diagnostic.detail),
+            suggestion: diagnostic.detail.suggestion(),
+            offset: diagnostic.offset,
+            line: diagnostic.line,
+            column: diagnostic.column,
+        }
+    }
+}
+
 impl Serialize for Diagnostic {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("code", &self.code)?;
-        map.serialize_entry("severity", &self.severity)?;
-        map.serialize_entry("pointer", &self.pointer)?;
-        if let Some(bytes) = self.pointer_bytes {
-            map.serialize_entry("pointer_bytes", &bytes)?;
-        }
-        if let Some(field) = &self.field {
-            map.serialize_entry("field", field)?;
-        }
-        map.serialize_entry("message", &self.message())?;
-        if let Some(expected) = words::expected(&self.detail) {
-            map.serialize_entry("expected", &expected)?;
-        }
-        if let Some(allowed) = self.detail.allowed() {
-            map.serialize_entry("allowed", &allowed)?;
-        }
-        if let Some(found) = words::found(&self.detail) {
-            map.serialize_entry("found", &found)?;
-        }
-        if let Some(suggestion) = self.detail.suggestion() {
-            map.serialize_entry("suggestion", suggestion)?;
-        }
-        map.serialize_entry("offset", &self.offset)?;
-        map.serialize_entry("line", &self.line)?;
-        map.serialize_entry("column", &self.column)?;
-        map.end()
+        DiagnosticJson::from(self).serialize(serializer)
+    }
+}
+
+/// A diagnostic's schema is that of its JSON form.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Diagnostic {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        <DiagnosticJson<'_> as utoipa::PartialSchema>::schema()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Diagnostic {
+    fn name() -> std::borrow::Cow<'static, str> {
+        <DiagnosticJson<'_> as utoipa::ToSchema>::name()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <DiagnosticJson<'_> as utoipa::ToSchema>::schemas(schemas);
     }
 }
 

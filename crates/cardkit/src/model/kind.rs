@@ -9,6 +9,7 @@ use crate::table::{Describe, Model, ModelDef, Type};
 
 /// The four kinds of document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// A card-design template.

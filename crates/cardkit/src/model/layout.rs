@@ -6,6 +6,11 @@ use serde::Serialize;
 
 /// How the documents of one JSON value are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(rename_all = "snake_case")
+)]
 pub enum Layout {
     /// The value is one document.
     Bare,

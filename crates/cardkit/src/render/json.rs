@@ -9,6 +9,8 @@ use serde::Serialize;
 use super::renderer::{FileEnd, Renderer};
 use crate::diagnostic::Diagnostic;
 use crate::model::Kind;
+#[cfg(feature = "openapi")]
+use crate::report::Suppressed;
 use crate::report::{DocumentReport, Layout, Omitted};
 use crate::report::{Summary, WarningFilter};
 
@@ -33,17 +35,26 @@ impl Json {
 }
 
 /// One document's entry: its place, kind, verdict and the diagnostics the
-/// filter shows. Shared with [`super::JsonLines`].
+/// filter shows (in the JSON report and in JSON Lines).
 #[derive(Serialize)]
-pub(super) struct DocumentEntry<'a> {
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = Document))]
+pub struct DocumentEntry<'a> {
+    /// JSON Pointer of the document within its file (or its line); `""`
+    /// for the root.
     pointer: &'a str,
+    /// For JSON Lines, the 1-based line the document is on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pointer_bytes: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     line: Option<usize>,
+    /// The document's kind; `null` for problems found outside any document
+    /// (malformed JSON, a kind that cannot be told).
     kind: Option<Kind>,
+    /// No diagnostic of the document is an error.
     valid: bool,
+    /// The diagnostics shown, in document order.
     diagnostics: Vec<&'a Diagnostic>,
+    /// Diagnostics past the bounds a document keeps, counted but not kept.
     #[serde(skip_serializing_if = "Omitted::is_empty")]
     omitted: &'a Omitted,
 }
@@ -68,10 +79,14 @@ impl<'a> DocumentEntry<'a> {
 
 /// How the reading of one input ended, as the members that end its entry.
 #[derive(Serialize)]
-pub(super) struct FileTail<'a> {
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = FileEnd))]
+pub struct FileTail<'a> {
+    /// Every document of the input is valid, and it was read to its end.
     valid: bool,
+    /// How the documents were found in the input.
     #[serde(skip_serializing_if = "Option::is_none")]
     layout: Option<Layout>,
+    /// Why the input could not be read to its end.
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
     /// How the file was checked (the version, under `--as-of auto`).
@@ -88,6 +103,35 @@ impl<'a> From<FileEnd<'a>> for FileTail<'a> {
             note: end.note,
         }
     }
+}
+
+/// The JSON report: one entry per input, the warnings counted but not
+/// shown, and the totals. (The renderer writes it piece by piece, as its
+/// entries are known; this is the shape of what it writes.)
+#[cfg(feature = "openapi")]
+#[derive(utoipa::ToSchema)]
+pub struct Report<'a> {
+    /// One entry per input, in the order read.
+    pub files: Vec<FileEntry<'a>>,
+    /// Diagnostics of one kind counted but not shown past the warning limit.
+    pub suppressed: Vec<Suppressed>,
+    /// The totals.
+    pub summary: &'a Summary,
+}
+
+/// One input's entry in the JSON report: its path, its documents, then how
+/// its reading ended.
+#[cfg(feature = "openapi")]
+#[derive(utoipa::ToSchema)]
+#[schema(as = File)]
+pub struct FileEntry<'a> {
+    /// The input's path as given (`-` for standard input).
+    pub path: &'a str,
+    /// One entry per document, in input order.
+    pub documents: Vec<DocumentEntry<'a>>,
+    /// How the reading ended.
+    #[serde(flatten)]
+    pub tail: FileTail<'a>,
 }
 
 impl Renderer for Json {

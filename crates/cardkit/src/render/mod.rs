@@ -15,10 +15,14 @@ pub mod words;
 
 pub use concise::Concise;
 pub use github::Github;
-pub use json::Json;
-pub use json_lines::JsonLines;
+pub use json::{DocumentEntry, FileTail, Json};
+#[cfg(feature = "openapi")]
+pub use json::{FileEntry, Report};
+pub use json_lines::{JsonLines, Line as ReportLine};
 pub use junit::Junit;
 pub use renderer::{FileEnd, Renderer};
 pub use sarif::Sarif;
+#[cfg(feature = "openapi")]
+pub use sarif::{Log as SarifLog, LogRun as SarifRun};
 pub use statistics::Statistics;
 pub use text::Text;

@@ -50,8 +50,12 @@ impl Sarif {
         }
     }
 
-    /// The URI of `path`: relative (percent-encoded) when it is relative or
-    /// under the base directory, else a `file` URI.
+    /// The URI of `path` (RFC 3986): a relative reference, percent-encoded,
+    /// when it is relative or under the base directory, else a `file` URI.
+    /// A relative reference whose first segment holds a `:` starts with
+    /// `./`, so that it is not read as a scheme (`./a:b.json`); a `\` is a
+    /// separator on Windows only, and elsewhere a character of the name
+    /// (`%5C`).
     #[must_use]
     pub fn uri(&self, path: &str) -> String {
         let path = Path::new(path);
@@ -62,15 +66,36 @@ impl Sarif {
         };
         match relative {
             Some(relative) => {
-                let text = relative.to_string_lossy().replace('\\', "/");
-                let text = text.strip_prefix("./").unwrap_or(&text);
-                utf8_percent_encode(text, PATH).to_string()
+                let text = slashed(&relative.to_string_lossy());
+                let mut text = text.as_str();
+                while let Some(rest) = text.strip_prefix("./") {
+                    text = rest;
+                }
+                let encoded = utf8_percent_encode(text, PATH).to_string();
+                let first = encoded.split('/').next().unwrap_or_default();
+                if first.contains(':') {
+                    format!("./{encoded}")
+                } else {
+                    encoded
+                }
             }
-            None => format!(
-                "file://{}",
-                utf8_percent_encode(&path.to_string_lossy(), PATH)
-            ),
+            None => {
+                let text = slashed(&path.to_string_lossy());
+                // `C:/x` on Windows: the path of `file:///C:/x`.
+                let root = if text.starts_with('/') { "" } else { "/" };
+                format!("file://{root}{}", utf8_percent_encode(&text, PATH))
+            }
         }
+    }
+}
+
+/// A path with `/` between its components: Windows' `\` made `/`; on other
+/// systems a `\` is part of a name, and stays (to be percent-encoded).
+fn slashed(path: &str) -> String {
+    if cfg!(windows) {
+        path.replace('\\', "/")
+    } else {
+        path.to_owned()
     }
 }
 
@@ -94,8 +119,9 @@ const PATH: &AsciiSet = &CONTROLS
     .add(b'}');
 
 #[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifResult))]
 #[serde(rename_all = "camelCase")]
-struct SarifResult<'a> {
+pub struct SarifResult<'a> {
     rule_id: &'static str,
     rule_index: usize,
     level: &'static str,
@@ -106,32 +132,37 @@ struct SarifResult<'a> {
 }
 
 #[derive(Serialize)]
-struct Text {
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifMessage))]
+pub struct Text {
     text: String,
 }
 
 #[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifLocation))]
 #[serde(rename_all = "camelCase")]
-struct Location<'a> {
+pub struct Location<'a> {
     physical_location: PhysicalLocation<'a>,
     logical_locations: [LogicalLocation<'a>; 1],
 }
 
 #[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifPhysicalLocation))]
 #[serde(rename_all = "camelCase")]
-struct PhysicalLocation<'a> {
+pub struct PhysicalLocation<'a> {
     artifact_location: ArtifactLocation<'a>,
     region: Region,
 }
 
 #[derive(Serialize)]
-struct ArtifactLocation<'a> {
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifArtifactLocation))]
+pub struct ArtifactLocation<'a> {
     uri: &'a str,
 }
 
 #[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifRegion))]
 #[serde(rename_all = "camelCase")]
-struct Region {
+pub struct Region {
     start_line: usize,
     start_column: usize,
     end_line: usize,
@@ -139,19 +170,22 @@ struct Region {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifLogicalLocation))]
 #[serde(rename_all = "camelCase")]
-struct LogicalLocation<'a> {
+pub struct LogicalLocation<'a> {
     fully_qualified_name: &'a str,
 }
 
 #[derive(Serialize)]
-struct Fingerprints {
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifFingerprints))]
+pub struct Fingerprints {
     #[serde(rename = "cardkit/v1")]
     cardkit: String,
 }
 
 #[derive(Serialize)]
-struct Properties<'a> {
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifResultProperties))]
+pub struct Properties<'a> {
     pointer: &'a str,
     /// The whole pointer's length when `pointer` was cut.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -183,22 +217,142 @@ fn fingerprint(diagnostic: &Diagnostic) -> String {
     format!("{:016x}", hash.finish())
 }
 
-fn rules() -> Vec<serde_json::Value> {
+/// A rule of the log's tool: one per code, described from the code's
+/// explanation (what `cardkit explain CODE` says).
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifRule))]
+#[serde(rename_all = "camelCase")]
+pub struct Rule {
+    /// The code.
+    id: &'static str,
+    /// The code in one sentence.
+    short_description: Text,
+    /// What the code means.
+    full_description: Text,
+    /// What it means and how to fix it, with an example.
+    help: Help,
+    /// Where codes are documented.
+    help_uri: String,
+    /// The code's severity unless options change it.
+    default_configuration: Configuration,
+}
+
+/// A rule's help, as text and as Markdown.
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifHelp))]
+pub struct Help {
+    /// Plain text.
+    text: String,
+    /// GitHub-flavoured Markdown.
+    markdown: String,
+}
+
+/// A rule's default configuration.
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifConfiguration))]
+pub struct Configuration {
+    /// `error` or `warning`.
+    level: &'static str,
+}
+
+/// The tool of the log, and its rules.
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifTool))]
+pub struct Tool {
+    /// cardkit.
+    driver: Driver,
+}
+
+/// cardkit as the log's tool.
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifDriver))]
+#[serde(rename_all = "camelCase")]
+pub struct Driver {
+    /// `cardkit`.
+    name: &'static str,
+    /// cardkit's version.
+    version: &'static str,
+    /// Where cardkit is documented.
+    information_uri: &'static str,
+    /// One rule per code, in the order of `ruleIndex`.
+    rules: Vec<Rule>,
+}
+
+/// A SARIF 2.1.0 log: one run of cardkit, its rules, one result per
+/// diagnostic shown, and the invocation. (The renderer writes it piece by
+/// piece; this is the shape of what it writes.)
+#[cfg(feature = "openapi")]
+#[derive(utoipa::ToSchema)]
+#[schema(as = Sarif)]
+pub struct Log<'a> {
+    /// The SARIF 2.1.0 schema's address.
+    #[serde(rename = "$schema")]
+    pub schema: &'static str,
+    /// `2.1.0`.
+    #[schema(pattern = r"^2\.1\.0$")]
+    pub version: &'static str,
+    /// One run, of cardkit.
+    pub runs: Vec<LogRun<'a>>,
+}
+
+/// The one run of a log.
+#[cfg(feature = "openapi")]
+#[derive(utoipa::ToSchema)]
+#[schema(as = SarifRun)]
+pub struct LogRun<'a> {
+    /// cardkit and its rules.
+    pub tool: Tool,
+    /// One result per diagnostic shown.
+    pub results: Vec<SarifResult<'a>>,
+    /// The run's invocation: whether every input was read, notifications
+    /// (inputs that could not be read, what was not shown), the totals.
+    #[schema(value_type = Vec<std::collections::BTreeMap<String, serde_json::Value>>)]
+    pub invocations: Vec<serde_json::Value>,
+}
+
+fn rules() -> Vec<Rule> {
     Code::ALL
         .iter()
         .map(|&code| {
-            json!({
-                "id": code.as_str(),
-                "shortDescription": {"text": words::code_summary(code)},
-                "help": {"text": format!(
-                    "{} See the error codes in cardkit's README.",
-                    words::code_summary(code)
-                )},
-                "helpUri": format!("{INFORMATION_URI}#error-codes"),
-                "defaultConfiguration": {"level": level(code.default_severity())},
-            })
+            let explanation = code.explanation();
+            let example = &explanation.example;
+            let fix = capitalized(explanation.fix);
+            Rule {
+                id: code.as_str(),
+                short_description: Text {
+                    text: words::code_summary(code).to_owned(),
+                },
+                full_description: Text {
+                    text: explanation.meaning.to_owned(),
+                },
+                help: Help {
+                    text: format!(
+                        "{} To fix it: {} For an example, run `cardkit explain {code}`.",
+                        explanation.meaning, explanation.fix
+                    ),
+                    markdown: format!(
+                        "{}\n\n**To fix it:** {fix}\n\nFor example, `{}` on\n\n```json\n{}\n```\n\n(`cardkit explain {code}` shows the diagnostics it gives.)",
+                        explanation.meaning,
+                        example.command(),
+                        example.document.trim_end(),
+                    ),
+                },
+                help_uri: format!("{INFORMATION_URI}#error-codes"),
+                default_configuration: Configuration {
+                    level: level(code.default_severity()),
+                },
+            }
         })
         .collect()
+}
+
+/// `text` with its first letter a capital.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 impl Renderer for Sarif {
@@ -302,14 +456,14 @@ impl Sarif {
             return Ok(());
         }
         self.head_written = true;
-        let tool = json!({
-            "driver": {
-                "name": "cardkit",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": INFORMATION_URI,
-                "rules": rules(),
-            }
-        });
+        let tool = Tool {
+            driver: Driver {
+                name: "cardkit",
+                version: env!("CARGO_PKG_VERSION"),
+                information_uri: INFORMATION_URI,
+                rules: rules(),
+            },
+        };
         out.write_all(
             b"{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\n\"runs\":[{\"tool\":",
         )?;
@@ -325,5 +479,38 @@ impl Sarif {
                 json!([{"physicalLocation": {"artifactLocation": {"uri": uri}}}]);
         }
         self.notifications.push(notification);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_are_uri_references() {
+        let sarif = Sarif::new(WarningFilter::new(3), Some(PathBuf::from("/work")));
+        for (path, uri) in [
+            ("a:b.json", "./a:b.json"),
+            ("http:x.json", "./http:x.json"),
+            ("./c:d.json", "./c:d.json"),
+            ("dir/a:b.json", "dir/a:b.json"),
+            ("50%.json", "50%25.json"),
+            ("with space.json", "with%20space.json"),
+            ("naïve.json", "na%C3%AFve.json"),
+            ("#hash?.json", "%23hash%3F.json"),
+            ("./examples/set.json", "examples/set.json"),
+            ("/work/sets/a:b.json", "sets/a:b.json"),
+            ("/work/a:b.json", "./a:b.json"),
+            ("/elsewhere/a b.json", "file:///elsewhere/a%20b.json"),
+        ] {
+            assert_eq!(sarif.uri(path), uri, "{path}");
+        }
+        // A backslash is a separator on Windows only.
+        let expected = if cfg!(windows) {
+            "back/slash.json"
+        } else {
+            "back%5Cslash.json"
+        };
+        assert_eq!(sarif.uri("back\\slash.json"), expected);
     }
 }

@@ -49,6 +49,7 @@ pub(crate) fn is_zero(n: &usize) -> bool {
 
 /// Diagnostics counted but not kept, by severity and code.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Omitted {
     /// Errors by code.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]

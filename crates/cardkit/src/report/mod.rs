@@ -15,6 +15,7 @@ use crate::diagnostic::{Code, Diagnostic, Severity};
 
 /// Totals of a run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Summary {
     /// Files read.
     pub files: usize,
@@ -164,6 +165,7 @@ pub struct WarningFilter {
 
 /// Diagnostics of one kind that were counted but not shown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Suppressed {
     /// Their code.
     pub code: Code,
