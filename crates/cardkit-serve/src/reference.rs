@@ -133,7 +133,7 @@ pub struct FieldsParams {
     tag = "reference",
     params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), FieldsParams),
     responses(
-        (status = 200, description = "One object per field", body = Vec<crate::openapi::FreeObject>, content_type = "application/json"),
+        (status = 200, description = "One object per field", body = Vec<cardkit::schema::listing::Row>, content_type = "application/json"),
         (status = 400, description = "A bad parameter", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such kind", body = Problem, content_type = "application/problem+json"),
     )
@@ -186,7 +186,7 @@ pub struct ExplainParams {
     tag = "reference",
     params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), ExplainParams),
     responses(
-        (status = 200, description = "The explanation of each place the pointer names", body = crate::openapi::FreeObject, content_type = "application/json"),
+        (status = 200, description = "The explanation of each place the pointer names", body = cardkit::schema::explain::Explanation, content_type = "application/json"),
         (status = 400, description = "No `pointer`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such kind, or the pointer or field names no field (the nearest known one is suggested when one is close)", body = Problem, content_type = "application/problem+json"),
     )

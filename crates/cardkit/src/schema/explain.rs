@@ -29,6 +29,7 @@ use crate::schema::words::{
 use crate::table::{models_of, FieldDef, ModelDef, Type};
 
 /// What a pointer names, in words.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Explanation {
     /// The kind of document.
@@ -49,6 +50,7 @@ pub struct Explanation {
 }
 
 /// One place, in words.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Explained {
     /// The place's pointer pattern (list items as `*`).
@@ -65,6 +67,7 @@ pub struct Explained {
 }
 
 /// A labelled line of an explanation.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Line {
     /// What the line tells: `field`, `type`, `presence`, …

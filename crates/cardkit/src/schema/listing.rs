@@ -69,6 +69,7 @@ pub struct Listing {
 /// One place of a listing as data: what `cardkit fields --format json`
 /// prints for it. Members are declared (and serialized) in alphabetical
 /// order; those a kind of member does not have are left out.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
     /// The default value, when the member has one (`null` included).
@@ -112,6 +113,7 @@ pub struct Row {
 }
 
 /// What a listed place holds.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MemberKind {
@@ -127,6 +129,7 @@ pub enum MemberKind {
 /// A union branch a place is in, as data. Members are in alphabetical
 /// order; a tag's branch has `tag` and `value`, a shape's `shape` and
 /// `union`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Condition {
     /// The pointer pattern of the value whose branch is chosen.

@@ -62,6 +62,7 @@ pub struct Resolved {
 }
 
 /// Where a document is in a file, for a pointer from the file's root.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct InFile {
     /// The document's pointer in the file: `/data`, `/data/NEO`, `/0`, …
