@@ -792,6 +792,17 @@ fn a_bom_is_read_past_and_kept_and_pointers_are_read_as_rfc_6901_says() {
     )
     .unwrap();
     assert_eq!(out, format!("\u{feff}{{\"x\": \"{B}\"}}\n").as_bytes());
+    // The BOM is the file's: it stays when the first line is dropped (found
+    // by the fuzz target apply_rewrite).
+    let (out, _) = json_with(
+        &p,
+        "/x",
+        true,
+        format!("\u{feff}{{\"x\": \"{C}\"}}\n{{\"x\": \"{A}\"}}\n").as_bytes(),
+        OnDelete::Drop,
+    )
+    .unwrap();
+    assert_eq!(out, format!("\u{feff}{{\"x\": \"{B}\"}}\n").as_bytes());
     // An index with a leading zero is no index.
     let (out, report) =
         json_with(&p, "/cards/01/x", false, text.as_bytes(), OnDelete::Keep).unwrap();

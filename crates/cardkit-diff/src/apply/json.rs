@@ -358,9 +358,13 @@ pub fn rewrite(
             continue;
         }
         let (edits, drop) = edits(body, Some(number), name, pattern, plan, options, report)?;
-        if let (Some(out), false) = (out.as_deref_mut(), drop) {
+        if let Some(out) = out.as_deref_mut() {
+            // The byte order mark is the file's: it stays when its line is
+            // dropped.
             out.write_all(bom).map_err(io)?;
-            write_edited(out, &line[bom.len()..], &edits).map_err(io)?;
+            if !drop {
+                write_edited(out, &line[bom.len()..], &edits).map_err(io)?;
+            }
         }
     }
 }
