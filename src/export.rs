@@ -8,7 +8,7 @@ use cardkit::render::words::{plural, were};
 use cardkit::render::Text;
 use cardkit::run::{discover, ExitStatus, Failure, Run, Shown, UntilClosed};
 use cardkit_export::layout::layout;
-use cardkit_export::{Exporter, InputError, OnInvalid, Target};
+use cardkit_export::{Exporter, InputError, Mode, OnInvalid, Target, Totals};
 
 use crate::options::{check_paths, OnInvalidWords, Running, Validation};
 use crate::output::{note, Shared};
@@ -36,10 +36,17 @@ pub struct Args {
 
     /// A label for this build of the data: a `build` column (SQLite,
     /// PostgreSQL) or a `build=LABEL/` partition (Parquet), so that builds
-    /// sit side by side; exporting the same build again replaces it.
-    /// Example: --build 2024-05-17
+    /// sit side by side. Example: --build 2024-05-17
     #[arg(long, value_name = "LABEL")]
     build: Option<String>,
+
+    /// Empties the build first. Without it, an export adds to what the
+    /// target holds: a set exported again replaces that set's rows (by
+    /// code), a card, token or product its uuid's, a migration its id's,
+    /// and every other row is kept. A Parquet build, whose files are
+    /// written whole, is only written again with --replace.
+    #[arg(long)]
+    replace: bool,
 
     /// Prints the tables and columns the export writes (generated from the
     /// field tables), and exits.
@@ -84,7 +91,13 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     };
     let settings = args.validation.settings();
     let build = args.build.as_deref();
-    let mut exporter = match Exporter::open(target, on_invalid, build, args.running.jobs()) {
+    let mode = if args.replace {
+        Mode::Replace
+    } else {
+        Mode::Append
+    };
+    let opened = Exporter::open_with(target, on_invalid, build, args.running.jobs(), mode);
+    let mut exporter = match opened {
         Ok(exporter) => exporter,
         Err(error) => {
             note("export", &format!("error: {error}"));
@@ -186,10 +199,100 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     if totals.left_out > 0 {
         writeln!(out, "{} left out", were(totals.left_out, "document"))?;
     }
+    for line in changes(&totals) {
+        writeln!(out, "{line}")?;
+    }
     let left_out = if totals.left_out > 0 {
         ExitStatus::Invalid
     } else {
         ExitStatus::Valid
     };
     Ok(status.and(left_out))
+}
+
+/// The summary's lines on what the run added, replaced and did not export.
+fn changes(totals: &Totals) -> Vec<String> {
+    let changes = &totals.changes;
+    let mut lines = Vec::new();
+    let replaced: usize = changes.replaced_sets.len();
+    let added = totals.sets.saturating_sub(replaced);
+    let mut parts = Vec::new();
+    if changes.emptied {
+        parts.push("emptied the build first (--replace)".to_owned());
+    }
+    if added > 0 || replaced == 0 {
+        parts.push(format!("added {}", plural(added, "set")));
+    }
+    if replaced > 0 {
+        let sets: Vec<String> = changes
+            .replaced_sets
+            .iter()
+            .take(10)
+            .map(|(code, rows)| format!("{code}: {}", plural(*rows, "row")))
+            .collect();
+        let more = if replaced > sets.len() { ", …" } else { "" };
+        parts.push(format!(
+            "replaced {} already there ({}{more})",
+            plural(replaced, "set"),
+            sets.join(", ")
+        ));
+    }
+    if changes.replaced_migrations > 0 {
+        parts.push(format!(
+            "replaced {} already there",
+            plural(changes.replaced_migrations, "migration")
+        ));
+    }
+    if totals.sets > 0 || replaced > 0 || changes.emptied || changes.replaced_migrations > 0 {
+        lines.push(parts.join("; "));
+    }
+    if !totals.duplicates.is_empty() {
+        let n = totals.duplicates.len();
+        let what = if n == 1 {
+            "set or migration was"
+        } else {
+            "sets or migrations were"
+        };
+        lines.push(format!(
+            "{n} {what} read twice (each named above): the later of each is kept"
+        ));
+    }
+    if changes.moved > 0 {
+        let mut line = format!(
+            "{} stored under another set before: that set's rows of them were removed",
+            plural(changes.moved, "uuid")
+        );
+        for note in &changes.moved_notes {
+            line.push_str(&format!("\n  {note}"));
+        }
+        if changes.moved > changes.moved_notes.len() {
+            line.push_str("\n  …");
+        }
+        lines.push(line);
+    }
+    let kinds = totals.not_exported.len();
+    if kinds > 0 || totals.not_exported_unnamed > 0 {
+        let named: Vec<String> = totals
+            .not_exported
+            .iter()
+            .take(8)
+            .map(|(name, n)| format!("`{name}` ({n}×)"))
+            .collect();
+        let more = if kinds > named.len() { ", …" } else { "" };
+        let unnamed = if totals.not_exported_unnamed > 0 {
+            format!(
+                "{}{} more not named",
+                if named.is_empty() { "" } else { "; " },
+                totals.not_exported_unnamed
+            )
+        } else {
+            String::new()
+        };
+        lines.push(format!(
+            "not exported: {} the spec does not define, in no table: {}{more}{unnamed}",
+            plural(kinds, "member"),
+            named.join(", ")
+        ));
+    }
+    lines
 }

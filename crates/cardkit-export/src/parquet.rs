@@ -27,9 +27,10 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
+use crate::keys::Changes;
 use crate::layout::{layout, ColumnType, Table};
 use crate::rows::{Cell, TableRows};
-use crate::{Error, Store};
+use crate::{Error, Mode, Store};
 
 /// Rows gathered before they are handed to the Parquet writer as one batch
 /// (the builders of the twelve tables hold this many rows each: 8192 took
@@ -197,6 +198,8 @@ pub struct Parquet {
     files: Vec<TableFile>,
     /// [`ENCODING_BUDGET`], or less in tests.
     budget: usize,
+    /// The build was there, and is replaced (`--replace`).
+    replaced: bool,
 }
 
 impl Parquet {
@@ -206,12 +209,31 @@ impl Parquet {
     ///
     /// # Errors
     /// A directory or file cannot be made, another run is writing into
-    /// `dir`, or a commit left unfinished cannot be finished.
-    pub fn open(dir: &Path, build: Option<&str>) -> Result<Parquet, Error> {
+    /// `dir`, or a commit left unfinished cannot be finished; or the build
+    /// is there already and `mode` is [`Mode::Append`]: a Parquet file is
+    /// written whole, so a run cannot add to one, and it does not replace
+    /// one unless asked (`--replace`).
+    pub fn open(dir: &Path, build: Option<&str>, mode: Mode) -> Result<Parquet, Error> {
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::new(format!("parquet:{}: {e}", dir.display())))?;
         let lock = lock(dir)?;
         finish_commit(dir)?;
+        let there = layout().tables.iter().any(|table| {
+            let mut folder = dir.join(&table.name);
+            if let Some(build) = build {
+                folder.push(format!("build={}", partition_value(build)));
+            }
+            folder.join(FILE_NAME).exists()
+        });
+        if there && mode == Mode::Append {
+            let build = build.map_or("the build without a label".to_owned(), |b| {
+                format!("build {b}")
+            });
+            return Err(Error::new(format!(
+                    "parquet:{}: {build} is there already, and Parquet files are written whole (a run cannot add to them): give --replace to write it anew, or another --build label",
+                    dir.display()
+                )));
+        }
         let properties = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
             .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
@@ -252,6 +274,7 @@ impl Parquet {
             _lock: lock,
             files,
             budget: ENCODING_BUDGET,
+            replaced: there,
         })
     }
 
@@ -309,9 +332,13 @@ impl Store for Parquet {
         Ok(())
     }
 
-    fn commit(self: Box<Self>) -> Result<(), Error> {
+    fn commit(self: Box<Self>) -> Result<Changes, Error> {
         let Parquet {
-            dir, _lock, files, ..
+            dir,
+            _lock,
+            files,
+            replaced,
+            ..
         } = *self;
         let mut written = Vec::new();
         let mut failed = None;
@@ -341,7 +368,11 @@ impl Store for Parquet {
             return Err(error);
         }
         record_commit(&dir, &folders)?;
-        finish_commit(&dir)
+        finish_commit(&dir)?;
+        Ok(Changes {
+            emptied: replaced,
+            ..Changes::default()
+        })
     }
 
     fn abort(self: Box<Self>) {
@@ -465,7 +496,7 @@ mod tests {
             let row = cards.push_row();
             cards.set_text(row, name, &format!("card {n}"));
         }
-        let mut store = Parquet::open(dir.path(), None).expect("a new export");
+        let mut store = Parquet::open(dir.path(), None, Mode::Replace).expect("a new export");
         store.budget = budget;
         store.write(table, &cards).expect("the rows written");
         Box::new(store).commit().expect("the export committed");
@@ -532,7 +563,7 @@ mod tests {
         put(dir, "cards/build=b/part-0.parquet", "old cards");
         put(dir, "cards/build=b/.part-0.parquet.incomplete", "new cards");
 
-        let store = Parquet::open(dir, Some("other")).expect("a new run");
+        let store = Parquet::open(dir, Some("other"), Mode::Replace).expect("a new run");
         assert_eq!(read(dir, "cards/build=b/part-0.parquet"), "new cards");
         assert_eq!(read(dir, "sets/build=b/part-0.parquet"), "new sets");
         assert!(!dir
@@ -554,7 +585,9 @@ mod tests {
             "not ours",
         );
 
-        let error = Parquet::open(&export, None).err().expect("refused");
+        let error = Parquet::open(&export, None, Mode::Replace)
+            .err()
+            .expect("refused");
         assert!(
             error
                 .to_string()
@@ -571,7 +604,7 @@ mod tests {
     #[test]
     fn a_committed_run_leaves_its_files_in_place_and_no_record() {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let store = Parquet::open(dir.path(), Some("b")).expect("a new run");
+        let store = Parquet::open(dir.path(), Some("b"), Mode::Replace).expect("a new run");
         Box::new(store).commit().expect("committed");
         assert!(!dir.path().join(COMMIT_RECORD).exists());
         for table in &layout().tables {
@@ -584,8 +617,8 @@ mod tests {
     #[test]
     fn two_runs_never_write_into_one_directory_at_once() {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let first = Parquet::open(dir.path(), Some("a")).expect("the first run");
-        let error = Parquet::open(dir.path(), Some("b"))
+        let first = Parquet::open(dir.path(), Some("a"), Mode::Replace).expect("the first run");
+        let error = Parquet::open(dir.path(), Some("b"), Mode::Replace)
             .err()
             .expect("the second refused");
         assert!(
@@ -595,8 +628,8 @@ mod tests {
             "{error}"
         );
         Box::new(first).abort();
-        let second =
-            Parquet::open(dir.path(), Some("b")).expect("the second, once the first is done");
+        let second = Parquet::open(dir.path(), Some("b"), Mode::Replace)
+            .expect("the second, once the first is done");
         Box::new(second).abort();
     }
 }

@@ -1,0 +1,367 @@
+//! Exports add to what a store holds: a set exported again replaces that
+//! set, every other set is kept; a uuid stored under another set is moved;
+//! `Mode::Replace` empties the build first; the run says what it replaced
+//! and which members the spec does not define it left out. And the errors
+//! of a target that cannot be written name it and the reason.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use cardkit_export::{Exporter, Mode, OnInvalid, Target, Totals};
+use rusqlite::Connection;
+
+fn corpus_set(shared: &Path, name: &str) -> PathBuf {
+    shared.join("corpus/neutral/set").join(name)
+}
+
+fn export_with(target: &Target, inputs: &[PathBuf], mode: Mode) -> Totals {
+    let mut exporter =
+        Exporter::open_with(target, OnInvalid::Keep, None, 2, mode).expect("the target opens");
+    for input in inputs {
+        let file = std::fs::File::open(input).expect("an input");
+        exporter
+            .input(
+                &input.display().to_string(),
+                file,
+                &cardkit::Options::default(),
+                |_| {},
+                |_| {},
+            )
+            .expect("the input is exported");
+    }
+    exporter.finish().expect("the export commits")
+}
+
+fn per_set(db: &Path) -> Vec<(String, i64)> {
+    let db = Connection::open(db).unwrap();
+    let mut statement = db
+        .prepare("SELECT parent_set_code, COUNT(*) FROM cards GROUP BY 1 ORDER BY 1")
+        .unwrap();
+    let rows = statement
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    rows
+}
+
+fn table_names() -> Vec<String> {
+    cardkit_export::layout::layout()
+        .tables
+        .iter()
+        .map(|t| t.name.clone())
+        .collect()
+}
+
+fn integrity(db: &Path) -> String {
+    Connection::open(db)
+        .unwrap()
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap()
+}
+
+/// `export NEO` then `export L15` into the same file kept only L15.
+#[test]
+fn a_second_export_adds_to_the_first() {
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("cards.db");
+    let target = Target::Sqlite(db.clone());
+    let neo = corpus_set(&shared, "jsonsets_NEO.json");
+    let l15 = corpus_set(&shared, "jsonsets_L15.json");
+    let first = export_with(&target, std::slice::from_ref(&neo), Mode::Append);
+    assert_eq!(first.sets, 1);
+    assert!(first.changes.replaced_sets.is_empty());
+    // NEO's members the spec does not define are named, with their count.
+    assert_eq!(
+        first.not_exported,
+        [("Legalities.alchemy".to_owned(), 553)],
+        "{:?}",
+        first.not_exported
+    );
+    let second = export_with(&target, std::slice::from_ref(&l15), Mode::Append);
+    assert_eq!(second.sets, 1);
+    assert!(second.changes.replaced_sets.is_empty());
+    assert_eq!(per_set(&db), [("NEO".to_owned(), 553)]);
+    let tokens: i64 = Connection::open(&db)
+        .unwrap()
+        .query_row(
+            "SELECT COUNT(*) FROM tokens WHERE parent_set_code = 'L15'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(tokens, 1);
+    // L15 again replaces L15 alone, and says so.
+    let before = std::fs::metadata(&db).unwrap().len();
+    let third = export_with(&target, std::slice::from_ref(&l15), Mode::Append);
+    assert_eq!(third.changes.replaced_sets, [("L15".to_owned(), 3)]);
+    assert_eq!(per_set(&db), [("NEO".to_owned(), 553)]);
+    let sets: i64 = Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM sets", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(sets, 2);
+    // `meta` has a row per input, not per run.
+    let metas: i64 = Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM meta", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(metas, 2);
+    assert!(std::fs::metadata(&db).unwrap().len() <= before * 2);
+    assert_eq!(integrity(&db), "ok");
+    // --replace empties the build first.
+    let replaced = export_with(&target, std::slice::from_ref(&l15), Mode::Replace);
+    assert!(replaced.changes.emptied);
+    assert!(per_set(&db).is_empty());
+}
+
+/// `for f in sets/*.json; do cardkit export --to cards.db "$f"; done`
+/// gives what one export of the folder gives, table by table and row by
+/// row; and running a set again changes nothing.
+#[test]
+fn a_loop_over_the_set_files_equals_one_export_of_the_folder() {
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    let files = support::corpus_sets(&shared);
+    let dir = tempfile::tempdir().unwrap();
+    let looped = dir.path().join("loop.db");
+    let whole = dir.path().join("whole.db");
+    for file in &files {
+        export_with(
+            &Target::Sqlite(looped.clone()),
+            std::slice::from_ref(file),
+            Mode::Append,
+        );
+    }
+    export_with(&Target::Sqlite(whole.clone()), &files, Mode::Append);
+    let again = export_with(
+        &Target::Sqlite(looped.clone()),
+        std::slice::from_ref(&files[3]),
+        Mode::Append,
+    );
+    assert_eq!(again.changes.replaced_sets.len(), 1);
+    assert_same(&looped, &whole);
+    assert_eq!(integrity(&looped), "ok");
+    assert_eq!(integrity(&whole), "ok");
+}
+
+/// Asserts the two databases hold the same rows in every table but `meta`
+/// (in any order).
+fn assert_same(a: &Path, b: &Path) {
+    let db = Connection::open(a).unwrap();
+    db.execute("ATTACH ?1 AS other", [b.to_str().unwrap()])
+        .unwrap();
+    for table in table_names() {
+        if table == "meta" {
+            continue;
+        }
+        let count = |schema: &str| -> i64 {
+            db.query_row(&format!("SELECT COUNT(*) FROM {schema}.{table}"), [], |r| {
+                r.get(0)
+            })
+            .unwrap()
+        };
+        assert_eq!(count("main"), count("other"), "{table}");
+        for (x, y) in [("main", "other"), ("other", "main")] {
+            let differ: i64 = db
+                .query_row(
+                    &format!(
+                        "SELECT COUNT(*) FROM (SELECT * FROM {x}.{table} EXCEPT SELECT * FROM {y}.{table})"
+                    ),
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(differ, 0, "{table}: rows of {x} not in {y}");
+        }
+    }
+}
+
+/// A set of one card of `uuid`.
+fn one_card_set(dir: &Path, code: &str, uuid: &str) -> PathBuf {
+    let text = format!(
+        r#"{{"baseSetSize": 1, "cards": [{{"artist": "A", "availability": ["paper"], "borderColor": "black",
+  "colorIdentity": [], "colors": [], "convertedManaCost": 1, "finishes": ["nonfoil"], "foreignData": [],
+  "frameVersion": "2015", "hasFoil": false, "hasNonFoil": true, "identifiers": {{}}, "language": "English",
+  "layout": "normal", "legalities": {{"vintage": "Legal"}}, "manaValue": 1, "name": "Card {code}", "number": "1",
+  "purchaseUrls": {{}}, "rarity": "common", "setCode": "{code}", "subtypes": [], "supertypes": [],
+  "type": "Artifact", "types": ["Artifact"], "uuid": "{uuid}", "prices": {{"paper": 1}}}}],
+  "code": "{code}", "iconCode": "x", "isFoilOnly": false, "isOnlineOnly": false, "languages": ["English"],
+  "name": "Set {code}", "releaseDate": "2024-05-17", "sealedProduct": null, "tokens": [], "totalSetSize": 1,
+  "translations": {{}}, "type": "expansion"}}"#
+    );
+    let path = dir.join(format!("{code}.json"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A uuid already stored under another set (by an earlier run, or earlier
+/// in the run) is moved: one row per uuid, and the run says so.
+#[test]
+fn a_uuid_in_two_sets_is_kept_once_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let uuid = "00000000-0000-4000-8000-000000000001";
+    let a = one_card_set(dir.path(), "AAA", uuid);
+    let b = one_card_set(dir.path(), "BBB", uuid);
+    for (name, runs) in [
+        ("two-runs.db", vec![vec![a.clone()], vec![b.clone()]]),
+        ("one-run.db", vec![vec![a.clone(), b.clone()]]),
+    ] {
+        let db = dir.path().join(name);
+        let mut last = Totals::default();
+        for inputs in runs {
+            last = export_with(&Target::Sqlite(db.clone()), &inputs, Mode::Append);
+        }
+        assert_eq!(last.changes.moved, 1, "{name}");
+        assert!(
+            last.changes.moved_notes[0].contains("was stored in set AAA; set BBB has it too"),
+            "{:?}",
+            last.changes.moved_notes
+        );
+        assert_eq!(per_set(&db), [("BBB".to_owned(), 1)], "{name}");
+        let legalities: i64 = Connection::open(&db)
+            .unwrap()
+            .query_row("SELECT COUNT(*) FROM legalities", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(legalities, 1, "{name}");
+        // The card's prices, which the spec does not define, are counted.
+        assert!(
+            last.not_exported.iter().any(|(n, _)| n == "CardSet.prices"),
+            "{:?}",
+            last.not_exported
+        );
+    }
+}
+
+/// Parquet files are written whole: a build already there is written
+/// again only when asked, never silently.
+#[test]
+fn a_parquet_build_there_is_replaced_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = one_card_set(dir.path(), "AAA", "00000000-0000-4000-8000-000000000001");
+    let target = Target::Parquet(dir.path().join("pq"));
+    export_with(&target, std::slice::from_ref(&a), Mode::Append);
+    let error = Exporter::open_with(&target, OnInvalid::Fail, None, 1, Mode::Append)
+        .err()
+        .expect("refused");
+    assert!(
+        error
+            .to_string()
+            .contains("the build without a label is there already"),
+        "{error}"
+    );
+    let totals = export_with(&target, std::slice::from_ref(&a), Mode::Replace);
+    assert!(totals.changes.emptied);
+    // Another build is added beside it.
+    Exporter::open_with(&target, OnInvalid::Fail, Some("b"), 1, Mode::Append)
+        .expect("another build");
+}
+
+/// Targets that cannot be written are refused with what is wrong, and
+/// nothing is written.
+#[test]
+fn sqlite_targets_that_cannot_be_written_are_named_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = |path: PathBuf| {
+        Exporter::open(&Target::Sqlite(path), OnInvalid::Fail, None, 1)
+            .err()
+            .expect("refused")
+            .to_string()
+    };
+    let missing = open(dir.path().join("nodir/x.db"));
+    assert!(missing.contains("does not exist"), "{missing}");
+    assert!(!missing.contains("incomplete"), "{missing}");
+    std::fs::create_dir(dir.path().join("adir.db")).unwrap();
+    let folder = open(dir.path().join("adir.db"));
+    assert!(
+        folder.contains("is a folder, not a database file"),
+        "{folder}"
+    );
+    let text = dir.path().join("notes.db");
+    std::fs::write(
+        &text,
+        "not a database, only some text that is long enough".repeat(20),
+    )
+    .unwrap();
+    let not_sqlite = open(text.clone());
+    assert!(
+        not_sqlite.contains("the file is not a SQLite database"),
+        "{not_sqlite}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+}
+
+/// A new database says what it is.
+#[test]
+fn a_new_database_carries_the_layout_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = one_card_set(dir.path(), "AAA", "00000000-0000-4000-8000-000000000001");
+    let db = dir.path().join("new.db");
+    export_with(&Target::Sqlite(db.clone()), &[a], Mode::Append);
+    let c = Connection::open(&db).unwrap();
+    let version: i64 = c
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    let id: i32 = c
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, cardkit_export::layout::LAYOUT_VERSION);
+    assert_eq!(id, cardkit_export::sqlite::APPLICATION_ID);
+    let mode: String = c
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+}
+
+/// PostgreSQL follows the same rule: runs add, a set exported again
+/// replaces that set, a uuid of another set is moved, `Mode::Replace`
+/// empties the build.
+#[test]
+fn postgresql_exports_add_to_what_is_there() {
+    let server = support::postgres::Server::start();
+    let target = Target::Postgres(server.url.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let uuid = "00000000-0000-4000-8000-000000000001";
+    let a = one_card_set(dir.path(), "AAA", uuid);
+    let b = one_card_set(dir.path(), "BBB", uuid);
+    let c = one_card_set(dir.path(), "CCC", "00000000-0000-4000-8000-000000000003");
+    let cards = |client: &mut postgres::Client| -> Vec<(String, i64)> {
+        client
+            .query(
+                "SELECT parent_set_code, COUNT(*) FROM cards GROUP BY 1 ORDER BY 1",
+                &[],
+            )
+            .unwrap()
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect()
+    };
+    export_with(&target, std::slice::from_ref(&a), Mode::Append);
+    export_with(&target, std::slice::from_ref(&c), Mode::Append);
+    let mut client = postgres::Client::connect(&server.url, postgres::NoTls).unwrap();
+    assert_eq!(
+        cards(&mut client),
+        [("AAA".to_owned(), 1), ("CCC".to_owned(), 1)]
+    );
+    let again = export_with(&target, std::slice::from_ref(&c), Mode::Append);
+    assert_eq!(again.changes.replaced_sets, [("CCC".to_owned(), 5)]);
+    let moved = export_with(&target, std::slice::from_ref(&b), Mode::Append);
+    assert_eq!(moved.changes.moved, 1);
+    assert_eq!(
+        cards(&mut client),
+        [("BBB".to_owned(), 1), ("CCC".to_owned(), 1)]
+    );
+    let legalities: i64 = client
+        .query_one("SELECT COUNT(*) FROM legalities", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(legalities, 2);
+    let replaced = export_with(&target, std::slice::from_ref(&a), Mode::Replace);
+    assert!(replaced.changes.emptied);
+    assert_eq!(cards(&mut client), [("AAA".to_owned(), 1)]);
+}
