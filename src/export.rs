@@ -220,15 +220,15 @@ fn changes(totals: &Totals) -> Vec<String> {
     if changes.emptied {
         parts.push("emptied the build first (--replace)".to_owned());
     }
-    if added > 0 || replaced == 0 {
+    if added > 0 {
         parts.push(format!("added {}", plural(added, "set")));
     }
     if replaced > 0 {
-        let sets: Vec<String> = changes
+        let sets: Vec<&str> = changes
             .replaced_sets
             .iter()
             .take(10)
-            .map(|(code, rows)| format!("{code}: {}", plural(*rows, "row")))
+            .map(String::as_str)
             .collect();
         let more = if replaced > sets.len() { ", …" } else { "" };
         parts.push(format!(
@@ -243,18 +243,29 @@ fn changes(totals: &Totals) -> Vec<String> {
             plural(changes.replaced_migrations, "migration")
         ));
     }
-    if totals.sets > 0 || replaced > 0 || changes.emptied || changes.replaced_migrations > 0 {
+    if changes.removed_rows > 0 {
+        parts.push(format!(
+            "{} of what was there removed",
+            plural(changes.removed_rows, "row")
+        ));
+    }
+    if !parts.is_empty() {
         lines.push(parts.join("; "));
     }
-    if !totals.duplicates.is_empty() {
-        let n = totals.duplicates.len();
+    if totals.duplicate_count > 0 {
+        let n = totals.duplicate_count;
         let what = if n == 1 {
             "set or migration was"
         } else {
             "sets or migrations were"
         };
+        let named = if n > totals.duplicates.len() {
+            format!("the first {} named above", totals.duplicates.len())
+        } else {
+            "each named above".to_owned()
+        };
         lines.push(format!(
-            "{n} {what} read twice (each named above): the later of each is kept"
+            "{n} {what} read twice ({named}): the later of each is kept"
         ));
     }
     if changes.moved > 0 {
@@ -269,6 +280,12 @@ fn changes(totals: &Totals) -> Vec<String> {
             line.push_str("\n  …");
         }
         lines.push(line);
+    }
+    if totals.unkeyed > 0 {
+        lines.push(format!(
+            "{} of cards, tokens or products without a uuid (kept invalid): no later export can replace them",
+            plural(totals.unkeyed, "row")
+        ));
     }
     let kinds = totals.not_exported.len();
     if kinds > 0 || totals.not_exported_unnamed > 0 {

@@ -110,11 +110,23 @@ impl Dialect {
         }
     }
 
-    /// The statements that remove a set (parameters: build, code), the
-    /// rows keyed by its uuids first.
-    pub fn delete_set(self, keys: &Keys) -> Vec<String> {
+    /// For SQLite, the condition that keeps a statement to rows written
+    /// by the run: their rowid is past the table's largest before it
+    /// (parameter 3).
+    fn in_run(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => " AND rowid > ?3",
+            Dialect::Postgres => "",
+        }
+    }
+
+    /// The statements that remove a set (parameters: build, code; for
+    /// SQLite the largest rowid of the table before the run, only rows
+    /// past it removed), the rows keyed by its uuids first; with their
+    /// table.
+    pub fn delete_set(self, keys: &Keys) -> Vec<(usize, String)> {
         let l = layout();
-        let (build, code) = (self.build_is(), self.param(2));
+        let (build, code, in_run) = (self.build_is(), self.param(2), self.in_run());
         let uuids: Vec<String> = keys
             .set_owned
             .iter()
@@ -133,33 +145,43 @@ impl Dialect {
         let mut statements = Vec::new();
         if !uuids.is_empty() {
             for &(t, uuid) in &keys.uuid_owned {
-                statements.push(format!(
-                    "DELETE FROM {} WHERE {build} AND {} IN ({})",
-                    quoted(&l.tables[t].name),
-                    quoted(&l.tables[t].columns[uuid].name),
-                    uuids.join(" UNION ALL ")
+                statements.push((
+                    t,
+                    format!(
+                        "DELETE FROM {} WHERE {build} AND {} IN ({}){in_run}",
+                        quoted(&l.tables[t].name),
+                        quoted(&l.tables[t].columns[uuid].name),
+                        uuids.join(" UNION ALL ")
+                    ),
                 ));
             }
         }
         for &(t, owner, _) in &keys.set_owned {
-            statements.push(format!(
-                "DELETE FROM {} WHERE {build} AND {} = {code}",
-                quoted(&l.tables[t].name),
-                quoted(&l.tables[t].columns[owner].name)
+            statements.push((
+                t,
+                format!(
+                    "DELETE FROM {} WHERE {build} AND {} = {code}{in_run}",
+                    quoted(&l.tables[t].name),
+                    quoted(&l.tables[t].columns[owner].name)
+                ),
             ));
         }
-        statements.push(format!(
-            "DELETE FROM {} WHERE {build} AND {} = {code}",
-            quoted(&l.tables[keys.sets].name),
-            quoted(&l.tables[keys.sets].columns[keys.set_code].name)
+        statements.push((
+            keys.sets,
+            format!(
+                "DELETE FROM {} WHERE {build} AND {} = {code}{in_run}",
+                quoted(&l.tables[keys.sets].name),
+                quoted(&l.tables[keys.sets].columns[keys.set_code].name)
+            ),
         ));
         statements
     }
 
-    /// The statements that remove a uuid's rows (parameters: build, uuid).
-    pub fn delete_uuid(self, keys: &Keys) -> Vec<String> {
+    /// The statements that remove a uuid's rows (parameters as for
+    /// [`Dialect::delete_set`]); with their table.
+    pub fn delete_uuid(self, keys: &Keys) -> Vec<(usize, String)> {
         let l = layout();
-        let (build, uuid) = (self.build_is(), self.param(2));
+        let (build, uuid, in_run) = (self.build_is(), self.param(2), self.in_run());
         keys.uuid_owned
             .iter()
             .map(|&(t, c)| (t, c))
@@ -169,10 +191,13 @@ impl Dialect {
                     .filter_map(|&(t, _, c)| c.map(|c| (t, c))),
             )
             .map(|(t, c)| {
-                format!(
-                    "DELETE FROM {} WHERE {build} AND {} = {uuid}",
-                    quoted(&l.tables[t].name),
-                    quoted(&l.tables[t].columns[c].name)
+                (
+                    t,
+                    format!(
+                        "DELETE FROM {} WHERE {build} AND {} = {uuid}{in_run}",
+                        quoted(&l.tables[t].name),
+                        quoted(&l.tables[t].columns[c].name)
+                    ),
                 )
             })
             .collect()
@@ -210,9 +235,11 @@ impl Dialect {
 pub struct Changes {
     /// The build was emptied first (`--replace`).
     pub emptied: bool,
-    /// Sets that were in the store before the run and were replaced: their
-    /// code and the rows removed.
-    pub replaced_sets: Vec<(String, usize)>,
+    /// Sets that were in the store before the run and were replaced.
+    pub replaced_sets: Vec<String>,
+    /// Rows that were in the store before the run and were removed (of
+    /// the sets, uuids and migrations replaced).
+    pub removed_rows: usize,
     /// Migrations that were in the store before the run and were replaced.
     pub replaced_migrations: usize,
     /// Cards, tokens or products whose uuid was stored under another set
@@ -228,10 +255,12 @@ const MOVED_NOTES: usize = 20;
 /// A removal a store makes before a batch's rows go in.
 #[derive(Debug, Clone, Copy)]
 pub enum Removal<'a> {
-    /// A set, by code.
-    Set(&'a str),
-    /// A card's, token's or product's rows, by uuid.
-    Uuid(&'a str),
+    /// A set, by code; whether it was stored before the run (else it was
+    /// written earlier in the run).
+    Set(&'a str, bool),
+    /// A card's, token's or product's rows, by uuid; whether they were
+    /// stored before the run.
+    Uuid(&'a str, bool),
     /// A migration, by id.
     Migration(&'a str),
     /// A `meta` row, by input.
@@ -250,6 +279,8 @@ pub struct Known {
     migrations: std::collections::HashSet<String>,
     migrations_before: std::collections::HashSet<String>,
     metas: std::collections::HashSet<String>,
+    /// The sets (by number) written in the run.
+    written: std::collections::HashSet<u32>,
 }
 
 impl Known {
@@ -307,13 +338,17 @@ impl Known {
                 continue;
             };
             if self.sets.contains(code) {
-                let removed = remove(Removal::Set(code))?;
-                if self.sets_before.remove(code) {
-                    changes.replaced_sets.push((code.to_owned(), removed));
+                let before = self.sets_before.remove(code);
+                let removed = remove(Removal::Set(code, before))?;
+                if before {
+                    changes.removed_rows += removed;
+                    changes.replaced_sets.push(code.to_owned());
                 }
             } else {
                 self.sets.insert(code.to_owned());
             }
+            let n = self.code_number(code);
+            self.written.insert(n);
         }
         for &(t, owner, uuid) in &keys.set_owned {
             let Some(uuid) = uuid else { continue };
@@ -325,7 +360,11 @@ impl Known {
                 let n = self.code_number(code);
                 match self.uuids.insert(id.into(), n) {
                     Some(old) if old != n => {
-                        remove(Removal::Uuid(id))?;
+                        let before = !self.written.contains(&old);
+                        let removed = remove(Removal::Uuid(id, before))?;
+                        if before {
+                            changes.removed_rows += removed;
+                        }
                         changes.moved += 1;
                         if changes.moved_notes.len() < MOVED_NOTES {
                             changes.moved_notes.push(format!(
@@ -351,8 +390,9 @@ impl Known {
                     continue;
                 }
                 if self.migrations.contains(id) {
-                    remove(Removal::Migration(id))?;
+                    let removed = remove(Removal::Migration(id))?;
                     if self.migrations_before.remove(id) {
+                        changes.removed_rows += removed;
                         changes.replaced_migrations += 1;
                     }
                 } else {

@@ -175,6 +175,28 @@ pub enum OnInvalid {
     Keep,
 }
 
+/// How many of the keys read twice in a run are told one by one.
+pub const TOLD_DUPLICATES: usize = 20;
+
+/// Where a document was read: its input (by number) and its place there.
+struct ReadAt {
+    input: usize,
+    line: Option<usize>,
+    pointer: Box<str>,
+}
+
+impl ReadAt {
+    /// As [`DocumentReport::place`] says it.
+    fn place(&self, name: &str) -> String {
+        match (self.line, &*self.pointer) {
+            (Some(line), "") => format!("{name}:{line}"),
+            (Some(line), pointer) => format!("{name}:{line} {pointer}"),
+            (None, "") => format!("{name} /"),
+            (None, pointer) => format!("{name} {pointer}"),
+        }
+    }
+}
+
 /// What a run does with what the target holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
@@ -206,14 +228,21 @@ pub struct Totals {
     /// Sets written (each code once).
     pub sets: usize,
     /// Sets and migrations read more than once in the run, one line each
-    /// naming both places; the later one is kept.
+    /// naming both places (the first [`TOLD_DUPLICATES`]); the later one is
+    /// kept.
     pub duplicates: Vec<String>,
+    /// How many were read more than once, and of those how many sets.
+    pub duplicate_count: usize,
+    pub duplicate_sets: usize,
     /// Members the spec does not define, left out of the rows (`Model.name`
     /// and how many times), most frequent first.
     pub not_exported: Vec<(String, usize)>,
     /// Of those, occurrences past the bound of warnings a document keeps,
     /// whose names are not known.
     pub not_exported_unnamed: usize,
+    /// Rows of tables keyed by `uuid` whose card, token or product has no
+    /// uuid (kept invalid): no later export can replace them.
+    pub unkeyed: usize,
     /// What the run replaced of what the target held.
     pub changes: Changes,
 }
@@ -241,7 +270,9 @@ pub struct Exporter {
     /// Rows of the `meta` table, written at the end.
     meta: TableRows,
     /// Where each set code and migration id of the run was read.
-    seen: std::collections::HashMap<String, String>,
+    seen: std::collections::HashMap<String, ReadAt>,
+    /// The inputs' names, for [`ReadAt`].
+    inputs: Vec<String>,
     /// Members the spec does not define, by `Model.name`.
     unknown: std::collections::HashMap<String, usize>,
 }
@@ -304,6 +335,7 @@ impl Exporter {
             },
             meta: TableRows::new(layout().tables[layout().meta].columns.len()),
             seen: std::collections::HashMap::new(),
+            inputs: Vec::new(),
             unknown: std::collections::HashMap::new(),
         })
     }
@@ -445,7 +477,7 @@ impl Exporter {
             return Ok(());
         }
         self.count_unknown(report);
-        let set = self.read_twice(&place(), &rows, on_note);
+        let set = self.read_twice(name, report, &rows, on_note);
         let Some(writer) = self.writer.as_mut() else {
             return Ok(());
         };
@@ -482,15 +514,46 @@ impl Exporter {
 
     /// Notes the sets and migrations of `rows` read earlier in the run,
     /// naming both places (the later is kept); whether `rows` is a set's.
-    fn read_twice(&mut self, place: &str, rows: &Rows, on_note: &mut impl FnMut(&str)) -> bool {
+    fn read_twice(
+        &mut self,
+        name: &str,
+        report: &DocumentReport,
+        rows: &Rows,
+        on_note: &mut impl FnMut(&str),
+    ) -> bool {
         let keys = keys::keys();
         let mut set = false;
-        let mut twice = |what: String, seen: &mut std::collections::HashMap<String, String>| {
-            if let Some(before) = seen.insert(what.clone(), place.to_owned()) {
-                let line =
-                    format!("{what} read twice: at {before} and at {place}; the later is kept");
-                on_note(&format!("warning: {line}"));
-                self.totals.duplicates.push(line);
+        let mut codeless = false;
+        if self.inputs.last().is_none_or(|last| last != name) {
+            self.inputs.push(name.to_owned());
+        }
+        let input = self.inputs.len() - 1;
+        let inputs = &self.inputs;
+        let totals = &mut self.totals;
+        let mut twice = |what: String, seen: &mut std::collections::HashMap<String, ReadAt>| {
+            let at = ReadAt {
+                input,
+                line: report.line,
+                pointer: report.pointer.as_str().into(),
+            };
+            if let Some(before) = seen.insert(what.clone(), at) {
+                totals.duplicate_count += 1;
+                if what.starts_with("set ") {
+                    totals.duplicate_sets += 1;
+                }
+                if totals.duplicates.len() < TOLD_DUPLICATES {
+                    let line = format!(
+                        "{what} read twice: at {} and at {}; the later is kept",
+                        before.place(&inputs[before.input]),
+                        report.place(name)
+                    );
+                    on_note(&format!("warning: {line}"));
+                    totals.duplicates.push(line);
+                } else if totals.duplicates.len() == TOLD_DUPLICATES
+                    && totals.duplicate_count == TOLD_DUPLICATES + 1
+                {
+                    on_note("warning: more sets or migrations read twice: counted in the summary, not named");
+                }
             }
         };
         let sets = &rows.tables[keys.sets];
@@ -498,6 +561,8 @@ impl Exporter {
             set = true;
             if let Some(code) = keys::text(sets, row, keys.set_code) {
                 twice(format!("set {code}"), &mut self.seen);
+            } else {
+                codeless = true;
             }
         }
         if let Some((t, id)) = keys.migrations {
@@ -507,6 +572,19 @@ impl Exporter {
                     twice(format!("migration {id}"), &mut self.seen);
                 }
             }
+        }
+        for &(t, uuid) in &keys.uuid_owned {
+            let table = &rows.tables[t];
+            self.totals.unkeyed += table
+                .rows()
+                .filter(|row| keys::text(table, row, uuid).is_none())
+                .count();
+        }
+        if codeless {
+            on_note(&format!(
+                "warning: {}: the set has no code, so nothing names it in the store: it is added, and replaces nothing (another run adds it again)",
+                report.place(name)
+            ));
         }
         if set {
             self.totals.sets += 1;
@@ -545,12 +623,7 @@ impl Exporter {
             return Err(error);
         }
         self.totals.changes = store.commit()?;
-        self.totals.sets -= self
-            .totals
-            .duplicates
-            .iter()
-            .filter(|d| d.starts_with("set "))
-            .count();
+        self.totals.sets -= self.totals.duplicate_sets;
         let mut unknown: Vec<(String, usize)> = self.unknown.drain().collect();
         unknown.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         self.totals.not_exported = unknown;

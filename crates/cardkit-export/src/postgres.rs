@@ -203,16 +203,19 @@ fn remove(
     let keys = keys();
     let d = Dialect::Postgres;
     let (statements, key) = match removal {
-        Removal::Set(code) => (d.delete_set(keys), code),
-        Removal::Uuid(uuid) => (d.delete_uuid(keys), uuid),
+        Removal::Set(code, _) => (d.delete_set(keys), code),
+        Removal::Uuid(uuid, _) => (d.delete_uuid(keys), uuid),
         Removal::Migration(id) => match keys.migrations {
-            Some((t, c)) => (vec![d.delete_by(t, c)], id),
+            Some((t, c)) => (vec![(t, d.delete_by(t, c))], id),
             None => return Ok(0),
         },
-        Removal::Meta(input) => (vec![d.delete_by(keys.meta.0, keys.meta.1)], input),
+        Removal::Meta(input) => (
+            vec![(keys.meta.0, d.delete_by(keys.meta.0, keys.meta.1))],
+            input,
+        ),
     };
     let mut removed = 0;
-    for sql in statements {
+    for (_, sql) in statements {
         let n = client
             .execute(&sql, &[&build, &key])
             .map_err(|e| Error::new(format!("postgres: {}", described(&e))))?;

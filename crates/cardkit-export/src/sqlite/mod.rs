@@ -18,7 +18,7 @@
 
 mod sql;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use rusqlite::types::{ToSqlOutput, Value as SqlValue, ValueRef};
@@ -104,6 +104,33 @@ pub struct Sqlite {
     changes: Changes,
     /// Migration ids the batch being written holds more than once.
     twice: HashSet<String>,
+    /// What is removed, and how.
+    pending: Pending,
+    /// The indexes are there (an existing database, until the run has
+    /// written [`INDEXED_ROWS`]).
+    indexed: bool,
+    written: usize,
+}
+
+/// Rows an existing database's run writes with its indexes kept up to
+/// date: a few sets added to a large database. Past this many, the indexes
+/// are dropped and made again at the commit, which is faster for many.
+const INDEXED_ROWS: usize = 50_000;
+
+/// What a run removes of what the store holds.
+#[derive(Default)]
+struct Pending {
+    /// The rowid of each migration of the build, by id: a migration
+    /// replaced is removed by rowid (the column `id` has no index).
+    migration_rows: HashMap<String, i64>,
+    /// The largest rowid of each table before the run (an existing
+    /// database): the rows the run writes come after it.
+    before: Vec<i64>,
+    /// Sets and uuids stored before the run that it replaces: removed at
+    /// the commit, by rowid up to `before`, so that the run can write its
+    /// rows meanwhile without indexes.
+    sets: Vec<String>,
+    uuids: Vec<String>,
 }
 
 impl Sqlite {
@@ -124,6 +151,9 @@ impl Sqlite {
             known: Known::default(),
             changes: Changes::default(),
             twice: HashSet::new(),
+            pending: Pending::default(),
+            indexed: false,
+            written: 0,
         };
         let c = &store.connection;
         let tuned = c
@@ -161,6 +191,9 @@ impl Sqlite {
             known: Known::default(),
             changes: Changes::default(),
             twice: HashSet::new(),
+            pending: Pending::default(),
+            indexed: false,
+            written: 0,
         };
         match store.start(mode) {
             Ok(()) => Ok(store),
@@ -220,7 +253,21 @@ impl Sqlite {
         }
         match mode {
             Mode::Replace => self.empty_build().map_err(at)?,
-            Mode::Append => self.read_keys().map_err(at)?,
+            Mode::Append => {
+                self.read_keys().map_err(at)?;
+                self.indexed = true;
+                let c = &self.connection;
+                for table in &layout().tables {
+                    let max: i64 = c
+                        .query_row(
+                            &format!("SELECT IFNULL(MAX(rowid), 0) FROM {}", quoted(&table.name)),
+                            [],
+                            |r| r.get(0),
+                        )
+                        .map_err(at)?;
+                    self.pending.before.push(max);
+                }
+            }
         }
         Ok(())
     }
@@ -282,8 +329,15 @@ impl Sqlite {
             })?;
         }
         if let Some((t, id)) = keys.migrations {
-            pairs(&d.select(t, id, None), &mut |id, _| {
-                known.migration_before(id)
+            let sql =
+                d.select(t, id, None)
+                    .replacen(", NULL FROM", ", CAST(rowid AS TEXT) FROM", 1);
+            let rows = &mut self.pending.migration_rows;
+            pairs(&sql, &mut |id, rowid| {
+                if let Some(rowid) = rowid.and_then(|r| r.parse().ok()) {
+                    rows.insert(id.clone(), rowid);
+                }
+                known.migration_before(id);
             })?;
         }
         pairs(
@@ -295,29 +349,144 @@ impl Sqlite {
         Ok(())
     }
 
-    /// Removes what a batch replaces; the rows removed.
+    /// Removes what a batch replaces; the rows removed. What was stored
+    /// before the run is removed at the commit ([`Sqlite::remove_pending`]).
     fn remove(
         connection: &Connection,
         build: Option<&str>,
+        pending: &mut Pending,
         removal: Removal<'_>,
     ) -> rusqlite::Result<usize> {
         let keys = keys();
         let d = Dialect::Sqlite;
-        let (statements, key) = match removal {
-            Removal::Set(code) => (d.delete_set(keys), code),
-            Removal::Uuid(uuid) => (d.delete_uuid(keys), uuid),
+        let existing = !pending.before.is_empty();
+        match removal {
+            Removal::Set(code, true) if existing => {
+                pending.sets.push(code.to_owned());
+                return Ok(0);
+            }
+            Removal::Uuid(uuid, true) if existing => {
+                pending.uuids.push(uuid.to_owned());
+                return Ok(0);
+            }
+            Removal::Migration(id) => {
+                if let (Some((t, _)), Some(rowid)) =
+                    (keys.migrations, pending.migration_rows.remove(id))
+                {
+                    let sql = format!(
+                        "DELETE FROM {} WHERE rowid = ?1",
+                        quoted(&layout().tables[t].name)
+                    );
+                    return connection.prepare_cached(&sql)?.execute([rowid]);
+                }
+            }
+            _ => {}
+        }
+        let (statements, key, in_run) = match removal {
+            Removal::Set(code, _) => (d.delete_set(keys), code, true),
+            Removal::Uuid(uuid, _) => (d.delete_uuid(keys), uuid, true),
             Removal::Migration(id) => match keys.migrations {
-                Some((t, c)) => (vec![d.delete_by(t, c)], id),
+                Some((t, c)) => (vec![(t, d.delete_by(t, c))], id, false),
                 None => return Ok(0),
             },
-            Removal::Meta(input) => (vec![d.delete_by(keys.meta.0, keys.meta.1)], input),
+            Removal::Meta(input) => (
+                vec![(keys.meta.0, d.delete_by(keys.meta.0, keys.meta.1))],
+                input,
+                false,
+            ),
         };
         let mut removed = 0;
-        for sql in statements {
-            removed += connection
-                .prepare_cached(&sql)?
-                .execute(rusqlite::params![build, key])?;
+        for (t, sql) in statements {
+            let mut statement = connection.prepare_cached(&sql)?;
+            removed += if in_run {
+                let after = pending.before.get(t).copied().unwrap_or(0);
+                statement.execute(rusqlite::params![build, key, after])?
+            } else {
+                statement.execute(rusqlite::params![build, key])?
+            };
         }
+        Ok(removed)
+    }
+
+    /// Removes the rows stored before the run of the sets and uuids it
+    /// replaced, table by table; the rows removed.
+    fn remove_pending(&mut self) -> rusqlite::Result<usize> {
+        let pending = &self.pending;
+        if pending.sets.is_empty() && pending.uuids.is_empty() {
+            return Ok(0);
+        }
+        let (c, l, keys) = (&self.connection, layout(), keys());
+        c.execute_batch(
+            "CREATE TEMP TABLE cardkit_sets (code TEXT PRIMARY KEY);
+             CREATE TEMP TABLE cardkit_moved (uuid TEXT PRIMARY KEY);
+             CREATE TEMP TABLE cardkit_gone (uuid TEXT PRIMARY KEY);",
+        )?;
+        for code in &pending.sets {
+            c.execute("INSERT OR IGNORE INTO cardkit_sets VALUES (?1)", [code])?;
+        }
+        for uuid in &pending.uuids {
+            c.execute("INSERT OR IGNORE INTO cardkit_moved VALUES (?1)", [uuid])?;
+            c.execute("INSERT OR IGNORE INTO cardkit_gone VALUES (?1)", [uuid])?;
+        }
+        let name = |t: usize| quoted(&l.tables[t].name);
+        let column = |t: usize, c: usize| quoted(&l.tables[t].columns[c].name);
+        let before = |t: usize| pending.before.get(t).copied().unwrap_or(0);
+        for &(t, owner, uuid) in &keys.set_owned {
+            if let Some(uuid) = uuid {
+                c.execute(
+                    &format!(
+                        "INSERT OR IGNORE INTO cardkit_gone SELECT {} FROM {} WHERE rowid <= {} AND build IS ?1 AND {} IN (SELECT code FROM cardkit_sets) AND {} IS NOT NULL",
+                        column(t, uuid),
+                        name(t),
+                        before(t),
+                        column(t, owner),
+                        column(t, uuid)
+                    ),
+                    [&self.build],
+                )?;
+            }
+        }
+        let mut removed = 0;
+        for &(t, uuid) in &keys.uuid_owned {
+            removed += c.execute(
+                &format!(
+                    "DELETE FROM {} WHERE rowid <= {} AND build IS ?1 AND {} IN (SELECT uuid FROM cardkit_gone)",
+                    name(t),
+                    before(t),
+                    column(t, uuid)
+                ),
+                [&self.build],
+            )?;
+        }
+        for &(t, owner, uuid) in &keys.set_owned {
+            let moved = uuid.map_or(String::new(), |uuid| {
+                format!(
+                    " OR {} IN (SELECT uuid FROM cardkit_moved)",
+                    column(t, uuid)
+                )
+            });
+            removed += c.execute(
+                &format!(
+                    "DELETE FROM {} WHERE rowid <= {} AND build IS ?1 AND ({} IN (SELECT code FROM cardkit_sets){moved})",
+                    name(t),
+                    before(t),
+                    column(t, owner)
+                ),
+                [&self.build],
+            )?;
+        }
+        removed += c.execute(
+            &format!(
+                "DELETE FROM {} WHERE rowid <= {} AND build IS ?1 AND {} IN (SELECT code FROM cardkit_sets)",
+                name(keys.sets),
+                before(keys.sets),
+                column(keys.sets, keys.set_code)
+            ),
+            [&self.build],
+        )?;
+        c.execute_batch(
+            "DROP TABLE cardkit_sets; DROP TABLE cardkit_moved; DROP TABLE cardkit_gone;",
+        )?;
         Ok(removed)
     }
 }
@@ -342,10 +511,11 @@ fn to_sql<'a>(cell: &Cell, rows: &'a TableRows) -> ToSqlOutput<'a> {
 impl Store for Sqlite {
     fn write_rows(&mut self, rows: &Rows) -> Result<(), Error> {
         let (connection, build) = (&self.connection, self.build.as_deref());
+        let pending = &mut self.pending;
         let twice = self
             .known
             .prepare(&rows.tables, &mut self.changes, |removal| {
-                Sqlite::remove(connection, build, removal)
+                Sqlite::remove(connection, build, pending, removal)
             })
             .map_err(|e| Error::new(format!("sqlite:{}: {e}", self.path.display())))?;
         self.twice = twice;
@@ -355,6 +525,18 @@ impl Store for Sqlite {
             }
         }
         self.twice.clear();
+        self.written += rows.len();
+        if self.indexed && self.written > INDEXED_ROWS {
+            // Many rows: the indexes are made again at the commit.
+            for table in &layout().tables {
+                for drop in drop_indexes(table) {
+                    self.connection
+                        .execute_batch(&drop)
+                        .map_err(|e| self.error(&e))?;
+                }
+            }
+            self.indexed = false;
+        }
         Ok(())
     }
 
@@ -376,28 +558,35 @@ impl Store for Sqlite {
         };
         let migration_id = keys()
             .migrations
-            .filter(|&(t, _)| t == table && !self.twice.is_empty())
+            .filter(|&(t, _)| t == table)
             .map(|(_, id)| id);
         for row in rows.rows() {
-            if let Some(id) = migration_id.and_then(|id| text(rows, row, id)) {
-                if self.twice.contains(id) {
-                    Sqlite::remove(
-                        &self.connection,
-                        self.build.as_deref(),
-                        Removal::Migration(id),
-                    )
-                    .map_err(at)?;
-                }
+            let id = migration_id.and_then(|id| text(rows, row, id));
+            if let Some(id) = id.filter(|id| self.twice.contains(*id)) {
+                Sqlite::remove(
+                    &self.connection,
+                    self.build.as_deref(),
+                    &mut self.pending,
+                    Removal::Migration(id),
+                )
+                .map_err(at)?;
             }
             let values = std::iter::once(build.clone())
                 .chain(row[1..].iter().map(|cell| to_sql(cell, rows)));
             statement.execute(params_from_iter(values)).map_err(at)?;
+            if let Some(id) = id {
+                self.pending
+                    .migration_rows
+                    .insert(id.to_owned(), self.connection.last_insert_rowid());
+            }
         }
         Ok(())
     }
 
     fn commit(mut self: Box<Self>) -> Result<Changes, Error> {
-        let changes = std::mem::take(&mut self.changes);
+        let removed = self.remove_pending().map_err(|e| self.error(&e))?;
+        let mut changes = std::mem::take(&mut self.changes);
+        changes.removed_rows += removed;
         let temp = self.temp.take();
         let c = &self.connection;
         let at = |e: &dyn std::fmt::Display| self.error(e);
