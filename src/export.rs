@@ -281,6 +281,18 @@ fn changes(totals: &Totals) -> Vec<String> {
         }
         lines.push(line);
     }
+    if !changes.stale_removed.is_empty() {
+        let files: Vec<String> = changes
+            .stale_removed
+            .iter()
+            .map(|(name, bytes)| format!("{name}, {bytes} bytes"))
+            .collect();
+        lines.push(format!(
+            "removed {} that runs killed before their end had left beside the database: {}",
+            plural(files.len(), "temporary file"),
+            files.join("; ")
+        ));
+    }
     if totals.unkeyed > 0 {
         lines.push(format!(
             "{} of cards, tokens or products without a uuid (kept invalid): no later export can replace them",

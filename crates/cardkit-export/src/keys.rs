@@ -247,6 +247,9 @@ pub struct Changes {
     /// removed. How many, and the first few in words.
     pub moved: usize,
     pub moved_notes: Vec<String>,
+    /// Temporary files that killed runs left beside the target, removed
+    /// (their name and size in bytes).
+    pub stale_removed: Vec<(String, u64)>,
 }
 
 /// How many uuid collisions are told one by one.

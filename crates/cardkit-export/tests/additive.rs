@@ -428,3 +428,44 @@ fn a_folder_exported_again_replaces_every_set_once() {
     assert_eq!(indexes(&twice), indexes(&once));
     assert!(indexes(&twice) > 20);
 }
+
+/// A run killed before its commit leaves its hidden temporary file (as
+/// large as the database): the next run into the same path removes it and
+/// says so, and leaves alone one that a run is still writing.
+#[test]
+fn a_killed_runs_temporary_is_removed_by_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = one_card_set(dir.path(), "AAA", "00000000-0000-4000-8000-000000000001");
+    let db = dir.path().join("cards.db");
+    // What a killed run leaves: a hidden, partly written database.
+    let stale = dir.path().join(".cards.db.AbC123.incomplete");
+    Connection::open(&stale)
+        .unwrap()
+        .execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
+        .unwrap();
+    // One a run is writing: it holds SQLite's lock.
+    let live = dir.path().join(".cards.db.XyZ789.incomplete");
+    let writer = Connection::open(&live).unwrap();
+    writer
+        .execute_batch("PRAGMA locking_mode = EXCLUSIVE; BEGIN; CREATE TABLE t (x);")
+        .unwrap();
+    // Another file of a similar name is not the export's.
+    let other = dir.path().join(".cards.db.notes.incomplete");
+    std::fs::write(&other, "mine").unwrap();
+    let totals = export_with(&Target::Sqlite(db.clone()), &[a], Mode::Append);
+    assert_eq!(
+        totals.changes.stale_removed.len(),
+        1,
+        "{:?}",
+        totals.changes
+    );
+    assert_eq!(
+        totals.changes.stale_removed[0].0,
+        ".cards.db.AbC123.incomplete"
+    );
+    assert!(!stale.exists());
+    assert!(live.exists());
+    assert!(other.exists());
+    assert!(db.exists());
+    drop(writer);
+}

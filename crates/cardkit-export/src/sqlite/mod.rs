@@ -55,11 +55,66 @@ pub fn open(path: &Path, build: Option<&str>, mode: Mode) -> Result<Box<dyn Stor
     if path.is_dir() {
         return Err(at("this is a folder, not a database file"));
     }
-    if path.exists() {
-        Ok(Box::new(Sqlite::existing(path, build, mode)?))
+    let stale = remove_stale(path);
+    let mut store = if path.exists() {
+        Sqlite::existing(path, build, mode)?
     } else {
-        Ok(Box::new(Sqlite::fresh(path, build)?))
+        Sqlite::fresh(path, build)?
+    };
+    store.changes.stale_removed = stale;
+    Ok(Box::new(store))
+}
+
+/// Removes the temporary files beside `path` that runs killed before their
+/// commit left (`.NAME.XXXXXX.incomplete`, as large as the database they
+/// were building): those no run holds a lock on. Their names and sizes.
+fn remove_stale(path: &Path) -> Vec<(String, u64)> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let prefix = format!(".{name}.");
+    let Ok(entries) = std::fs::read_dir(folder_of(path)) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(middle) = file
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".incomplete"))
+        else {
+            continue;
+        };
+        // tempfile's six random characters.
+        if middle.len() != 6 || !middle.chars().all(|c| c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let stale = entry.path();
+        if !entry.file_type().is_ok_and(|t| t.is_file()) || held(&stale) {
+            continue;
+        }
+        let size = entry.metadata().map_or(0, |m| m.len());
+        if std::fs::remove_file(&stale).is_ok() {
+            removed.push((file, size));
+        }
     }
+    removed
+}
+
+/// Whether a run building the database at `path` holds it: its SQLite
+/// lock cannot be taken (a run holds it from its start to its end).
+fn held(path: &Path) -> bool {
+    use rusqlite::OpenFlags;
+    let Ok(c) = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    ) else {
+        return true;
+    };
+    let free = c
+        .busy_timeout(std::time::Duration::ZERO)
+        .and_then(|()| c.execute_batch("BEGIN EXCLUSIVE; ROLLBACK;"))
+        .is_ok();
+    let _ = c.close();
+    !free
 }
 
 /// A hidden temporary file beside `path` (`.NAME.XXXXXX.incomplete`), with
