@@ -48,6 +48,13 @@ pub struct Args {
     #[arg(long)]
     replace: bool,
 
+    /// Exports into a SQLite database that holds other tables than the
+    /// export's (another application's): its tables are added beside them,
+    /// and its journal mode is left as it is. Without it, such a database
+    /// is refused.
+    #[arg(long)]
+    into_foreign: bool,
+
     /// Prints the tables and columns the export writes (generated from the
     /// field tables), and exits.
     #[arg(long, conflicts_with_all = ["to", "paths"])]
@@ -96,7 +103,14 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     } else {
         Mode::Append
     };
-    let opened = Exporter::open_with(target, on_invalid, build, args.running.jobs(), mode);
+    let opened = Exporter::open_with(
+        target,
+        on_invalid,
+        build,
+        args.running.jobs(),
+        mode,
+        args.into_foreign,
+    );
     let mut exporter = match opened {
         Ok(exporter) => exporter,
         Err(error) => {

@@ -302,24 +302,29 @@ impl Exporter {
         build: Option<&str>,
         jobs: usize,
     ) -> Result<Exporter, Error> {
-        Exporter::open_with(target, on_invalid, build, jobs, Mode::Append)
+        Exporter::open_with(target, on_invalid, build, jobs, Mode::Append, false)
     }
 
     /// Opens `target` as [`Exporter::open`] does, adding to the build
-    /// ([`Mode::Append`]) or emptying it first ([`Mode::Replace`]).
+    /// ([`Mode::Append`]) or emptying it first ([`Mode::Replace`]). A SQLite
+    /// database holding tables that are not the layout's (another
+    /// application's) is refused unless `into_foreign` (its journal mode is
+    /// then left as it is).
     ///
     /// # Errors
-    /// The target cannot be opened, or holds tables of another layout.
+    /// The target cannot be opened, or holds tables of another layout, or
+    /// of other names.
     pub fn open_with(
         target: &Target,
         on_invalid: OnInvalid,
         build: Option<&str>,
         jobs: usize,
         mode: Mode,
+        into_foreign: bool,
     ) -> Result<Exporter, Error> {
         let spare = Spare::default();
         let store: Box<dyn Store> = match target {
-            Target::Sqlite(path) => sqlite::open(path, build, mode)?,
+            Target::Sqlite(path) => sqlite::open(path, build, mode, into_foreign)?,
             Target::Postgres(url) => Box::new(postgres::Postgres::open(url, build, mode)?),
             Target::Parquet(dir) => Box::new(parquet::Parquet::open(dir, build, mode)?),
         };

@@ -16,8 +16,8 @@ fn corpus_set(shared: &Path, name: &str) -> PathBuf {
 }
 
 fn export_with(target: &Target, inputs: &[PathBuf], mode: Mode) -> Totals {
-    let mut exporter =
-        Exporter::open_with(target, OnInvalid::Keep, None, 2, mode).expect("the target opens");
+    let mut exporter = Exporter::open_with(target, OnInvalid::Keep, None, 2, mode, false)
+        .expect("the target opens");
     for input in inputs {
         let file = std::fs::File::open(input).expect("an input");
         exporter
@@ -270,7 +270,7 @@ fn a_parquet_build_there_is_replaced_only_when_asked() {
     let a = one_card_set(dir.path(), "AAA", "00000000-0000-4000-8000-000000000001");
     let target = Target::Parquet(dir.path().join("pq"));
     export_with(&target, std::slice::from_ref(&a), Mode::Append);
-    let error = Exporter::open_with(&target, OnInvalid::Fail, None, 1, Mode::Append)
+    let error = Exporter::open_with(&target, OnInvalid::Fail, None, 1, Mode::Append, false)
         .err()
         .expect("refused");
     assert!(
@@ -282,7 +282,7 @@ fn a_parquet_build_there_is_replaced_only_when_asked() {
     let totals = export_with(&target, std::slice::from_ref(&a), Mode::Replace);
     assert!(totals.changes.emptied);
     // Another build is added beside it.
-    Exporter::open_with(&target, OnInvalid::Fail, Some("b"), 1, Mode::Append)
+    Exporter::open_with(&target, OnInvalid::Fail, Some("b"), 1, Mode::Append, false)
         .expect("another build");
 }
 
@@ -468,4 +468,61 @@ fn a_killed_runs_temporary_is_removed_by_the_next_run() {
     assert!(other.exists());
     assert!(db.exists());
     drop(writer);
+}
+
+/// Another application's SQLite database (a `users` table) is refused,
+/// and left as it was; with `into_foreign` the export adds its tables
+/// and leaves the journal mode as it was.
+#[test]
+fn another_applications_database_is_refused_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("app.db");
+    Connection::open(&db)
+        .unwrap()
+        .execute_batch("CREATE TABLE users (name TEXT); INSERT INTO users VALUES ('ann');")
+        .unwrap();
+    let a = one_card_set(dir.path(), "AAA", "00000000-0000-4000-8000-000000000001");
+    let target = Target::Sqlite(db.clone());
+    let error = Exporter::open_with(&target, OnInvalid::Fail, None, 1, Mode::Append, false)
+        .err()
+        .expect("refused");
+    assert!(
+        error
+            .to_string()
+            .contains("the database holds tables that are not cardkit's (users)"),
+        "{error}"
+    );
+    let tables = |db: &Path| -> i64 {
+        Connection::open(db)
+            .unwrap()
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    assert_eq!(tables(&db), 1);
+    let mut exporter =
+        Exporter::open_with(&target, OnInvalid::Fail, None, 1, Mode::Append, true).expect("asked");
+    exporter
+        .input(
+            "a",
+            std::fs::File::open(&a).unwrap(),
+            &cardkit::Options::default(),
+            |_| {},
+            |_| {},
+        )
+        .unwrap();
+    exporter.finish().unwrap();
+    let c = Connection::open(&db).unwrap();
+    let mode: String = c
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "delete");
+    let users: i64 = c
+        .query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(users, 1);
+    assert_eq!(per_set(&db), [("AAA".to_owned(), 1)]);
 }

@@ -43,7 +43,12 @@ pub const APPLICATION_ID: i32 = 0x636b_6974;
 /// # Errors
 /// The folder is missing, the path is a folder, the file cannot be made,
 /// or cannot be opened as a database, or holds tables of another layout.
-pub fn open(path: &Path, build: Option<&str>, mode: Mode) -> Result<Box<dyn Store>, Error> {
+pub fn open(
+    path: &Path,
+    build: Option<&str>,
+    mode: Mode,
+    into_foreign: bool,
+) -> Result<Box<dyn Store>, Error> {
     let at = |why: &str| Error::new(format!("sqlite:{}: {why}", path.display()));
     let folder = folder_of(path);
     if !folder.is_dir() {
@@ -57,7 +62,7 @@ pub fn open(path: &Path, build: Option<&str>, mode: Mode) -> Result<Box<dyn Stor
     }
     let stale = remove_stale(path);
     let mut store = if path.exists() {
-        Sqlite::existing(path, build, mode)?
+        Sqlite::existing(path, build, mode, into_foreign)?
     } else {
         Sqlite::fresh(path, build)?
     };
@@ -235,7 +240,12 @@ impl Sqlite {
     /// Opens the database at `path` and starts the run's transaction: the
     /// tables are made if missing and checked against the layout if
     /// present; the build is emptied (`--replace`) or its keys read.
-    fn existing(path: &Path, build: Option<&str>, mode: Mode) -> Result<Sqlite, Error> {
+    fn existing(
+        path: &Path,
+        build: Option<&str>,
+        mode: Mode,
+        into_foreign: bool,
+    ) -> Result<Sqlite, Error> {
         let at = |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", path.display()));
         let connection = Connection::open(path).map_err(|e| at(&e))?;
         let mut store = Sqlite {
@@ -250,7 +260,7 @@ impl Sqlite {
             indexed: false,
             written: 0,
         };
-        match store.start(mode) {
+        match store.start(mode, into_foreign) {
             Ok(()) => Ok(store),
             Err(error) => {
                 let _ = store.connection.execute_batch("ROLLBACK");
@@ -259,7 +269,7 @@ impl Sqlite {
         }
     }
 
-    fn start(&mut self, mode: Mode) -> Result<(), Error> {
+    fn start(&mut self, mode: Mode, into_foreign: bool) -> Result<(), Error> {
         let path = self.path.clone();
         let c = &self.connection;
         let at = |e: rusqlite::Error| {
@@ -284,7 +294,38 @@ impl Sqlite {
             r.get::<_, i64>(0)
         })
         .map_err(at)?;
-        c.pragma_update(None, "journal_mode", "WAL").map_err(at)?;
+        let ours: Vec<&str> = layout().tables.iter().map(|t| t.name.as_str()).collect();
+        let mut statement = c
+            .prepare("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+            .map_err(at)?;
+        let foreign: Vec<String> = statement
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(at)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(at)?
+            .into_iter()
+            .filter(|name| !ours.contains(&name.as_str()))
+            .collect();
+        drop(statement);
+        if !foreign.is_empty() && !into_foreign {
+            let shown: Vec<&str> = foreign.iter().take(5).map(String::as_str).collect();
+            let more = if foreign.len() > shown.len() {
+                ", …"
+            } else {
+                ""
+            };
+            return Err(Error::new(format!(
+                "sqlite:{}: the database holds tables that are not cardkit's ({}{more}): an export would add its {} tables beside them; give --into-foreign to do so, or export into another file",
+                path.display(),
+                shown.join(", "),
+                ours.len()
+            )));
+        }
+        // Another application's database keeps its journal mode; cardkit's
+        // own are in WAL, for readers during a run.
+        if foreign.is_empty() {
+            c.pragma_update(None, "journal_mode", "WAL").map_err(at)?;
+        }
         c.pragma_update(None, "synchronous", "NORMAL").map_err(at)?;
         // Pages of the run's one transaction stay in memory longer before
         // they are written out (32 MiB).
