@@ -526,3 +526,35 @@ fn another_applications_database_is_refused_unless_asked() {
     assert_eq!(users, 1);
     assert_eq!(per_set(&db), [("AAA".to_owned(), 1)]);
 }
+
+/// A valid card whose name is 3,000 characters long is stored by
+/// PostgreSQL too (a B-tree index refused it and failed the whole run).
+#[test]
+fn postgresql_stores_a_name_longer_than_an_index_entry() {
+    let server = support::postgres::Server::start();
+    let target = Target::Postgres(server.url.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let path = one_card_set(dir.path(), "LNG", "00000000-0000-4000-8000-000000000009");
+    // Letters that do not compress (PostgreSQL compresses a long index
+    // entry before it checks its size).
+    let mut seed: u32 = 7;
+    let long: String = (0..3000)
+        .map(|_| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            char::from(b'a' + u8::try_from((seed >> 16) % 26).unwrap())
+        })
+        .collect();
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("\"name\": \"Card LNG\"", &format!("\"name\": \"{long}\""));
+    assert!(text.contains(&long));
+    std::fs::write(&path, text).unwrap();
+    let totals = export_with(&target, std::slice::from_ref(&path), Mode::Replace);
+    assert_eq!(totals.exported, 1);
+    let mut client = postgres::Client::connect(&server.url, postgres::NoTls).unwrap();
+    let length: i32 = client
+        .query_one("SELECT length(name) FROM cards WHERE name = $1", &[&long])
+        .unwrap()
+        .get(0);
+    assert_eq!(length, 3000);
+}
