@@ -200,6 +200,10 @@ pub struct Parquet {
     budget: usize,
     /// The build was there, and is replaced (`--replace`).
     replaced: bool,
+    /// The folders the run made (removed again if it fails), and whether
+    /// it made the directory itself.
+    created: Vec<PathBuf>,
+    made_dir: bool,
 }
 
 impl Parquet {
@@ -214,6 +218,7 @@ impl Parquet {
     /// written whole, so a run cannot add to one, and it does not replace
     /// one unless asked (`--replace`).
     pub fn open(dir: &Path, build: Option<&str>, mode: Mode) -> Result<Parquet, Error> {
+        let made_dir = !dir.exists();
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::new(format!("parquet:{}: {e}", dir.display())))?;
         let lock = lock(dir)?;
@@ -240,12 +245,20 @@ impl Parquet {
             .set_created_by(format!("cardkit {}", env!("CARGO_PKG_VERSION")))
             .build();
         let mut files = Vec::new();
+        let mut created = Vec::new();
         for table in &layout().tables {
             let mut folder = dir.join(&table.name);
             if let Some(build) = build {
                 folder.push(format!("build={}", partition_value(build)));
             }
             let at = |e: std::io::Error| Error::new(format!("{}: {e}", folder.display()));
+            let table_dir = dir.join(&table.name);
+            if !table_dir.exists() {
+                created.push(table_dir);
+            }
+            if build.is_some() && !folder.exists() {
+                created.push(folder.clone());
+            }
             std::fs::create_dir_all(&folder).map_err(at)?;
             let temporary = folder.join(TEMPORARY_NAME);
             let file = File::create(&temporary).map_err(at)?;
@@ -275,6 +288,8 @@ impl Parquet {
             files,
             budget: ENCODING_BUDGET,
             replaced: there,
+            created,
+            made_dir,
         })
     }
 
@@ -379,6 +394,15 @@ impl Store for Parquet {
         for file in self.files {
             drop(file.writer);
             let _ = std::fs::remove_file(&file.temporary);
+        }
+        // A failed run leaves no folder of its own behind (only empty ones
+        // are removed).
+        for folder in self.created.iter().rev() {
+            let _ = std::fs::remove_dir(folder);
+        }
+        if self.made_dir {
+            let _ = std::fs::remove_file(self.dir.join(LOCK_NAME));
+            let _ = std::fs::remove_dir(&self.dir);
         }
     }
 }

@@ -558,3 +558,44 @@ fn postgresql_stores_a_name_longer_than_an_index_entry() {
         .get(0);
     assert_eq!(length, 3000);
 }
+
+/// A Parquet run that fails (here: aborted before anything is committed)
+/// leaves no folder behind, nor its lock, where there was none; and
+/// removes nothing that was there.
+#[test]
+fn a_failed_parquet_run_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let fresh = dir.path().join("pq");
+    for build in [None, Some("b")] {
+        let exporter = Exporter::open_with(
+            &Target::Parquet(fresh.clone()),
+            OnInvalid::Fail,
+            build,
+            1,
+            Mode::Append,
+            false,
+        )
+        .expect("opens");
+        drop(exporter);
+        assert!(!fresh.exists(), "{build:?}");
+    }
+    let kept = dir.path().join("kept");
+    std::fs::create_dir(&kept).unwrap();
+    std::fs::write(kept.join("notes.txt"), "mine").unwrap();
+    let exporter = Exporter::open_with(
+        &Target::Parquet(kept.clone()),
+        OnInvalid::Fail,
+        None,
+        1,
+        Mode::Append,
+        false,
+    )
+    .expect("opens");
+    drop(exporter);
+    let left: Vec<String> = std::fs::read_dir(&kept)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(left.contains(&"notes.txt".to_owned()), "{left:?}");
+    assert!(!left.contains(&"cards".to_owned()), "{left:?}");
+}
