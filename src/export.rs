@@ -81,11 +81,13 @@ impl Args {
 
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
     if args.describe {
-        io::stdout().lock().write_all(
+        let mut out = io::stdout().lock();
+        out.write_all(
             layout()
                 .describe_named(args.validation.names.into())
                 .as_bytes(),
         )?;
+        writeln!(out, "\n{}", stamps())?;
         return Ok(ExitStatus::Valid);
     }
     let Some(target) = &args.to else {
@@ -222,6 +224,16 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         ExitStatus::Valid
     };
     Ok(status.and(left_out))
+}
+
+/// Where each store says which layout it holds.
+fn stamps() -> String {
+    format!(
+        "Each store says which layout version it holds: the `meta` table's layout_version column; SQLite PRAGMA user_version = {v} (and PRAGMA application_id = {id:#x}); each Parquet file's key-value metadata `{key}` = {v}; a comment on each PostgreSQL table (\"cardkit export, layout version {v}\").",
+        v = cardkit_export::layout::LAYOUT_VERSION,
+        id = cardkit_export::sqlite::APPLICATION_ID,
+        key = cardkit_export::parquet::LAYOUT_KEY,
+    )
 }
 
 /// The summary's lines on what the run added, replaced and did not export.

@@ -64,6 +64,9 @@ const TEMPORARY_NAME: &str = ".part-0.parquet.incomplete";
 /// whose temporary file is to be renamed, relative to the directory, one
 /// per line.
 pub const COMMIT_RECORD: &str = ".cardkit-commit";
+/// The key of each file's key-value metadata that holds the layout
+/// version.
+pub const LAYOUT_KEY: &str = "cardkit.layout_version";
 /// Locked by each run for its whole length.
 pub const LOCK_NAME: &str = ".cardkit-lock";
 
@@ -243,6 +246,10 @@ impl Parquet {
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
             .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
             .set_created_by(format!("cardkit {}", env!("CARGO_PKG_VERSION")))
+            .set_key_value_metadata(Some(vec![parquet::file::metadata::KeyValue::new(
+                LAYOUT_KEY.to_owned(),
+                crate::layout::LAYOUT_VERSION.to_string(),
+            )]))
             .build();
         let mut files = Vec::new();
         let mut created = Vec::new();

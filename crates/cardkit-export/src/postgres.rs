@@ -379,6 +379,14 @@ impl Store for Postgres {
             for index in pg_indexes(table) {
                 self.client.batch_execute(&index).map_err(at)?;
             }
+            // What the table is, for whoever finds it (`\\dt+`).
+            self.client
+                .batch_execute(&format!(
+                    "COMMENT ON TABLE {} IS 'cardkit export, layout version {}'",
+                    quoted(&table.name),
+                    crate::layout::LAYOUT_VERSION
+                ))
+                .map_err(at)?;
         }
         self.client.batch_execute("COMMIT").map_err(at)?;
         Ok(std::mem::take(&mut self.changes))

@@ -281,6 +281,21 @@ fn a_parquet_build_there_is_replaced_only_when_asked() {
     );
     let totals = export_with(&target, std::slice::from_ref(&a), Mode::Replace);
     assert!(totals.changes.emptied);
+    // Each file says which layout it holds.
+    let file = std::fs::File::open(dir.path().join("pq/cards/part-0.parquet")).unwrap();
+    let reader = parquet::file::reader::SerializedFileReader::new(file).unwrap();
+    let metadata = parquet::file::reader::FileReader::metadata(&reader);
+    let version = metadata
+        .file_metadata()
+        .key_value_metadata()
+        .into_iter()
+        .flatten()
+        .find(|kv| kv.key == cardkit_export::parquet::LAYOUT_KEY)
+        .and_then(|kv| kv.value.clone());
+    assert_eq!(
+        version,
+        Some(cardkit_export::layout::LAYOUT_VERSION.to_string())
+    );
     // Another build is added beside it.
     Exporter::open_with(&target, OnInvalid::Fail, Some("b"), 1, Mode::Append, false)
         .expect("another build");
@@ -389,6 +404,11 @@ fn postgresql_exports_add_to_what_is_there() {
     let replaced = export_with(&target, std::slice::from_ref(&a), Mode::Replace);
     assert!(replaced.changes.emptied);
     assert_eq!(cards(&mut client), [("AAA".to_owned(), 1)]);
+    let comment: Option<String> = client
+        .query_one("SELECT obj_description('cards'::regclass, 'pg_class')", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(comment.as_deref(), Some("cardkit export, layout version 1"));
 }
 
 /// The whole folder exported again into the same database (many rows: the
