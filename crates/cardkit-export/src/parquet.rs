@@ -207,6 +207,23 @@ pub struct Parquet {
     /// it made the directory itself.
     created: Vec<PathBuf>,
     made_dir: bool,
+    properties: WriterProperties,
+    /// What the run read twice: the rows of the earlier are left out of
+    /// the files at the commit (the later is kept, as in SQLite).
+    twice: Twice,
+}
+
+/// The rows of each table's file that a later document replaces.
+#[derive(Default)]
+struct Twice {
+    /// Rows written per table.
+    written: Vec<usize>,
+    /// The rows of the latest set of each code: (table, start, end).
+    sets: std::collections::HashMap<String, Vec<(usize, usize, usize)>>,
+    /// The row of the latest migration of each id.
+    migrations: std::collections::HashMap<String, usize>,
+    /// Per table, the ranges of rows left out.
+    dropped: Vec<Vec<(usize, usize)>>,
 }
 
 impl Parquet {
@@ -297,6 +314,12 @@ impl Parquet {
             replaced: there,
             created,
             made_dir,
+            properties,
+            twice: Twice {
+                written: vec![0; layout().tables.len()],
+                dropped: vec![Vec::new(); layout().tables.len()],
+                ..Twice::default()
+            },
         })
     }
 
@@ -339,6 +362,50 @@ pub fn partition_value(label: &str) -> String {
 }
 
 impl Store for Parquet {
+    fn write_rows(&mut self, rows: &crate::rows::Rows) -> Result<(), Error> {
+        let keys = crate::keys::keys();
+        let twice = &mut self.twice;
+        // A set's rows come on their own: a code read before has its rows
+        // left out of the files.
+        let sets = &rows.tables[keys.sets];
+        if let Some(code) = sets
+            .rows()
+            .next()
+            .and_then(|row| crate::keys::text(sets, row, keys.set_code))
+        {
+            let ranges: Vec<(usize, usize, usize)> = rows
+                .tables
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| !t.is_empty())
+                .map(|(t, table)| (t, twice.written[t], twice.written[t] + table.len()))
+                .collect();
+            if let Some(before) = twice.sets.insert(code.to_owned(), ranges) {
+                for (t, start, end) in before {
+                    twice.dropped[t].push((start, end));
+                }
+            }
+        }
+        if let Some((t, id)) = keys.migrations {
+            let table = &rows.tables[t];
+            for (i, row) in table.rows().enumerate() {
+                if let Some(id) = crate::keys::text(table, row, id) {
+                    let at = twice.written[t] + i;
+                    if let Some(before) = twice.migrations.insert(id.to_owned(), at) {
+                        twice.dropped[t].push((before, before + 1));
+                    }
+                }
+            }
+        }
+        for (t, table) in rows.tables.iter().enumerate() {
+            self.twice.written[t] += table.len();
+            if !table.is_empty() {
+                self.write(t, table)?;
+            }
+        }
+        Ok(())
+    }
+
     fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error> {
         for row in rows.rows() {
             let file = &mut self.files[table];
@@ -360,19 +427,30 @@ impl Store for Parquet {
             _lock,
             files,
             replaced,
+            properties,
+            mut twice,
             ..
         } = *self;
         let mut written = Vec::new();
         let mut failed = None;
-        for mut file in files {
+        for (t, mut file) in files.into_iter().enumerate() {
             let temporary = file.temporary.clone();
+            let dropped = std::mem::take(&mut twice.dropped[t]);
+            let schema = Arc::clone(&file.schema);
             let outcome = file.flush().and_then(|()| {
                 let at =
                     |e: &dyn std::fmt::Display| Error::new(format!("{}: {e}", temporary.display()));
                 // Complete and on disk before the commit is recorded.
                 let inner = file.writer.into_inner().map_err(|e| at(&e))?;
                 let handle = inner.into_inner().map_err(|e| at(e.error()))?;
-                handle.sync_all().map_err(|e| at(&e))
+                if dropped.is_empty() {
+                    return handle.sync_all().map_err(|e| at(&e));
+                }
+                drop(handle);
+                leave_out(&temporary, &dropped, &schema, &properties).map_err(|e| {
+                    let _ = std::fs::remove_file(temporary.with_extension("kept"));
+                    at(&e)
+                })
             });
             match outcome {
                 Ok(()) => written.push(file.path),
@@ -412,6 +490,60 @@ impl Store for Parquet {
             let _ = std::fs::remove_dir(&self.dir);
         }
     }
+}
+
+/// Writes the file at `path` again without the rows of `dropped` (ranges
+/// of row numbers), and syncs it.
+fn leave_out(
+    path: &Path,
+    dropped: &[(usize, usize)],
+    schema: &SchemaRef,
+    properties: &WriterProperties,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let mut dropped = dropped.to_vec();
+    dropped.sort_unstable();
+    let kept_path = path.with_extension("kept");
+    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?)?
+        .with_batch_size(8192)
+        .build()?;
+    let out = File::create(&kept_path)?;
+    let mut writer = ArrowWriter::try_new(
+        BufWriter::with_capacity(WRITE_BUFFER, out),
+        Arc::clone(schema),
+        Some(properties.clone()),
+    )?;
+    let mut at = 0;
+    for batch in reader {
+        let batch = batch?;
+        let (start, end) = (at, at + batch.num_rows());
+        at = end;
+        // The rows of [start, end) kept: between the ranges dropped.
+        let mut from = start;
+        for &(a, b) in dropped.iter().filter(|&&(a, b)| b > start && a < end) {
+            let (a, b) = (a.max(start), b.min(end));
+            if a > from {
+                let slice = batch.slice(from - start, a - from);
+                writer.write(&RecordBatch::try_new(
+                    Arc::clone(schema),
+                    slice.columns().to_vec(),
+                )?)?;
+            }
+            from = from.max(b);
+        }
+        if end > from {
+            let slice = batch.slice(from - start, end - from);
+            writer.write(&RecordBatch::try_new(
+                Arc::clone(schema),
+                slice.columns().to_vec(),
+            )?)?;
+        }
+    }
+    let inner = writer.into_inner()?;
+    let file = inner.into_inner().map_err(|e| e.into_error())?;
+    file.sync_all()?;
+    std::fs::rename(&kept_path, path)?;
+    Ok(())
 }
 
 /// Locks `dir` for this run.

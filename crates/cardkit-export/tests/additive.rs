@@ -619,3 +619,44 @@ fn a_failed_parquet_run_leaves_nothing_behind() {
     assert!(left.contains(&"notes.txt".to_owned()), "{left:?}");
     assert!(!left.contains(&"cards".to_owned()), "{left:?}");
 }
+
+/// Parquet keeps the later of a set or migration read twice in a run, as
+/// SQLite does: the corpus's sets and migrations (BRO and LEA in two files
+/// each) give the same rows per table to both.
+#[test]
+fn parquet_keeps_the_later_of_what_a_run_reads_twice() {
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    let mut files = support::corpus_sets(&shared);
+    let mut migrations: Vec<PathBuf> = std::fs::read_dir(shared.join("corpus/neutral/migration"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    migrations.sort();
+    files.extend(migrations);
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("corpus.db");
+    let pq = dir.path().join("pq");
+    let sqlite = export_with(&Target::Sqlite(db.clone()), &files, Mode::Append);
+    let parquet = export_with(&Target::Parquet(pq.clone()), &files, Mode::Append);
+    assert_eq!(sqlite.duplicates, parquet.duplicates);
+    assert!(parquet.duplicate_sets >= 2);
+    let c = Connection::open(&db).unwrap();
+    for table in table_names() {
+        let in_sqlite: i64 = c
+            .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap();
+        let file = std::fs::File::open(pq.join(&table).join("part-0.parquet")).unwrap();
+        let reader = parquet::file::reader::SerializedFileReader::new(file).unwrap();
+        let in_parquet = parquet::file::reader::FileReader::metadata(&reader)
+            .file_metadata()
+            .num_rows();
+        assert_eq!(in_parquet, in_sqlite, "{table}");
+    }
+    let left: Vec<String> = std::fs::read_dir(pq.join("cards"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["part-0.parquet"]);
+}
