@@ -5,10 +5,11 @@
 # validate's. Each round runs every tool once, in turn, so that a machine
 # whose speed drifts during the run affects them all alike.
 #
-# SQLite is measured twice: into a new database (made under a temporary
-# name and renamed) and into the same database again, which replaces the
-# build in a WAL transaction. PostgreSQL exports the same build again each
-# round, which replaces it.
+# SQLite is measured three times: into a new database (made under a
+# temporary name and renamed), into the same database again (which adds to
+# it: each set replaces itself, in a WAL transaction), and again with
+# --replace (the build emptied first). PostgreSQL exports the same build
+# again each round with --replace.
 #
 # The input is the 500 MB catalog of bench/run.sh (target/bench-data, made
 # by ../shared/bench/make_allprintings.py from the corpus's BRO set when
@@ -47,12 +48,13 @@ trap cleanup EXIT
   -o "-k $WORK -c listen_addresses='' -c fsync=off" -w start >/dev/null
 PG_URL="postgresql://postgres@/postgres?host=$WORK"
 
-TOOLS=(validate parquet sqlite-new sqlite-again postgres)
+TOOLS=(validate parquet sqlite-new sqlite-again sqlite-replace postgres)
 declare -A NAME=(
   [validate]="validate, $JOBS threads"
   [parquet]="export to Parquet"
   [sqlite-new]="export to SQLite, new file"
   [sqlite-again]="export to SQLite, same build again"
+  [sqlite-replace]="export to SQLite, again, --replace"
   [postgres]="export to PostgreSQL"
 )
 declare -A TIMES RSS ROWS
@@ -65,14 +67,16 @@ run() {
     validate) command=("$CARDKIT" validate --quiet --jobs "$JOBS" "$INPUT") ;;
     parquet)
       rm -rf "$WORK/parquet"
-      command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "parquet:$WORK/parquet" "$INPUT") ;;
+      command=("$CARDKIT" export --jobs "$JOBS" --build bench --replace --to "parquet:$WORK/parquet" "$INPUT") ;;
     sqlite-new)
       rm -f "$WORK/export.db"
       command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "sqlite:$WORK/export.db" "$INPUT") ;;
     sqlite-again)
       command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "sqlite:$WORK/export.db" "$INPUT") ;;
+    sqlite-replace)
+      command=("$CARDKIT" export --jobs "$JOBS" --build bench --replace --to "sqlite:$WORK/export.db" "$INPUT") ;;
     postgres)
-      command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "$PG_URL" "$INPUT") ;;
+      command=("$CARDKIT" export --jobs "$JOBS" --build bench --replace --to "$PG_URL" "$INPUT") ;;
   esac
   report=$(mktemp)
   out=$(mktemp)

@@ -170,8 +170,8 @@ gen export-long-text.json "import json; s=json.load(open('examples/valid/set.jso
 gen export-deep.json "import json; s=json.dumps(json.load(open('examples/valid/set.json'))); print('{\"x\":'+'['*30000+']'*30000+','+s[1:])"
 for target in sqlite parquet; do
   case $target in
-    sqlite) COMMAND=(export --jobs 2 --to "sqlite:$D/export.db") ;;
-    parquet) COMMAND=(export --jobs 2 --to "parquet:$D/export-parquet") ;;
+    sqlite) COMMAND=(export --jobs 2 --replace --to "sqlite:$D/export.db") ;;
+    parquet) COMMAND=(export --jobs 2 --replace --to "parquet:$D/export-parquet") ;;
   esac
   linear "export to $target: 30k -> 300k lines" export-lines-30k.jsonl export-lines-300k.jsonl 10
   EXPECT=0 bounded "export to $target: 300,000 lines" export-lines-300k.jsonl 192

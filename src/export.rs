@@ -8,7 +8,7 @@ use cardkit::render::words::{plural, were};
 use cardkit::render::Text;
 use cardkit::run::{discover, ExitStatus, Failure, Run, Shown, UntilClosed};
 use cardkit_export::layout::layout;
-use cardkit_export::{Exporter, InputError, OnInvalid, Target};
+use cardkit_export::{Exporter, InputError, Mode, OnInvalid, Target, Totals};
 
 use crate::options::{check_paths, OnInvalidWords, Running, Validation};
 use crate::output::{note, Shared};
@@ -36,10 +36,24 @@ pub struct Args {
 
     /// A label for this build of the data: a `build` column (SQLite,
     /// PostgreSQL) or a `build=LABEL/` partition (Parquet), so that builds
-    /// sit side by side; exporting the same build again replaces it.
-    /// Example: --build 2024-05-17
+    /// sit side by side. Example: --build 2024-05-17
     #[arg(long, value_name = "LABEL")]
     build: Option<String>,
+
+    /// Empties the build first. Without it, an export adds to what the
+    /// target holds: a set exported again replaces that set's rows (by
+    /// code), a card, token or product its uuid's, a migration its id's,
+    /// and every other row is kept. A Parquet build, whose files are
+    /// written whole, is only written again with --replace.
+    #[arg(long)]
+    replace: bool,
+
+    /// Exports into a SQLite database that holds other tables than the
+    /// export's (another application's): its tables are added beside them,
+    /// and its journal mode is left as it is. Without it, such a database
+    /// is refused.
+    #[arg(long)]
+    into_foreign: bool,
 
     /// Prints the tables and columns the export writes (generated from the
     /// field tables), and exits.
@@ -67,11 +81,13 @@ impl Args {
 
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
     if args.describe {
-        io::stdout().lock().write_all(
+        let mut out = io::stdout().lock();
+        out.write_all(
             layout()
                 .describe_named(args.validation.names.into())
                 .as_bytes(),
         )?;
+        writeln!(out, "\n{}", stamps())?;
         return Ok(ExitStatus::Valid);
     }
     let Some(target) = &args.to else {
@@ -84,7 +100,20 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     };
     let settings = args.validation.settings();
     let build = args.build.as_deref();
-    let mut exporter = match Exporter::open(target, on_invalid, build, args.running.jobs()) {
+    let mode = if args.replace {
+        Mode::Replace
+    } else {
+        Mode::Append
+    };
+    let opened = Exporter::open_with(
+        target,
+        on_invalid,
+        build,
+        args.running.jobs(),
+        mode,
+        args.into_foreign,
+    );
+    let mut exporter = match opened {
         Ok(exporter) => exporter,
         Err(error) => {
             note("export", &format!("error: {error}"));
@@ -186,10 +215,139 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     if totals.left_out > 0 {
         writeln!(out, "{} left out", were(totals.left_out, "document"))?;
     }
+    for line in changes(&totals) {
+        writeln!(out, "{line}")?;
+    }
     let left_out = if totals.left_out > 0 {
         ExitStatus::Invalid
     } else {
         ExitStatus::Valid
     };
     Ok(status.and(left_out))
+}
+
+/// Where each store says which layout it holds.
+fn stamps() -> String {
+    format!(
+        "Each store says which layout version it holds: the `meta` table's layout_version column; SQLite PRAGMA user_version = {v} (and PRAGMA application_id = {id:#x}); each Parquet file's key-value metadata `{key}` = {v}; a comment on each PostgreSQL table (\"cardkit export, layout version {v}\").",
+        v = cardkit_export::layout::LAYOUT_VERSION,
+        id = cardkit_export::sqlite::APPLICATION_ID,
+        key = cardkit_export::parquet::LAYOUT_KEY,
+    )
+}
+
+/// The summary's lines on what the run added, replaced and did not export.
+fn changes(totals: &Totals) -> Vec<String> {
+    let changes = &totals.changes;
+    let mut lines = Vec::new();
+    let replaced: usize = changes.replaced_sets.len();
+    let added = totals.sets.saturating_sub(replaced);
+    let mut parts = Vec::new();
+    if changes.emptied {
+        parts.push("emptied the build first (--replace)".to_owned());
+    }
+    if added > 0 {
+        parts.push(format!("added {}", plural(added, "set")));
+    }
+    if replaced > 0 {
+        let sets: Vec<&str> = changes
+            .replaced_sets
+            .iter()
+            .take(10)
+            .map(String::as_str)
+            .collect();
+        let more = if replaced > sets.len() { ", …" } else { "" };
+        parts.push(format!(
+            "replaced {} already there ({}{more})",
+            plural(replaced, "set"),
+            sets.join(", ")
+        ));
+    }
+    if changes.replaced_migrations > 0 {
+        parts.push(format!(
+            "replaced {} already there",
+            plural(changes.replaced_migrations, "migration")
+        ));
+    }
+    if changes.removed_rows > 0 {
+        parts.push(format!(
+            "{} of what was there removed",
+            plural(changes.removed_rows, "row")
+        ));
+    }
+    if !parts.is_empty() {
+        lines.push(parts.join("; "));
+    }
+    if totals.duplicate_count > 0 {
+        let n = totals.duplicate_count;
+        let what = if n == 1 {
+            "set or migration was"
+        } else {
+            "sets or migrations were"
+        };
+        let named = if n > totals.duplicates.len() {
+            format!("the first {} named above", totals.duplicates.len())
+        } else {
+            "each named above".to_owned()
+        };
+        lines.push(format!(
+            "{n} {what} read twice ({named}): the later of each is kept"
+        ));
+    }
+    if changes.moved > 0 {
+        let mut line = format!(
+            "{} stored under another set before: that set's rows of them were removed",
+            plural(changes.moved, "uuid")
+        );
+        for note in &changes.moved_notes {
+            line.push_str(&format!("\n  {note}"));
+        }
+        if changes.moved > changes.moved_notes.len() {
+            line.push_str("\n  …");
+        }
+        lines.push(line);
+    }
+    if !changes.stale_removed.is_empty() {
+        let files: Vec<String> = changes
+            .stale_removed
+            .iter()
+            .map(|(name, bytes)| format!("{name}, {bytes} bytes"))
+            .collect();
+        lines.push(format!(
+            "removed {} that runs killed before their end had left beside the database: {}",
+            plural(files.len(), "temporary file"),
+            files.join("; ")
+        ));
+    }
+    if totals.unkeyed > 0 {
+        lines.push(format!(
+            "{} of cards, tokens or products without a uuid (kept invalid): no later export can replace them",
+            plural(totals.unkeyed, "row")
+        ));
+    }
+    let kinds = totals.not_exported.len();
+    if kinds > 0 || totals.not_exported_unnamed > 0 {
+        let named: Vec<String> = totals
+            .not_exported
+            .iter()
+            .take(8)
+            .map(|(name, n)| format!("`{name}` ({n}×)"))
+            .collect();
+        let more = if kinds > named.len() { ", …" } else { "" };
+        let unnamed = if totals.not_exported_unnamed > 0 {
+            format!(
+                "{}{} more not named",
+                if named.is_empty() { "" } else { "; " },
+                totals.not_exported_unnamed
+            )
+        } else {
+            String::new()
+        };
+        lines.push(format!(
+            "not exported: {} the spec does not define, in no table: {}{more}{unnamed}",
+            plural(kinds, "member"),
+            named.join(", ")
+        ));
+    }
+    lines
 }

@@ -182,10 +182,18 @@ fn describe_prints_the_layout() {
         .get_output()
         .stdout
         .clone();
-    assert_eq!(
-        String::from_utf8(described).expect("UTF-8"),
-        cardkit_export::layout::layout().describe()
-    );
+    let described = String::from_utf8(described).expect("UTF-8");
+    let layout = cardkit_export::layout::layout().describe();
+    assert!(described.starts_with(&layout), "{described}");
+    let stamps = &described[layout.len()..];
+    for place in [
+        "PRAGMA user_version = 1",
+        "application_id = 0x636b6974",
+        "key-value metadata `cardkit.layout_version` = 1",
+        "a comment on each PostgreSQL table",
+    ] {
+        assert!(stamps.contains(place), "{stamps}");
+    }
 }
 
 /// A catalog of `sets` copies of the corpus's BRO set, made by the shared
@@ -455,4 +463,87 @@ fn a_closed_stdout_keeps_the_exit_status() {
     );
     assert_eq!(status, Some(1));
     assert!(db.exists(), "the kept documents were not committed");
+}
+
+/// The loop users write over the publishers' per-set files keeps every set:
+/// `for f in sets/*.json; do cardkit export --to cards.db "$f"; done` gives
+/// the rows one export of the folder gives; each run's summary says what
+/// it added, and a set exported again says what it replaced.
+#[test]
+fn a_shell_loop_over_per_set_files_keeps_every_set() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let Some(catalog) = catalog(dir.path(), 3) else {
+        return;
+    };
+    let value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&catalog).expect("the catalog")).expect("JSON");
+    let sets = dir.path().join("sets");
+    std::fs::create_dir(&sets).expect("a folder");
+    let data = value["data"].as_object().expect("sets by code");
+    for (code, set) in data {
+        let file = serde_json::json!({"meta": value["meta"], "data": set});
+        std::fs::write(sets.join(format!("{code}.json")), file.to_string()).expect("a set file");
+    }
+    let bin = Path::new(env!("CARGO_BIN_EXE_cardkit"))
+        .parent()
+        .expect("the binary's folder");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let looped = StdCommand::new("bash")
+        .arg("-c")
+        .arg(r#"for f in sets/*.json; do cardkit export --to cards.db "$f"; done"#)
+        .current_dir(dir.path())
+        .env("PATH", &path)
+        .output()
+        .expect("bash runs");
+    assert!(looped.status.success(), "{looped:?}");
+    let stdout = String::from_utf8_lossy(&looped.stdout);
+    assert_eq!(
+        stdout.matches("\nadded 1 set\n").count(),
+        data.len(),
+        "{stdout}"
+    );
+    let whole = cardkit()
+        .current_dir(dir.path())
+        .args(["export", "--to", "whole.db", "sets"])
+        .output()
+        .expect("cardkit runs");
+    assert!(whole.status.success(), "{whole:?}");
+    let tables = |db: &str| -> Vec<(String, i64)> {
+        let db = dir.path().join(db);
+        cardkit_export::layout::layout()
+            .tables
+            .iter()
+            .map(|t| {
+                let n = count(&db, &format!("SELECT COUNT(*) FROM {}", t.name));
+                (t.name.clone(), n)
+            })
+            .collect()
+    };
+    let looped_rows = tables("cards.db");
+    assert_eq!(looped_rows, tables("whole.db"));
+    let sets_rows = looped_rows.iter().find(|(t, _)| t == "sets").map(|r| r.1);
+    assert_eq!(sets_rows, Some(i64::try_from(data.len()).unwrap()));
+    // The first set again replaces it, and says so.
+    let (first, _) = data.iter().next().expect("a set");
+    let again = cardkit()
+        .current_dir(dir.path())
+        .args(["export", "--to", "cards.db"])
+        .arg(format!("sets/{first}.json"))
+        .output()
+        .expect("cardkit runs");
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        stdout.contains(&format!("replaced 1 set already there ({first}); ")),
+        "{stdout}"
+    );
+    assert_eq!(tables("cards.db"), looped_rows);
+    let check: String = Connection::open(dir.path().join("cards.db"))
+        .expect("the database")
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .expect("the check");
+    assert_eq!(check, "ok");
 }

@@ -24,6 +24,7 @@
 //! println!("{} rows", totals.rows.iter().sum::<usize>());
 //! ```
 
+pub mod keys;
 pub mod layout;
 pub mod parquet;
 pub mod postgres;
@@ -41,6 +42,7 @@ use std::thread::JoinHandle;
 use cardkit::validate::{Found, Validated, Validator};
 use cardkit::{Code, DocumentReport, Kind, Options};
 
+pub use crate::keys::Changes;
 use crate::layout::{layout, MetaFact, Source};
 use crate::rows::{Cell, Rows, TableRows, Unstorable};
 
@@ -71,17 +73,32 @@ pub trait Store: Send {
     /// The target refused them.
     fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error>;
 
+    /// Writes the rows of one or more documents, table by table: a store
+    /// that adds to what it holds removes first what they replace.
+    ///
+    /// # Errors
+    /// The target refused them.
+    fn write_rows(&mut self, rows: &Rows) -> Result<(), Error> {
+        for (table, table_rows) in rows.tables.iter().enumerate() {
+            if !table_rows.is_empty() {
+                self.write(table, table_rows)?;
+            }
+        }
+        Ok(())
+    }
+
     /// What the target cannot store of values that fit their columns: the
     /// row maker makes them NULL with a note, for `--on-invalid` to decide.
     fn unstorable(&self) -> Unstorable {
         Unstorable::default()
     }
 
-    /// Makes everything written visible at once.
+    /// Makes everything written visible at once; what the run replaced of
+    /// what was there.
     ///
     /// # Errors
     /// The target could not commit; nothing is visible then.
-    fn commit(self: Box<Self>) -> Result<(), Error>;
+    fn commit(self: Box<Self>) -> Result<Changes, Error>;
 
     /// Leaves nothing of the run behind.
     fn abort(self: Box<Self>);
@@ -158,6 +175,40 @@ pub enum OnInvalid {
     Keep,
 }
 
+/// How many of the keys read twice in a run are told one by one.
+pub const TOLD_DUPLICATES: usize = 20;
+
+/// Where a document was read: its input (by number) and its place there.
+struct ReadAt {
+    input: usize,
+    line: Option<usize>,
+    pointer: Box<str>,
+}
+
+impl ReadAt {
+    /// As [`DocumentReport::place`] says it.
+    fn place(&self, name: &str) -> String {
+        match (self.line, &*self.pointer) {
+            (Some(line), "") => format!("{name}:{line}"),
+            (Some(line), pointer) => format!("{name}:{line} {pointer}"),
+            (None, "") => format!("{name} /"),
+            (None, pointer) => format!("{name} {pointer}"),
+        }
+    }
+}
+
+/// What a run does with what the target holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Adds to it: a set (by code), a card, token or product (by uuid) or
+    /// a migration (by id) exported again replaces the one there; every
+    /// other row of the build is kept.
+    #[default]
+    Append,
+    /// Empties the build first (`--replace`).
+    Replace,
+}
+
 /// What a run did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Totals {
@@ -174,6 +225,26 @@ pub struct Totals {
     /// The run was stopped before committing (`--on-invalid fail` and an
     /// invalid document): nothing was written.
     pub failed: bool,
+    /// Sets written (each code once).
+    pub sets: usize,
+    /// Sets and migrations read more than once in the run, one line each
+    /// naming both places (the first [`TOLD_DUPLICATES`]); the later one is
+    /// kept.
+    pub duplicates: Vec<String>,
+    /// How many were read more than once, and of those how many sets.
+    pub duplicate_count: usize,
+    pub duplicate_sets: usize,
+    /// Members the spec does not define, left out of the rows (`Model.name`
+    /// and how many times), most frequent first.
+    pub not_exported: Vec<(String, usize)>,
+    /// Of those, occurrences past the bound of warnings a document keeps,
+    /// whose names are not known.
+    pub not_exported_unnamed: usize,
+    /// Rows of tables keyed by `uuid` whose card, token or product has no
+    /// uuid (kept invalid): no later export can replace them.
+    pub unkeyed: usize,
+    /// What the run replaced of what the target held.
+    pub changes: Changes,
 }
 
 /// What the row maker made of one document, on the thread that validated it.
@@ -198,6 +269,12 @@ pub struct Exporter {
     totals: Totals,
     /// Rows of the `meta` table, written at the end.
     meta: TableRows,
+    /// Where each set code and migration id of the run was read.
+    seen: std::collections::HashMap<String, ReadAt>,
+    /// The inputs' names, for [`ReadAt`].
+    inputs: Vec<String>,
+    /// Members the spec does not define, by `Model.name`.
+    unknown: std::collections::HashMap<String, usize>,
 }
 
 /// Days since 1970-01-01 as `YYYY-MM-DD`.
@@ -225,11 +302,31 @@ impl Exporter {
         build: Option<&str>,
         jobs: usize,
     ) -> Result<Exporter, Error> {
+        Exporter::open_with(target, on_invalid, build, jobs, Mode::Append, false)
+    }
+
+    /// Opens `target` as [`Exporter::open`] does, adding to the build
+    /// ([`Mode::Append`]) or emptying it first ([`Mode::Replace`]). A SQLite
+    /// database holding tables that are not the layout's (another
+    /// application's) is refused unless `into_foreign` (its journal mode is
+    /// then left as it is).
+    ///
+    /// # Errors
+    /// The target cannot be opened, or holds tables of another layout, or
+    /// of other names.
+    pub fn open_with(
+        target: &Target,
+        on_invalid: OnInvalid,
+        build: Option<&str>,
+        jobs: usize,
+        mode: Mode,
+        into_foreign: bool,
+    ) -> Result<Exporter, Error> {
         let spare = Spare::default();
         let store: Box<dyn Store> = match target {
-            Target::Sqlite(path) => sqlite::open(path, build)?,
-            Target::Postgres(url) => Box::new(postgres::Postgres::open(url, build)?),
-            Target::Parquet(dir) => Box::new(parquet::Parquet::open(dir, build)?),
+            Target::Sqlite(path) => sqlite::open(path, build, mode, into_foreign)?,
+            Target::Postgres(url) => Box::new(postgres::Postgres::open(url, build, mode)?),
+            Target::Parquet(dir) => Box::new(parquet::Parquet::open(dir, build, mode)?),
         };
         Ok(Exporter {
             unstorable: store.unstorable(),
@@ -242,6 +339,9 @@ impl Exporter {
                 ..Totals::default()
             },
             meta: TableRows::new(layout().tables[layout().meta].columns.len()),
+            seen: std::collections::HashMap::new(),
+            inputs: Vec::new(),
+            unknown: std::collections::HashMap::new(),
         })
     }
 
@@ -381,13 +481,120 @@ impl Exporter {
         if self.totals.failed {
             return Ok(());
         }
+        self.count_unknown(report);
+        let set = self.read_twice(name, report, &rows, on_note);
         let Some(writer) = self.writer.as_mut() else {
             return Ok(());
         };
         for (total, table_rows) in self.totals.rows.iter_mut().zip(&rows.tables) {
             *total += table_rows.len();
         }
-        writer.write(rows)
+        if set {
+            // A set's rows go on their own, so that a store removing what
+            // they replace never has two of the same set in one batch.
+            writer.write_alone(rows)
+        } else {
+            writer.write(rows)
+        }
+    }
+
+    /// Counts the members of `report`'s document that the spec does not
+    /// define: they are in no table.
+    fn count_unknown(&mut self, report: &DocumentReport) {
+        for diagnostic in &report.diagnostics {
+            if let cardkit::diagnostic::Detail::UnknownField { model, name, .. } =
+                &diagnostic.detail
+            {
+                let key = format!("{model}.{name}");
+                *self.unknown.entry(key).or_default() += 1;
+            }
+        }
+        self.totals.not_exported_unnamed += report
+            .omitted
+            .warnings
+            .get(&Code::UnknownField)
+            .copied()
+            .unwrap_or(0);
+    }
+
+    /// Notes the sets and migrations of `rows` read earlier in the run,
+    /// naming both places (the later is kept); whether `rows` is a set's.
+    fn read_twice(
+        &mut self,
+        name: &str,
+        report: &DocumentReport,
+        rows: &Rows,
+        on_note: &mut impl FnMut(&str),
+    ) -> bool {
+        let keys = keys::keys();
+        let mut set = false;
+        let mut codeless = false;
+        if self.inputs.last().is_none_or(|last| last != name) {
+            self.inputs.push(name.to_owned());
+        }
+        let input = self.inputs.len() - 1;
+        let inputs = &self.inputs;
+        let totals = &mut self.totals;
+        let mut twice = |what: String, seen: &mut std::collections::HashMap<String, ReadAt>| {
+            let at = ReadAt {
+                input,
+                line: report.line,
+                pointer: report.pointer.as_str().into(),
+            };
+            if let Some(before) = seen.insert(what.clone(), at) {
+                totals.duplicate_count += 1;
+                if what.starts_with("set ") {
+                    totals.duplicate_sets += 1;
+                }
+                if totals.duplicates.len() < TOLD_DUPLICATES {
+                    let line = format!(
+                        "{what} read twice: at {} and at {}; the later is kept",
+                        before.place(&inputs[before.input]),
+                        report.place(name)
+                    );
+                    on_note(&format!("warning: {line}"));
+                    totals.duplicates.push(line);
+                } else if totals.duplicates.len() == TOLD_DUPLICATES
+                    && totals.duplicate_count == TOLD_DUPLICATES + 1
+                {
+                    on_note("warning: more sets or migrations read twice: counted in the summary, not named");
+                }
+            }
+        };
+        let sets = &rows.tables[keys.sets];
+        for row in sets.rows() {
+            set = true;
+            if let Some(code) = keys::text(sets, row, keys.set_code) {
+                twice(format!("set {code}"), &mut self.seen);
+            } else {
+                codeless = true;
+            }
+        }
+        if let Some((t, id)) = keys.migrations {
+            let migrations = &rows.tables[t];
+            for row in migrations.rows() {
+                if let Some(id) = keys::text(migrations, row, id) {
+                    twice(format!("migration {id}"), &mut self.seen);
+                }
+            }
+        }
+        for &(t, uuid) in &keys.uuid_owned {
+            let table = &rows.tables[t];
+            self.totals.unkeyed += table
+                .rows()
+                .filter(|row| keys::text(table, row, uuid).is_none())
+                .count();
+        }
+        if codeless {
+            on_note(&format!(
+                "warning: {}: the set has no code, so nothing names it in the store: it is added, and replaces nothing (another run adds it again)",
+                report.place(name)
+            ));
+        }
+        if set {
+            self.totals.sets += 1;
+        }
+        set
     }
 
     /// Leaves nothing of the run behind.
@@ -414,11 +621,17 @@ impl Exporter {
         }
         let meta = layout().meta;
         self.totals.rows[meta] += self.meta.len();
-        if let Err(error) = store.write(meta, &self.meta) {
+        let mut rows = Rows::new();
+        rows.tables[meta] = std::mem::replace(&mut self.meta, TableRows::new(1));
+        if let Err(error) = store.write_rows(&rows) {
             store.abort();
             return Err(error);
         }
-        store.commit()?;
+        self.totals.changes = store.commit()?;
+        self.totals.sets -= self.totals.duplicate_sets;
+        let mut unknown: Vec<(String, usize)> = self.unknown.drain().collect();
+        unknown.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        self.totals.not_exported = unknown;
         Ok(std::mem::take(&mut self.totals))
     }
 }
@@ -500,14 +713,9 @@ impl Writer {
         let kept = spare.clone();
         let thread = std::thread::spawn(move || {
             for rows in receiver {
-                for (table, table_rows) in rows.tables.iter().enumerate() {
-                    if table_rows.is_empty() {
-                        continue;
-                    }
-                    if let Err(error) = store.write(table, table_rows) {
-                        store.abort();
-                        return Err(error);
-                    }
+                if let Err(error) = store.write_rows(&rows) {
+                    store.abort();
+                    return Err(error);
                 }
                 kept.keep(rows);
             }
@@ -546,6 +754,17 @@ impl Writer {
         }
         self.gathered = Some(gathered);
         Ok(())
+    }
+
+    /// Queues a document's rows on their own, after those gathered.
+    ///
+    /// # Errors
+    /// The store refused earlier rows (it is then aborted).
+    fn write_alone(&mut self, rows: Rows) -> Result<(), Error> {
+        if let Some(gathered) = self.gathered.take() {
+            self.send(gathered)?;
+        }
+        self.send(rows)
     }
 
     fn send(&mut self, rows: Rows) -> Result<(), Error> {

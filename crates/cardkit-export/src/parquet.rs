@@ -27,9 +27,10 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
+use crate::keys::Changes;
 use crate::layout::{layout, ColumnType, Table};
 use crate::rows::{Cell, TableRows};
-use crate::{Error, Store};
+use crate::{Error, Mode, Store};
 
 /// Rows gathered before they are handed to the Parquet writer as one batch
 /// (the builders of the twelve tables hold this many rows each: 8192 took
@@ -63,6 +64,9 @@ const TEMPORARY_NAME: &str = ".part-0.parquet.incomplete";
 /// whose temporary file is to be renamed, relative to the directory, one
 /// per line.
 pub const COMMIT_RECORD: &str = ".cardkit-commit";
+/// The key of each file's key-value metadata that holds the layout
+/// version.
+pub const LAYOUT_KEY: &str = "cardkit.layout_version";
 /// Locked by each run for its whole length.
 pub const LOCK_NAME: &str = ".cardkit-lock";
 
@@ -197,6 +201,29 @@ pub struct Parquet {
     files: Vec<TableFile>,
     /// [`ENCODING_BUDGET`], or less in tests.
     budget: usize,
+    /// The build was there, and is replaced (`--replace`).
+    replaced: bool,
+    /// The folders the run made (removed again if it fails), and whether
+    /// it made the directory itself.
+    created: Vec<PathBuf>,
+    made_dir: bool,
+    properties: WriterProperties,
+    /// What the run read twice: the rows of the earlier are left out of
+    /// the files at the commit (the later is kept, as in SQLite).
+    twice: Twice,
+}
+
+/// The rows of each table's file that a later document replaces.
+#[derive(Default)]
+struct Twice {
+    /// Rows written per table.
+    written: Vec<usize>,
+    /// The rows of the latest set of each code: (table, start, end).
+    sets: std::collections::HashMap<String, Vec<(usize, usize, usize)>>,
+    /// The row of the latest migration of each id.
+    migrations: std::collections::HashMap<String, usize>,
+    /// Per table, the ranges of rows left out.
+    dropped: Vec<Vec<(usize, usize)>>,
 }
 
 impl Parquet {
@@ -206,24 +233,56 @@ impl Parquet {
     ///
     /// # Errors
     /// A directory or file cannot be made, another run is writing into
-    /// `dir`, or a commit left unfinished cannot be finished.
-    pub fn open(dir: &Path, build: Option<&str>) -> Result<Parquet, Error> {
+    /// `dir`, or a commit left unfinished cannot be finished; or the build
+    /// is there already and `mode` is [`Mode::Append`]: a Parquet file is
+    /// written whole, so a run cannot add to one, and it does not replace
+    /// one unless asked (`--replace`).
+    pub fn open(dir: &Path, build: Option<&str>, mode: Mode) -> Result<Parquet, Error> {
+        let made_dir = !dir.exists();
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::new(format!("parquet:{}: {e}", dir.display())))?;
         let lock = lock(dir)?;
         finish_commit(dir)?;
+        let there = layout().tables.iter().any(|table| {
+            let mut folder = dir.join(&table.name);
+            if let Some(build) = build {
+                folder.push(format!("build={}", partition_value(build)));
+            }
+            folder.join(FILE_NAME).exists()
+        });
+        if there && mode == Mode::Append {
+            let build = build.map_or("the build without a label".to_owned(), |b| {
+                format!("build {b}")
+            });
+            return Err(Error::new(format!(
+                    "parquet:{}: {build} is there already, and Parquet files are written whole (a run cannot add to them): give --replace to write it anew, or another --build label",
+                    dir.display()
+                )));
+        }
         let properties = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
             .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
             .set_created_by(format!("cardkit {}", env!("CARGO_PKG_VERSION")))
+            .set_key_value_metadata(Some(vec![parquet::file::metadata::KeyValue::new(
+                LAYOUT_KEY.to_owned(),
+                crate::layout::LAYOUT_VERSION.to_string(),
+            )]))
             .build();
         let mut files = Vec::new();
+        let mut created = Vec::new();
         for table in &layout().tables {
             let mut folder = dir.join(&table.name);
             if let Some(build) = build {
                 folder.push(format!("build={}", partition_value(build)));
             }
             let at = |e: std::io::Error| Error::new(format!("{}: {e}", folder.display()));
+            let table_dir = dir.join(&table.name);
+            if !table_dir.exists() {
+                created.push(table_dir);
+            }
+            if build.is_some() && !folder.exists() {
+                created.push(folder.clone());
+            }
             std::fs::create_dir_all(&folder).map_err(at)?;
             let temporary = folder.join(TEMPORARY_NAME);
             let file = File::create(&temporary).map_err(at)?;
@@ -252,6 +311,15 @@ impl Parquet {
             _lock: lock,
             files,
             budget: ENCODING_BUDGET,
+            replaced: there,
+            created,
+            made_dir,
+            properties,
+            twice: Twice {
+                written: vec![0; layout().tables.len()],
+                dropped: vec![Vec::new(); layout().tables.len()],
+                ..Twice::default()
+            },
         })
     }
 
@@ -294,6 +362,50 @@ pub fn partition_value(label: &str) -> String {
 }
 
 impl Store for Parquet {
+    fn write_rows(&mut self, rows: &crate::rows::Rows) -> Result<(), Error> {
+        let keys = crate::keys::keys();
+        let twice = &mut self.twice;
+        // A set's rows come on their own: a code read before has its rows
+        // left out of the files.
+        let sets = &rows.tables[keys.sets];
+        if let Some(code) = sets
+            .rows()
+            .next()
+            .and_then(|row| crate::keys::text(sets, row, keys.set_code))
+        {
+            let ranges: Vec<(usize, usize, usize)> = rows
+                .tables
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| !t.is_empty())
+                .map(|(t, table)| (t, twice.written[t], twice.written[t] + table.len()))
+                .collect();
+            if let Some(before) = twice.sets.insert(code.to_owned(), ranges) {
+                for (t, start, end) in before {
+                    twice.dropped[t].push((start, end));
+                }
+            }
+        }
+        if let Some((t, id)) = keys.migrations {
+            let table = &rows.tables[t];
+            for (i, row) in table.rows().enumerate() {
+                if let Some(id) = crate::keys::text(table, row, id) {
+                    let at = twice.written[t] + i;
+                    if let Some(before) = twice.migrations.insert(id.to_owned(), at) {
+                        twice.dropped[t].push((before, before + 1));
+                    }
+                }
+            }
+        }
+        for (t, table) in rows.tables.iter().enumerate() {
+            self.twice.written[t] += table.len();
+            if !table.is_empty() {
+                self.write(t, table)?;
+            }
+        }
+        Ok(())
+    }
+
     fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error> {
         for row in rows.rows() {
             let file = &mut self.files[table];
@@ -309,21 +421,36 @@ impl Store for Parquet {
         Ok(())
     }
 
-    fn commit(self: Box<Self>) -> Result<(), Error> {
+    fn commit(self: Box<Self>) -> Result<Changes, Error> {
         let Parquet {
-            dir, _lock, files, ..
+            dir,
+            _lock,
+            files,
+            replaced,
+            properties,
+            mut twice,
+            ..
         } = *self;
         let mut written = Vec::new();
         let mut failed = None;
-        for mut file in files {
+        for (t, mut file) in files.into_iter().enumerate() {
             let temporary = file.temporary.clone();
+            let dropped = std::mem::take(&mut twice.dropped[t]);
+            let schema = Arc::clone(&file.schema);
             let outcome = file.flush().and_then(|()| {
                 let at =
                     |e: &dyn std::fmt::Display| Error::new(format!("{}: {e}", temporary.display()));
                 // Complete and on disk before the commit is recorded.
                 let inner = file.writer.into_inner().map_err(|e| at(&e))?;
                 let handle = inner.into_inner().map_err(|e| at(e.error()))?;
-                handle.sync_all().map_err(|e| at(&e))
+                if dropped.is_empty() {
+                    return handle.sync_all().map_err(|e| at(&e));
+                }
+                drop(handle);
+                leave_out(&temporary, &dropped, &schema, &properties).map_err(|e| {
+                    let _ = std::fs::remove_file(temporary.with_extension("kept"));
+                    at(&e)
+                })
             });
             match outcome {
                 Ok(()) => written.push(file.path),
@@ -341,7 +468,11 @@ impl Store for Parquet {
             return Err(error);
         }
         record_commit(&dir, &folders)?;
-        finish_commit(&dir)
+        finish_commit(&dir)?;
+        Ok(Changes {
+            emptied: replaced,
+            ..Changes::default()
+        })
     }
 
     fn abort(self: Box<Self>) {
@@ -349,7 +480,70 @@ impl Store for Parquet {
             drop(file.writer);
             let _ = std::fs::remove_file(&file.temporary);
         }
+        // A failed run leaves no folder of its own behind (only empty ones
+        // are removed).
+        for folder in self.created.iter().rev() {
+            let _ = std::fs::remove_dir(folder);
+        }
+        if self.made_dir {
+            let _ = std::fs::remove_file(self.dir.join(LOCK_NAME));
+            let _ = std::fs::remove_dir(&self.dir);
+        }
     }
+}
+
+/// Writes the file at `path` again without the rows of `dropped` (ranges
+/// of row numbers), and syncs it.
+fn leave_out(
+    path: &Path,
+    dropped: &[(usize, usize)],
+    schema: &SchemaRef,
+    properties: &WriterProperties,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let mut dropped = dropped.to_vec();
+    dropped.sort_unstable();
+    let kept_path = path.with_extension("kept");
+    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?)?
+        .with_batch_size(8192)
+        .build()?;
+    let out = File::create(&kept_path)?;
+    let mut writer = ArrowWriter::try_new(
+        BufWriter::with_capacity(WRITE_BUFFER, out),
+        Arc::clone(schema),
+        Some(properties.clone()),
+    )?;
+    let mut at = 0;
+    for batch in reader {
+        let batch = batch?;
+        let (start, end) = (at, at + batch.num_rows());
+        at = end;
+        // The rows of [start, end) kept: between the ranges dropped.
+        let mut from = start;
+        for &(a, b) in dropped.iter().filter(|&&(a, b)| b > start && a < end) {
+            let (a, b) = (a.max(start), b.min(end));
+            if a > from {
+                let slice = batch.slice(from - start, a - from);
+                writer.write(&RecordBatch::try_new(
+                    Arc::clone(schema),
+                    slice.columns().to_vec(),
+                )?)?;
+            }
+            from = from.max(b);
+        }
+        if end > from {
+            let slice = batch.slice(from - start, end - from);
+            writer.write(&RecordBatch::try_new(
+                Arc::clone(schema),
+                slice.columns().to_vec(),
+            )?)?;
+        }
+    }
+    let inner = writer.into_inner()?;
+    let file = inner.into_inner().map_err(|e| e.into_error())?;
+    file.sync_all()?;
+    std::fs::rename(&kept_path, path)?;
+    Ok(())
 }
 
 /// Locks `dir` for this run.
@@ -465,7 +659,7 @@ mod tests {
             let row = cards.push_row();
             cards.set_text(row, name, &format!("card {n}"));
         }
-        let mut store = Parquet::open(dir.path(), None).expect("a new export");
+        let mut store = Parquet::open(dir.path(), None, Mode::Replace).expect("a new export");
         store.budget = budget;
         store.write(table, &cards).expect("the rows written");
         Box::new(store).commit().expect("the export committed");
@@ -532,7 +726,7 @@ mod tests {
         put(dir, "cards/build=b/part-0.parquet", "old cards");
         put(dir, "cards/build=b/.part-0.parquet.incomplete", "new cards");
 
-        let store = Parquet::open(dir, Some("other")).expect("a new run");
+        let store = Parquet::open(dir, Some("other"), Mode::Replace).expect("a new run");
         assert_eq!(read(dir, "cards/build=b/part-0.parquet"), "new cards");
         assert_eq!(read(dir, "sets/build=b/part-0.parquet"), "new sets");
         assert!(!dir
@@ -554,7 +748,9 @@ mod tests {
             "not ours",
         );
 
-        let error = Parquet::open(&export, None).err().expect("refused");
+        let error = Parquet::open(&export, None, Mode::Replace)
+            .err()
+            .expect("refused");
         assert!(
             error
                 .to_string()
@@ -571,7 +767,7 @@ mod tests {
     #[test]
     fn a_committed_run_leaves_its_files_in_place_and_no_record() {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let store = Parquet::open(dir.path(), Some("b")).expect("a new run");
+        let store = Parquet::open(dir.path(), Some("b"), Mode::Replace).expect("a new run");
         Box::new(store).commit().expect("committed");
         assert!(!dir.path().join(COMMIT_RECORD).exists());
         for table in &layout().tables {
@@ -584,8 +780,8 @@ mod tests {
     #[test]
     fn two_runs_never_write_into_one_directory_at_once() {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let first = Parquet::open(dir.path(), Some("a")).expect("the first run");
-        let error = Parquet::open(dir.path(), Some("b"))
+        let first = Parquet::open(dir.path(), Some("a"), Mode::Replace).expect("the first run");
+        let error = Parquet::open(dir.path(), Some("b"), Mode::Replace)
             .err()
             .expect("the second refused");
         assert!(
@@ -595,8 +791,8 @@ mod tests {
             "{error}"
         );
         Box::new(first).abort();
-        let second =
-            Parquet::open(dir.path(), Some("b")).expect("the second, once the first is done");
+        let second = Parquet::open(dir.path(), Some("b"), Mode::Replace)
+            .expect("the second, once the first is done");
         Box::new(second).abort();
     }
 }

@@ -5,10 +5,11 @@ use std::io::Write;
 
 use postgres::{Client, NoTls};
 
+use crate::keys::{keys, Changes, Dialect, Known, Removal};
 use crate::layout::{layout, ColumnType};
-use crate::rows::{Cell, TableRows, Unstorable};
+use crate::rows::{Cell, Rows, TableRows, Unstorable};
 use crate::sqlite::{create_indexes, create_table, drop_indexes, layout_mismatch, quoted};
-use crate::{date_text, Error, Store};
+use crate::{date_text, Error, Mode, Store};
 
 /// Rows of a table gathered as COPY text before they are sent.
 const COPY_BYTES: usize = 4 << 20;
@@ -39,17 +40,43 @@ pub struct Postgres {
     /// COPY text gathered per table.
     pending: Vec<Vec<u8>>,
     build: Option<String>,
+    known: Known,
+    changes: Changes,
+}
+
+/// A PostgreSQL error with its whole cause: the server's message, detail
+/// and hint, or the connection's reason.
+fn described(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        let mut text = format!("{}: {}", db.severity(), db.message());
+        if let Some(detail) = db.detail() {
+            text.push_str(&format!(" (detail: {detail})"));
+        }
+        if let Some(hint) = db.hint() {
+            text.push_str(&format!(" (hint: {hint})"));
+        }
+        return text;
+    }
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        text.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    text
 }
 
 impl Postgres {
     /// Connects to `url` and starts the run's transaction: the tables are
-    /// made if missing, checked against the layout if present, and the rows
-    /// of the same build are deleted.
+    /// made if missing and checked against the layout if present; the rows
+    /// of the same build are deleted ([`Mode::Replace`]) or their keys read
+    /// ([`Mode::Append`]: a set exported again replaces its rows, the
+    /// others are kept).
     ///
     /// # Errors
     /// The server cannot be reached, or holds tables of another layout.
-    pub fn open(url: &str, build: Option<&str>) -> Result<Postgres, Error> {
-        let at = |e: postgres::Error| Error::new(format!("postgres: {e}"));
+    pub fn open(url: &str, build: Option<&str>, mode: Mode) -> Result<Postgres, Error> {
+        let at = |e: postgres::Error| Error::new(format!("postgres: {}", described(&e)));
         let mut client = Client::connect(url, NoTls).map_err(at)?;
         client.batch_execute("BEGIN").map_err(at)?;
         for table in &layout().tables {
@@ -69,46 +96,173 @@ impl Postgres {
             if let Some(why) = layout_mismatch(table, &found, catalog_type) {
                 return Err(Error::new(format!("postgres: {why}")));
             }
-            client
-                .execute(
-                    &format!(
-                        "DELETE FROM {} WHERE build IS NOT DISTINCT FROM $1",
-                        quoted(&table.name)
-                    ),
-                    &[&build],
-                )
-                .map_err(at)?;
-            for drop in drop_indexes(table) {
-                client.batch_execute(&drop).map_err(at)?;
+            if mode == Mode::Replace {
+                client
+                    .execute(
+                        &format!(
+                            "DELETE FROM {} WHERE build IS NOT DISTINCT FROM $1",
+                            quoted(&table.name)
+                        ),
+                        &[&build],
+                    )
+                    .map_err(at)?;
+                for drop in drop_indexes(table) {
+                    client.batch_execute(&drop).map_err(at)?;
+                }
+            }
+        }
+        let mut known = Known::default();
+        if mode == Mode::Append {
+            let keys = keys();
+            let d = Dialect::Postgres;
+            let mut pairs = |sql: String| -> Result<Vec<(String, Option<String>)>, Error> {
+                Ok(client
+                    .query(&sql, &[&build])
+                    .map_err(at)?
+                    .iter()
+                    .filter_map(|row| Some((row.get::<_, Option<String>>(0)?, row.get(1))))
+                    .collect())
+            };
+            for (code, _) in pairs(d.select(keys.sets, keys.set_code, None))? {
+                known.set_before(code);
+            }
+            for &(t, owner, uuid) in &keys.set_owned {
+                let Some(uuid) = uuid else { continue };
+                for (id, code) in pairs(d.select(t, uuid, Some(owner)))? {
+                    if let Some(code) = code {
+                        known.uuid_before(&id, &code);
+                    }
+                }
+            }
+            if let Some((t, id)) = keys.migrations {
+                for (id, _) in pairs(d.select(t, id, None))? {
+                    known.migration_before(id);
+                }
+            }
+            for (input, _) in pairs(d.select(keys.meta.0, keys.meta.1, None))? {
+                known.meta_before(input);
             }
         }
         Ok(Postgres {
             client,
             pending: vec![Vec::new(); layout().tables.len()],
             build: build.map(str::to_owned),
+            known,
+            changes: Changes {
+                emptied: mode == Mode::Replace,
+                ..Changes::default()
+            },
         })
     }
 
     fn send(&mut self, table: usize) -> Result<(), Error> {
-        if self.pending[table].is_empty() {
+        send(&mut self.client, &mut self.pending[table], table)
+    }
+}
+
+/// Sends the COPY text gathered for `table`.
+fn send(client: &mut Client, pending: &mut Vec<u8>, table: usize) -> Result<(), Error> {
+    {
+        if pending.is_empty() {
             return Ok(());
         }
         let table_def = &layout().tables[table];
-        let at =
-            |e: postgres::Error| Error::new(format!("postgres: table {}: {e}", table_def.name));
+        let at = |e: postgres::Error| {
+            Error::new(format!(
+                "postgres: table {}: {}",
+                table_def.name,
+                described(&e)
+            ))
+        };
         let columns: Vec<String> = table_def.columns.iter().map(|c| quoted(&c.name)).collect();
         let sql = format!(
             "COPY {} ({}) FROM STDIN",
             quoted(&table_def.name),
             columns.join(", ")
         );
-        let mut copy = self.client.copy_in(&sql).map_err(at)?;
-        copy.write_all(&self.pending[table])
+        let mut copy = client.copy_in(&sql).map_err(at)?;
+        copy.write_all(pending)
             .map_err(|e| Error::new(format!("postgres: table {}: {e}", table_def.name)))?;
         copy.finish().map_err(at)?;
-        self.pending[table].clear();
+        pending.clear();
         Ok(())
     }
+}
+
+/// Removes what a batch replaces, once every row gathered before it is
+/// sent; the rows removed.
+fn remove(
+    client: &mut Client,
+    pending: &mut [Vec<u8>],
+    build: Option<&str>,
+    removal: Removal<'_>,
+) -> Result<usize, Error> {
+    for (table, pending) in pending.iter_mut().enumerate() {
+        send(client, pending, table)?;
+    }
+    let keys = keys();
+    let d = Dialect::Postgres;
+    let (statements, key) = match removal {
+        Removal::Set(code, _) => (d.delete_set(keys), code),
+        Removal::Uuid(uuid, _) => (d.delete_uuid(keys), uuid),
+        Removal::Migration(id) => match keys.migrations {
+            Some((t, c)) => (vec![(t, d.delete_by(t, c))], id),
+            None => return Ok(0),
+        },
+        Removal::Meta(input) => (
+            vec![(keys.meta.0, d.delete_by(keys.meta.0, keys.meta.1))],
+            input,
+        ),
+    };
+    let mut removed = 0;
+    for (_, sql) in statements {
+        let n = client
+            .execute(&sql, &[&build, &key])
+            .map_err(|e| Error::new(format!("postgres: {}", described(&e))))?;
+        removed += usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    Ok(removed)
+}
+
+impl Postgres {
+    /// Gathers one row of `table` as COPY text, sent once there is enough.
+    fn write_row(&mut self, table: usize, row: &[Cell], rows: &TableRows) -> Result<(), Error> {
+        let columns = &layout().tables[table].columns;
+        let out = &mut self.pending[table];
+        match &self.build {
+            Some(build) => copy_text(out, build),
+            None => out.extend_from_slice(b"\\N"),
+        }
+        for (i, cell) in row.iter().enumerate().skip(1) {
+            out.push(b'\t');
+            copy_cell(out, cell, rows).map_err(|why| {
+                Error::new(format!(
+                    "postgres: table {}, column {}: {why}",
+                    layout().tables[table].name,
+                    columns[i].name
+                ))
+            })?;
+        }
+        out.push(b'\n');
+        if self.pending[table].len() >= COPY_BYTES {
+            self.send(table)?;
+        }
+        Ok(())
+    }
+}
+
+/// The statements that index `table` in PostgreSQL: hash indexes, which
+/// hold a value of any length (a B-tree entry is limited to about a third
+/// of a page, 2,704 bytes: a valid card name of 3,000 characters failed
+/// the whole run), and serve the equality lookups and joins the indexed
+/// columns (uuid, name, set codes) are for.
+fn pg_indexes(table: &crate::layout::Table) -> Vec<String> {
+    let on = format!("ON {} (", quoted(&table.name));
+    let hashed = format!("ON {} USING hash (", quoted(&table.name));
+    create_indexes(table)
+        .into_iter()
+        .map(|sql| sql.replacen(&on, &hashed, 1))
+        .collect()
 }
 
 /// Appends `text` escaped for COPY's text format.
@@ -170,28 +324,44 @@ fn copy_cell(out: &mut Vec<u8>, cell: &Cell, rows: &TableRows) -> Result<(), Str
 }
 
 impl Store for Postgres {
-    fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error> {
-        let columns = &layout().tables[table].columns;
-        for row in rows.rows() {
-            let out = &mut self.pending[table];
-            match &self.build {
-                Some(build) => copy_text(out, build),
-                None => out.extend_from_slice(b"\\N"),
+    fn write_rows(&mut self, rows: &Rows) -> Result<(), Error> {
+        let (client, pending, build) = (&mut self.client, &mut self.pending, self.build.as_deref());
+        let twice = self
+            .known
+            .prepare(&rows.tables, &mut self.changes, |removal| {
+                remove(client, pending, build, removal)
+            })?;
+        for (table, table_rows) in rows.tables.iter().enumerate() {
+            if table_rows.is_empty() {
+                continue;
             }
-            for (i, cell) in row.iter().enumerate().skip(1) {
-                out.push(b'\t');
-                copy_cell(out, cell, rows).map_err(|why| {
-                    Error::new(format!(
-                        "postgres: table {}, column {}: {why}",
-                        layout().tables[table].name,
-                        columns[i].name
-                    ))
-                })?;
+            match keys().migrations {
+                // A migration twice in the batch: each row after removing
+                // the one before.
+                Some((t, id)) if t == table && !twice.is_empty() => {
+                    for row in table_rows.rows() {
+                        if let Some(id) = crate::keys::text(table_rows, row, id) {
+                            if twice.contains(id) {
+                                remove(
+                                    &mut self.client,
+                                    &mut self.pending,
+                                    self.build.as_deref(),
+                                    Removal::Migration(id),
+                                )?;
+                            }
+                        }
+                        self.write_row(table, row, table_rows)?;
+                    }
+                }
+                _ => self.write(table, table_rows)?,
             }
-            out.push(b'\n');
         }
-        if self.pending[table].len() >= COPY_BYTES {
-            self.send(table)?;
+        Ok(())
+    }
+
+    fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error> {
+        for row in rows.rows() {
+            self.write_row(table, row, rows)?;
         }
         Ok(())
     }
@@ -200,17 +370,26 @@ impl Store for Postgres {
         Unstorable { nul: true }
     }
 
-    fn commit(mut self: Box<Self>) -> Result<(), Error> {
+    fn commit(mut self: Box<Self>) -> Result<Changes, Error> {
         for table in 0..self.pending.len() {
             self.send(table)?;
         }
-        let at = |e: postgres::Error| Error::new(format!("postgres: {e}"));
+        let at = |e: postgres::Error| Error::new(format!("postgres: {}", described(&e)));
         for table in &layout().tables {
-            for index in create_indexes(table) {
+            for index in pg_indexes(table) {
                 self.client.batch_execute(&index).map_err(at)?;
             }
+            // What the table is, for whoever finds it (`\\dt+`).
+            self.client
+                .batch_execute(&format!(
+                    "COMMENT ON TABLE {} IS 'cardkit export, layout version {}'",
+                    quoted(&table.name),
+                    crate::layout::LAYOUT_VERSION
+                ))
+                .map_err(at)?;
         }
-        self.client.batch_execute("COMMIT").map_err(at)
+        self.client.batch_execute("COMMIT").map_err(at)?;
+        Ok(std::mem::take(&mut self.changes))
     }
 
     fn abort(mut self: Box<Self>) {

@@ -76,7 +76,9 @@ fn sqlite_duckdb_spark_and_postgresql_give_the_same_answers() {
     let joined = expected["cards_identifiers_legalities"]
         .as_array()
         .expect("rows");
-    assert!(joined.len() > 10_000, "{} joined rows", joined.len());
+    // (Over 10,000 while the corpus's BRO and LEA, in two files each, were
+    // stored twice; each is now kept once.)
+    assert!(joined.len() > 8_000, "{} joined rows", joined.len());
 
     let parquet = parquet.display().to_string();
     assert_eq!(

@@ -1,9 +1,9 @@
-//! A new SQLite database is written in SQLite's file format directly, an
-//! existing one through SQLite's library. SQLite's own integrity check
-//! finds every new database whole (each B-tree well formed, each index
-//! holding exactly its table's rows, in order), and a new database holds,
-//! row for row and rowid for rowid, what the library writes into an
-//! existing one from the same input.
+//! A new SQLite database is built under a temporary name with SQLite's
+//! bulk settings (no journal, no syncs, indexes made last) and renamed into
+//! place; an existing one is written in a WAL transaction. SQLite's own
+//! integrity check finds every new database whole, and a new database
+//! holds, row for row and rowid for rowid, what an existing empty one is
+//! given from the same input.
 
 mod support;
 

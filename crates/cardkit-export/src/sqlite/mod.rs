@@ -1,42 +1,125 @@
-//! SQLite, the embedded store. A new database is written in SQLite's file
-//! format directly ([`fresh`]), under a hidden temporary name beside its
-//! path, and renamed into place once whole: a run that fails (or is
-//! killed) leaves nothing under the name. Into an existing database a run
-//! writes through SQLite's library, in one WAL transaction with prepared
-//! statements, so that readers keep seeing the builds already there until
-//! it commits.
+//! SQLite, the embedded store, written through SQLite's library.
+//!
+//! A new database is built under a hidden temporary name beside its path
+//! (`.NAME.XXXXXX.incomplete`), tuned for one writer that nobody reads
+//! meanwhile: no journal and no syncs during the build, a large page cache,
+//! one transaction of prepared inserts, the indexes made once the rows are
+//! in (sorted on two threads). Once whole it is switched to WAL, synced,
+//! renamed into place and its folder synced: a run that fails (or is
+//! killed) leaves nothing under the name.
+//!
+//! Into an existing database a run writes in one WAL transaction, so that
+//! readers keep seeing what is there until it commits. It adds to what is
+//! there ([`crate::keys`]): a set exported again replaces that set, other
+//! sets are kept; `--replace` empties the build first.
+//!
+//! Either way the file says what it is: `PRAGMA application_id` is
+//! [`APPLICATION_ID`] and `PRAGMA user_version` the layout's version.
 
-mod format;
-mod fresh;
-mod keys;
 mod sql;
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use rusqlite::types::{ToSqlOutput, Value as SqlValue, ValueRef};
 use rusqlite::{params_from_iter, Connection};
 use tempfile::TempPath;
 
-use crate::layout::layout;
-use crate::rows::{Cell, TableRows};
-use crate::{date_text, Error, Store};
+use crate::keys::{keys, text, Changes, Dialect, Known, Removal};
+use crate::layout::{layout, LAYOUT_VERSION};
+use crate::rows::{Cell, Rows, TableRows};
+use crate::{date_text, Error, Mode, Store};
 
 pub use sql::quoted;
 use sql::sql_type;
 pub(crate) use sql::{create_indexes, create_table, drop_indexes, layout_mismatch};
 
+/// `PRAGMA application_id` of a cardkit export: `ckit` in ASCII.
+pub const APPLICATION_ID: i32 = 0x636b_6974;
+
 /// Opens an export into the database at `path`: a new one if there is
 /// none, else the one there.
 ///
 /// # Errors
-/// The file cannot be made, or cannot be opened as a database, or holds
-/// tables of another layout.
-pub fn open(path: &Path, build: Option<&str>) -> Result<Box<dyn Store>, Error> {
-    if path.exists() {
-        Ok(Box::new(Sqlite::open(path, build)?))
-    } else {
-        Ok(Box::new(fresh::Fresh::create(path, build)?))
+/// The folder is missing, the path is a folder, the file cannot be made,
+/// or cannot be opened as a database, or holds tables of another layout.
+pub fn open(
+    path: &Path,
+    build: Option<&str>,
+    mode: Mode,
+    into_foreign: bool,
+) -> Result<Box<dyn Store>, Error> {
+    let at = |why: &str| Error::new(format!("sqlite:{}: {why}", path.display()));
+    let folder = folder_of(path);
+    if !folder.is_dir() {
+        return Err(at(&format!(
+            "the folder `{}` does not exist (or is not a folder)",
+            folder.display()
+        )));
     }
+    if path.is_dir() {
+        return Err(at("this is a folder, not a database file"));
+    }
+    let stale = remove_stale(path);
+    let mut store = if path.exists() {
+        Sqlite::existing(path, build, mode, into_foreign)?
+    } else {
+        Sqlite::fresh(path, build)?
+    };
+    store.changes.stale_removed = stale;
+    Ok(Box::new(store))
+}
+
+/// Removes the temporary files beside `path` that runs killed before their
+/// commit left (`.NAME.XXXXXX.incomplete`, as large as the database they
+/// were building): those no run holds a lock on. Their names and sizes.
+fn remove_stale(path: &Path) -> Vec<(String, u64)> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let prefix = format!(".{name}.");
+    let Ok(entries) = std::fs::read_dir(folder_of(path)) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(middle) = file
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".incomplete"))
+        else {
+            continue;
+        };
+        // tempfile's six random characters.
+        if middle.len() != 6 || !middle.chars().all(|c| c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let stale = entry.path();
+        if !entry.file_type().is_ok_and(|t| t.is_file()) || held(&stale) {
+            continue;
+        }
+        let size = entry.metadata().map_or(0, |m| m.len());
+        if std::fs::remove_file(&stale).is_ok() {
+            removed.push((file, size));
+        }
+    }
+    removed
+}
+
+/// Whether a run building the database at `path` holds it: its SQLite
+/// lock cannot be taken (a run holds it from its start to its end).
+fn held(path: &Path) -> bool {
+    use rusqlite::OpenFlags;
+    let Ok(c) = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    ) else {
+        return true;
+    };
+    let free = c
+        .busy_timeout(std::time::Duration::ZERO)
+        .and_then(|()| c.execute_batch("BEGIN EXCLUSIVE; ROLLBACK;"))
+        .is_ok();
+    let _ = c.close();
+    !free
 }
 
 /// A hidden temporary file beside `path` (`.NAME.XXXXXX.incomplete`), with
@@ -60,48 +143,193 @@ fn folder_of(path: &Path) -> &Path {
     }
 }
 
-/// An export into an existing SQLite database file.
+/// Syncs a folder, so that a rename in it is on disk (there is no such
+/// thing to do elsewhere than on Unix).
+fn sync_folder(folder: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    std::fs::File::open(folder)?.sync_all()?;
+    #[cfg(not(unix))]
+    let _ = folder;
+    Ok(())
+}
+
+/// An export into a SQLite database.
 pub struct Sqlite {
     connection: Connection,
     path: PathBuf,
     build: Option<String>,
+    /// A new database: its temporary file, renamed at the commit.
+    temp: Option<TempPath>,
+    known: Known,
+    changes: Changes,
+    /// Migration ids the batch being written holds more than once.
+    twice: HashSet<String>,
+    /// What is removed, and how.
+    pending: Pending,
+    /// The indexes are there (an existing database, until the run has
+    /// written [`INDEXED_ROWS`]).
+    indexed: bool,
+    written: usize,
+}
+
+/// Rows an existing database's run writes with its indexes kept up to
+/// date: a few sets added to a large database. Past this many, the indexes
+/// are dropped and made again at the commit, which is faster for many.
+const INDEXED_ROWS: usize = 50_000;
+
+/// What a run removes of what the store holds.
+#[derive(Default)]
+struct Pending {
+    /// The rowid of each migration of the build, by id: a migration
+    /// replaced is removed by rowid (the column `id` has no index).
+    migration_rows: HashMap<String, i64>,
+    /// The largest rowid of each table before the run (an existing
+    /// database): the rows the run writes come after it.
+    before: Vec<i64>,
+    /// Sets and uuids stored before the run that it replaces: removed at
+    /// the commit, by rowid up to `before`, so that the run can write its
+    /// rows meanwhile without indexes.
+    sets: Vec<String>,
+    uuids: Vec<String>,
 }
 
 impl Sqlite {
-    /// Opens the database at `path` and starts the run's transaction: the
-    /// tables are made if missing, checked against the layout if present,
-    /// and the rows of the same build are deleted.
-    ///
-    /// # Errors
-    /// The file cannot be opened as a database, or holds tables of another
-    /// layout.
-    pub fn open(path: &Path, build: Option<&str>) -> Result<Sqlite, Error> {
+    fn error(&self, e: &dyn std::fmt::Display) -> Error {
+        Error::new(format!("sqlite:{}: {e}", self.path.display()))
+    }
+
+    /// Starts a new database under a temporary name beside `path`.
+    fn fresh(path: &Path, build: Option<&str>) -> Result<Sqlite, Error> {
         let at = |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", path.display()));
-        let connection = Connection::open(path).map_err(|e| at(&e))?;
+        let temp = temporary_beside(path).map_err(|e| at(&e))?;
+        let connection = Connection::open(&temp).map_err(|e| at(&e))?;
         let store = Sqlite {
             connection,
             path: path.to_path_buf(),
             build: build.map(str::to_owned),
+            temp: Some(temp),
+            known: Known::default(),
+            changes: Changes::default(),
+            twice: HashSet::new(),
+            pending: Pending::default(),
+            indexed: false,
+            written: 0,
         };
-        match store.start() {
+        let c = &store.connection;
+        let tuned = c
+            // Larger pages: fewer, fuller B-tree levels for rows of a few
+            // hundred bytes (the page size must be set before any table).
+            .pragma_update(None, "page_size", 16384)
+            // Nobody reads the file until it is renamed, and a failed run
+            // deletes it: no journal, no syncs until the end.
+            .and_then(|()| c.pragma_update(None, "journal_mode", "OFF"))
+            .and_then(|()| c.pragma_update(None, "synchronous", "OFF"))
+            .and_then(|()| c.pragma_update(None, "locking_mode", "EXCLUSIVE"))
+            .and_then(|()| c.pragma_update(None, "cache_size", -65536))
+            .and_then(|()| c.pragma_update(None, "temp_store", "FILE"))
+            .and_then(|()| c.pragma_update(None, "threads", 2))
+            .and_then(|()| c.execute_batch("BEGIN"));
+        tuned.map_err(|e| store.error(&e))?;
+        for table in &layout().tables {
+            c.execute_batch(&create_table(table, sql_type))
+                .map_err(|e| store.error(&e))?;
+        }
+        Ok(store)
+    }
+
+    /// Opens the database at `path` and starts the run's transaction: the
+    /// tables are made if missing and checked against the layout if
+    /// present; the build is emptied (`--replace`) or its keys read.
+    fn existing(
+        path: &Path,
+        build: Option<&str>,
+        mode: Mode,
+        into_foreign: bool,
+    ) -> Result<Sqlite, Error> {
+        let at = |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", path.display()));
+        let connection = Connection::open(path).map_err(|e| at(&e))?;
+        let mut store = Sqlite {
+            connection,
+            path: path.to_path_buf(),
+            build: build.map(str::to_owned),
+            temp: None,
+            known: Known::default(),
+            changes: Changes::default(),
+            twice: HashSet::new(),
+            pending: Pending::default(),
+            indexed: false,
+            written: 0,
+        };
+        match store.start(mode, into_foreign) {
             Ok(()) => Ok(store),
             Err(error) => {
-                Box::new(store).abort();
+                let _ = store.connection.execute_batch("ROLLBACK");
                 Err(error)
             }
         }
     }
 
-    fn start(&self) -> Result<(), Error> {
-        let at = |e: rusqlite::Error| Error::new(format!("sqlite:{}: {e}", self.path.display()));
+    fn start(&mut self, mode: Mode, into_foreign: bool) -> Result<(), Error> {
+        let path = self.path.clone();
         let c = &self.connection;
-        c.pragma_update(None, "journal_mode", "WAL").map_err(at)?;
+        let at = |e: rusqlite::Error| {
+            if let rusqlite::Error::SqliteFailure(f, _) = &e {
+                if f.code == rusqlite::ErrorCode::NotADatabase {
+                    return Error::new(format!(
+                        "sqlite:{}: the file is not a SQLite database; give a new path, or remove it",
+                        path.display()
+                    ));
+                }
+                if f.code == rusqlite::ErrorCode::ReadOnly {
+                    return Error::new(format!(
+                        "sqlite:{}: the database cannot be written (read-only): {e}",
+                        path.display()
+                    ));
+                }
+            }
+            Error::new(format!("sqlite:{}: {e}", path.display()))
+        };
+        // Reading the schema tells a file that is not a database.
+        c.query_row("SELECT COUNT(*) FROM sqlite_schema", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .map_err(at)?;
+        let ours: Vec<&str> = layout().tables.iter().map(|t| t.name.as_str()).collect();
+        let mut statement = c
+            .prepare("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+            .map_err(at)?;
+        let foreign: Vec<String> = statement
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(at)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(at)?
+            .into_iter()
+            .filter(|name| !ours.contains(&name.as_str()))
+            .collect();
+        drop(statement);
+        if !foreign.is_empty() && !into_foreign {
+            let shown: Vec<&str> = foreign.iter().take(5).map(String::as_str).collect();
+            let more = if foreign.len() > shown.len() {
+                ", …"
+            } else {
+                ""
+            };
+            return Err(Error::new(format!(
+                "sqlite:{}: the database holds tables that are not cardkit's ({}{more}): an export would add its {} tables beside them; give --into-foreign to do so, or export into another file",
+                path.display(),
+                shown.join(", "),
+                ours.len()
+            )));
+        }
+        // Another application's database keeps its journal mode; cardkit's
+        // own are in WAL, for readers during a run.
+        if foreign.is_empty() {
+            c.pragma_update(None, "journal_mode", "WAL").map_err(at)?;
+        }
         c.pragma_update(None, "synchronous", "NORMAL").map_err(at)?;
         // Pages of the run's one transaction stay in memory longer before
         // they are written out (32 MiB).
         c.pragma_update(None, "cache_size", -32768).map_err(at)?;
-        // The indexes, made at the end, are sorted on two threads (see
-        // `commit`).
         c.pragma_update(None, "threads", 2).map_err(at)?;
         c.execute_batch("BEGIN IMMEDIATE").map_err(at)?;
         for table in &layout().tables {
@@ -116,33 +344,246 @@ impl Sqlite {
                 .collect::<Result<_, _>>()
                 .map_err(at)?;
             if let Some(why) = layout_mismatch(table, &found, sql_type) {
-                return Err(Error::new(format!("sqlite:{}: {why}", self.path.display())));
+                return Err(Error::new(format!("sqlite:{}: {why}", path.display())));
             }
+        }
+        match mode {
+            Mode::Replace => self.empty_build().map_err(at)?,
+            Mode::Append => {
+                self.read_keys().map_err(at)?;
+                self.indexed = true;
+                let c = &self.connection;
+                for table in &layout().tables {
+                    let max: i64 = c
+                        .query_row(
+                            &format!("SELECT IFNULL(MAX(rowid), 0) FROM {}", quoted(&table.name)),
+                            [],
+                            |r| r.get(0),
+                        )
+                        .map_err(at)?;
+                    self.pending.before.push(max);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Empties the build (`--replace`). The indexes are dropped first and
+    /// made again at the commit: faster for a whole build written again.
+    fn empty_build(&mut self) -> rusqlite::Result<()> {
+        let c = &self.connection;
+        for table in &layout().tables {
             for drop in drop_indexes(table) {
-                c.execute_batch(&drop).map_err(at)?;
+                c.execute_batch(&drop)?;
             }
             // A table that holds nothing but this build is emptied whole,
             // which SQLite does without visiting each row.
             let name = quoted(&table.name);
-            let others: bool = c
-                .query_row(
-                    &format!("SELECT EXISTS (SELECT 1 FROM {name} WHERE build IS NOT ?1)"),
-                    [&self.build],
-                    |row| row.get(0),
-                )
-                .map_err(at)?;
+            let others: bool = c.query_row(
+                &format!("SELECT EXISTS (SELECT 1 FROM {name} WHERE build IS NOT ?1)"),
+                [&self.build],
+                |row| row.get(0),
+            )?;
             if others {
                 c.execute(
                     &format!("DELETE FROM {name} WHERE build IS ?1"),
                     [&self.build],
-                )
-                .map_err(at)?;
+                )?;
             } else {
-                c.execute_batch(&format!("DELETE FROM {name}"))
-                    .map_err(at)?;
+                c.execute_batch(&format!("DELETE FROM {name}"))?;
             }
         }
+        self.changes.emptied = true;
         Ok(())
+    }
+
+    /// Reads the keys of the build: what a run replaces rather than adds.
+    fn read_keys(&mut self) -> rusqlite::Result<()> {
+        let keys = keys();
+        let c = &self.connection;
+        let d = Dialect::Sqlite;
+        let pairs = |sql: &str, f: &mut dyn FnMut(String, Option<String>)| {
+            let mut statement = c.prepare(sql)?;
+            let mut rows = statement.query([&self.build])?;
+            while let Some(row) = rows.next()? {
+                if let Some(first) = row.get::<_, Option<String>>(0)? {
+                    f(first, row.get(1)?);
+                }
+            }
+            Ok::<_, rusqlite::Error>(())
+        };
+        let known = &mut self.known;
+        pairs(&d.select(keys.sets, keys.set_code, None), &mut |code, _| {
+            known.set_before(code);
+        })?;
+        for &(t, owner, uuid) in &keys.set_owned {
+            let Some(uuid) = uuid else { continue };
+            pairs(&d.select(t, uuid, Some(owner)), &mut |id, code| {
+                if let Some(code) = code {
+                    known.uuid_before(&id, &code);
+                }
+            })?;
+        }
+        if let Some((t, id)) = keys.migrations {
+            let sql =
+                d.select(t, id, None)
+                    .replacen(", NULL FROM", ", CAST(rowid AS TEXT) FROM", 1);
+            let rows = &mut self.pending.migration_rows;
+            pairs(&sql, &mut |id, rowid| {
+                if let Some(rowid) = rowid.and_then(|r| r.parse().ok()) {
+                    rows.insert(id.clone(), rowid);
+                }
+                known.migration_before(id);
+            })?;
+        }
+        pairs(
+            &d.select(keys.meta.0, keys.meta.1, None),
+            &mut |input, _| {
+                known.meta_before(input);
+            },
+        )?;
+        Ok(())
+    }
+
+    /// Removes what a batch replaces; the rows removed. What was stored
+    /// before the run is removed at the commit ([`Sqlite::remove_pending`]).
+    fn remove(
+        connection: &Connection,
+        build: Option<&str>,
+        pending: &mut Pending,
+        removal: Removal<'_>,
+    ) -> rusqlite::Result<usize> {
+        let keys = keys();
+        let d = Dialect::Sqlite;
+        let existing = !pending.before.is_empty();
+        match removal {
+            Removal::Set(code, true) if existing => {
+                pending.sets.push(code.to_owned());
+                return Ok(0);
+            }
+            Removal::Uuid(uuid, true) if existing => {
+                pending.uuids.push(uuid.to_owned());
+                return Ok(0);
+            }
+            Removal::Migration(id) => {
+                if let (Some((t, _)), Some(rowid)) =
+                    (keys.migrations, pending.migration_rows.remove(id))
+                {
+                    let sql = format!(
+                        "DELETE FROM {} WHERE rowid = ?1",
+                        quoted(&layout().tables[t].name)
+                    );
+                    return connection.prepare_cached(&sql)?.execute([rowid]);
+                }
+            }
+            _ => {}
+        }
+        let (statements, key, in_run) = match removal {
+            Removal::Set(code, _) => (d.delete_set(keys), code, true),
+            Removal::Uuid(uuid, _) => (d.delete_uuid(keys), uuid, true),
+            Removal::Migration(id) => match keys.migrations {
+                Some((t, c)) => (vec![(t, d.delete_by(t, c))], id, false),
+                None => return Ok(0),
+            },
+            Removal::Meta(input) => (
+                vec![(keys.meta.0, d.delete_by(keys.meta.0, keys.meta.1))],
+                input,
+                false,
+            ),
+        };
+        let mut removed = 0;
+        for (t, sql) in statements {
+            let mut statement = connection.prepare_cached(&sql)?;
+            removed += if in_run {
+                let after = pending.before.get(t).copied().unwrap_or(0);
+                statement.execute(rusqlite::params![build, key, after])?
+            } else {
+                statement.execute(rusqlite::params![build, key])?
+            };
+        }
+        Ok(removed)
+    }
+
+    /// Removes the rows stored before the run of the sets and uuids it
+    /// replaced, table by table; the rows removed.
+    fn remove_pending(&mut self) -> rusqlite::Result<usize> {
+        let pending = &self.pending;
+        if pending.sets.is_empty() && pending.uuids.is_empty() {
+            return Ok(0);
+        }
+        let (c, l, keys) = (&self.connection, layout(), keys());
+        c.execute_batch(
+            "CREATE TEMP TABLE cardkit_sets (code TEXT PRIMARY KEY);
+             CREATE TEMP TABLE cardkit_moved (uuid TEXT PRIMARY KEY);
+             CREATE TEMP TABLE cardkit_gone (uuid TEXT PRIMARY KEY);",
+        )?;
+        for code in &pending.sets {
+            c.execute("INSERT OR IGNORE INTO cardkit_sets VALUES (?1)", [code])?;
+        }
+        for uuid in &pending.uuids {
+            c.execute("INSERT OR IGNORE INTO cardkit_moved VALUES (?1)", [uuid])?;
+            c.execute("INSERT OR IGNORE INTO cardkit_gone VALUES (?1)", [uuid])?;
+        }
+        let name = |t: usize| quoted(&l.tables[t].name);
+        let column = |t: usize, c: usize| quoted(&l.tables[t].columns[c].name);
+        let before = |t: usize| pending.before.get(t).copied().unwrap_or(0);
+        for &(t, owner, uuid) in &keys.set_owned {
+            if let Some(uuid) = uuid {
+                c.execute(
+                    &format!(
+                        "INSERT OR IGNORE INTO cardkit_gone SELECT {} FROM {} WHERE rowid <= {} AND build IS ?1 AND {} IN (SELECT code FROM cardkit_sets) AND {} IS NOT NULL",
+                        column(t, uuid),
+                        name(t),
+                        before(t),
+                        column(t, owner),
+                        column(t, uuid)
+                    ),
+                    [&self.build],
+                )?;
+            }
+        }
+        let mut removed = 0;
+        for &(t, uuid) in &keys.uuid_owned {
+            removed += c.execute(
+                &format!(
+                    "DELETE FROM {} WHERE rowid <= {} AND build IS ?1 AND {} IN (SELECT uuid FROM cardkit_gone)",
+                    name(t),
+                    before(t),
+                    column(t, uuid)
+                ),
+                [&self.build],
+            )?;
+        }
+        for &(t, owner, uuid) in &keys.set_owned {
+            let moved = uuid.map_or(String::new(), |uuid| {
+                format!(
+                    " OR {} IN (SELECT uuid FROM cardkit_moved)",
+                    column(t, uuid)
+                )
+            });
+            removed += c.execute(
+                &format!(
+                    "DELETE FROM {} WHERE rowid <= {} AND build IS ?1 AND ({} IN (SELECT code FROM cardkit_sets){moved})",
+                    name(t),
+                    before(t),
+                    column(t, owner)
+                ),
+                [&self.build],
+            )?;
+        }
+        removed += c.execute(
+            &format!(
+                "DELETE FROM {} WHERE rowid <= {} AND build IS ?1 AND {} IN (SELECT code FROM cardkit_sets)",
+                name(keys.sets),
+                before(keys.sets),
+                column(keys.sets, keys.set_code)
+            ),
+            [&self.build],
+        )?;
+        c.execute_batch(
+            "DROP TABLE cardkit_sets; DROP TABLE cardkit_moved; DROP TABLE cardkit_gone;",
+        )?;
+        Ok(removed)
     }
 }
 
@@ -164,34 +605,87 @@ fn to_sql<'a>(cell: &Cell, rows: &'a TableRows) -> ToSqlOutput<'a> {
 }
 
 impl Store for Sqlite {
+    fn write_rows(&mut self, rows: &Rows) -> Result<(), Error> {
+        let (connection, build) = (&self.connection, self.build.as_deref());
+        let pending = &mut self.pending;
+        let twice = self
+            .known
+            .prepare(&rows.tables, &mut self.changes, |removal| {
+                Sqlite::remove(connection, build, pending, removal)
+            })
+            .map_err(|e| Error::new(format!("sqlite:{}: {e}", self.path.display())))?;
+        self.twice = twice;
+        for (table, table_rows) in rows.tables.iter().enumerate() {
+            if !table_rows.is_empty() {
+                self.write(table, table_rows)?;
+            }
+        }
+        self.twice.clear();
+        self.written += rows.len();
+        if self.indexed && self.written > INDEXED_ROWS {
+            // Many rows: the indexes are made again at the commit.
+            for table in &layout().tables {
+                for drop in drop_indexes(table) {
+                    self.connection
+                        .execute_batch(&drop)
+                        .map_err(|e| self.error(&e))?;
+                }
+            }
+            self.indexed = false;
+        }
+        Ok(())
+    }
+
     fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error> {
-        let table = &layout().tables[table];
+        let table_def = &layout().tables[table];
         let at = |e: rusqlite::Error| {
             Error::new(format!(
                 "sqlite:{}: table {}: {e}",
                 self.path.display(),
-                table.name
+                table_def.name
             ))
         };
-        let marks = vec!["?"; table.columns.len()].join(", ");
-        let sql = format!("INSERT INTO {} VALUES ({marks})", quoted(&table.name));
+        let marks = vec!["?"; table_def.columns.len()].join(", ");
+        let sql = format!("INSERT INTO {} VALUES ({marks})", quoted(&table_def.name));
         let mut statement = self.connection.prepare_cached(&sql).map_err(at)?;
         let build = match &self.build {
             Some(build) => ToSqlOutput::Borrowed(ValueRef::Text(build.as_bytes())),
             None => ToSqlOutput::Owned(SqlValue::Null),
         };
+        let migration_id = keys()
+            .migrations
+            .filter(|&(t, _)| t == table)
+            .map(|(_, id)| id);
         for row in rows.rows() {
+            let id = migration_id.and_then(|id| text(rows, row, id));
+            if let Some(id) = id.filter(|id| self.twice.contains(*id)) {
+                Sqlite::remove(
+                    &self.connection,
+                    self.build.as_deref(),
+                    &mut self.pending,
+                    Removal::Migration(id),
+                )
+                .map_err(at)?;
+            }
             let values = std::iter::once(build.clone())
                 .chain(row[1..].iter().map(|cell| to_sql(cell, rows)));
             statement.execute(params_from_iter(values)).map_err(at)?;
+            if let Some(id) = id {
+                self.pending
+                    .migration_rows
+                    .insert(id.to_owned(), self.connection.last_insert_rowid());
+            }
         }
         Ok(())
     }
 
-    fn commit(self: Box<Self>) -> Result<(), Error> {
-        let at =
-            |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", self.path.display()));
+    fn commit(mut self: Box<Self>) -> Result<Changes, Error> {
+        let removed = self.remove_pending().map_err(|e| self.error(&e))?;
+        let mut changes = std::mem::take(&mut self.changes);
+        changes.removed_rows += removed;
+        let temp = self.temp.take();
         let c = &self.connection;
+        let at = |e: &dyn std::fmt::Display| self.error(e);
         // SQLite sorts an index in runs of at most the page cache's size,
         // each on a thread of its own while the next is read: with a small
         // cache there are several runs, and both threads have work.
@@ -202,14 +696,44 @@ impl Store for Sqlite {
                 c.execute_batch(&index).map_err(|e| at(&e))?;
             }
         }
-        c.execute_batch("COMMIT").map_err(|e| at(&e))?;
-        c.pragma_update(None, "wal_checkpoint", "TRUNCATE")
+        c.pragma_update(None, "application_id", APPLICATION_ID)
+            .and_then(|()| c.pragma_update(None, "user_version", LAYOUT_VERSION))
+            .and_then(|()| c.execute_batch("COMMIT"))
             .map_err(|e| at(&e))?;
-        self.connection.close().map_err(|(_, e)| at(&e))
+        let Some(temp) = temp else {
+            c.pragma_update(None, "wal_checkpoint", "TRUNCATE")
+                .map_err(|e| at(&e))?;
+            let path = self.path.clone();
+            self.connection
+                .close()
+                .map_err(|(_, e)| Error::new(format!("sqlite:{}: {e}", path.display())))?;
+            return Ok(changes);
+        };
+        // Readers and later runs find it in WAL mode; it is written whole
+        // and synced before it takes the name.
+        c.pragma_update(None, "locking_mode", "NORMAL")
+            .and_then(|()| c.pragma_update(None, "journal_mode", "WAL"))
+            .map_err(|e| at(&e))?;
+        let path = self.path.clone();
+        let error =
+            |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", path.display()));
+        self.connection.close().map_err(|(_, e)| error(&e))?;
+        std::fs::File::open(&temp)
+            .and_then(|file| file.sync_all())
+            .map_err(|e| error(&e))?;
+        temp.persist_noclobber(&path).map_err(|e| {
+            error(&format!(
+                "{} (the database was made meanwhile by something else; this run is left out)",
+                e.error
+            ))
+        })?;
+        sync_folder(folder_of(&path)).map_err(|e| error(&e))?;
+        Ok(changes)
     }
 
     fn abort(self: Box<Self>) {
         let _ = self.connection.execute_batch("ROLLBACK");
         let _ = self.connection.close();
+        // A new database's temporary file goes with its path.
     }
 }

@@ -1,7 +1,6 @@
 //! The SQL statements of the layout's tables and indexes, as SQLite keeps
 //! them in its schema, and the check of an existing table against the
-//! layout. Shared by the store written through the library (`mod.rs`) and
-//! the new file written directly (`fresh.rs`).
+//! layout. Shared by SQLite (`mod.rs`) and PostgreSQL.
 
 use crate::layout::{ColumnType, Table};
 

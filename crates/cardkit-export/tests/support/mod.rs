@@ -19,6 +19,7 @@ pub use shared::shared_dir;
 mod catalog;
 pub mod postgres;
 
+#[allow(unused_imports)]
 pub use catalog::generated_catalog;
 
 /// Every set of the corpus (neutral wire names).
