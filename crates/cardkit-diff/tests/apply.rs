@@ -396,6 +396,11 @@ proptest! {
 /// A store made by `cardkit export` from a generated set, and the catalog
 /// ids of its cards.
 fn exported(target: &Target) -> Vec<String> {
+    exported_as(target, None)
+}
+
+/// [`exported`], as the build `build`.
+fn exported_as(target: &Target, build: Option<&str>) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     let spec = support::pairs::Spec {
         seed: 5,
@@ -406,7 +411,7 @@ fn exported(target: &Target) -> Vec<String> {
     };
     let (old, _, _) = support::pair(dir.path(), &spec);
     let set = std::fs::read(old).unwrap();
-    let mut exporter = Exporter::open(target, OnInvalid::Fail, None, 1).unwrap();
+    let mut exporter = Exporter::open(target, OnInvalid::Fail, build, 1).unwrap();
     exporter
         .input(
             "old.json",
@@ -453,7 +458,15 @@ fn a_sqlite_store_in_one_transaction() {
     };
     let run = |on_delete, dry_run, report: &mut Report| {
         let options = ApplyOptions { on_delete, dry_run };
-        store::apply(&target, "identifiers", "catalog_a_id", &p, options, report)
+        store::apply(
+            &target,
+            "identifiers",
+            "catalog_a_id",
+            None,
+            &p,
+            options,
+            report,
+        )
     };
     let before = column("catalog_a_id");
     let mut report = Report::default();
@@ -479,6 +492,7 @@ fn a_sqlite_store_in_one_transaction() {
         &target,
         "identifiers",
         "nope",
+        None,
         &p,
         options(OnDelete::Keep),
         &mut Report::default(),
@@ -526,6 +540,7 @@ fn a_sqlite_store_larger_than_a_batch_is_rewritten_whole() {
         &target,
         "identifiers",
         "catalog_a_id",
+        None,
         &store_plan(&ids),
         options,
         &mut report,
@@ -546,6 +561,7 @@ fn a_postgresql_store_in_one_transaction() {
         &target,
         "identifiers",
         "catalog_a_id",
+        None,
         &p,
         options(OnDelete::Keep),
         &mut report,
@@ -568,6 +584,123 @@ fn a_postgresql_store_in_one_transaction() {
         found.contains(&Some(ids[1].clone())),
         "a deleted id is kept"
     );
+}
+
+/// The catalog ids of table `identifiers` by build (`None`: no label),
+/// sorted.
+fn ids_by_build(rows: Vec<(Option<String>, Option<String>)>) -> Vec<(Option<String>, String)> {
+    let mut rows: Vec<(Option<String>, String)> = rows
+        .into_iter()
+        .filter_map(|(build, id)| Some((build, id?)))
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// A store with the same set in builds `old` and `new` and unlabelled;
+/// `--build new` rewrites only `new`'s rows; an unknown build is refused
+/// with the builds there are; without `--build`, every build, said in the
+/// summary.
+fn only_the_build_asked_for(
+    target: &Target,
+    read: &dyn Fn() -> Vec<(Option<String>, Option<String>)>,
+) {
+    let ids = exported_as(target, Some("old"));
+    assert_eq!(exported_as(target, Some("new")), ids);
+    assert_eq!(exported_as(target, None), ids);
+    let p = store_plan(&ids);
+    let before = ids_by_build(read());
+    let run = |build: Option<&str>, report: &mut Report| {
+        store::apply(
+            target,
+            "identifiers",
+            "catalog_a_id",
+            build,
+            &p,
+            options(OnDelete::Drop),
+            report,
+        )
+    };
+    let mut report = Report::default();
+    let refused = run(Some("nope"), &mut report).unwrap_err().0;
+    assert!(
+        refused.contains("--build nope: ")
+            && refused.contains("has no build of that label in table identifiers")
+            && refused.contains("builds there: the build without a label, new, old"),
+        "{refused}"
+    );
+    assert_eq!(
+        ids_by_build(read()),
+        before,
+        "a refused run changes nothing"
+    );
+    let mut report = Report::default();
+    run(Some("new"), &mut report).unwrap();
+    assert_eq!(report.scope.as_deref(), Some("build new"));
+    assert_eq!(report.changes.len(), 2);
+    let mut expected: Vec<(Option<String>, String)> = before
+        .iter()
+        .filter(|(build, id)| build.as_deref() != Some("new") || *id != ids[1])
+        .map(|(build, id)| {
+            let merged = build.as_deref() == Some("new") && *id == ids[0];
+            (
+                build.clone(),
+                if merged { A.to_owned() } else { id.clone() },
+            )
+        })
+        .collect();
+    expected.sort();
+    assert_eq!(
+        ids_by_build(read()),
+        expected,
+        "only build new is rewritten"
+    );
+    let mut text = Vec::new();
+    report.text(false, &mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.contains(" references in build new: 1 merged"),
+        "{text}"
+    );
+    let mut report = Report::default();
+    run(None, &mut report).unwrap();
+    assert_eq!(
+        report.scope.as_deref(),
+        Some("every build (3: the build without a label, new, old)")
+    );
+    assert_eq!(report.changes.len(), 4, "builds old and unlabelled");
+}
+
+#[test]
+fn a_sqlite_store_rewrites_only_the_build_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cards.db");
+    let read = || {
+        let db = rusqlite::Connection::open(&path).unwrap();
+        let mut q = db
+            .prepare("SELECT build, catalog_a_id FROM identifiers")
+            .unwrap();
+        q.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    only_the_build_asked_for(&Target::Sqlite(path.clone()), &read);
+}
+
+#[test]
+fn a_postgresql_store_rewrites_only_the_build_asked_for() {
+    let server = postgres_server::Server::start();
+    let read = || {
+        let mut client = postgres::Client::connect(&server.url, postgres::NoTls).unwrap();
+        client
+            .query("SELECT build, catalog_a_id FROM identifiers", &[])
+            .unwrap()
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect()
+    };
+    only_the_build_asked_for(&Target::Postgres(server.url.clone()), &read);
 }
 
 /// `text` rewritten with `plan` at `pattern` as JSON (or JSON Lines).

@@ -67,6 +67,9 @@ pub struct Report {
     pub references: usize,
     /// Files or tables written (none in a dry run).
     pub written: usize,
+    /// Which of a store's builds were looked at (`build 2024-05-17`,
+    /// `every build (…)`), said in the summary.
+    pub scope: Option<String>,
     /// References merged, kept and dropped.
     counts: [usize; 3],
     sink: Option<Box<dyn Write>>,
@@ -80,6 +83,7 @@ impl std::fmt::Debug for Report {
             .field("changes", &self.changes)
             .field("references", &self.references)
             .field("written", &self.written)
+            .field("scope", &self.scope)
             .field("counts", &self.counts)
             .field("streaming", &self.sink.is_some())
             .finish()
@@ -155,9 +159,12 @@ impl Report {
         }
         writeln!(
             out,
-            "{}{} references: {} merged, {} deleted kept, {} dropped{}",
+            "{}{} references{}: {} merged, {} deleted kept, {} dropped{}",
             if dry_run { "dry run: " } else { "" },
             self.references,
+            self.scope
+                .as_ref()
+                .map_or(String::new(), |scope| format!(" in {scope}")),
             self.count(Action::Merged),
             self.count(Action::Kept),
             self.count(Action::Dropped),

@@ -1,6 +1,6 @@
 //! References in a column of a table of a store made by `cardkit export`
-//! (SQLite or PostgreSQL), rewritten in one transaction: every row is read
-//! once, in batches, the rows whose id a notice names are updated (or
+//! (SQLite or PostgreSQL), rewritten in one transaction: every row of the
+//! build asked for (or of every build) is read once, in batches, the rows whose id a notice names are updated (or
 //! deleted, with `--on-delete drop`) by their row id, and the transaction is committed,
 //! or rolled back on a dry run and on any failure, when nothing changes.
 
@@ -32,24 +32,83 @@ fn checked(table: &str, column: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Applies `plan` to column `column` of table `table` of `target`.
+/// What the rows of a table are in builds: the builds found (`None` for
+/// the build without a label), sorted, or a refusal naming `build` when
+/// it is not among them.
+fn builds_text(builds: &[Option<String>]) -> String {
+    const SHOWN: usize = 10;
+    let mut names: Vec<String> = builds
+        .iter()
+        .take(SHOWN)
+        .map(|b| match b {
+            Some(label) => label.clone(),
+            None => "the build without a label".to_owned(),
+        })
+        .collect();
+    if builds.len() > SHOWN {
+        names.push(format!("{} more", builds.len() - SHOWN));
+    }
+    names.join(", ")
+}
+
+/// Which builds a run rewrites: `build`, refused when the table has no
+/// row of it (naming the builds there are), or every build there is.
+fn scope(
+    store: &str,
+    table: &str,
+    build: Option<&str>,
+    builds: &[Option<String>],
+) -> Result<String, Error> {
+    match build {
+        Some(label) if !builds.iter().any(|b| b.as_deref() == Some(label)) => {
+            let there = if builds.is_empty() {
+                "the table is empty".to_owned()
+            } else {
+                format!("builds there: {}", builds_text(builds))
+            };
+            Err(Error::new(format!(
+                "--build {label}: {store} has no build of that label in table {table} ({there})"
+            )))
+        }
+        Some(label) => Ok(format!("build {label}")),
+        None if builds.len() == 1 => Ok(format!(
+            "every build ({}, the only one)",
+            builds_text(builds)
+        )),
+        None => Ok(format!(
+            "every build ({}: {})",
+            builds.len(),
+            builds_text(builds)
+        )),
+    }
+}
+
+/// Applies `plan` to column `column` of table `table` of `target`, in the
+/// rows of build `build` (`None`: every build).
 ///
 /// # Errors
 /// The target cannot be opened or updated, the table or column is not the
-/// export's, or (with [`super::OnDelete::Fail`]) a row refers to a deleted
-/// id: the transaction is rolled back, nothing changes.
+/// export's, the table holds no row of `build`, or (with
+/// [`super::OnDelete::Fail`]) a row refers to a deleted id: the
+/// transaction is rolled back, nothing changes.
 pub fn apply(
     target: &Target,
     table: &str,
     column: &str,
+    build: Option<&str>,
     plan: &Plan,
     options: ApplyOptions,
     report: &mut Report,
 ) -> Result<(), Error> {
     checked(table, column)?;
+    let rows = Where {
+        table,
+        column,
+        build,
+    };
     match target {
-        Target::Sqlite(path) => sqlite(path, table, column, plan, options, report),
-        Target::Postgres(url) => postgres(url, table, column, plan, options, report),
+        Target::Sqlite(path) => sqlite(path, &rows, plan, options, report),
+        Target::Postgres(url) => postgres(url, &rows, plan, options, report),
         Target::Parquet(_) => Err(Error::new(
             "--to parquet:…: Parquet files are written once; apply the notices to a SQLite or PostgreSQL store, or to the inputs, and export again",
         )),
@@ -70,6 +129,13 @@ fn make<E>(
         }
     }
     Ok(())
+}
+
+/// The rows a run rewrites: a column of a table, in a build or all.
+struct Where<'a> {
+    table: &'a str,
+    column: &'a str,
+    build: Option<&'a str>,
 }
 
 /// How many rows are read (and their changes held) at a time.
@@ -108,8 +174,7 @@ fn decide_rows(
 
 fn sqlite(
     path: &std::path::Path,
-    table: &str,
-    column: &str,
+    at_rows: &Where,
     plan: &Plan,
     options: ApplyOptions,
     report: &mut Report,
@@ -121,16 +186,36 @@ fn sqlite(
             path.display()
         )));
     }
+    let Where {
+        table,
+        column,
+        build,
+    } = *at_rows;
     let mut connection = rusqlite::Connection::open(path).map_err(at)?;
     let tx = connection.transaction().map_err(at)?;
     let (t, c) = (quoted(table), quoted(column));
+    let builds: Vec<Option<String>> = tx
+        .prepare(&format!("SELECT DISTINCT build FROM {t} ORDER BY build"))
+        .and_then(|mut q| q.query_map([], |row| row.get(0))?.collect::<Result<_, _>>())
+        .map_err(at)?;
+    report.scope = Some(scope(
+        &format!("sqlite:{}", path.display()),
+        table,
+        build,
+        &builds,
+    )?);
+    let in_build = if build.is_some() {
+        " AND build = ?2"
+    } else {
+        ""
+    };
     // The rows are read in batches by row id, each batch's changes made
     // before the next is read: memory stays a batch whatever the table
     // holds (row ids do not change when a row is updated).
     {
         let mut select = tx
             .prepare(&format!(
-                "SELECT rowid, {c} FROM {t} WHERE {c} IS NOT NULL AND rowid > ?1 ORDER BY rowid LIMIT {BATCH}"
+                "SELECT rowid, {c} FROM {t} WHERE {c} IS NOT NULL AND rowid > ?1{in_build} ORDER BY rowid LIMIT {BATCH}"
             ))
             .map_err(at)?;
         let mut update = tx
@@ -141,8 +226,12 @@ fn sqlite(
             .map_err(at)?;
         let mut after = i64::MIN;
         loop {
+            let mut params = vec![rusqlite::types::Value::Integer(after)];
+            params.extend(build.map(|b| rusqlite::types::Value::Text(b.to_owned())));
             let rows: Vec<(i64, String)> = select
-                .query_map([after], |row| Ok((row.get(0)?, row.get(1)?)))
+                .query_map(rusqlite::params_from_iter(params), |row| {
+                    Ok((row.get(0)?, row.get(1)?))
+                })
                 .map_err(at)?
                 .collect::<Result<_, _>>()
                 .map_err(at)?;
@@ -179,16 +268,30 @@ fn sqlite(
 
 fn postgres(
     url: &str,
-    table: &str,
-    column: &str,
+    at_rows: &Where,
     plan: &Plan,
     options: ApplyOptions,
     report: &mut Report,
 ) -> Result<(), Error> {
     let at = |e: postgres::Error| Error::new(format!("postgres: {e}"));
     let mut client = postgres::Client::connect(url, postgres::NoTls).map_err(at)?;
+    let Where {
+        table,
+        column,
+        build,
+    } = *at_rows;
     let mut tx = client.transaction().map_err(at)?;
     let (t, c) = (quoted(table), quoted(column));
+    let builds: Vec<Option<String>> = tx
+        .query(
+            &format!("SELECT DISTINCT build FROM {t} ORDER BY build NULLS FIRST"),
+            &[],
+        )
+        .map_err(at)?
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    report.scope = Some(scope("postgres", table, build, &builds)?);
     let update = tx
         .prepare(&format!(
             "UPDATE {t} SET {c} = $1 WHERE ctid = $2::text::tid"
@@ -197,16 +300,28 @@ fn postgres(
     let delete = tx
         .prepare(&format!("DELETE FROM {t} WHERE ctid = $1::text::tid"))
         .map_err(at)?;
-    // A cursor reads the rows in batches, each batch's changes made before
-    // the next is fetched: memory stays a batch. The cursor sees the table
-    // as it was when it was declared, so a row updated is not read again.
-    tx.batch_execute(&format!(
-        "DECLARE cardkit_rows NO SCROLL CURSOR FOR SELECT ctid::text, {c}::text FROM {t} WHERE {c} IS NOT NULL"
-    ))
+    // A portal (a cursor) reads the rows in batches, each batch's changes
+    // made before the next is fetched: memory stays a batch. It sees the
+    // table as it was when it was opened, so a row updated is not read
+    // again.
+    let in_build = if build.is_some() {
+        " AND build = $1"
+    } else {
+        ""
+    };
+    let select = tx
+        .prepare(&format!(
+            "SELECT ctid::text, {c}::text FROM {t} WHERE {c} IS NOT NULL{in_build}"
+        ))
+        .map_err(at)?;
+    let portal = match build {
+        Some(build) => tx.bind(&select, &[&build]),
+        None => tx.bind(&select, &[]),
+    }
     .map_err(at)?;
     loop {
         let rows: Vec<(String, String)> = tx
-            .query(&format!("FETCH {BATCH} FROM cardkit_rows"), &[])
+            .query_portal(&portal, BATCH as i32)
             .map_err(at)?
             .iter()
             .map(|row| (row.get(0), row.get(1)))
@@ -225,7 +340,7 @@ fn postgres(
         .map_err(at)?;
         report_changes(changes, report);
     }
-    tx.batch_execute("CLOSE cardkit_rows").map_err(at)?;
+    drop(portal);
     if done(options, report) {
         tx.commit()
     } else {
