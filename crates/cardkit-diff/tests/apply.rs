@@ -703,6 +703,129 @@ fn a_postgresql_store_rewrites_only_the_build_asked_for() {
     only_the_build_asked_for(&Target::Postgres(server.url.clone()), &read);
 }
 
+#[test]
+fn every_table_has_a_key_that_names_its_rows() {
+    let expected = [
+        ("identifiers", vec!["uuid"]),
+        ("cards", vec!["uuid"]),
+        ("tokens", vec!["uuid"]),
+        ("sealed_products", vec!["uuid"]),
+        ("rulings", vec!["uuid", "position"]),
+        ("foreign_data", vec!["uuid", "position"]),
+        ("sets", vec!["code"]),
+        ("set_translations", vec!["set_code", "language"]),
+        ("migrations", vec!["id"]),
+        ("meta", vec!["input"]),
+    ];
+    for (table, keys) in expected {
+        assert_eq!(store::key_columns(table), keys, "{table}");
+    }
+    for table in &cardkit_export::layout::layout().tables {
+        assert!(
+            !store::key_columns(&table.name).is_empty(),
+            "{} has no key",
+            table.name
+        );
+    }
+}
+
+/// The rows of a store a run changes are named by their table and key
+/// (`identifiers uuid=…`), with their build when every build is
+/// rewritten, never by a physical row id.
+fn rows_named_by_key(target: &Target, uuid_of: &dyn Fn(&str) -> String) {
+    let ids = exported_as(target, Some("b1"));
+    let uuids = [uuid_of(&ids[0]), uuid_of(&ids[1])];
+    let p = store_plan(&ids);
+    let run = |build: Option<&str>, on_delete, report: &mut Report| {
+        let options = ApplyOptions {
+            on_delete,
+            dry_run: true,
+        };
+        store::apply(
+            target,
+            "identifiers",
+            "catalog_a_id",
+            build,
+            &p,
+            options,
+            report,
+        )
+    };
+    let mut report = Report::default();
+    run(Some("b1"), OnDelete::Keep, &mut report).unwrap();
+    let named: Vec<(&str, &str)> = report
+        .changes
+        .iter()
+        .map(|c| (c.place.as_str(), c.at.as_str()))
+        .collect();
+    let (merged, deleted) = (format!("uuid={}", uuids[0]), format!("uuid={}", uuids[1]));
+    assert_eq!(
+        named,
+        [
+            ("identifiers", merged.as_str()),
+            ("identifiers", deleted.as_str())
+        ]
+    );
+    let mut text = Vec::new();
+    report.text(true, &mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.starts_with(&format!(
+            "identifiers uuid={}: {} -> {A} (",
+            uuids[0], ids[0]
+        )),
+        "{text}"
+    );
+    let mut report = Report::default();
+    run(None, OnDelete::Keep, &mut report).unwrap();
+    assert_eq!(
+        report.changes[0].location(),
+        format!("identifiers build=b1 uuid={}", uuids[0])
+    );
+    let failed = run(Some("b1"), OnDelete::Fail, &mut Report::default())
+        .unwrap_err()
+        .0;
+    assert!(
+        failed.starts_with(&format!(
+            "identifiers uuid={}: {} is deleted",
+            uuids[1], ids[1]
+        )),
+        "{failed}"
+    );
+}
+
+#[test]
+fn sqlite_store_rows_are_named_by_table_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cards.db");
+    let uuid_of = |id: &str| -> String {
+        let db = rusqlite::Connection::open(&path).unwrap();
+        db.query_row(
+            "SELECT uuid FROM identifiers WHERE catalog_a_id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    rows_named_by_key(&Target::Sqlite(path.clone()), &uuid_of);
+}
+
+#[test]
+fn postgresql_store_rows_are_named_by_table_and_key() {
+    let server = postgres_server::Server::start();
+    let uuid_of = |id: &str| -> String {
+        let mut client = postgres::Client::connect(&server.url, postgres::NoTls).unwrap();
+        client
+            .query_one(
+                "SELECT uuid FROM identifiers WHERE catalog_a_id = $1",
+                &[&id],
+            )
+            .unwrap()
+            .get(0)
+    };
+    rows_named_by_key(&Target::Postgres(server.url.clone()), &uuid_of);
+}
+
 /// `text` rewritten with `plan` at `pattern` as JSON (or JSON Lines).
 fn json_with(
     plan: &Plan,

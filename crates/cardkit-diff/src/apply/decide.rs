@@ -40,7 +40,8 @@ pub struct Applied {
     /// The file, or the table.
     pub place: String,
     /// The line (files; for JSON the line of the id) or the row (a store's
-    /// row id).
+    /// row, by its key: `uuid=…`, with its build when a run rewrites every
+    /// build).
     pub at: String,
     /// The id found.
     pub old: String,
@@ -51,6 +52,28 @@ pub struct Applied {
     pub action: Action,
     /// The notices followed (their ids).
     pub notices: String,
+    /// `place` is a store's table and `at` a row's key, joined by a space
+    /// (`identifiers uuid=…`) rather than a colon (`deck.csv:3`).
+    #[serde(skip)]
+    pub keyed: bool,
+}
+
+impl Applied {
+    /// Where the reference is: `deck.csv:3`, `identifiers uuid=…`.
+    #[must_use]
+    pub fn location(&self) -> String {
+        located(&self.place, &self.at, self.keyed)
+    }
+}
+
+/// `place:at` for a file's line, `place at` for a table's row.
+fn located(place: &str, at: &str, keyed: bool) -> String {
+    let place = cardkit::render::Text::escape(place);
+    if keyed {
+        format!("{place} {at}")
+    } else {
+        format!("{place}:{at}")
+    }
 }
 
 /// A run's report: each change, and totals.
@@ -184,13 +207,7 @@ fn line(c: &Applied, out: &mut dyn Write) -> io::Result<()> {
         (None, Action::Dropped) => format!("{} deleted: dropped", c.old),
         (None, _) => format!("{} deleted: kept", c.old),
     };
-    writeln!(
-        out,
-        "{}:{}: {what} ({})",
-        cardkit::render::Text::escape(&c.place),
-        c.at,
-        c.notices
-    )
+    writeln!(out, "{}: {what} ({})", c.location(), c.notices)
 }
 
 /// How to apply.
@@ -204,10 +221,11 @@ pub struct ApplyOptions {
 
 /// What a reference found becomes, and how it is reported; `Err` when it
 /// is deleted and the run must fail. `None` when no notice names it.
+/// `keyed`: `place` is a table and `at` a row's key (see [`Applied`]).
 pub(crate) fn decide(
     plan: &Plan,
     options: ApplyOptions,
-    place: &str,
+    (place, keyed): (&str, bool),
     at: &dyn Fn() -> String,
     id: &str,
 ) -> Result<Option<Applied>, Error> {
@@ -219,13 +237,11 @@ pub(crate) fn decide(
         None => match options.on_delete {
             OnDelete::Keep => (None, Action::Kept),
             OnDelete::Drop => (None, Action::Dropped),
-            OnDelete::Fail => {
-                return Err(Error::new(format!(
-                    "{place}:{}: {id} is deleted ({}); nothing was written (--on-delete keep or drop goes on)",
-                    at(),
-                    plan.notices_text(&resolved)
-                )))
-            }
+            OnDelete::Fail => return Err(Error::new(format!(
+                "{}: {id} is deleted ({}); nothing was written (--on-delete keep or drop goes on)",
+                located(place, &at(), keyed),
+                plan.notices_text(&resolved)
+            ))),
         },
     };
     Ok(Some(Applied {
@@ -235,5 +251,6 @@ pub(crate) fn decide(
         new,
         action,
         notices: plan.notices_text(&resolved),
+        keyed,
     }))
 }
