@@ -304,6 +304,106 @@ fn in_place_dry_run_and_a_failing_run_write_nothing() {
     assert!(again.changes.is_empty(), "applying again changes nothing");
 }
 
+/// The names in `dir` that start with `prefix`, sorted.
+fn names_in(dir: &Path, prefix: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(prefix))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn in_place_removes_the_temporaries_of_killed_runs_and_names_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = plan(&[notice("n1", A, Some(B), "2024-01-01")]).unwrap();
+    let deck = write(dir.path(), "deck.csv", &format!("id\n{A}\n"));
+    // While a run writes, its temporary is `.deck.csv.cardkit-XXXXXX.tmp`,
+    // locked: another run leaves it alone.
+    let mut seen = Vec::new();
+    cardkit_diff::apply::write_atomically(&deck, |out| {
+        out.write_all(b"id\n").unwrap();
+        out.flush().unwrap();
+        seen = names_in(dir.path(), ".deck.csv.");
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        let temp = dir.path().join(&seen[0]);
+        assert!(cardkit_export::stale::locked(&temp), "held while written");
+        assert!(cardkit_diff::apply::remove_stale(&deck).unwrap().is_empty());
+        assert!(temp.exists());
+        // What a run killed here leaves: the same kind of name, unlocked.
+        std::fs::copy(&temp, dir.path().join(".deck.csv.cardkit-Killed.tmp")).unwrap();
+        Ok(false)
+    })
+    .unwrap();
+    let name = &seen[0];
+    let random = name
+        .strip_prefix(".deck.csv.cardkit-")
+        .and_then(|r| r.strip_suffix(".tmp"))
+        .unwrap_or_else(|| panic!("{name}"));
+    assert_eq!(random.len(), 6, "{name}");
+    assert_eq!(
+        names_in(dir.path(), ".deck.csv."),
+        [".deck.csv.cardkit-Killed.tmp"],
+        "a run that writes nothing removes its temporary"
+    );
+    // A live run's (locked), and names that are not the deck's temporaries.
+    let live = dir.path().join(".deck.csv.cardkit-LiveRn.tmp");
+    let held = std::fs::File::create(&live).unwrap();
+    held.lock().unwrap();
+    for other in [
+        ".other.csv.cardkit-AbCdEf.tmp",
+        ".deck.csv.cardkit-AbCd.tmp",
+        ".deck.csv.AbCdEf.tmp",
+    ] {
+        write(dir.path(), other, "x");
+    }
+    let inputs = [deck.clone()];
+    let column = References::Column("id".into());
+    let run = |dry_run| {
+        let options = ApplyOptions {
+            on_delete: OnDelete::Keep,
+            dry_run,
+        };
+        let mut report = Report::default();
+        apply_files(&inputs, &column, &p, options, &Output::InPlace, &mut report).map(|()| report)
+    };
+    let report = run(true).unwrap();
+    assert!(report.stale_removed.is_empty(), "a dry run removes nothing");
+    assert!(dir.path().join(".deck.csv.cardkit-Killed.tmp").exists());
+    let mut report = run(false).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&deck).unwrap(),
+        format!("id\n{B}\n")
+    );
+    let killed = dir.path().join(".deck.csv.cardkit-Killed.tmp");
+    assert_eq!(report.stale_removed, [(killed.clone(), 3)]);
+    let mut text = Vec::new();
+    report.text(false, &mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.ends_with(&format!(
+            "removed 1 temporary file that runs killed before their end had left: {}, 3 bytes\n",
+            killed.display()
+        )),
+        "{text}"
+    );
+    assert_eq!(
+        names_in(dir.path(), "."),
+        [
+            ".deck.csv.AbCdEf.tmp",
+            ".deck.csv.cardkit-AbCd.tmp",
+            ".deck.csv.cardkit-LiveRn.tmp",
+            ".other.csv.cardkit-AbCdEf.tmp",
+        ],
+        "the live run's temporary and other names are kept"
+    );
+    drop(held);
+    let report = run(false).unwrap();
+    assert_eq!(report.stale_removed, [(live, 0)], "once its run has ended");
+}
+
 #[test]
 fn the_corpus_migration_files() {
     let Some(shared) = support::shared::shared_dir() else {

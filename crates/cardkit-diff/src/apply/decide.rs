@@ -90,6 +90,9 @@ pub struct Report {
     pub references: usize,
     /// Files or tables written (none in a dry run).
     pub written: usize,
+    /// Temporary files that runs killed before their end had left beside
+    /// the files written, removed by this run: their paths and sizes.
+    pub stale_removed: Vec<(std::path::PathBuf, u64)>,
     /// Which of a store's builds were looked at (`build 2024-05-17`,
     /// `every build (…)`), said in the summary.
     pub scope: Option<String>,
@@ -107,6 +110,7 @@ impl std::fmt::Debug for Report {
             .field("references", &self.references)
             .field("written", &self.written)
             .field("scope", &self.scope)
+            .field("stale_removed", &self.stale_removed)
             .field("counts", &self.counts)
             .field("streaming", &self.sink.is_some())
             .finish()
@@ -196,7 +200,27 @@ impl Report {
             } else {
                 format!("; {} written", self.written)
             }
-        )
+        )?;
+        if !self.stale_removed.is_empty() {
+            let files: Vec<String> = self
+                .stale_removed
+                .iter()
+                .map(|(path, bytes)| {
+                    format!(
+                        "{}, {bytes} bytes",
+                        cardkit::render::Text::escape(&path.display().to_string())
+                    )
+                })
+                .collect();
+            let n = files.len();
+            writeln!(
+                out,
+                "removed {n} temporary {} that runs killed before their end had left: {}",
+                if n == 1 { "file" } else { "files" },
+                files.join("; ")
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -237,11 +261,13 @@ pub(crate) fn decide(
         None => match options.on_delete {
             OnDelete::Keep => (None, Action::Kept),
             OnDelete::Drop => (None, Action::Dropped),
-            OnDelete::Fail => return Err(Error::new(format!(
+            OnDelete::Fail => {
+                return Err(Error::new(format!(
                 "{}: {id} is deleted ({}); nothing was written (--on-delete keep or drop goes on)",
                 located(place, &at(), keyed),
                 plan.notices_text(&resolved)
-            ))),
+            )))
+            }
         },
     };
     Ok(Some(Applied {
