@@ -35,9 +35,8 @@ fn checked(table: &str, column: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// What the rows of a table are in builds: the builds found (`None` for
-/// the build without a label), sorted, or a refusal naming `build` when
-/// it is not among them.
+/// The builds a table holds (`None` for the build without a label), as a
+/// summary or an error names them: the first ten, and how many more.
 fn builds_text(builds: &[Option<String>]) -> String {
     const SHOWN: usize = 10;
     let mut names: Vec<String> = builds
@@ -306,6 +305,8 @@ fn sqlite(
     let mut connection = rusqlite::Connection::open(path).map_err(at)?;
     let tx = connection.transaction().map_err(at)?;
     let (t, c) = (quoted(table), quoted(column));
+    // The builds the table holds (one pass over it): the one asked for
+    // must be among them, and the summary names them.
     let builds: Vec<Option<String>> = tx
         .prepare(&format!("SELECT DISTINCT build FROM {t} ORDER BY build"))
         .and_then(|mut q| q.query_map([], |row| row.get(0))?.collect::<Result<_, _>>())
@@ -342,7 +343,6 @@ fn sqlite(
         loop {
             let mut params = vec![rusqlite::types::Value::Integer(after)];
             params.extend(build.map(|b| rusqlite::types::Value::Text(b.to_owned())));
-            let mut last = None;
             let rows: Vec<Row> = select
                 .query_map(rusqlite::params_from_iter(params), |row| {
                     let rowid: i64 = row.get(0)?;
@@ -356,14 +356,9 @@ fn sqlite(
                     })
                 })
                 .map_err(at)?
-                .map(|row| {
-                    let row = row?;
-                    last = row.physical.parse::<i64>().ok();
-                    Ok(row)
-                })
-                .collect::<Result<_, rusqlite::Error>>()
+                .collect::<Result<_, _>>()
                 .map_err(at)?;
-            let Some(last) = last else {
+            let Some(last) = rows.last().and_then(|row| row.physical.parse().ok()) else {
                 break;
             };
             after = last;
