@@ -651,6 +651,56 @@ fn a_sqlite_store_larger_than_a_batch_is_rewritten_whole() {
 }
 
 #[test]
+fn a_postgresql_store_larger_than_a_batch_is_rewritten_whole_through_its_portal() {
+    // The rows are fetched a batch (4,096) at a time from a portal while
+    // the batch's changes are made: 10,000 more references to the merged
+    // id and to the deleted one, interleaved, are all met, in one build.
+    let server = postgres_server::Server::start();
+    let target = Target::Postgres(server.url.clone());
+    let ids = exported_as(&target, Some("b1"));
+    let mut client = postgres::Client::connect(&server.url, postgres::NoTls).unwrap();
+    client
+        .execute(
+            "INSERT INTO identifiers (build, catalog_a_id) \
+             SELECT CASE WHEN i % 3 = 0 THEN 'b2' ELSE 'b1' END, \
+                    CASE WHEN i % 2 = 0 THEN $1 ELSE $2 END \
+             FROM generate_series(0, 9999) AS i",
+            &[&ids[0], &ids[1]],
+        )
+        .unwrap();
+    let mut count = |id: &str, build: &str| -> i64 {
+        client
+            .query_one(
+                "SELECT count(*) FROM identifiers WHERE catalog_a_id = $1 AND build = $2",
+                &[&id, &build],
+            )
+            .unwrap()
+            .get(0)
+    };
+    let b2 = (count(&ids[0], "b2"), count(&ids[1], "b2"));
+    let b1 = (count(&ids[0], "b1"), count(&ids[1], "b1"));
+    assert_eq!(b1.0 + b1.1 + b2.0 + b2.1, 10_002);
+    let mut report = Report::default();
+    store::apply(
+        &target,
+        "identifiers",
+        "catalog_a_id",
+        Some("b1"),
+        &store_plan(&ids),
+        options(OnDelete::Drop),
+        &mut report,
+    )
+    .unwrap();
+    let b1_total = usize::try_from(b1.0 + b1.1).unwrap();
+    assert_eq!(report.changes.len(), b1_total);
+    assert_eq!(
+        (count(&ids[0], "b1"), count(&ids[1], "b1"), count(A, "b1")),
+        (0, 0, b1.0)
+    );
+    assert_eq!((count(&ids[0], "b2"), count(&ids[1], "b2")), b2, "b2 kept");
+}
+
+#[test]
 fn a_postgresql_store_in_one_transaction() {
     let server = postgres_server::Server::start();
     let target = Target::Postgres(server.url.clone());
