@@ -96,7 +96,10 @@ pub struct ApplyArgs {
     )]
     output: Option<PathBuf>,
 
-    /// Rewrites each input in its place (atomically).
+    /// Rewrites each input in its place (atomically: written to a
+    /// temporary file beside it, `.NAME.cardkit-XXXXXX.tmp`, then renamed
+    /// over it; those that runs killed before their end left are removed
+    /// and named).
     #[arg(long)]
     in_place: bool,
 
