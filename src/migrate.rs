@@ -31,7 +31,7 @@ pub enum Command {
     /// stores that cannot be read or written, and a deleted id with
     /// --on-delete fail (nothing is written then).
     #[command(
-        after_help = "Examples:\n  cardkit migrate apply --migrations notices.jsonl --column catalog_id --in-place decks.csv\n  cardkit migrate apply --migrations page1.json --migrations page2.json --pointer '/cards/*/catalogAId' -o new.json collection.json\n  cardkit migrate apply --migrations notices.jsonl --dry-run --column id cards.csv\n  cardkit migrate apply --migrations notices.jsonl --to cards.db --table identifiers --column catalog_a_id"
+        after_help = "Examples:\n  cardkit migrate apply --migrations notices.jsonl --column catalog_id --in-place decks.csv\n  cardkit migrate apply --migrations page1.json --migrations page2.json --pointer '/cards/*/catalogAId' -o new.json collection.json\n  cardkit migrate apply --migrations notices.jsonl --dry-run --column id cards.csv\n  cardkit migrate apply --migrations notices.jsonl --to cards.db --table identifiers --column catalog_a_id --build 2024-05-17"
     )]
     Apply(ApplyArgs),
 }
@@ -71,6 +71,12 @@ pub struct ApplyArgs {
     #[arg(long, value_name = "T", requires = "to")]
     table: Option<String>,
 
+    /// With --to: rewrites only the rows of this build (the label given to
+    /// `cardkit export --build`); without it, every build the table holds
+    /// (the summary says which). Example: --build 2024-05-17
+    #[arg(long, value_name = "LABEL", requires = "to")]
+    build: Option<String>,
+
     /// Reports what would change; writes nothing.
     #[arg(long)]
     dry_run: bool,
@@ -90,7 +96,10 @@ pub struct ApplyArgs {
     )]
     output: Option<PathBuf>,
 
-    /// Rewrites each input in its place (atomically).
+    /// Rewrites each input in its place (atomically: written to a
+    /// temporary file beside it, `.NAME.cardkit-XXXXXX.tmp`, then renamed
+    /// over it; those that runs killed before their end left are removed
+    /// and named).
     #[arg(long)]
     in_place: bool,
 
@@ -188,7 +197,15 @@ fn apply(args: &ApplyArgs) -> Result<(Report, bool), cardkit_diff::Error> {
     };
     if let (Some(target), Some(table), Some(column)) = (&args.to, &args.table, &args.column) {
         let mut report = Report::streaming(Box::new(io::BufWriter::new(io::stdout())));
-        store::apply(target, table, column, &plan, options, &mut report)?;
+        store::apply(
+            target,
+            table,
+            column,
+            args.build.as_deref(),
+            &plan,
+            options,
+            &mut report,
+        )?;
         return Ok((report, false));
     }
     let references = match (&args.column, &args.pointer) {

@@ -540,3 +540,155 @@ fn migrate_apply_in_place_refuses_a_read_only_file_with_status_2() {
     assert!(err.contains("read-only"), "{err}");
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
 }
+
+/// A notice that merges the example set's catalog id into another.
+const MERGE: &str = r#"{"object":"migration","uri":"urn:x","migration_strategy":"merge","old_catalogA_id":"0b0b8ebe-2c8c-4c8e-9d0b-6e2b8b1b1b1b","new_catalogA_id":"22222222-2c8c-4c8e-9d0b-6e2b8b1b1b1b"}"#;
+
+#[test]
+fn migrate_apply_to_a_store_rewrites_the_build_asked_for_and_names_rows_by_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let notices = dir.path().join("n.jsonl");
+    std::fs::write(&notices, MERGE).unwrap();
+    let db = dir.path().join("cards.db");
+    for build in ["b1", "b2"] {
+        cardkit()
+            .args(["export", "--build", build, "--to"])
+            .arg(&db)
+            .arg(SET)
+            .assert()
+            .code(0);
+    }
+    let apply = |build: &str, code: i32| {
+        let out = cardkit()
+            .args(["migrate", "apply", "--migrations"])
+            .arg(&notices)
+            .arg("--to")
+            .arg(&db)
+            .args(["--table", "identifiers", "--column", "catalog_a_id"])
+            .args(["--build", build])
+            .assert()
+            .code(code);
+        let output = out.get_output();
+        (
+            String::from_utf8(output.stdout.clone()).unwrap(),
+            String::from_utf8(output.stderr.clone()).unwrap(),
+        )
+    };
+    let (_, err) = apply("zz", 2);
+    assert!(
+        err.contains("--build zz: ") && err.contains("(builds there: b1, b2)"),
+        "{err}"
+    );
+    let (out, _) = apply("b2", 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    for (line, card) in lines.iter().zip(["01", "02"]) {
+        assert!(
+            line.starts_with(&format!(
+                "identifiers uuid=5f8287b1-5bb6-5f4c-ad17-316a40d5bb{card}: 0b0b8ebe-2c8c-4c8e-9d0b-6e2b8b1b1b1b -> 22222222-2c8c-4c8e-9d0b-6e2b8b1b1b1b ("
+            )),
+            "{out}"
+        );
+    }
+    assert_eq!(
+        lines[2],
+        "2 references in build b2: 2 merged, 0 deleted kept, 0 dropped; 1 written"
+    );
+    let ids = |build: &str| -> Vec<String> {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        let mut q = c
+            .prepare("SELECT catalog_a_id FROM identifiers WHERE build = ?1 AND catalog_a_id IS NOT NULL")
+            .unwrap();
+        q.query_map([build], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(ids("b1"), ["0b0b8ebe-2c8c-4c8e-9d0b-6e2b8b1b1b1b"; 2]);
+    assert_eq!(ids("b2"), ["22222222-2c8c-4c8e-9d0b-6e2b8b1b1b1b"; 2]);
+    cardkit()
+        .args(["migrate", "apply", "--migrations"])
+        .arg(&notices)
+        .args(["--column", "id", "--build", "b1", "x.csv"])
+        .assert()
+        .code(2);
+}
+
+/// The temporary files in `dir` of `migrate apply` writing `name`.
+fn temporaries(dir: &Path, name: &str) -> Vec<std::path::PathBuf> {
+    let prefix = format!(".{name}.cardkit-");
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&prefix)
+        })
+        .collect()
+}
+
+#[test]
+fn migrate_apply_in_place_killed_leaves_a_temporary_that_the_next_run_removes() {
+    let dir = tempfile::tempdir().unwrap();
+    let notices = dir.path().join("n.jsonl");
+    std::fs::write(&notices, MERGE).unwrap();
+    let csv = dir.path().join("deck.csv");
+    let mut text = String::from("n,catalog_id\n");
+    for n in 0..400_000 {
+        text.push_str(&format!("{n},0b0b8ebe-2c8c-4c8e-9d0b-6e2b8b1b1b1b\n"));
+    }
+    std::fs::write(&csv, &text).unwrap();
+    let args = |command: &mut std::process::Command| {
+        command
+            .args(["migrate", "apply", "--column", "catalog_id", "--in-place"])
+            .arg("--migrations")
+            .arg(&notices)
+            .arg(&csv);
+    };
+    let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_cardkit"));
+    args(&mut run);
+    let mut child = run
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed (SIGKILL) as soon as its temporary file is there.
+    let start = std::time::Instant::now();
+    while temporaries(dir.path(), "deck.csv").is_empty() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it was killed"
+        );
+        assert!(start.elapsed() < std::time::Duration::from_secs(60));
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left = temporaries(dir.path(), "deck.csv");
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        text,
+        "the file as it was"
+    );
+    let size = std::fs::metadata(&left[0]).unwrap().len();
+    let mut again = std::process::Command::new(env!("CARGO_BIN_EXE_cardkit"));
+    args(&mut again);
+    let out = again.output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let report = String::from_utf8(out.stdout).unwrap();
+    let last = report.lines().last().unwrap();
+    assert_eq!(
+        last,
+        format!(
+            "removed 1 temporary file that runs killed before their end had left: {}, {size} bytes",
+            left[0].display()
+        )
+    );
+    assert!(temporaries(dir.path(), "deck.csv").is_empty());
+    assert!(std::fs::read_to_string(&csv)
+        .unwrap()
+        .ends_with(",22222222-2c8c-4c8e-9d0b-6e2b8b1b1b1b\n"));
+}

@@ -276,6 +276,147 @@ fn a_run_killed_midway_leaves_no_half_written_export() {
     assert!(cards.join("build=new/.part-0.parquet.incomplete").is_file());
 }
 
+/// Starts an additive export of `input` into the existing database of
+/// `target`, read from a pipe that is sent all of it but its last byte (the
+/// run cannot end), and kills it (SIGKILL) once its uncommitted
+/// transaction has spilled into the WAL file `wal` (or after a minute): the
+/// WAL's size then.
+fn killed_while_writing(target: &str, input: &Path, wal: &Path) -> u64 {
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
+        .args([
+            "export", "--jobs", "1", "--build", "new", "--to", target, "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cardkit starts");
+    let bytes = std::fs::read(input).expect("the input");
+    let mut pipe = child.stdin.take().expect("a pipe");
+    let sender = std::thread::spawn(move || {
+        // Fails once the run is killed, which is expected.
+        let _ = std::io::Write::write_all(&mut pipe, &bytes[..bytes.len() - 1]);
+        pipe
+    });
+    let size = || std::fs::metadata(wal).map_or(0, |m| m.len());
+    let start = std::time::Instant::now();
+    while size() == 0 && start.elapsed() < Duration::from_secs(60) {
+        assert!(
+            child.try_wait().expect("a status").is_none(),
+            "the export of an input without its last byte ended"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let written = size();
+    child.kill().expect("killed");
+    child.wait().expect("reaped");
+    drop(sender.join());
+    written
+}
+
+/// Every row of every table of `db` (and its schema: tables and indexes),
+/// in rowid order, as text.
+fn dump(db: &Path) -> Vec<String> {
+    let c = Connection::open(db).expect("the database");
+    let mut out: Vec<String> = c
+        .prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+        .expect("the schema")
+        .query_map([], |r| {
+            Ok(format!(
+                "{:?}",
+                (
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?
+                )
+            ))
+        })
+        .expect("the schema")
+        .map(|r| r.expect("a schema row"))
+        .collect();
+    let tables: Vec<String> = c
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .expect("the tables")
+        .query_map([], |r| r.get(0))
+        .expect("the tables")
+        .map(|r| r.expect("a table"))
+        .collect();
+    for table in tables {
+        let mut q = c
+            .prepare(&format!("SELECT rowid, * FROM \"{table}\" ORDER BY rowid"))
+            .expect("a table's rows");
+        let n = q.column_count();
+        let rows: Vec<String> = q
+            .query_map([], |r| {
+                let cells: Vec<rusqlite::types::Value> =
+                    (0..n).map(|i| r.get(i)).collect::<Result<_, _>>()?;
+                Ok(format!("{table}: {cells:?}"))
+            })
+            .expect("a table's rows")
+            .map(|r| r.expect("a row"))
+            .collect();
+        out.extend(rows);
+    }
+    out
+}
+
+/// `kill -9` during an additive export into an existing database (into a
+/// build that holds rows already) leaves the database as it was: intact,
+/// the same rows, the same schema and indexes.
+#[test]
+fn a_run_killed_during_an_additive_sqlite_export_leaves_the_database_as_it_was() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let Some(big) = catalog(dir.path(), 32) else {
+        return;
+    };
+    // A set per line: each set's rows are written as it is read, long
+    // before the input ends.
+    let catalog: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&big).expect("the catalog")).expect("JSON");
+    let mut lines = String::new();
+    for set in catalog["data"].as_object().expect("the sets").values() {
+        lines.push_str(&serde_json::to_string(set).expect("a set"));
+        lines.push('\n');
+    }
+    let big = dir.path().join("catalog.jsonl");
+    std::fs::write(&big, lines).expect("the sets as JSON Lines");
+    let db = dir.path().join("cards.db");
+    let target = format!("sqlite:{}", show(&db));
+    for build in ["old", "new"] {
+        cardkit()
+            .args([
+                "export",
+                "--build",
+                build,
+                "--to",
+                &target,
+                &example("valid/set.json"),
+            ])
+            .assert()
+            .code(0);
+    }
+    let before = dump(&db);
+    assert!(before.iter().any(|row| row.starts_with("cards: ")));
+    let wal = dir.path().join("cards.db-wal");
+    let written = killed_while_writing(&target, &big, &wal);
+    assert!(
+        written > 0,
+        "the run was killed before it wrote to the database's WAL"
+    );
+    let check: String = Connection::open(&db)
+        .expect("the database")
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .expect("an integrity check");
+    assert_eq!(check, "ok");
+    let after = dump(&db);
+    assert!(
+        after == before,
+        "the killed run changed the database: {} rows before, {} after",
+        before.len(),
+        after.len()
+    );
+}
+
 /// A new SQLite database is made under a hidden temporary name and appears
 /// whole, in WAL mode, with the permissions of a file the user makes.
 #[test]

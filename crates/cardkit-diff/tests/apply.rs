@@ -304,6 +304,106 @@ fn in_place_dry_run_and_a_failing_run_write_nothing() {
     assert!(again.changes.is_empty(), "applying again changes nothing");
 }
 
+/// The names in `dir` that start with `prefix`, sorted.
+fn names_in(dir: &Path, prefix: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(prefix))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn in_place_removes_the_temporaries_of_killed_runs_and_names_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = plan(&[notice("n1", A, Some(B), "2024-01-01")]).unwrap();
+    let deck = write(dir.path(), "deck.csv", &format!("id\n{A}\n"));
+    // While a run writes, its temporary is `.deck.csv.cardkit-XXXXXX.tmp`,
+    // locked: another run leaves it alone.
+    let mut seen = Vec::new();
+    cardkit_diff::apply::write_atomically(&deck, |out| {
+        out.write_all(b"id\n").unwrap();
+        out.flush().unwrap();
+        seen = names_in(dir.path(), ".deck.csv.");
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        let temp = dir.path().join(&seen[0]);
+        assert!(cardkit_export::stale::locked(&temp), "held while written");
+        assert!(cardkit_diff::apply::remove_stale(&deck).unwrap().is_empty());
+        assert!(temp.exists());
+        // What a run killed here leaves: the same kind of name, unlocked.
+        std::fs::copy(&temp, dir.path().join(".deck.csv.cardkit-Killed.tmp")).unwrap();
+        Ok(false)
+    })
+    .unwrap();
+    let name = &seen[0];
+    let random = name
+        .strip_prefix(".deck.csv.cardkit-")
+        .and_then(|r| r.strip_suffix(".tmp"))
+        .unwrap_or_else(|| panic!("{name}"));
+    assert_eq!(random.len(), 6, "{name}");
+    assert_eq!(
+        names_in(dir.path(), ".deck.csv."),
+        [".deck.csv.cardkit-Killed.tmp"],
+        "a run that writes nothing removes its temporary"
+    );
+    // A live run's (locked), and names that are not the deck's temporaries.
+    let live = dir.path().join(".deck.csv.cardkit-LiveRn.tmp");
+    let held = std::fs::File::create(&live).unwrap();
+    held.lock().unwrap();
+    for other in [
+        ".other.csv.cardkit-AbCdEf.tmp",
+        ".deck.csv.cardkit-AbCd.tmp",
+        ".deck.csv.AbCdEf.tmp",
+    ] {
+        write(dir.path(), other, "x");
+    }
+    let inputs = [deck.clone()];
+    let column = References::Column("id".into());
+    let run = |dry_run| {
+        let options = ApplyOptions {
+            on_delete: OnDelete::Keep,
+            dry_run,
+        };
+        let mut report = Report::default();
+        apply_files(&inputs, &column, &p, options, &Output::InPlace, &mut report).map(|()| report)
+    };
+    let report = run(true).unwrap();
+    assert!(report.stale_removed.is_empty(), "a dry run removes nothing");
+    assert!(dir.path().join(".deck.csv.cardkit-Killed.tmp").exists());
+    let mut report = run(false).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&deck).unwrap(),
+        format!("id\n{B}\n")
+    );
+    let killed = dir.path().join(".deck.csv.cardkit-Killed.tmp");
+    assert_eq!(report.stale_removed, [(killed.clone(), 3)]);
+    let mut text = Vec::new();
+    report.text(false, &mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.ends_with(&format!(
+            "removed 1 temporary file that runs killed before their end had left: {}, 3 bytes\n",
+            killed.display()
+        )),
+        "{text}"
+    );
+    assert_eq!(
+        names_in(dir.path(), "."),
+        [
+            ".deck.csv.AbCdEf.tmp",
+            ".deck.csv.cardkit-AbCd.tmp",
+            ".deck.csv.cardkit-LiveRn.tmp",
+            ".other.csv.cardkit-AbCdEf.tmp",
+        ],
+        "the live run's temporary and other names are kept"
+    );
+    drop(held);
+    let report = run(false).unwrap();
+    assert_eq!(report.stale_removed, [(live, 0)], "once its run has ended");
+}
+
 #[test]
 fn the_corpus_migration_files() {
     let Some(shared) = support::shared::shared_dir() else {
@@ -396,6 +496,11 @@ proptest! {
 /// A store made by `cardkit export` from a generated set, and the catalog
 /// ids of its cards.
 fn exported(target: &Target) -> Vec<String> {
+    exported_as(target, None)
+}
+
+/// [`exported`], as the build `build`.
+fn exported_as(target: &Target, build: Option<&str>) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     let spec = support::pairs::Spec {
         seed: 5,
@@ -406,7 +511,7 @@ fn exported(target: &Target) -> Vec<String> {
     };
     let (old, _, _) = support::pair(dir.path(), &spec);
     let set = std::fs::read(old).unwrap();
-    let mut exporter = Exporter::open(target, OnInvalid::Fail, None, 1).unwrap();
+    let mut exporter = Exporter::open(target, OnInvalid::Fail, build, 1).unwrap();
     exporter
         .input(
             "old.json",
@@ -453,7 +558,15 @@ fn a_sqlite_store_in_one_transaction() {
     };
     let run = |on_delete, dry_run, report: &mut Report| {
         let options = ApplyOptions { on_delete, dry_run };
-        store::apply(&target, "identifiers", "catalog_a_id", &p, options, report)
+        store::apply(
+            &target,
+            "identifiers",
+            "catalog_a_id",
+            None,
+            &p,
+            options,
+            report,
+        )
     };
     let before = column("catalog_a_id");
     let mut report = Report::default();
@@ -479,6 +592,7 @@ fn a_sqlite_store_in_one_transaction() {
         &target,
         "identifiers",
         "nope",
+        None,
         &p,
         options(OnDelete::Keep),
         &mut Report::default(),
@@ -526,6 +640,7 @@ fn a_sqlite_store_larger_than_a_batch_is_rewritten_whole() {
         &target,
         "identifiers",
         "catalog_a_id",
+        None,
         &store_plan(&ids),
         options,
         &mut report,
@@ -533,6 +648,56 @@ fn a_sqlite_store_larger_than_a_batch_is_rewritten_whole() {
     .unwrap();
     assert_eq!(report.changes.len(), 10_002);
     assert_eq!((count(&ids[0]), count(&ids[1]), count(A)), (0, 0, 5_001));
+}
+
+#[test]
+fn a_postgresql_store_larger_than_a_batch_is_rewritten_whole_through_its_portal() {
+    // The rows are fetched a batch (4,096) at a time from a portal while
+    // the batch's changes are made: 10,000 more references to the merged
+    // id and to the deleted one, interleaved, are all met, in one build.
+    let server = postgres_server::Server::start();
+    let target = Target::Postgres(server.url.clone());
+    let ids = exported_as(&target, Some("b1"));
+    let mut client = postgres::Client::connect(&server.url, postgres::NoTls).unwrap();
+    client
+        .execute(
+            "INSERT INTO identifiers (build, catalog_a_id) \
+             SELECT CASE WHEN i % 3 = 0 THEN 'b2' ELSE 'b1' END, \
+                    CASE WHEN i % 2 = 0 THEN $1 ELSE $2 END \
+             FROM generate_series(0, 9999) AS i",
+            &[&ids[0], &ids[1]],
+        )
+        .unwrap();
+    let mut count = |id: &str, build: &str| -> i64 {
+        client
+            .query_one(
+                "SELECT count(*) FROM identifiers WHERE catalog_a_id = $1 AND build = $2",
+                &[&id, &build],
+            )
+            .unwrap()
+            .get(0)
+    };
+    let b2 = (count(&ids[0], "b2"), count(&ids[1], "b2"));
+    let b1 = (count(&ids[0], "b1"), count(&ids[1], "b1"));
+    assert_eq!(b1.0 + b1.1 + b2.0 + b2.1, 10_002);
+    let mut report = Report::default();
+    store::apply(
+        &target,
+        "identifiers",
+        "catalog_a_id",
+        Some("b1"),
+        &store_plan(&ids),
+        options(OnDelete::Drop),
+        &mut report,
+    )
+    .unwrap();
+    let b1_total = usize::try_from(b1.0 + b1.1).unwrap();
+    assert_eq!(report.changes.len(), b1_total);
+    assert_eq!(
+        (count(&ids[0], "b1"), count(&ids[1], "b1"), count(A, "b1")),
+        (0, 0, b1.0)
+    );
+    assert_eq!((count(&ids[0], "b2"), count(&ids[1], "b2")), b2, "b2 kept");
 }
 
 #[test]
@@ -546,6 +711,7 @@ fn a_postgresql_store_in_one_transaction() {
         &target,
         "identifiers",
         "catalog_a_id",
+        None,
         &p,
         options(OnDelete::Keep),
         &mut report,
@@ -568,6 +734,246 @@ fn a_postgresql_store_in_one_transaction() {
         found.contains(&Some(ids[1].clone())),
         "a deleted id is kept"
     );
+}
+
+/// The catalog ids of table `identifiers` by build (`None`: no label),
+/// sorted.
+fn ids_by_build(rows: Vec<(Option<String>, Option<String>)>) -> Vec<(Option<String>, String)> {
+    let mut rows: Vec<(Option<String>, String)> = rows
+        .into_iter()
+        .filter_map(|(build, id)| Some((build, id?)))
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// A store with the same set in builds `old` and `new` and unlabelled;
+/// `--build new` rewrites only `new`'s rows; an unknown build is refused
+/// with the builds there are; without `--build`, every build, said in the
+/// summary.
+fn only_the_build_asked_for(
+    target: &Target,
+    read: &dyn Fn() -> Vec<(Option<String>, Option<String>)>,
+) {
+    let ids = exported_as(target, Some("old"));
+    assert_eq!(exported_as(target, Some("new")), ids);
+    assert_eq!(exported_as(target, None), ids);
+    let p = store_plan(&ids);
+    let before = ids_by_build(read());
+    let run = |build: Option<&str>, report: &mut Report| {
+        store::apply(
+            target,
+            "identifiers",
+            "catalog_a_id",
+            build,
+            &p,
+            options(OnDelete::Drop),
+            report,
+        )
+    };
+    let mut report = Report::default();
+    let refused = run(Some("nope"), &mut report).unwrap_err().0;
+    assert!(
+        refused.contains("--build nope: ")
+            && refused.contains("has no build of that label in table identifiers")
+            && refused.contains("builds there: the build without a label, new, old"),
+        "{refused}"
+    );
+    assert_eq!(
+        ids_by_build(read()),
+        before,
+        "a refused run changes nothing"
+    );
+    let mut report = Report::default();
+    run(Some("new"), &mut report).unwrap();
+    assert_eq!(report.scope.as_deref(), Some("build new"));
+    assert_eq!(report.changes.len(), 2);
+    let mut expected: Vec<(Option<String>, String)> = before
+        .iter()
+        .filter(|(build, id)| build.as_deref() != Some("new") || *id != ids[1])
+        .map(|(build, id)| {
+            let merged = build.as_deref() == Some("new") && *id == ids[0];
+            (
+                build.clone(),
+                if merged { A.to_owned() } else { id.clone() },
+            )
+        })
+        .collect();
+    expected.sort();
+    assert_eq!(
+        ids_by_build(read()),
+        expected,
+        "only build new is rewritten"
+    );
+    let mut text = Vec::new();
+    report.text(false, &mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.contains(" references in build new: 1 merged"),
+        "{text}"
+    );
+    let mut report = Report::default();
+    run(None, &mut report).unwrap();
+    assert_eq!(
+        report.scope.as_deref(),
+        Some("every build (3: the build without a label, new, old)")
+    );
+    assert_eq!(report.changes.len(), 4, "builds old and unlabelled");
+}
+
+#[test]
+fn a_sqlite_store_rewrites_only_the_build_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cards.db");
+    let read = || {
+        let db = rusqlite::Connection::open(&path).unwrap();
+        let mut q = db
+            .prepare("SELECT build, catalog_a_id FROM identifiers")
+            .unwrap();
+        q.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    only_the_build_asked_for(&Target::Sqlite(path.clone()), &read);
+}
+
+#[test]
+fn a_postgresql_store_rewrites_only_the_build_asked_for() {
+    let server = postgres_server::Server::start();
+    let read = || {
+        let mut client = postgres::Client::connect(&server.url, postgres::NoTls).unwrap();
+        client
+            .query("SELECT build, catalog_a_id FROM identifiers", &[])
+            .unwrap()
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect()
+    };
+    only_the_build_asked_for(&Target::Postgres(server.url.clone()), &read);
+}
+
+#[test]
+fn every_table_has_a_key_that_names_its_rows() {
+    let expected = [
+        ("identifiers", vec!["uuid"]),
+        ("cards", vec!["uuid"]),
+        ("tokens", vec!["uuid"]),
+        ("sealed_products", vec!["uuid"]),
+        ("rulings", vec!["uuid", "position"]),
+        ("foreign_data", vec!["uuid", "position"]),
+        ("sets", vec!["code"]),
+        ("set_translations", vec!["set_code", "language"]),
+        ("migrations", vec!["id"]),
+        ("meta", vec!["input"]),
+    ];
+    for (table, keys) in expected {
+        assert_eq!(store::key_columns(table), keys, "{table}");
+    }
+    for table in &cardkit_export::layout::layout().tables {
+        assert!(
+            !store::key_columns(&table.name).is_empty(),
+            "{} has no key",
+            table.name
+        );
+    }
+}
+
+/// The rows of a store a run changes are named by their table and key
+/// (`identifiers uuid=…`), with their build when every build is
+/// rewritten, never by a physical row id.
+fn rows_named_by_key(target: &Target, uuid_of: &dyn Fn(&str) -> String) {
+    let ids = exported_as(target, Some("b1"));
+    let uuids = [uuid_of(&ids[0]), uuid_of(&ids[1])];
+    let p = store_plan(&ids);
+    let run = |build: Option<&str>, on_delete, report: &mut Report| {
+        let options = ApplyOptions {
+            on_delete,
+            dry_run: true,
+        };
+        store::apply(
+            target,
+            "identifiers",
+            "catalog_a_id",
+            build,
+            &p,
+            options,
+            report,
+        )
+    };
+    let mut report = Report::default();
+    run(Some("b1"), OnDelete::Keep, &mut report).unwrap();
+    let named: Vec<(&str, &str)> = report
+        .changes
+        .iter()
+        .map(|c| (c.place.as_str(), c.at.as_str()))
+        .collect();
+    let (merged, deleted) = (format!("uuid={}", uuids[0]), format!("uuid={}", uuids[1]));
+    assert_eq!(
+        named,
+        [
+            ("identifiers", merged.as_str()),
+            ("identifiers", deleted.as_str())
+        ]
+    );
+    let mut text = Vec::new();
+    report.text(true, &mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.starts_with(&format!(
+            "identifiers uuid={}: {} -> {A} (",
+            uuids[0], ids[0]
+        )),
+        "{text}"
+    );
+    let mut report = Report::default();
+    run(None, OnDelete::Keep, &mut report).unwrap();
+    assert_eq!(
+        report.changes[0].location(),
+        format!("identifiers build=b1 uuid={}", uuids[0])
+    );
+    let failed = run(Some("b1"), OnDelete::Fail, &mut Report::default())
+        .unwrap_err()
+        .0;
+    assert!(
+        failed.starts_with(&format!(
+            "identifiers uuid={}: {} is deleted",
+            uuids[1], ids[1]
+        )),
+        "{failed}"
+    );
+}
+
+#[test]
+fn sqlite_store_rows_are_named_by_table_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cards.db");
+    let uuid_of = |id: &str| -> String {
+        let db = rusqlite::Connection::open(&path).unwrap();
+        db.query_row(
+            "SELECT uuid FROM identifiers WHERE catalog_a_id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    rows_named_by_key(&Target::Sqlite(path.clone()), &uuid_of);
+}
+
+#[test]
+fn postgresql_store_rows_are_named_by_table_and_key() {
+    let server = postgres_server::Server::start();
+    let uuid_of = |id: &str| -> String {
+        let mut client = postgres::Client::connect(&server.url, postgres::NoTls).unwrap();
+        client
+            .query_one(
+                "SELECT uuid FROM identifiers WHERE catalog_a_id = $1",
+                &[&id],
+            )
+            .unwrap()
+            .get(0)
+    };
+    rows_named_by_key(&Target::Postgres(server.url.clone()), &uuid_of);
 }
 
 /// `text` rewritten with `plan` at `pattern` as JSON (or JSON Lines).

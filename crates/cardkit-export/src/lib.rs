@@ -30,6 +30,7 @@ pub mod parquet;
 pub mod postgres;
 pub mod rows;
 pub mod sqlite;
+pub mod stale;
 
 use std::fmt;
 use std::io::{self, Read};

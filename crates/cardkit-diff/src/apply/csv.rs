@@ -174,7 +174,7 @@ pub fn rewrite(
             let id = value(&body[start..end], quoted);
             if let Ok(id) = std::str::from_utf8(&id) {
                 report.references += 1;
-                let applied = decide(plan, options, name, &|| at.to_string(), id)?;
+                let applied = decide(plan, options, (name, false), &|| at.to_string(), id)?;
                 if let Some(applied) = applied {
                     keep = applied.action != Action::Dropped;
                     if let (Some(new), Some(out)) = (&applied.new, out.as_deref_mut()) {

@@ -40,7 +40,8 @@ pub struct Applied {
     /// The file, or the table.
     pub place: String,
     /// The line (files; for JSON the line of the id) or the row (a store's
-    /// row id).
+    /// row, by its key: `uuid=…`, with its build when a run rewrites every
+    /// build).
     pub at: String,
     /// The id found.
     pub old: String,
@@ -51,6 +52,28 @@ pub struct Applied {
     pub action: Action,
     /// The notices followed (their ids).
     pub notices: String,
+    /// `place` is a store's table and `at` a row's key, joined by a space
+    /// (`identifiers uuid=…`) rather than a colon (`deck.csv:3`).
+    #[serde(skip)]
+    pub keyed: bool,
+}
+
+impl Applied {
+    /// Where the reference is: `deck.csv:3`, `identifiers uuid=…`.
+    #[must_use]
+    pub fn location(&self) -> String {
+        located(&self.place, &self.at, self.keyed)
+    }
+}
+
+/// `place:at` for a file's line, `place at` for a table's row.
+fn located(place: &str, at: &str, keyed: bool) -> String {
+    let place = cardkit::render::Text::escape(place);
+    if keyed {
+        format!("{place} {at}")
+    } else {
+        format!("{place}:{at}")
+    }
 }
 
 /// A run's report: each change, and totals.
@@ -67,6 +90,12 @@ pub struct Report {
     pub references: usize,
     /// Files or tables written (none in a dry run).
     pub written: usize,
+    /// Temporary files that runs killed before their end had left beside
+    /// the files written, removed by this run: their paths and sizes.
+    pub stale_removed: Vec<(std::path::PathBuf, u64)>,
+    /// Which of a store's builds were looked at (`build 2024-05-17`,
+    /// `every build (…)`), said in the summary.
+    pub scope: Option<String>,
     /// References merged, kept and dropped.
     counts: [usize; 3],
     sink: Option<Box<dyn Write>>,
@@ -80,6 +109,8 @@ impl std::fmt::Debug for Report {
             .field("changes", &self.changes)
             .field("references", &self.references)
             .field("written", &self.written)
+            .field("scope", &self.scope)
+            .field("stale_removed", &self.stale_removed)
             .field("counts", &self.counts)
             .field("streaming", &self.sink.is_some())
             .finish()
@@ -155,9 +186,12 @@ impl Report {
         }
         writeln!(
             out,
-            "{}{} references: {} merged, {} deleted kept, {} dropped{}",
+            "{}{} references{}: {} merged, {} deleted kept, {} dropped{}",
             if dry_run { "dry run: " } else { "" },
             self.references,
+            self.scope
+                .as_ref()
+                .map_or(String::new(), |scope| format!(" in {scope}")),
             self.count(Action::Merged),
             self.count(Action::Kept),
             self.count(Action::Dropped),
@@ -166,7 +200,27 @@ impl Report {
             } else {
                 format!("; {} written", self.written)
             }
-        )
+        )?;
+        if !self.stale_removed.is_empty() {
+            let files: Vec<String> = self
+                .stale_removed
+                .iter()
+                .map(|(path, bytes)| {
+                    format!(
+                        "{}, {bytes} bytes",
+                        cardkit::render::Text::escape(&path.display().to_string())
+                    )
+                })
+                .collect();
+            let n = files.len();
+            writeln!(
+                out,
+                "removed {n} temporary {} that runs killed before their end had left: {}",
+                if n == 1 { "file" } else { "files" },
+                files.join("; ")
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -177,13 +231,7 @@ fn line(c: &Applied, out: &mut dyn Write) -> io::Result<()> {
         (None, Action::Dropped) => format!("{} deleted: dropped", c.old),
         (None, _) => format!("{} deleted: kept", c.old),
     };
-    writeln!(
-        out,
-        "{}:{}: {what} ({})",
-        cardkit::render::Text::escape(&c.place),
-        c.at,
-        c.notices
-    )
+    writeln!(out, "{}: {what} ({})", c.location(), c.notices)
 }
 
 /// How to apply.
@@ -197,10 +245,11 @@ pub struct ApplyOptions {
 
 /// What a reference found becomes, and how it is reported; `Err` when it
 /// is deleted and the run must fail. `None` when no notice names it.
+/// `keyed`: `place` is a table and `at` a row's key (see [`Applied`]).
 pub(crate) fn decide(
     plan: &Plan,
     options: ApplyOptions,
-    place: &str,
+    (place, keyed): (&str, bool),
     at: &dyn Fn() -> String,
     id: &str,
 ) -> Result<Option<Applied>, Error> {
@@ -214,10 +263,10 @@ pub(crate) fn decide(
             OnDelete::Drop => (None, Action::Dropped),
             OnDelete::Fail => {
                 return Err(Error::new(format!(
-                    "{place}:{}: {id} is deleted ({}); nothing was written (--on-delete keep or drop goes on)",
-                    at(),
-                    plan.notices_text(&resolved)
-                )))
+                "{}: {id} is deleted ({}); nothing was written (--on-delete keep or drop goes on)",
+                located(place, &at(), keyed),
+                plan.notices_text(&resolved)
+            )))
             }
         },
     };
@@ -228,5 +277,6 @@ pub(crate) fn decide(
         new,
         action,
         notices: plan.notices_text(&resolved),
+        keyed,
     }))
 }

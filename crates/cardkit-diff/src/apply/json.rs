@@ -99,7 +99,13 @@ impl Walk<'_> {
             let id = self.scan.decode(s).into_owned();
             self.report.references += 1;
             let line = self.line_of(start);
-            let applied = decide(self.plan, self.options, self.name, &|| line.clone(), &id)?;
+            let applied = decide(
+                self.plan,
+                self.options,
+                (self.name, false),
+                &|| line.clone(),
+                &id,
+            )?;
             let Some(applied) = applied else {
                 return Ok(false);
             };

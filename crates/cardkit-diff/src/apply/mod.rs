@@ -7,7 +7,8 @@
 //! chain (see [`notices`]); a reference whose chain ends in a `delete` is
 //! kept and reported, dropped (its row or item), or fails the run, as
 //! [`OnDelete`] says. Applying the same notices again changes nothing.
-//! Files are rewritten atomically (a temporary file beside them, renamed),
+//! Files are rewritten atomically (a temporary file beside them, renamed;
+//! those runs killed before their end left are removed by the next run),
 //! everything but the rewritten ids kept byte for byte; a store is updated
 //! in one transaction. A dry run reports and writes nothing.
 
@@ -19,6 +20,8 @@ pub mod store;
 
 use std::io::{self, Write};
 use std::path::Path;
+
+use cardkit_export::stale::{folder_of, Temporaries};
 
 pub use decide::{Action, Applied, ApplyOptions, OnDelete, Report};
 pub use notices::{read_notices, Notice, Outcome, Plan, Resolved};
@@ -76,12 +79,39 @@ pub fn destination(path: &Path) -> Result<std::path::PathBuf, Error> {
     Ok(target)
 }
 
+/// How the temporary files written beside a file are named:
+/// `.NAME.cardkit-XXXXXX.tmp`, locked by the run writing them, so that a
+/// later run can tell those that runs killed before their end left
+/// ([`remove_stale`]).
+pub const TEMPORARIES: Temporaries = Temporaries {
+    marker: "cardkit-",
+    suffix: ".tmp",
+};
+
+/// Removes the temporary files beside the file that writing to `path`
+/// replaces ([`destination`]) that runs killed before their end left
+/// (`.NAME.cardkit-XXXXXX.tmp`, no live run holding their lock): their
+/// paths and sizes.
+///
+/// # Errors
+/// `path` is refused ([`destination`]).
+pub fn remove_stale(path: &Path) -> Result<Vec<(std::path::PathBuf, u64)>, Error> {
+    let target = destination(path)?;
+    let folder = folder_of(&target);
+    Ok(TEMPORARIES
+        .remove_stale(&target, cardkit_export::stale::locked)
+        .into_iter()
+        .map(|(name, size)| (folder.join(name), size))
+        .collect())
+}
+
 /// Writes what `fill` makes to `path` atomically: a temporary file in the
-/// directory of the file replaced, renamed over it (its permissions kept
-/// when it exists), written as it is made; nothing is renamed when `fill`
-/// returns `false`. A symbolic link at `path` is written through: its
-/// target is replaced ([`destination`], which refuses read-only files and
-/// files with several hard links).
+/// directory of the file replaced (`.NAME.cardkit-XXXXXX.tmp`, locked
+/// while it is written), renamed over it (its permissions kept when it
+/// exists), written as it is made; nothing is renamed when `fill` returns
+/// `false`. A symbolic link at `path` is written through: its target is
+/// replaced ([`destination`], which refuses read-only files and files
+/// with several hard links).
 ///
 /// # Errors
 /// The file cannot be written, or is refused: a message naming it.
@@ -93,11 +123,15 @@ pub fn write_atomically(
     let fail = |e: &dyn std::fmt::Display| {
         Error::new(format!("{}: cannot be written: {e}", path.display()))
     };
-    let dir = match target.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(|e| fail(&e))?;
+    let mut temp = tempfile::Builder::new()
+        .prefix(&TEMPORARIES.prefix(&target))
+        .suffix(TEMPORARIES.suffix)
+        .tempfile_in(folder_of(&target))
+        .map_err(|e| fail(&e))?;
+    // Held until the file is renamed (or removed): a run that finds it
+    // unlocked knows that its run was killed. A file system without locks
+    // leaves it unlocked, and a later run's lock fails too: it is kept.
+    let _ = temp.as_file().try_lock();
     {
         let mut out = io::BufWriter::with_capacity(1 << 16, temp.as_file_mut());
         if !fill(&mut out)? {
@@ -227,6 +261,16 @@ pub fn apply_files(
         Output::InPlace => {
             for input in inputs {
                 destination(input)?;
+            }
+        }
+        Output::Stdout => {}
+    }
+    // What runs killed before their end left beside the files written.
+    match output {
+        Output::File(path) => report.stale_removed.extend(remove_stale(path)?),
+        Output::InPlace => {
+            for input in inputs {
+                report.stale_removed.extend(remove_stale(input)?);
             }
         }
         Output::Stdout => {}

@@ -28,6 +28,7 @@ use tempfile::TempPath;
 use crate::keys::{keys, text, Changes, Dialect, Known, Removal};
 use crate::layout::{layout, LAYOUT_VERSION};
 use crate::rows::{Cell, Rows, TableRows};
+use crate::stale::{folder_of, Temporaries};
 use crate::{date_text, Error, Mode, Store};
 
 pub use sql::quoted;
@@ -70,38 +71,18 @@ pub fn open(
     Ok(Box::new(store))
 }
 
+/// How a new database's temporary files are named beside it:
+/// `.NAME.XXXXXX.incomplete`.
+const TEMPORARIES: Temporaries = Temporaries {
+    marker: "",
+    suffix: ".incomplete",
+};
+
 /// Removes the temporary files beside `path` that runs killed before their
 /// commit left (`.NAME.XXXXXX.incomplete`, as large as the database they
 /// were building): those no run holds a lock on. Their names and sizes.
 fn remove_stale(path: &Path) -> Vec<(String, u64)> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let prefix = format!(".{name}.");
-    let Ok(entries) = std::fs::read_dir(folder_of(path)) else {
-        return Vec::new();
-    };
-    let mut removed = Vec::new();
-    for entry in entries.flatten() {
-        let file = entry.file_name().to_string_lossy().into_owned();
-        let Some(middle) = file
-            .strip_prefix(&prefix)
-            .and_then(|rest| rest.strip_suffix(".incomplete"))
-        else {
-            continue;
-        };
-        // tempfile's six random characters.
-        if middle.len() != 6 || !middle.chars().all(|c| c.is_ascii_alphanumeric()) {
-            continue;
-        }
-        let stale = entry.path();
-        if !entry.file_type().is_ok_and(|t| t.is_file()) || held(&stale) {
-            continue;
-        }
-        let size = entry.metadata().map_or(0, |m| m.len());
-        if std::fs::remove_file(&stale).is_ok() {
-            removed.push((file, size));
-        }
-    }
-    removed
+    TEMPORARIES.remove_stale(path, held)
 }
 
 /// Whether a run building the database at `path` holds it: its SQLite
@@ -125,22 +106,13 @@ fn held(path: &Path) -> bool {
 /// A hidden temporary file beside `path` (`.NAME.XXXXXX.incomplete`), with
 /// the mode of any file the user makes: the database is kept.
 fn temporary_beside(path: &Path) -> std::io::Result<TempPath> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let prefix = format!(".{name}.");
+    let prefix = TEMPORARIES.prefix(path);
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".incomplete");
+    builder.prefix(&prefix).suffix(TEMPORARIES.suffix);
     // 0666 less the umask, not the 0600 of a temporary file.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     Ok(builder.tempfile_in(folder_of(path))?.into_temp_path())
-}
-
-/// The folder `path` is in (`.` for a bare name).
-fn folder_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    }
 }
 
 /// Syncs a folder, so that a rename in it is on disk (there is no such
