@@ -12,94 +12,26 @@
 //! The tools are found as `tests/clients/tools.rs` says; `.ci/run`
 //! installs them.
 
+#[path = "support/service.rs"]
+mod service;
 #[path = "clients/tools.rs"]
 mod tools;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use cardkit_serve::{Config, EXAMPLES};
+use cardkit_serve::EXAMPLES;
 use serde_json::{json, Value};
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
 
-/// The service on a port of its own, on a runtime of its own, while the
-/// tools run on the test's thread.
-struct Service {
-    base: String,
-    _runtime: tokio::runtime::Runtime,
-    _stop: oneshot::Sender<()>,
-}
+use service::Service;
 
-impl Service {
-    fn start() -> Service {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        let listener = runtime
-            .block_on(TcpListener::bind("127.0.0.1:0"))
-            .expect("a port");
-        let base = format!("http://{}", listener.local_addr().expect("its address"));
-        let (stop, stopped) = oneshot::channel::<()>();
-        runtime.spawn(cardkit_serve::serve(
-            listener,
-            Config::default(),
-            async move {
-                let _ = stopped.await;
-            },
-        ));
-        Service {
-            base,
-            _runtime: runtime,
-            _stop: stop,
-        }
-    }
-
-    /// Status, media type (without parameters) and body of a request.
-    fn ask(
-        &self,
-        method: &str,
-        request: &str,
-        body: Option<(&str, &str)>,
-        accept: &str,
-    ) -> (u16, String, String) {
-        let client = reqwest::Client::new();
-        let url = format!("{}{request}", self.base);
-        self._runtime.block_on(async {
-            let mut builder = match method {
-                "post" => client.post(url),
-                _ => client.get(url),
-            }
-            .header("Accept", accept);
-            if let Some((body, media)) = body {
-                builder = builder.header("Content-Type", media).body(body.to_owned());
-            }
-            let response = builder.send().await.expect("the service answers");
-            let status = response.status().as_u16();
-            let media = response
-                .headers()
-                .get("content-type")
-                .and_then(|value| value.to_str().ok())
-                .unwrap_or_default()
-                .split(';')
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_owned();
-            (status, media, response.text().await.expect("a body"))
-        })
-    }
-
-    /// The document, written as `openapi.json` in `dir`.
-    fn document_in(&self, dir: &Path) -> PathBuf {
-        let (status, _, text) = self.ask("get", "/openapi.json", None, "*/*");
-        assert_eq!(status, 200);
-        let path = dir.join("openapi.json");
-        std::fs::write(&path, text).expect("write the document");
-        path
-    }
+/// The document the service serves, written as `openapi.json` in `dir`.
+fn document_in(service: &Service, dir: &Path) -> PathBuf {
+    let (status, _, text) = service.ask("get", "/openapi.json", None, "*/*");
+    assert_eq!(status, 200);
+    let path = dir.join("openapi.json");
+    std::fs::write(&path, text).expect("write the document");
+    path
 }
 
 /// Runs `command`; its output, which must be a success.
@@ -134,7 +66,7 @@ fn the_readme_typescript_client_compiles_against_the_document_and_runs() {
     let Some(npm) = tools::npm() else { return };
     let service = Service::start();
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let document = service.document_in(dir.path());
+    let document = document_in(&service, dir.path());
     // Where the README runs it: its own package, its modules installed.
     std::fs::write(dir.path().join("package.json"), r#"{"type": "module"}"#).unwrap();
     #[cfg(unix)]
@@ -224,7 +156,7 @@ fn redocly_finds_no_error_in_the_document() {
     let Some(npm) = tools::npm() else { return };
     let service = Service::start();
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let document = service.document_in(dir.path());
+    let document = document_in(&service, dir.path());
     let output = npm
         .tool("@redocly/cli/bin/cli.js")
         .current_dir(dir.path())
@@ -253,7 +185,7 @@ fn openapi_python_client_generates_typed_models() {
     };
     let service = Service::start();
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let document = service.document_in(dir.path());
+    let document = document_in(&service, dir.path());
     let generator = python.with_file_name("openapi-python-client");
     succeeds(
         Command::new(&generator)
@@ -320,7 +252,7 @@ fn openapi_core_validates_every_response_and_rejects_wrong_ones() {
     };
     let service = Service::start();
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let document = service.document_in(dir.path());
+    let document = document_in(&service, dir.path());
     let json = "application/json";
     let card = include_str!("../../../examples/invalid/card-layer-problems.json");
     let valid = include_str!("../../../examples/valid/catalog.json");

@@ -6,81 +6,15 @@
 //! service answers (but for the time a validation took, and the metrics'
 //! values). `CARDKIT_BLESS=1` rewrites the examples.
 
-use std::net::SocketAddr;
+#[path = "support/service.rs"]
+mod service;
+
 use std::path::Path;
 
-use cardkit_serve::{Config, EXAMPLES};
+use cardkit_serve::EXAMPLES;
 use serde_json::{json, Value};
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
 
-/// A service on a free port until dropped.
-struct Server {
-    addr: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-}
-
-impl Server {
-    async fn start() -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = oneshot::channel::<()>();
-        tokio::spawn(cardkit_serve::serve(listener, Config::default(), async {
-            let _ = stopped.await;
-        }));
-        Server {
-            addr,
-            stop: Some(stop),
-        }
-    }
-
-    /// The status, media type (without parameters) and body of a request.
-    async fn ask(
-        &self,
-        method: &str,
-        request: &str,
-        body: Option<(&str, &str)>,
-        accept: &str,
-    ) -> (u16, String, String) {
-        let client = reqwest::Client::new();
-        let url = format!("http://{}{request}", self.addr);
-        let mut builder = match method {
-            "post" => client.post(url),
-            _ => client.get(url),
-        }
-        .header("Accept", accept);
-        if let Some((body, media)) = body {
-            builder = builder.header("Content-Type", media).body(body.to_owned());
-        }
-        let response = builder.send().await.unwrap();
-        let status = response.status().as_u16();
-        let media = response
-            .headers()
-            .get("content-type")
-            .and_then(|value| value.to_str().ok())
-            .unwrap_or_default()
-            .split(';')
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_owned();
-        (status, media, response.text().await.unwrap())
-    }
-
-    async fn document(&self) -> Value {
-        let (status, _, text) = self.ask("get", "/openapi.json", None, "*/*").await;
-        assert_eq!(status, 200);
-        serde_json::from_str(&text).unwrap()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-    }
-}
+use service::Service;
 
 /// The schema the document gives for a response, as a JSON Schema that
 /// resolves the document's references.
@@ -233,10 +167,10 @@ fn documented_path(request: &str) -> &'static str {
     .unwrap()
 }
 
-#[tokio::test]
-async fn every_body_is_as_documented() {
-    let server = Server::start().await;
-    let document = server.document().await;
+#[test]
+fn every_body_is_as_documented() {
+    let server = Service::start();
+    let document = server.document();
     let mut requests: Vec<_> = EXAMPLES
         .iter()
         .map(|example| {
@@ -251,7 +185,7 @@ async fn every_body_is_as_documented() {
     requests.extend(more_requests());
     let mut asked = std::collections::BTreeSet::new();
     for (method, request, body, accept) in requests {
-        let (status, media, text) = server.ask(method, &request, body, accept).await;
+        let (status, media, text) = server.ask(method, &request, body, accept);
         let path = documented_path(&request);
         asked.insert((method, path));
         let schema = response_schema(&document, method, path, status, &media);
@@ -290,10 +224,10 @@ fn remove(body: &mut Value, pointer: &str) {
         .unwrap_or_else(|| panic!("{pointer}"));
 }
 
-#[tokio::test]
-async fn a_body_made_wrong_is_not_as_documented() {
-    let server = Server::start().await;
-    let document = server.document().await;
+#[test]
+fn a_body_made_wrong_is_not_as_documented() {
+    let server = Service::start();
+    let document = server.document();
     let migration = include_str!("../../../examples/invalid/migration-problems.json");
     let lines = include_str!("../../../examples/invalid/migrations-one-bad-line.jsonl");
     type Mutation = fn(&mut Value);
@@ -396,7 +330,7 @@ async fn a_body_made_wrong_is_not_as_documented() {
     ];
     for (request, body, accept, what, mutate) in cases {
         let method = if body.is_some() { "post" } else { "get" };
-        let (status, media, text) = server.ask(method, request, body, accept).await;
+        let (status, media, text) = server.ask(method, request, body, accept);
         let schema = response_schema(&document, method, documented_path(request), status, &media);
         let mut value = values(&media, &text).remove(0);
         check(&schema, &value).unwrap_or_else(|errors| panic!("{what}: before: {errors}"));
@@ -435,16 +369,15 @@ fn untimed(value: &mut Value) {
     }
 }
 
-#[tokio::test]
-async fn the_examples_are_what_the_service_answers() {
-    let server = Server::start().await;
+#[test]
+fn the_examples_are_what_the_service_answers() {
+    let server = Service::start();
     let bless = std::env::var_os("CARDKIT_BLESS").is_some();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("openapi-examples");
     let mut stale = Vec::new();
     for example in EXAMPLES {
-        let (status, media, text) = server
-            .ask(example.method, example.request, example.body, example.media)
-            .await;
+        let (status, media, text) =
+            server.ask(example.method, example.request, example.body, example.media);
         assert_eq!(
             (status, media.as_str()),
             (example.status, example.media),
@@ -463,7 +396,7 @@ async fn the_examples_are_what_the_service_answers() {
         "the service no longer answers the examples {stale:?}; CARDKIT_BLESS=1 rewrites them"
     );
     // The document shows each of them.
-    let document = server.document().await;
+    let document = server.document();
     for example in EXAMPLES {
         let examples = &document["paths"][example.path][example.method]["responses"]
             [example.status.to_string()]["content"][example.media]["examples"];

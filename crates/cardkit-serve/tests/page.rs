@@ -10,6 +10,8 @@
 //! `target/tmp/page.png`, or with `CARDKIT_BLESS=1` to `docs/page.png`, the
 //! picture of the README.
 
+#[path = "support/service.rs"]
+mod service;
 #[path = "../../cardkit/tests/support/shared.rs"]
 mod shared;
 
@@ -17,9 +19,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cardkit_serve::Config;
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+use service::Service;
 
 /// The repository's root.
 fn workspace_dir() -> PathBuf {
@@ -84,28 +84,11 @@ fn the_page_works_in_a_browser() {
     } else {
         Path::new(env!("CARGO_TARGET_TMPDIR")).join("page.png")
     };
-    // The service on a port of its own, on a runtime of its own, while
-    // node runs on this thread.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let listener = runtime
-        .block_on(TcpListener::bind("127.0.0.1:0"))
-        .expect("a port");
-    let base = format!("http://{}", listener.local_addr().expect("its address"));
-    let (stop, stopped) = oneshot::channel::<()>();
-    let server = runtime.spawn(cardkit_serve::serve(
-        listener,
-        Config::default(),
-        async move {
-            let _ = stopped.await;
-        },
-    ));
+    // The service on a runtime of its own, while node runs on this thread.
+    let service = Service::start();
     let output = Command::new(&browser.node)
         .arg(browser_test_dir().join("page.test.mjs"))
-        .arg(&base)
+        .arg(&service.base)
         .arg(&screenshot)
         .env("CARDKIT_CHROMIUM", &browser.chromium)
         .env("CARDKIT_EXAMPLES", workspace_dir().join("examples"))
@@ -123,8 +106,7 @@ fn the_page_works_in_a_browser() {
         )
         .output()
         .expect("node runs");
-    let _ = stop.send(());
-    runtime.block_on(server).unwrap().unwrap();
+    service.stop();
     println!("{}", String::from_utf8_lossy(&output.stdout));
     eprintln!("{}", String::from_utf8_lossy(&output.stderr));
     assert!(
