@@ -83,7 +83,9 @@ enum Builder {
 impl Builder {
     fn new(ty: ColumnType) -> Builder {
         match ty {
-            ColumnType::Text | ColumnType::Json => Builder::Text(StringBuilder::new()),
+            ColumnType::Text | ColumnType::Json | ColumnType::Members => {
+                Builder::Text(StringBuilder::new())
+            }
             ColumnType::Integer => Builder::Integer(Int64Builder::new()),
             ColumnType::Real => Builder::Real(Float64Builder::new()),
             ColumnType::Boolean => Builder::Boolean(BooleanBuilder::new()),
@@ -143,7 +145,7 @@ fn schema(table: &Table) -> SchemaRef {
         .iter()
         .map(|c| {
             let ty = match c.ty {
-                ColumnType::Text | ColumnType::Json => DataType::Utf8,
+                ColumnType::Text | ColumnType::Json | ColumnType::Members => DataType::Utf8,
                 ColumnType::Integer => DataType::Int64,
                 ColumnType::Real => DataType::Float64,
                 ColumnType::Boolean => DataType::Boolean,
@@ -152,7 +154,13 @@ fn schema(table: &Table) -> SchemaRef {
                     DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
                 }
             };
-            Field::new(&c.name, ty, true)
+            let field = Field::new(&c.name, ty, true);
+            if c.ty == ColumnType::Members {
+                // A string of the JSON logical type.
+                field.with_extension_type(arrow_schema::extension::Json::default())
+            } else {
+                field
+            }
         })
         .collect();
     Arc::new(Schema::new(fields))

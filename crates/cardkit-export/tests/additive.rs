@@ -408,7 +408,13 @@ fn postgresql_exports_add_to_what_is_there() {
         .query_one("SELECT obj_description('cards'::regclass, 'pg_class')", &[])
         .unwrap()
         .get(0);
-    assert_eq!(comment.as_deref(), Some("cardkit export, layout version 1"));
+    assert_eq!(
+        comment,
+        Some(format!(
+            "cardkit export, layout version {}",
+            cardkit_export::layout::LAYOUT_VERSION
+        ))
+    );
 }
 
 /// The whole folder exported again into the same database (many rows: the
