@@ -43,8 +43,8 @@ pub struct Args {
     /// Empties the build first. Without it, an export adds to what the
     /// target holds: a set exported again replaces that set's rows (by
     /// code), a card, token or product its uuid's, a migration its id's,
-    /// and every other row is kept. A Parquet build, whose files are
-    /// written whole, is only written again with --replace.
+    /// and every other row is kept (in Parquet, a set's files are
+    /// replaced: a file per set in each table's folder).
     #[arg(long)]
     replace: bool,
 
@@ -54,6 +54,13 @@ pub struct Args {
     /// is refused.
     #[arg(long)]
     into_foreign: bool,
+
+    /// Keeps each record's members that the spec does not define (prices,
+    /// say), as a JSON object in the `extra` column of the record's table;
+    /// without it they are in no table (`extra` is NULL) and the summary
+    /// names them. A set's translations keep none.
+    #[arg(long)]
+    keep_unknown: bool,
 
     /// Prints the tables and columns the export writes (generated from the
     /// field tables), and exits.
@@ -88,6 +95,10 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
                 .as_bytes(),
         )?;
         writeln!(out, "\n{}", stamps())?;
+        writeln!(
+            out,
+            "\nEvery table of a record (all but set_translations and meta) has the column `extra`, the record's members that the spec does not define as one JSON object (SQLite JSON text, PostgreSQL jsonb, Parquet a string of the JSON logical type); `extra` is NULL unless the run is given --keep-unknown. The column is there with or without the flag, so that runs with and without it add to one store."
+        )?;
         return Ok(ExitStatus::Valid);
     }
     let Some(target) = &args.to else {
@@ -120,6 +131,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
             return Ok(ExitStatus::Failed);
         }
     };
+    exporter.keep_unknown(args.keep_unknown);
     // The report of invalid documents goes to standard error, where the
     // export's notes go too, in order. A closed stderr stops the report, not
     // the run: the exit status still says whether everything was exported.
@@ -325,29 +337,53 @@ fn changes(totals: &Totals) -> Vec<String> {
             plural(totals.unkeyed, "row")
         ));
     }
+    let keeping = totals.keeping_unknown;
+    let unnamed = totals.not_exported_unnamed;
+    let kinds = totals.kept_unknown.len();
+    if keeping && (kinds > 0 || unnamed > 0) {
+        lines.push(format!(
+            "kept in `extra`: {} the spec does not define: {}",
+            plural(kinds, "member"),
+            named_members(&totals.kept_unknown, unnamed)
+        ));
+    }
     let kinds = totals.not_exported.len();
-    if kinds > 0 || totals.not_exported_unnamed > 0 {
-        let named: Vec<String> = totals
-            .not_exported
-            .iter()
-            .take(8)
-            .map(|(name, n)| format!("`{name}` ({n}×)"))
-            .collect();
-        let more = if kinds > named.len() { ", …" } else { "" };
-        let unnamed = if totals.not_exported_unnamed > 0 {
-            format!(
-                "{}{} more not named",
-                if named.is_empty() { "" } else { "; " },
-                totals.not_exported_unnamed
-            )
+    let unnamed = if keeping { 0 } else { unnamed };
+    if kinds > 0 || unnamed > 0 {
+        let (where_, hint) = if keeping {
+            ("in a set's translations", "")
         } else {
-            String::new()
+            ("in no table", " — --keep-unknown keeps them")
         };
         lines.push(format!(
-            "not exported: {} the spec does not define, in no table: {}{more}{unnamed}",
+            "not exported: {} the spec does not define, {where_}: {}{hint}",
             plural(kinds, "member"),
-            named.join(", ")
+            named_members(&totals.not_exported, unnamed)
         ));
     }
     lines
+}
+
+/// The most frequent members of `members` (`Model.name` and how many
+/// times), and how many more were not named.
+fn named_members(members: &[(String, usize)], unnamed: usize) -> String {
+    let named: Vec<String> = members
+        .iter()
+        .take(8)
+        .map(|(name, n)| format!("`{name}` ({n}×)"))
+        .collect();
+    let more = if members.len() > named.len() {
+        ", …"
+    } else {
+        ""
+    };
+    let unnamed = if unnamed > 0 {
+        format!(
+            "{}{unnamed} more not named",
+            if named.is_empty() { "" } else { "; " },
+        )
+    } else {
+        String::new()
+    };
+    format!("{}{more}{unnamed}", named.join(", "))
 }

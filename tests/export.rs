@@ -71,6 +71,28 @@ fn the_runs_output_in_each_mode() {
 }
 
 #[test]
+fn keep_unknown_keeps_the_members_the_spec_does_not_define_and_says_so() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = show(&dir.path().join("cards.db"));
+    let args = [
+        "export",
+        "--to",
+        &db,
+        "--on-invalid",
+        "keep",
+        "--keep-unknown",
+        "examples/invalid/set-card-problems.json",
+    ];
+    insta::assert_snapshot!("export_keep_unknown", output(dir.path(), &args));
+    let db = dir.path().join("cards.db");
+    let kept = count(
+        &db,
+        "SELECT count(*) FROM cards WHERE extra LIKE '%tokenSetCode%'",
+    );
+    assert_eq!(kept, 1);
+}
+
+#[test]
 fn fail_commits_nothing_and_leaves_no_file() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let db = dir.path().join("cards.db");
@@ -186,13 +208,15 @@ fn describe_prints_the_layout() {
     let layout = cardkit_export::layout::layout().describe();
     assert!(described.starts_with(&layout), "{described}");
     let stamps = &described[layout.len()..];
+    let version = cardkit_export::layout::LAYOUT_VERSION;
     for place in [
-        "PRAGMA user_version = 1",
-        "application_id = 0x636b6974",
-        "key-value metadata `cardkit.layout_version` = 1",
-        "a comment on each PostgreSQL table",
+        format!("PRAGMA user_version = {version}"),
+        "application_id = 0x636b6974".to_owned(),
+        format!("key-value metadata `cardkit.layout_version` = {version}"),
+        "a comment on each PostgreSQL table".to_owned(),
+        "`extra` is NULL unless the run is given --keep-unknown".to_owned(),
     ] {
-        assert!(stamps.contains(place), "{stamps}");
+        assert!(stamps.contains(&place), "{stamps}");
     }
 }
 
@@ -271,9 +295,32 @@ fn a_run_killed_midway_leaves_no_half_written_export() {
     // Parquet: the new build's files are only under their hidden temporary
     // name, which readers skip.
     let cards = parquet.join("cards");
-    assert!(cards.join("build=old/part-0.parquet").is_file());
-    assert!(!cards.join("build=new/part-0.parquet").exists());
-    assert!(cards.join("build=new/.part-0.parquet.incomplete").is_file());
+    let names = |folder: &str| -> Vec<String> {
+        std::fs::read_dir(cards.join(folder))
+            .map(|entries| {
+                entries
+                    .map(|e| {
+                        e.expect("an entry")
+                            .file_name()
+                            .to_string_lossy()
+                            .into_owned()
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let old = names("build=old");
+    assert!(old.iter().any(|n| n.starts_with("set-")), "{old:?}");
+    assert!(old.iter().any(|n| n == "other.parquet"), "{old:?}");
+    let new = names("build=new");
+    assert!(
+        new.iter().all(|n| n.starts_with('.')),
+        "a killed run left a file readers see: {new:?}"
+    );
+    assert!(
+        new.iter().any(|n| n == ".other.parquet.incomplete"),
+        "{new:?}"
+    );
 }
 
 /// Starts an additive export of `input` into the existing database of

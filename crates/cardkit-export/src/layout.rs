@@ -16,7 +16,12 @@
 //!   (`booster`) are JSON text;
 //! - every table has a `build` column (a partition in Parquet).
 //!
-//! Members the spec does not define are not exported.
+//! Members the spec does not define are not exported, unless the run is
+//! asked to keep them (`--keep-unknown`): then each object's are kept as
+//! one JSON object in the `extra` column of its row. Every table of a model
+//! has the column, with or without the flag (NULL without it), so that runs
+//! with and without the flag add to the same store. A set's translations
+//! have none (a member there would be a language the spec does not name).
 
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -29,7 +34,7 @@ use cardkit::Kind;
 /// or column is added, removed, renamed or changes type; the layout test
 /// compares the layout with a committed snapshot, so that no change goes
 /// unnoticed.
-pub const LAYOUT_VERSION: i64 = 1;
+pub const LAYOUT_VERSION: i64 = 2;
 
 /// The type of a column, as each target stores it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +55,10 @@ pub enum ColumnType {
     /// A JSON value as text (a value whose inner structure the spec does
     /// not show).
     Json,
+    /// A JSON object as text, of the members the spec does not define
+    /// (`extra`, filled with `--keep-unknown`): PostgreSQL `jsonb`, a
+    /// Parquet string of the JSON logical type, JSON text in SQLite.
+    Members,
 }
 
 impl ColumnType {
@@ -64,6 +73,7 @@ impl ColumnType {
             ColumnType::Date => "date",
             ColumnType::TextList => "text list",
             ColumnType::Json => "json",
+            ColumnType::Members => "json",
         }
     }
 }
@@ -85,6 +95,10 @@ pub enum Source {
     Translation,
     /// A `meta` fact of the run.
     Meta(MetaFact),
+    /// The members of the row's object that the spec does not define, as a
+    /// JSON object (`--keep-unknown`; NULL without it, or when there are
+    /// none).
+    Extra,
 }
 
 /// What a column of `meta` holds.
@@ -497,6 +511,22 @@ fn generate() -> Layout {
         indexed: Vec::new(),
     });
     let meta = generator.tables.len() - 1;
+    // The members the spec does not define, last in each model's table.
+    for node in &generator.nodes {
+        let table = &mut generator.tables[node.table];
+        let name = if table.column("extra").is_some() {
+            "cardkit_extra"
+        } else {
+            "extra"
+        };
+        table.columns.push(plain(
+            name,
+            ColumnType::Members,
+            true,
+            "The members of the object that the spec does not define, as a JSON object (PostgreSQL jsonb, Parquet of the JSON logical type), kept with --keep-unknown; NULL without the flag or when there are none.",
+            Source::Extra,
+        ));
+    }
     for table in &mut generator.tables {
         table.indexed = ["uuid", "name", "code", "set_code", "parent_set_code"]
             .iter()
@@ -580,7 +610,9 @@ impl Layout {
              Do not edit: `CARDKIT_BLESS=1 cargo test -p cardkit-export --test layout` rewrites it.\n\n\
              Types: `text`; `integer` (64-bit); `real` (64-bit float); `boolean`; `date`; \
              `text list` (PostgreSQL `text[]`, a Parquet list of strings, JSON text in SQLite); \
-             `json` (JSON text). Every table has `build` (a Hive partition `build=LABEL/` in Parquet). \
+             `json` (JSON text; `extra`, the members the spec does not define, kept with \
+             `--keep-unknown`, is a PostgreSQL `jsonb` and a Parquet string of the JSON logical type). \
+             Every table has `build` (a Hive partition `build=LABEL/` in Parquet). \
              *null* says whether a valid document may leave the column NULL; with \
              `--on-invalid keep`, the invalid or missing values of invalid documents are NULL \
              in any column (the tables declare no NOT NULL).\n"

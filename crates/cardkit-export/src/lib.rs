@@ -238,6 +238,14 @@ pub struct Totals {
     /// Members the spec does not define, left out of the rows (`Model.name`
     /// and how many times), most frequent first.
     pub not_exported: Vec<(String, usize)>,
+    /// Members the spec does not define kept in their rows' `extra` column
+    /// (`--keep-unknown`), as [`Totals::not_exported`] counts them; those a
+    /// set's translations hold are not kept, and stay in `not_exported`.
+    pub kept_unknown: Vec<(String, usize)>,
+    /// The run kept the members the spec does not define
+    /// ([`Exporter::keep_unknown`]); [`Totals::not_exported_unnamed`] are
+    /// then kept too.
+    pub keeping_unknown: bool,
     /// Of those, occurrences past the bound of warnings a document keeps,
     /// whose names are not known.
     pub not_exported_unnamed: usize,
@@ -266,6 +274,7 @@ pub struct Exporter {
     spare: Spare,
     on_invalid: OnInvalid,
     unstorable: Unstorable,
+    keep_unknown: bool,
     jobs: usize,
     totals: Totals,
     /// Rows of the `meta` table, written at the end.
@@ -334,6 +343,7 @@ impl Exporter {
             writer: Some(Writer::start(store, spare.clone())),
             spare,
             on_invalid,
+            keep_unknown: false,
             jobs,
             totals: Totals {
                 rows: vec![0; layout().tables.len()],
@@ -344,6 +354,14 @@ impl Exporter {
             inputs: Vec::new(),
             unknown: std::collections::HashMap::new(),
         })
+    }
+
+    /// Keeps (`keep`) each object's members that the spec does not define,
+    /// as a JSON object in its row's `extra` column, for the inputs given
+    /// after; without, `extra` is NULL.
+    pub fn keep_unknown(&mut self, keep: bool) {
+        self.keep_unknown = keep;
+        self.totals.keeping_unknown = keep;
     }
 
     /// Validates and exports every document read from `reader` (named
@@ -362,8 +380,10 @@ impl Exporter {
         mut on_note: impl FnMut(&str),
     ) -> Result<cardkit::validate::Layout, InputError> {
         let (on_invalid, unstorable) = (self.on_invalid, self.unstorable);
+        let keep_unknown = self.keep_unknown;
         let spare = self.spare.clone();
-        let extract = move |found: Found<'_>| make(found, on_invalid, unstorable, spare.take());
+        let extract =
+            move |found: Found<'_>| make(found, on_invalid, unstorable, keep_unknown, spare.take());
         let mut meta = None;
         let mut failure = None;
         let validator = Validator::new(*options).jobs(self.jobs);
@@ -632,6 +652,16 @@ impl Exporter {
         self.totals.sets -= self.totals.duplicate_sets;
         let mut unknown: Vec<(String, usize)> = self.unknown.drain().collect();
         unknown.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        if self.keep_unknown {
+            // Kept where the model's objects make rows; a set's
+            // translations make a row per language, and keep none.
+            let (kept, not): (Vec<_>, Vec<_>) = unknown.into_iter().partition(|(name, _)| {
+                let model = name.split('.').next().unwrap_or_default();
+                layout().nodes.iter().any(|n| n.model.name == model)
+            });
+            self.totals.kept_unknown = kept;
+            unknown = not;
+        }
         self.totals.not_exported = unknown;
         Ok(std::mem::take(&mut self.totals))
     }
@@ -821,7 +851,13 @@ pub enum InputError {
 }
 
 /// What the row maker makes of one document.
-fn make(found: Found<'_>, on_invalid: OnInvalid, unstorable: Unstorable, rows: Rows) -> Made {
+fn make(
+    found: Found<'_>,
+    on_invalid: OnInvalid,
+    unstorable: Unstorable,
+    keep_unknown: bool,
+    rows: Rows,
+) -> Made {
     let report = found.report;
     let migration = match report.kind {
         Some(Kind::Set) => false,
@@ -847,7 +883,14 @@ fn make(found: Found<'_>, on_invalid: OnInvalid, unstorable: Unstorable, rows: R
     if malformed {
         return Made::Left("it is not well-formed JSON".into());
     }
-    match rows::rows(found.bytes, found.tape, migration, unstorable, rows) {
+    match rows::rows_keeping(
+        found.bytes,
+        found.tape,
+        migration,
+        unstorable,
+        keep_unknown,
+        rows,
+    ) {
         Ok(rows) => Made::Rows(rows),
         Err(why) => Made::Left(why),
     }

@@ -23,6 +23,7 @@ fn sql_type(ty: ColumnType) -> &'static str {
         ColumnType::Date => "date",
         ColumnType::TextList => "text[]",
         ColumnType::Json => "json",
+        ColumnType::Members => "jsonb",
     }
 }
 

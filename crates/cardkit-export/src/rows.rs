@@ -10,11 +10,19 @@
 //! do not fit their column (an integer beyond 64 bits, text the target
 //! cannot store), each with a note that names its place and the reason:
 //! such documents are only exported with `--on-invalid keep`.
+//!
+//! The tape holds only the members the spec defines. When the members it
+//! does not define are kept ([`rows_keeping`], `--keep-unknown`), each
+//! object read into a row is read again by structure alone, from where it
+//! starts: every member whose value is not one of the tape's fields of that
+//! object is copied, name and value as they are written, into one JSON
+//! object in the row's `extra` column. This costs a second pass over the
+//! objects, so it is done only when asked.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use cardkit::json::{push_escaped, Scanner};
+use cardkit::json::{push_escaped, skip_raw, Scanner};
 use cardkit::validate::{Step, Tape};
 
 use crate::layout::{layout, ColumnType, Place, Source};
@@ -247,6 +255,7 @@ struct Columns {
     owner: Vec<Option<usize>>,
     language: Vec<Option<usize>>,
     translation: Vec<Option<usize>>,
+    extra: Vec<Option<usize>>,
 }
 
 fn columns() -> &'static Columns {
@@ -264,6 +273,7 @@ fn columns() -> &'static Columns {
             owner: find(|s| matches!(s, Source::OwnerKey)),
             language: find(|s| matches!(s, Source::Language)),
             translation: find(|s| matches!(s, Source::Translation)),
+            extra: find(|s| matches!(s, Source::Extra)),
         }
     })
 }
@@ -283,7 +293,36 @@ pub fn rows(
     unstorable: Unstorable,
     rows: Rows,
 ) -> Result<Rows, String> {
-    let made = |track, rows| rows_tracked(bytes, tape, migration, unstorable, track, rows);
+    rows_keeping(bytes, tape, migration, unstorable, false, rows)
+}
+
+/// [`rows()`], keeping too (`keep_unknown`) each object's members that the
+/// spec does not define, as a JSON object in its row's `extra` column (NULL
+/// when it has none).
+///
+/// # Errors
+/// As [`rows()`].
+pub fn rows_keeping(
+    bytes: &[u8],
+    tape: &Tape,
+    migration: bool,
+    unstorable: Unstorable,
+    keep_unknown: bool,
+    rows: Rows,
+) -> Result<Rows, String> {
+    let made = |track, rows| {
+        rows_tracked(
+            bytes,
+            tape,
+            migration,
+            Making {
+                unstorable,
+                keep_unknown,
+                track,
+            },
+            rows,
+        )
+    };
     let rows = made(false, rows)?;
     // The places of values that could not be stored are kept only when
     // there are some: the rows are made again, keeping them.
@@ -293,12 +332,20 @@ pub fn rows(
     made(true, rows)
 }
 
+/// How rows are made.
+#[derive(Clone, Copy)]
+struct Making {
+    unstorable: Unstorable,
+    keep_unknown: bool,
+    /// Keep the pointer of the value being read.
+    track: bool,
+}
+
 fn rows_tracked(
     bytes: &[u8],
     tape: &Tape,
     migration: bool,
-    unstorable: Unstorable,
-    track: bool,
+    making: Making,
     mut rows: Rows,
 ) -> Result<Rows, String> {
     rows.clear();
@@ -312,8 +359,9 @@ fn rows_tracked(
         next: 0,
         document,
         rows,
-        unstorable,
-        track,
+        unstorable: making.unstorable,
+        keep_unknown: making.keep_unknown,
+        track: making.track,
         path: String::new(),
         children: Vec::new(),
     };
@@ -321,7 +369,13 @@ fn rows_tracked(
     if maker.peek() != Some(Step::Open) {
         return Err("the document is not a JSON object".into());
     }
-    match maker.object(node, None) {
+    // Where the document's object starts (after any byte order mark and
+    // white space), for the members the tape does not hold.
+    let at = document.len()
+        - document
+            .trim_start_matches(['\u{feff}', ' ', '\t', '\n', '\r'])
+            .len();
+    match maker.object(node, None, Some(at)) {
         Ok(_) => Ok(maker.rows),
         Err(Stop::Twice(name)) => Err(format!(
             "the member `{name}` is given twice, and its rows would be exported twice"
@@ -349,6 +403,8 @@ struct Maker<'t, 'b> {
     document: &'b str,
     rows: Rows,
     unstorable: Unstorable,
+    /// Keep the members the spec does not define, in `extra`.
+    keep_unknown: bool,
     /// Keep the pointer of the value being read.
     track: bool,
     /// The pointer of the value being read, when tracked.
@@ -408,8 +464,15 @@ impl<'b> Maker<'_, 'b> {
     }
 
     /// At an `Open` step: one object of a node's model, its row and its
-    /// children's rows; the index of its row.
-    fn object(&mut self, node: usize, position: Option<usize>) -> Result<usize, Stop> {
+    /// children's rows; the index of its row. `at` is where the object
+    /// starts in the document, when known (it is when members the spec does
+    /// not define are kept).
+    fn object(
+        &mut self,
+        node: usize,
+        position: Option<usize>,
+        at: Option<usize>,
+    ) -> Result<usize, Stop> {
         if self.take()? != Step::Open {
             return Err(Stop::Tape);
         }
@@ -424,6 +487,9 @@ impl<'b> Maker<'_, 'b> {
         let children = self.children.len();
         let mut seen: u128 = 0;
         let mut key = None;
+        // Where the values of the tape's fields start, when the other
+        // members are kept.
+        let mut known: Vec<usize> = Vec::new();
         loop {
             let (index, start) = match self.take()? {
                 Step::Close => break,
@@ -431,6 +497,9 @@ impl<'b> Maker<'_, 'b> {
                 _ => return Err(Stop::Tape),
             };
             let field = node.model.fields.get(index).ok_or(Stop::Tape)?;
+            if self.keep_unknown {
+                known.push(start);
+            }
             let bit = 1u128.checked_shl(index as u32).unwrap_or(0);
             let again = seen & bit != 0;
             seen |= bit;
@@ -460,18 +529,24 @@ impl<'b> Maker<'_, 'b> {
                 _ if again => return Err(Stop::Twice(field.name.to_owned())),
                 Place::Child(child) => {
                     if self.peek() == Some(Step::Open) {
-                        let at = self.object(child, None)?;
+                        let at = self.object(child, None, Some(start))?;
                         self.children.push((plan.nodes[child].table, at));
                     }
                     self.value_end()?;
                 }
                 Place::Children(child) => {
                     let child_table = plan.nodes[child].table;
+                    let items = if self.keep_unknown {
+                        self.item_starts(start)
+                    } else {
+                        Vec::new()
+                    };
                     while let Some(Step::Item(position)) = self.peek() {
                         self.next += 1;
                         if self.peek() == Some(Step::Open) {
                             let mark = self.enter(|| position.to_string());
-                            let at = self.object(child, Some(position))?;
+                            let item = items.get(position).copied();
+                            let at = self.object(child, Some(position), item)?;
                             self.children.push((child_table, at));
                             self.leave(mark);
                         }
@@ -482,6 +557,9 @@ impl<'b> Maker<'_, 'b> {
             }
             self.leave(mark);
         }
+        if let (true, Some(at), Some(column)) = (self.keep_unknown, at, columns().extra[table]) {
+            self.unknown_members(table, row, column, at, &known);
+        }
         // The rows of this object's children get its key.
         let key = key.map(|span| self.rows.tables[table].text(span).to_owned());
         for (child_table, at) in self.children.drain(children..) {
@@ -490,6 +568,81 @@ impl<'b> Maker<'_, 'b> {
             }
         }
         Ok(row)
+    }
+
+    /// Where each item of the list at `start` starts (none when it is not a
+    /// list).
+    fn item_starts(&self, start: usize) -> Vec<usize> {
+        let bytes = self.document.as_bytes();
+        let mut starts = Vec::new();
+        if bytes.get(start) != Some(&b'[') {
+            return starts;
+        }
+        let mut scan = Scanner::new(bytes, start);
+        scan.utf8_checked = bytes.len();
+        let Ok(mut more) = scan.open() else {
+            return starts;
+        };
+        while more {
+            starts.push(scan.pos);
+            if scan.skip_structure().is_err() {
+                break;
+            }
+            let Ok(after) = scan.after_item() else {
+                break;
+            };
+            more = after;
+        }
+        starts
+    }
+
+    /// The members of the object at `at` whose values the tape does not
+    /// hold (`known`: where the values it holds start), as a JSON object
+    /// in `column` of row `row` of `table`: each name and value as written.
+    fn unknown_members(
+        &mut self,
+        table: usize,
+        row: usize,
+        column: usize,
+        at: usize,
+        known: &[usize],
+    ) {
+        let bytes = self.document.as_bytes();
+        let mut scan = Scanner::new(bytes, at);
+        scan.utf8_checked = bytes.len();
+        let mut object = String::new();
+        for member in scan.members() {
+            if known.contains(&member.value_at) {
+                continue;
+            }
+            let mut name = Scanner::new(bytes, member.name_at);
+            name.utf8_checked = bytes.len();
+            let (Ok(_), Ok(end)) = (name.string(), skip_raw(bytes, member.value_at)) else {
+                break;
+            };
+            let (Some(name), Some(value)) = (
+                self.document.get(member.name_at..name.pos),
+                self.document.get(member.value_at..end),
+            ) else {
+                break;
+            };
+            object.push(if object.is_empty() { '{' } else { ',' });
+            object.push_str(name);
+            object.push(':');
+            object.push_str(value);
+        }
+        if object.is_empty() {
+            return;
+        }
+        object.push('}');
+        if self.unstorable.nul && object.contains("\\u0000") {
+            // PostgreSQL's jsonb cannot hold U+0000.
+            let mark = self.enter(|| "extra".to_owned());
+            self.note(NUL);
+            self.leave(mark);
+            return;
+        }
+        self.rows.tables[table].set_text(row, column, &object);
     }
 
     /// A set's `translations`: a row per language the model names (the
@@ -546,7 +699,7 @@ impl<'b> Maker<'_, 'b> {
             ColumnType::Boolean => "not a boolean",
             ColumnType::Date => "not a date (YYYY-MM-DD)",
             ColumnType::TextList => "not a list of strings",
-            ColumnType::Json => "not JSON",
+            ColumnType::Json | ColumnType::Members => "not JSON",
         });
         let raw = self.document.get(start..end).unwrap_or_default();
         if ty == ColumnType::Json {

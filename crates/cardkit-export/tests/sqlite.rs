@@ -407,9 +407,10 @@ fn a_database_of_another_layout_is_refused_and_left_as_it_was() {
         .err()
         .expect("refused");
     assert!(
-        error
-            .to_string()
-            .contains("table `cards` exists with other columns than layout version 1"),
+        error.to_string().contains(&format!(
+            "table `cards` exists with other columns than layout version {}",
+            cardkit_export::layout::LAYOUT_VERSION
+        )),
         "{error}"
     );
     let db = Connection::open(&db_path).unwrap();

@@ -6,7 +6,7 @@ use crate::layout::{ColumnType, Table};
 
 pub(super) fn sql_type(ty: ColumnType) -> &'static str {
     match ty {
-        ColumnType::Text | ColumnType::TextList | ColumnType::Json => "TEXT",
+        ColumnType::Text | ColumnType::TextList | ColumnType::Json | ColumnType::Members => "TEXT",
         ColumnType::Date => "DATE",
         ColumnType::Integer => "INTEGER",
         ColumnType::Real => "REAL",
