@@ -1,6 +1,6 @@
 //! Validated trading-card documents exported to tables: SQLite (embedded),
 //! PostgreSQL and Parquet, in one relational layout generated from the field
-//! tables of `cardkit::schema` ([`layout`]).
+//! tables of `cardkit::schema` ([`mod@layout`]).
 //!
 //! Each input is read once: [`cardkit::validate::Extracting::with_tape`]
 //! validates every document, recording where its values are and which hold
