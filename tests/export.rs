@@ -5,6 +5,8 @@
 
 #[path = "../crates/cardkit-export/tests/support/catalog.rs"]
 mod catalog;
+#[path = "../crates/cardkit-export/tests/support/postgres.rs"]
+mod postgres_server;
 mod support;
 
 use std::path::{Path, PathBuf};
@@ -461,6 +463,89 @@ fn a_run_killed_during_an_additive_sqlite_export_leaves_the_database_as_it_was()
         "the killed run changed the database: {} rows before, {} after",
         before.len(),
         after.len()
+    );
+}
+
+/// The row counts of every table of the export in the PostgreSQL database
+/// at `url`, in the layout's order.
+fn postgres_counts(url: &str) -> Vec<(String, i64)> {
+    let mut client = postgres::Client::connect(url, postgres::NoTls).expect("the server");
+    cardkit_export::layout::layout()
+        .tables
+        .iter()
+        .map(|table| {
+            let count: i64 = client
+                .query_one(&format!("SELECT count(*) FROM \"{}\"", table.name), &[])
+                .expect("a count")
+                .get(0);
+            (table.name.clone(), count)
+        })
+        .collect()
+}
+
+/// The PostgreSQL export runs in one transaction: killed once it has read
+/// all but the last byte of 32 sets (so it has sent their rows), it leaves
+/// the database as it was, and the next run adds to it as usual.
+#[test]
+fn a_run_killed_during_an_additive_postgresql_export_leaves_the_database_as_it_was() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let Some(big) = catalog(dir.path(), 32) else {
+        return;
+    };
+    let catalog: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&big).expect("the catalog")).expect("JSON");
+    let mut lines = String::new();
+    for set in catalog["data"].as_object().expect("the sets").values() {
+        lines.push_str(&serde_json::to_string(set).expect("a set"));
+        lines.push('\n');
+    }
+    let server = postgres_server::Server::start();
+    let target = server.url.clone();
+    cardkit()
+        .args(["export", "--build", "old", "--to", &target])
+        .arg(example("valid/set.json"))
+        .assert()
+        .code(0);
+    let before = postgres_counts(&target);
+    assert!(before.iter().any(|(table, n)| table == "cards" && *n > 0));
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
+        .args([
+            "export", "--jobs", "1", "--build", "new", "--to", &target, "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cardkit starts");
+    let mut pipe = child.stdin.take().expect("a pipe");
+    let bytes = lines.into_bytes();
+    // All but the last byte: the run reads (and sends) every set but cannot
+    // end; the write returns once the pipe holds at most its buffer.
+    std::io::Write::write_all(&mut pipe, &bytes[..bytes.len() - 1]).expect("the input sent");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().expect("a status").is_none(),
+        "the export of an input without its last byte ended"
+    );
+    child.kill().expect("killed");
+    child.wait().expect("reaped");
+    drop(pipe);
+    assert_eq!(
+        postgres_counts(&target),
+        before,
+        "the killed run changed the database"
+    );
+    cardkit()
+        .args(["export", "--build", "new", "--to", &target])
+        .arg(example("valid/set.json"))
+        .assert()
+        .code(0);
+    let after = postgres_counts(&target);
+    let cards = |counts: &[(String, i64)]| counts.iter().find(|(t, _)| t == "cards").map(|c| c.1);
+    assert_eq!(
+        cards(&after),
+        cards(&before).map(|n| n * 2),
+        "the next run adds its build"
     );
 }
 
