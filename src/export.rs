@@ -43,8 +43,8 @@ pub struct Args {
     /// Empties the build first. Without it, an export adds to what the
     /// target holds: a set exported again replaces that set's rows (by
     /// code), a card, token or product its uuid's, a migration its id's,
-    /// and every other row is kept (in Parquet, a set's files are
-    /// replaced: a file per set in each table's folder).
+    /// and every other row is kept. A Parquet build, whose files are
+    /// written whole, is only written again with --replace.
     #[arg(long)]
     replace: bool,
 

@@ -1,28 +1,17 @@
-//! Parquet, for DuckDB, Spark and other engines: a directory per table
-//! (per build, in a Hive partition `build=LABEL/`), and in it a
-//! zstd-compressed file per set, `set-CODE.parquet`, holding that set's rows
-//! of the table, beside `other.parquet`, the rows of no set (migrations, and
-//! each input's `meta` row; empty in the other tables, so that every table's
-//! folder has a file). Exporting a set again replaces its files, a file
-//! operation: the builds add up like SQLite's, and a loop over per-set
-//! files gives the files one export of the folder gives (table by table,
-//! the same rows). `other.parquet` is written again whole by each run, with
-//! the migrations (by id) and `meta` rows (by input) it does not replace.
+//! Parquet, for DuckDB, Spark and other engines: a directory per table, one
+//! zstd-compressed file per table (per build, in a Hive partition
+//! `build=LABEL/`). Files are written under a hidden temporary name
+//! (`.part-0.parquet.incomplete`, which readers skip) and renamed when the
+//! run commits; a failed run removes them.
 //!
-//! Files are written under hidden temporary names (`.NAME.incomplete`,
-//! which readers skip) and renamed when the run commits; a failed run
-//! removes them. The renames cannot all happen at once, so the commit is
-//! recorded first: once every file is complete and on disk, the renames and
-//! removals are written to `DIR/.cardkit-commit`, and that record is removed
-//! when all are done. A run stopped in between (killed, or a rename
+//! The renames cannot all happen at once, so the commit is recorded first:
+//! once every file is complete and on disk, the folders whose file is to be
+//! renamed are written to `DIR/.cardkit-commit`, and that record is removed
+//! when all are renamed. A run stopped in between (killed, or a rename
 //! refused) leaves the record, and the next run into the directory finishes
-//! it before it writes anything. The window in which a reader can see a
-//! mix of the old and new files is exactly that: from the record's sync to
-//! its removal (the files of no set renamed first, then each set's, table
-//! by table), or, for a run killed in it, until the next run into the
-//! directory starts. Each run holds a lock on `DIR/.cardkit-lock` from its
-//! start to its end, so that two runs never write the same temporary
-//! files, and a reader holding that lock sees no commit happen.
+//! the renames before it writes anything: a build is never left half
+//! replaced. Each run holds a lock on `DIR/.cardkit-lock` meanwhile, so that
+//! two runs never write the same temporary files.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{BufWriter, ErrorKind, Write as _};
@@ -68,30 +57,13 @@ const ENCODING_BUDGET: usize = 48 << 20;
 /// larger one saves few writes, and there are fourteen of them.
 const WRITE_BUFFER: usize = 128 << 10;
 
-/// The name of each table's file of the rows of no set, in its directory
-/// (or partition).
-pub const FILE_NAME: &str = "other.parquet";
-const TEMPORARY_NAME: &str = ".other.parquet.incomplete";
-/// The one file per table that cardkit wrote before the files per set;
-/// such a build is only written again with `--replace`.
-const OLD_FILE_NAME: &str = "part-0.parquet";
-const OLD_TEMPORARY_NAME: &str = ".part-0.parquet.incomplete";
-/// The record of a commit whose renames are not all done, one operation a
-/// line, paths relative to the directory: `rename\tFROM\tTO` or
-/// `remove\tPATH` (a line of a folder alone, as earlier versions wrote,
-/// renames its `.part-0.parquet.incomplete`).
+/// The name of a table's file in its directory (or partition).
+pub const FILE_NAME: &str = "part-0.parquet";
+const TEMPORARY_NAME: &str = ".part-0.parquet.incomplete";
+/// The record of a commit whose renames are not all done: the folders
+/// whose temporary file is to be renamed, relative to the directory, one
+/// per line.
 pub const COMMIT_RECORD: &str = ".cardkit-commit";
-
-/// The name of the files of the set of `code`.
-#[must_use]
-pub fn set_file_name(code: &str) -> String {
-    format!("set-{}.parquet", partition_value(code))
-}
-
-/// The temporary name of the file `name`.
-fn temporary_name(name: &str) -> String {
-    format!(".{name}.incomplete")
-}
 /// The key of each file's key-value metadata that holds the layout
 /// version.
 pub const LAYOUT_KEY: &str = "cardkit.layout_version";
@@ -239,14 +211,6 @@ pub struct Parquet {
     budget: usize,
     /// The build was there, and is replaced (`--replace`).
     replaced: bool,
-    mode: Mode,
-    /// Each table's folder (its build's partition).
-    folders: Vec<PathBuf>,
-    /// The files of the sets written by the run, by file name: the tables
-    /// (by index) it has a temporary file in.
-    sets: std::collections::BTreeMap<String, (Option<String>, Vec<usize>)>,
-    /// Sets without a code written so far (each a file of its own).
-    uncoded: usize,
     /// The folders the run made (removed again if it fails), and whether
     /// it made the directory itself.
     created: Vec<PathBuf>,
@@ -262,10 +226,10 @@ pub struct Parquet {
 struct Twice {
     /// Rows written per table.
     written: Vec<usize>,
+    /// The rows of the latest set of each code: (table, start, end).
+    sets: std::collections::HashMap<String, Vec<(usize, usize, usize)>>,
     /// The row of the latest migration of each id.
     migrations: std::collections::HashMap<String, usize>,
-    /// The inputs of the run's `meta` rows.
-    inputs: std::collections::HashSet<String>,
     /// Per table, the ranges of rows left out.
     dropped: Vec<Vec<(usize, usize)>>,
 }
@@ -287,25 +251,19 @@ impl Parquet {
             .map_err(|e| Error::new(format!("parquet:{}: {e}", dir.display())))?;
         let lock = lock(dir)?;
         finish_commit(dir)?;
-        let folders: Vec<PathBuf> = layout()
-            .tables
-            .iter()
-            .map(|table| {
-                let mut folder = dir.join(&table.name);
-                if let Some(build) = build {
-                    folder.push(format!("build={}", partition_value(build)));
-                }
-                folder
-            })
-            .collect();
-        let there = folders.iter().any(|f| !parquet_files(f).is_empty());
-        let old = folders.iter().any(|f| f.join(OLD_FILE_NAME).exists());
-        if old && mode == Mode::Append {
+        let there = layout().tables.iter().any(|table| {
+            let mut folder = dir.join(&table.name);
+            if let Some(build) = build {
+                folder.push(format!("build={}", partition_value(build)));
+            }
+            folder.join(FILE_NAME).exists()
+        });
+        if there && mode == Mode::Append {
             let build = build.map_or("the build without a label".to_owned(), |b| {
                 format!("build {b}")
             });
             return Err(Error::new(format!(
-                    "parquet:{}: {build} was written by an earlier cardkit as one file per table ({OLD_FILE_NAME}), which a run cannot add to: give --replace to write it anew in files per set, or another --build label",
+                    "parquet:{}: {build} is there already, and Parquet files are written whole (a run cannot add to them): give --replace to write it anew, or another --build label",
                     dir.display()
                 )));
         }
@@ -320,8 +278,11 @@ impl Parquet {
             .build();
         let mut files = Vec::new();
         let mut created = Vec::new();
-        for (table, folder) in layout().tables.iter().zip(&folders) {
-            let folder = folder.clone();
+        for table in &layout().tables {
+            let mut folder = dir.join(&table.name);
+            if let Some(build) = build {
+                folder.push(format!("build={}", partition_value(build)));
+            }
             let at = |e: std::io::Error| Error::new(format!("{}: {e}", folder.display()));
             let table_dir = dir.join(&table.name);
             if !table_dir.exists() {
@@ -358,19 +319,14 @@ impl Parquet {
             _lock: lock,
             files,
             budget: ENCODING_BUDGET,
-            replaced: there && mode == Mode::Replace,
-            mode,
-            folders,
-            sets: std::collections::BTreeMap::new(),
-            uncoded: 0,
+            replaced: there,
             created,
             made_dir,
             properties,
             twice: Twice {
                 written: vec![0; layout().tables.len()],
                 dropped: vec![Vec::new(); layout().tables.len()],
-                migrations: std::collections::HashMap::new(),
-                inputs: std::collections::HashSet::new(),
+                ..Twice::default()
             },
         })
     }
@@ -416,13 +372,28 @@ pub fn partition_value(label: &str) -> String {
 impl Store for Parquet {
     fn write_rows(&mut self, rows: &crate::rows::Rows) -> Result<(), Error> {
         let keys = crate::keys::keys();
-        // A set's rows come on their own, and go to its own files.
-        let sets = &rows.tables[keys.sets];
-        if let Some(row) = sets.rows().next() {
-            let code = crate::keys::text(sets, row, keys.set_code).map(str::to_owned);
-            return self.write_set(code, rows);
-        }
         let twice = &mut self.twice;
+        // A set's rows come on their own: a code read before has its rows
+        // left out of the files.
+        let sets = &rows.tables[keys.sets];
+        if let Some(code) = sets
+            .rows()
+            .next()
+            .and_then(|row| crate::keys::text(sets, row, keys.set_code))
+        {
+            let ranges: Vec<(usize, usize, usize)> = rows
+                .tables
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| !t.is_empty())
+                .map(|(t, table)| (t, twice.written[t], twice.written[t] + table.len()))
+                .collect();
+            if let Some(before) = twice.sets.insert(code.to_owned(), ranges) {
+                for (t, start, end) in before {
+                    twice.dropped[t].push((start, end));
+                }
+            }
+        }
         if let Some((t, id)) = keys.migrations {
             let table = &rows.tables[t];
             for (i, row) in table.rows().enumerate() {
@@ -431,14 +402,6 @@ impl Store for Parquet {
                     if let Some(before) = twice.migrations.insert(id.to_owned(), at) {
                         twice.dropped[t].push((before, before + 1));
                     }
-                }
-            }
-        }
-        let meta = &rows.tables[layout().meta];
-        if let Some(input) = layout().tables[layout().meta].column("input") {
-            for row in meta.rows() {
-                if let Some(name) = crate::keys::text(meta, row, input) {
-                    self.twice.inputs.insert(name.to_owned());
                 }
             }
         }
@@ -452,12 +415,6 @@ impl Store for Parquet {
     }
 
     fn write(&mut self, table: usize, rows: &TableRows) -> Result<(), Error> {
-        if table == crate::keys::keys().sets {
-            // A set's row outside a set's batch (not made by the row maker).
-            let mut set = crate::rows::Rows::new();
-            set.tables[table].append(rows);
-            return self.write_rows(&set);
-        }
         for row in rows.rows() {
             let file = &mut self.files[table];
             for (builder, &cell) in file.builders.iter_mut().zip(&row[1..]) {
@@ -478,131 +435,58 @@ impl Store for Parquet {
             _lock,
             files,
             replaced,
-            mode,
-            folders,
-            sets,
             properties,
             mut twice,
             ..
         } = *self;
-        let set_temporaries = || {
-            sets.iter().flat_map(|(name, (_, tables))| {
-                tables
-                    .iter()
-                    .map(|&t| folders[t].join(temporary_name(name)))
-            })
-        };
-        let keys = crate::keys::keys();
+        let mut written = Vec::new();
         let mut failed = None;
         for (t, mut file) in files.into_iter().enumerate() {
             let temporary = file.temporary.clone();
             let dropped = std::mem::take(&mut twice.dropped[t]);
             let schema = Arc::clone(&file.schema);
-            // The rows of no set that the run does not replace are kept.
-            let kept_before = match mode {
-                Mode::Replace => None,
-                Mode::Append => Some(file.path.clone()).filter(|p| p.exists()),
-            };
-            let replaced_key = if t == layout().meta {
-                layout().tables[t]
-                    .column("input")
-                    .map(|c| (c, std::mem::take(&mut twice.inputs)))
-            } else {
-                keys.migrations
-                    .filter(|&(m, _)| m == t)
-                    .map(|(_, id)| (id, twice.migrations.keys().cloned().collect()))
-            };
             let outcome = file.flush().and_then(|()| {
                 let at =
                     |e: &dyn std::fmt::Display| Error::new(format!("{}: {e}", temporary.display()));
                 // Complete and on disk before the commit is recorded.
                 let inner = file.writer.into_inner().map_err(|e| at(&e))?;
                 let handle = inner.into_inner().map_err(|e| at(e.error()))?;
-                if dropped.is_empty() && kept_before.is_none() {
+                if dropped.is_empty() {
                     return handle.sync_all().map_err(|e| at(&e));
                 }
                 drop(handle);
-                rewrite(
-                    &temporary,
-                    &dropped,
-                    kept_before.as_deref(),
-                    replaced_key.as_ref(),
-                    &schema,
-                    &properties,
-                )
-                .map_err(|e| {
+                leave_out(&temporary, &dropped, &schema, &properties).map_err(|e| {
                     let _ = std::fs::remove_file(temporary.with_extension("kept"));
                     at(&e)
                 })
             });
-            if let Err(error) = outcome {
-                failed.get_or_insert(error);
+            match outcome {
+                Ok(()) => written.push(file.path),
+                Err(error) => {
+                    let _ = std::fs::remove_file(&temporary);
+                    failed.get_or_insert(error);
+                }
             }
         }
-        let run_temporaries = folders.iter().map(|f| f.join(TEMPORARY_NAME));
+        let folders: Vec<&Path> = written.iter().filter_map(|path| path.parent()).collect();
         if let Some(error) = failed {
-            for temporary in run_temporaries.chain(set_temporaries()) {
-                let _ = std::fs::remove_file(temporary);
+            for folder in folders {
+                let _ = std::fs::remove_file(folder.join(TEMPORARY_NAME));
             }
             return Err(error);
         }
-        // What the commit does: each file of the run renamed into place, a
-        // set's files of tables it has no rows in now removed, and with
-        // --replace every other file of the build removed.
-        let mut operations = Vec::new();
-        let mut finals = std::collections::HashSet::new();
-        for folder in &folders {
-            operations.push(Operation::Rename(
-                folder.join(TEMPORARY_NAME),
-                folder.join(FILE_NAME),
-            ));
-            finals.insert(folder.join(FILE_NAME));
-        }
-        let mut changes = Changes {
+        record_commit(&dir, &folders)?;
+        finish_commit(&dir)?;
+        Ok(Changes {
             emptied: replaced,
             ..Changes::default()
-        };
-        for (name, (code, tables)) in &sets {
-            let there = folders[keys.sets].join(name).exists();
-            if let (Some(code), true, Mode::Append) = (code, there, mode) {
-                changes.replaced_sets.push(code.clone());
-            }
-            for (t, folder) in folders.iter().enumerate() {
-                let path = folder.join(name);
-                if tables.contains(&t) {
-                    operations.push(Operation::Rename(
-                        folder.join(temporary_name(name)),
-                        path.clone(),
-                    ));
-                    finals.insert(path);
-                } else if path.exists() {
-                    operations.push(Operation::Remove(path));
-                }
-            }
-        }
-        if mode == Mode::Replace {
-            for folder in &folders {
-                for path in parquet_files(folder) {
-                    if !finals.contains(&path) {
-                        operations.push(Operation::Remove(path));
-                    }
-                }
-            }
-        }
-        record_commit(&dir, &operations)?;
-        finish_commit(&dir)?;
-        Ok(changes)
+        })
     }
 
     fn abort(self: Box<Self>) {
         for file in self.files {
             drop(file.writer);
             let _ = std::fs::remove_file(&file.temporary);
-        }
-        for (name, (_, tables)) in &self.sets {
-            for &t in tables {
-                let _ = std::fs::remove_file(self.folders[t].join(temporary_name(name)));
-            }
         }
         // A failed run leaves no folder of its own behind (only empty ones
         // are removed).
@@ -616,192 +500,57 @@ impl Store for Parquet {
     }
 }
 
-impl Parquet {
-    /// Writes the rows of one set (of `code`, if it has one) to its own
-    /// temporary file in each table it has rows in; a set of that code
-    /// written before in the run is replaced.
-    fn write_set(&mut self, code: Option<String>, rows: &crate::rows::Rows) -> Result<(), Error> {
-        let name = match &code {
-            Some(code) => set_file_name(code),
-            None => {
-                self.uncoded += 1;
-                let stamp = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos());
-                format!(
-                    "set-without-code-{stamp}-{}-{}.parquet",
-                    std::process::id(),
-                    self.uncoded
-                )
-            }
-        };
-        if let Some((_, before)) = self.sets.remove(&name) {
-            for t in before {
-                let _ = std::fs::remove_file(self.folders[t].join(temporary_name(&name)));
-            }
-        }
-        let mut tables = Vec::new();
-        for (t, table_rows) in rows.tables.iter().enumerate() {
-            if table_rows.is_empty() {
-                continue;
-            }
-            // Recorded before the file is made, so that a failed run
-            // removes it.
-            tables.push(t);
-            self.sets
-                .insert(name.clone(), (code.clone(), tables.clone()));
-            let temporary = self.folders[t].join(temporary_name(&name));
-            write_whole(
-                &temporary,
-                &layout().tables[t],
-                table_rows,
-                &self.properties,
-            )?;
-        }
-        Ok(())
-    }
-}
-
-/// One operation of a commit.
-enum Operation {
-    Rename(PathBuf, PathBuf),
-    Remove(PathBuf),
-}
-
-/// The Parquet files of `folder` that readers see (not hidden ones).
-fn parquet_files(folder: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| {
-            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-            name.is_some_and(|n| n.ends_with(".parquet") && !n.starts_with('.')) && path.is_file()
-        })
-        .collect();
-    files.sort();
-    files
-}
-
-/// Writes `rows` of `table` to a new file at `path`, synced.
-fn write_whole(
-    path: &Path,
-    table: &Table,
-    rows: &TableRows,
-    properties: &WriterProperties,
-) -> Result<(), Error> {
-    let at = |e: &dyn std::fmt::Display| Error::new(format!("{}: {e}", path.display()));
-    let schema = schema(table);
-    let file = File::create(path).map_err(|e| at(&e))?;
-    let mut writer = ArrowWriter::try_new(
-        BufWriter::with_capacity(WRITE_BUFFER, file),
-        Arc::clone(&schema),
-        Some(properties.clone()),
-    )
-    .map_err(|e| at(&e))?;
-    let mut builders: Vec<Builder> = table.columns[1..]
-        .iter()
-        .map(|c| Builder::new(c.ty))
-        .collect();
-    let mut buffered = 0;
-    for (i, row) in rows.rows().enumerate() {
-        for (builder, &cell) in builders.iter_mut().zip(&row[1..]) {
-            builder.append(cell, rows);
-        }
-        buffered += 1;
-        if buffered == BATCH_ROWS || i + 1 == rows.len() {
-            let columns: Vec<ArrayRef> = builders.iter_mut().map(Builder::finish).collect();
-            let batch = RecordBatch::try_new(Arc::clone(&schema), columns).map_err(|e| at(&e))?;
-            writer.write(&batch).map_err(|e| at(&e))?;
-            buffered = 0;
-        }
-    }
-    let inner = writer.into_inner().map_err(|e| at(&e))?;
-    let handle = inner.into_inner().map_err(|e| at(e.error()))?;
-    handle.sync_all().map_err(|e| at(&e))
-}
-
-/// Writes the file at `path` again: the rows of the file `before` (the
-/// build's file of the rows of no set, written by an earlier run) whose
-/// `replaced` column (by index in the layout) holds none of the run's keys,
-/// then its own rows but those of `dropped` (ranges of row numbers); and
-/// syncs it.
-fn rewrite(
+/// Writes the file at `path` again without the rows of `dropped` (ranges
+/// of row numbers), and syncs it.
+fn leave_out(
     path: &Path,
     dropped: &[(usize, usize)],
-    before: Option<&Path>,
-    replaced: Option<&(usize, std::collections::HashSet<String>)>,
     schema: &SchemaRef,
     properties: &WriterProperties,
 ) -> Result<(), Box<dyn std::error::Error>> {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     let mut dropped = dropped.to_vec();
     dropped.sort_unstable();
     let kept_path = path.with_extension("kept");
+    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?)?
+        .with_batch_size(8192)
+        .build()?;
     let out = File::create(&kept_path)?;
     let mut writer = ArrowWriter::try_new(
         BufWriter::with_capacity(WRITE_BUFFER, out),
         Arc::clone(schema),
         Some(properties.clone()),
     )?;
-    if let Some(before) = before {
-        copy_rows(before, &mut writer, schema, |batch, row, _| {
-            let Some((column, keys)) = replaced else {
-                return true;
-            };
-            let key = column
-                .checked_sub(1)
-                .and_then(|c| batch.columns().get(c))
-                .and_then(|a| a.as_any().downcast_ref::<arrow_array::StringArray>())
-                .and_then(|a| arrow_array::Array::is_valid(a, row).then(|| a.value(row)));
-            key.is_none_or(|key| !keys.contains(key))
-        })?;
+    let mut at = 0;
+    for batch in reader {
+        let batch = batch?;
+        let (start, end) = (at, at + batch.num_rows());
+        at = end;
+        // The rows of [start, end) kept: between the ranges dropped.
+        let mut from = start;
+        for &(a, b) in dropped.iter().filter(|&&(a, b)| b > start && a < end) {
+            let (a, b) = (a.max(start), b.min(end));
+            if a > from {
+                let slice = batch.slice(from - start, a - from);
+                writer.write(&RecordBatch::try_new(
+                    Arc::clone(schema),
+                    slice.columns().to_vec(),
+                )?)?;
+            }
+            from = from.max(b);
+        }
+        if end > from {
+            let slice = batch.slice(from - start, end - from);
+            writer.write(&RecordBatch::try_new(
+                Arc::clone(schema),
+                slice.columns().to_vec(),
+            )?)?;
+        }
     }
-    copy_rows(path, &mut writer, schema, |_, _, at| {
-        !dropped.iter().any(|&(a, b)| a <= at && at < b)
-    })?;
     let inner = writer.into_inner()?;
     let file = inner.into_inner().map_err(|e| e.into_error())?;
     file.sync_all()?;
     std::fs::rename(&kept_path, path)?;
-    Ok(())
-}
-
-/// Copies the rows of the file at `path` that `keep` keeps (given the
-/// batch, the row in it and the row's number in the file) to `writer`.
-fn copy_rows(
-    path: &Path,
-    writer: &mut ArrowWriter<BufWriter<File>>,
-    schema: &SchemaRef,
-    mut keep: impl FnMut(&RecordBatch, usize, usize) -> bool,
-) -> Result<(), Box<dyn std::error::Error>> {
-    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?)?
-        .with_batch_size(8192)
-        .build()?;
-    let mut at = 0;
-    for batch in reader {
-        let batch = batch?;
-        let rows = batch.num_rows();
-        // Runs of rows kept, written as slices.
-        let mut from = None;
-        for row in 0..=rows {
-            let kept = row < rows && keep(&batch, row, at + row);
-            match (kept, from) {
-                (true, None) => from = Some(row),
-                (false, Some(start)) => {
-                    let slice = batch.slice(start, row - start);
-                    writer.write(&RecordBatch::try_new(
-                        Arc::clone(schema),
-                        slice.columns().to_vec(),
-                    )?)?;
-                    from = None;
-                }
-                _ => {}
-            }
-        }
-        at += rows;
-    }
     Ok(())
 }
 
@@ -825,27 +574,16 @@ fn lock(dir: &Path) -> Result<File, Error> {
     }
 }
 
-/// Records the operations of a commit (under `dir`): the run is
-/// committed once the record is on disk.
-fn record_commit(dir: &Path, operations: &[Operation]) -> Result<(), Error> {
+/// Records that the temporary files of `folders` (under `dir`) are to be
+/// renamed into place: the run is committed once the record is on disk.
+fn record_commit(dir: &Path, folders: &[&Path]) -> Result<(), Error> {
     let path = dir.join(COMMIT_RECORD);
     let at = |e: std::io::Error| Error::new(format!("{}: {e}", path.display()));
-    let relative = |p: &Path| {
-        p.strip_prefix(dir)
-            .unwrap_or(p)
-            .to_string_lossy()
-            .into_owned()
-    };
     let mut record = String::new();
-    for operation in operations {
-        match operation {
-            Operation::Rename(from, to) => {
-                record.push_str(&format!("rename\t{}\t{}\n", relative(from), relative(to)));
-            }
-            Operation::Remove(path) => {
-                record.push_str(&format!("remove\t{}\n", relative(path)));
-            }
-        }
+    for folder in folders {
+        let relative = folder.strip_prefix(dir).unwrap_or(folder);
+        record.push_str(&relative.to_string_lossy());
+        record.push('\n');
     }
     let mut file = File::create(&path).map_err(at)?;
     file.write_all(record.as_bytes()).map_err(at)?;
@@ -853,8 +591,8 @@ fn record_commit(dir: &Path, operations: &[Operation]) -> Result<(), Error> {
     sync_folder(dir)
 }
 
-/// Does the operations of a recorded commit, if there is one, and removes
-/// the record.
+/// Renames the files of a recorded commit into place, if there is one,
+/// and removes the record.
 fn finish_commit(dir: &Path) -> Result<(), Error> {
     let path = dir.join(COMMIT_RECORD);
     let unfinished = |why: String| {
@@ -869,12 +607,11 @@ fn finish_commit(dir: &Path) -> Result<(), Error> {
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(unfinished(e.to_string())),
     };
-    let inside = |line: &str, relative: &str| -> Result<PathBuf, Error> {
-        let relative = Path::new(relative);
-        if relative.as_os_str().is_empty()
-            || !relative
-                .components()
-                .all(|c| matches!(c, Component::Normal(_)))
+    for line in record.lines().filter(|line| !line.is_empty()) {
+        let relative = Path::new(line);
+        if !relative
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
         {
             return Err(Error::new(format!(
                 "{}: names `{line}`, which is not a folder inside {}: remove the record once the folders are checked",
@@ -882,41 +619,13 @@ fn finish_commit(dir: &Path) -> Result<(), Error> {
                 dir.display()
             )));
         }
-        Ok(dir.join(relative))
-    };
-    let mut touched: Vec<PathBuf> = Vec::new();
-    for line in record.lines().filter(|line| !line.is_empty()) {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let (from, to, remove) = match fields.as_slice() {
-            ["rename", from, to] => (inside(line, from)?, Some(inside(line, to)?), false),
-            ["remove", file] => (inside(line, file)?, None, true),
-            [folder] => {
-                // A record of an earlier version: a folder whose one file
-                // is renamed.
-                let folder = inside(line, folder)?;
-                (
-                    folder.join(OLD_TEMPORARY_NAME),
-                    Some(folder.join(OLD_FILE_NAME)),
-                    false,
-                )
-            }
-            _ => return Err(unfinished(format!("`{line}` is not an operation"))),
-        };
-        match (to, remove) {
-            (Some(to), _) if from.exists() => std::fs::rename(&from, &to)
-                .map_err(|e| unfinished(format!("{}: {e}", from.display())))?,
-            (None, true) if from.exists() => std::fs::remove_file(&from)
-                .map_err(|e| unfinished(format!("{}: {e}", from.display())))?,
-            _ => {}
+        let folder = dir.join(relative);
+        let temporary = folder.join(TEMPORARY_NAME);
+        if temporary.exists() {
+            std::fs::rename(&temporary, folder.join(FILE_NAME))
+                .map_err(|e| unfinished(format!("{}: {e}", temporary.display())))?;
         }
-        if let Some(folder) = from.parent() {
-            if !touched.iter().any(|t| t == folder) {
-                touched.push(folder.to_path_buf());
-            }
-        }
-    }
-    for folder in &touched {
-        sync_folder(folder)?;
+        sync_folder(&folder)?;
     }
     std::fs::remove_file(&path).map_err(|e| unfinished(e.to_string()))?;
     sync_folder(dir)
@@ -1034,33 +743,6 @@ mod tests {
         assert!(!dir.join(COMMIT_RECORD).exists(), "the record is removed");
         Box::new(store).abort();
         assert_eq!(read(dir, "cards/build=b/part-0.parquet"), "new cards");
-    }
-
-    #[test]
-    fn a_commit_of_set_files_left_unfinished_is_finished_before_the_next_run_writes() {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let dir = dir.path();
-        // Killed after the new `sets` file of AAA was renamed, before the
-        // `cards` one was and before BBB's old `tokens` file was removed.
-        put(
-            dir,
-            COMMIT_RECORD,
-            "rename\tsets/.set-AAA.parquet.incomplete\tsets/set-AAA.parquet\n\
-             rename\tcards/.set-AAA.parquet.incomplete\tcards/set-AAA.parquet\n\
-             remove\ttokens/set-BBB.parquet\n",
-        );
-        put(dir, "sets/set-AAA.parquet", "new sets");
-        put(dir, "cards/set-AAA.parquet", "old cards");
-        put(dir, "cards/.set-AAA.parquet.incomplete", "new cards");
-        put(dir, "tokens/set-BBB.parquet", "old tokens");
-
-        let store = Parquet::open(dir, Some("other"), Mode::Replace).expect("a new run");
-        assert_eq!(read(dir, "sets/set-AAA.parquet"), "new sets");
-        assert_eq!(read(dir, "cards/set-AAA.parquet"), "new cards");
-        assert!(!dir.join("cards/.set-AAA.parquet.incomplete").exists());
-        assert!(!dir.join("tokens/set-BBB.parquet").exists());
-        assert!(!dir.join(COMMIT_RECORD).exists(), "the record is removed");
-        Box::new(store).abort();
     }
 
     #[test]
