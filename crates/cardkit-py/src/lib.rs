@@ -1,0 +1,354 @@
+//! The native module of the `cardkit` Python package (`cardkit._native`):
+//! each function maps its arguments onto the library's own settings and
+//! calls what the command line calls, and gives back the report as the
+//! command line's JSON, which `python/cardkit` turns into objects.
+
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use cardkit::render::Json;
+use cardkit::run::{self, discover, open_reader, Run, Settings, Unopened, MAX_JOBS};
+use cardkit::table::Names;
+use cardkit::validate;
+use cardkit::Kind;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
+use pyo3::types::{PyByteArray, PyBytes, PyString};
+
+/// The settings the keyword arguments ask for, over the defaults every door
+/// starts from.
+#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+fn settings(
+    kind: &str,
+    as_of: Option<&str>,
+    strict_version: bool,
+    deny_unknown_fields: bool,
+    warn_deprecated: bool,
+    names: &str,
+    warning_limit: Option<usize>,
+    error_limit: Option<usize>,
+) -> PyResult<Settings> {
+    let kind = match kind {
+        "auto" => None,
+        name => Some(name.parse::<Kind>().map_err(|_| {
+            PyValueError::new_err(format!(
+                "kind is {name:?}: expected 'auto', 'template', 'card', 'set' or 'migration'"
+            ))
+        })?),
+    };
+    let (as_of, as_of_auto) = match as_of {
+        None => (None, false),
+        Some("auto") => (None, true),
+        Some(version) => (
+            Some(
+                validate::as_of_version(version)
+                    .map_err(|why| PyValueError::new_err(format!("as_of: {why}")))?,
+            ),
+            false,
+        ),
+    };
+    let names = Names::named(names).ok_or_else(|| {
+        PyValueError::new_err(format!("names is {names:?}: expected 'spec' or 'upstream'"))
+    })?;
+    let defaults = Settings::default();
+    let settings = Settings {
+        kind,
+        as_of,
+        as_of_auto,
+        strict_version,
+        deny_unknown_fields,
+        warn_deprecated,
+        warning_limit: warning_limit.unwrap_or(defaults.warning_limit),
+        error_limit,
+        names,
+        ..defaults
+    };
+    settings.check().map_err(|why| {
+        PyValueError::new_err(if settings.strict_version {
+            "strict_version needs as_of: it makes fields newer than that version errors".to_owned()
+        } else {
+            why
+        })
+    })?;
+    Ok(settings)
+}
+
+/// The threads asked for, checked as the command line checks `--jobs`.
+fn jobs(asked: Option<usize>) -> PyResult<usize> {
+    match asked {
+        Some(n) if n == 0 || n > MAX_JOBS => Err(PyValueError::new_err(format!(
+            "jobs is {n}: expected 1 to {MAX_JOBS}, or None for one per core"
+        ))),
+        asked => Ok(run::jobs(asked)),
+    }
+}
+
+/// What is validated.
+enum Source {
+    /// A path, as the command line takes it: a file (compressed or not), a
+    /// directory searched for documents, or a zip archive.
+    Path(PathBuf),
+    /// Bytes held by Python.
+    Bytes(String, PyBackedBytes),
+    /// A document's text.
+    Text(String, PyBackedStr),
+    /// A binary file object, read by its `read(n)`.
+    File(String, PyReader),
+}
+
+impl Source {
+    fn of(source: &Bound<'_, PyAny>, name: Option<String>) -> PyResult<Source> {
+        if source.is_instance_of::<PyString>() {
+            let text: PyBackedStr = source.extract()?;
+            return Ok(Source::Text(name.unwrap_or_else(|| "<str>".into()), text));
+        }
+        if source.is_instance_of::<PyBytes>() || source.is_instance_of::<PyByteArray>() {
+            let bytes: PyBackedBytes = source.extract()?;
+            return Ok(Source::Bytes(
+                name.unwrap_or_else(|| "<bytes>".into()),
+                bytes,
+            ));
+        }
+        if source.hasattr("__fspath__")? {
+            let path: PathBuf = source.extract()?;
+            // A path that cannot be opened is an error of the call, not a
+            // line of the report; a directory is searched as the command
+            // line searches it.
+            if !path.is_dir() {
+                std::fs::File::open(&path).map_err(|error| os_error(&error, &path))?;
+            }
+            return Ok(Source::Path(path));
+        }
+        if source.hasattr("read")? {
+            let name = name
+                .or_else(|| {
+                    source
+                        .getattr("name")
+                        .ok()
+                        .and_then(|name| name.extract::<String>().ok())
+                })
+                .unwrap_or_else(|| "<stream>".into());
+            return Ok(Source::File(name, PyReader::new(source.clone().unbind())));
+        }
+        Err(PyTypeError::new_err(format!(
+            "source is a {}: expected bytes, str (a document's text), an os.PathLike or a binary file object",
+            source.get_type().name()?
+        )))
+    }
+}
+
+/// `OSError(errno, strerror, filename)`, so that Python makes it the
+/// subclass its errno names (`FileNotFoundError`, `PermissionError`).
+fn os_error(error: &io::Error, path: &std::path::Path) -> PyErr {
+    let message = error.to_string();
+    // Rust's " (os error N)" repeats the errno.
+    let strerror = match message.rfind(" (os error ") {
+        Some(at) => message[..at].to_owned(),
+        None => message,
+    };
+    pyo3::exceptions::PyOSError::new_err((
+        error.raw_os_error().unwrap_or(0),
+        strerror,
+        path.display().to_string(),
+    ))
+}
+
+/// A Python binary file object as a [`Read`]: each read takes the GIL and
+/// calls `read(n)`. An exception it raises is kept, to be raised again when
+/// the run ends.
+struct PyReader {
+    file: Py<PyAny>,
+    raised: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl PyReader {
+    fn new(file: Py<PyAny>) -> Self {
+        PyReader {
+            file,
+            raised: Arc::new(Mutex::new(None)),
+        }
+    }
+}
+
+impl Read for PyReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        Python::attach(|py| {
+            let read = self
+                .file
+                .bind(py)
+                .call_method1("read", (buf.len(),))
+                .and_then(|chunk| {
+                    if chunk.is_none() {
+                        // A non-blocking stream with nothing yet.
+                        return Err(PyValueError::new_err(
+                            "the file object's read() gave None: it is non-blocking",
+                        ));
+                    }
+                    let bytes = chunk.cast_into::<PyBytes>().map_err(|_| {
+                        PyTypeError::new_err(
+                            "the file object's read() gave no bytes: open it in binary mode ('rb')",
+                        )
+                    })?;
+                    let bytes = bytes.as_bytes();
+                    if bytes.len() > buf.len() {
+                        return Err(PyValueError::new_err(
+                            "the file object's read(n) gave more than n bytes",
+                        ));
+                    }
+                    buf[..bytes.len()].copy_from_slice(bytes);
+                    Ok(bytes.len())
+                });
+            read.map_err(|error| {
+                let message = error.to_string();
+                if let Ok(mut raised) = self.raised.lock() {
+                    raised.get_or_insert(error);
+                }
+                io::Error::other(message)
+            })
+        })
+    }
+}
+
+/// Validates `source` as `cardkit validate --format json` does, with the
+/// GIL released: the report's JSON text and the exit status (0 valid, 1
+/// invalid, 2 unreadable or nothing checked).
+#[pyfunction]
+#[pyo3(signature = (source, *, kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="spec", jobs=None, warning_limit=None, error_limit=None, name=None))]
+#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+fn validate_json(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    kind: &str,
+    as_of: Option<&str>,
+    strict_version: bool,
+    deny_unknown_fields: bool,
+    warn_deprecated: bool,
+    names: &str,
+    jobs: Option<usize>,
+    warning_limit: Option<usize>,
+    error_limit: Option<usize>,
+    name: Option<String>,
+) -> PyResult<(String, u8)> {
+    let settings = settings(
+        kind,
+        as_of,
+        strict_version,
+        deny_unknown_fields,
+        warn_deprecated,
+        names,
+        warning_limit,
+        error_limit,
+    )?;
+    let jobs = self::jobs(jobs)?;
+    let source = Source::of(source, name)?;
+    let raised = match &source {
+        Source::File(_, reader) => Some(Arc::clone(&reader.raised)),
+        _ => None,
+    };
+    let ran = py.detach(move || run(&settings, source, jobs));
+    if let Some(error) = raised.and_then(|raised| raised.lock().ok()?.take()) {
+        return Err(error);
+    }
+    let (json, status) = ran?;
+    let json =
+        String::from_utf8(json).map_err(|_| PyValueError::new_err("the report is not UTF-8"))?;
+    Ok((json, status))
+}
+
+/// One run over one source, as the command line's: the report rendered
+/// with the library's JSON renderer.
+fn run(settings: &Settings, source: Source, jobs: usize) -> io::Result<(Vec<u8>, u8)> {
+    let mut out = Vec::new();
+    let mut renderer = Json::new(settings.warning_filter());
+    let mut run = Run::with_settings(&mut renderer, &mut out, settings);
+    let (name, opened) = match source {
+        Source::Path(path) => {
+            run.validate_all(discover(&[path]), jobs)?;
+            let (_, status) = run.finish()?;
+            return Ok((out, status.code()));
+        }
+        Source::Bytes(name, bytes) => {
+            let opened = open_reader(&name, io::Cursor::new(bytes));
+            (name, opened)
+        }
+        Source::Text(name, text) => {
+            let opened = open_reader(&name, io::Cursor::new(Utf8(text)));
+            (name, opened)
+        }
+        Source::File(name, reader) => {
+            let opened = open_reader(&name, reader);
+            (name, opened)
+        }
+    };
+    match opened {
+        Ok(opened) => run.validate_input(opened, jobs)?,
+        Err(error) => run.unopened(&Unopened {
+            name,
+            reason: error.to_string(),
+        })?,
+    }
+    let (_, status) = run.finish()?;
+    Ok((out, status.code()))
+}
+
+/// A Python string's UTF-8 bytes.
+struct Utf8(PyBackedStr);
+
+impl AsRef<[u8]> for Utf8 {
+    fn as_ref(&self) -> &[u8] {
+        let text: &str = &self.0;
+        text.as_bytes()
+    }
+}
+
+/// The native part of the `cardkit` package.
+#[pymodule]
+fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(validate_json, module)?)?;
+    module.add("MAX_JOBS", MAX_JOBS)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_are_every_doors_defaults() {
+        let asked = settings("auto", None, false, false, false, "spec", None, None).unwrap();
+        assert_eq!(asked, Settings::default());
+    }
+
+    #[test]
+    fn each_argument_sets_its_setting() {
+        let asked = settings(
+            "set",
+            Some("v5.0.0"),
+            true,
+            true,
+            true,
+            "upstream",
+            Some(0),
+            Some(2),
+        )
+        .unwrap();
+        assert_eq!(asked.kind, Some(Kind::Set));
+        assert_eq!(asked.as_of, Some("v5.0.0".parse().unwrap()));
+        assert!(asked.strict_version && asked.deny_unknown_fields && asked.warn_deprecated);
+        assert_eq!(asked.names, Names::Upstream);
+        assert_eq!((asked.warning_limit, asked.error_limit), (0, Some(2)));
+        let auto = settings("auto", Some("auto"), true, false, false, "spec", None, None).unwrap();
+        assert!(auto.as_of_auto && auto.as_of.is_none());
+    }
+
+    #[test]
+    fn jobs_default_to_the_cores_within_the_limit() {
+        assert_eq!(jobs(Some(3)).unwrap(), 3);
+        assert!((1..=MAX_JOBS).contains(&jobs(None).unwrap()));
+    }
+}
