@@ -28,6 +28,10 @@ from . import _native
 
 __all__ = [
     "validate",
+    "schema",
+    "fields",
+    "explain",
+    "dummy",
     "Report",
     "FileReport",
     "DocumentReport",
@@ -283,3 +287,109 @@ def validate(
         name=name,
     )
     return Report(json.loads(text), status)
+
+
+def schema(
+    kind: str,
+    *,
+    names: str = "spec",
+    container: Optional[str] = None,
+    as_of: Optional[str] = None,
+    annotations: bool = False,
+) -> Dict[str, Any]:
+    """The JSON Schema (2020-12) of a document kind, as ``cardkit schema``
+    prints it.
+
+    Args:
+        kind: ``"template"``, ``"card"``, ``"set"`` or ``"migration"``.
+        names: the properties' wire names, ``"spec"`` or ``"upstream"``.
+        container: the schema of a file holding the documents in a
+            container, as ``validate`` reads them: ``"wrapped"``,
+            ``"catalog"``, ``"code-map"``, ``"list"`` or ``"array"``;
+            ``None``: the bare document.
+        as_of: the schema as of this version (``"v5.0.0"``): fields
+            introduced later are not required.
+        annotations: adds ``x-since`` and ``"format": "color"``, which
+            strict validators refuse as unknown.
+
+    Raises:
+        ValueError: a bad kind, names, container or version.
+
+    Example:
+        >>> cardkit.schema("set")["$defs"]["CardSet"]["properties"]["hasFoil"]["deprecated"]
+        True
+    """
+    return json.loads(
+        _native.schema_json(
+            kind, names=names, container=container, as_of=as_of, annotations=annotations
+        )
+    )
+
+
+def fields(
+    kind: str,
+    since: Optional[str] = None,
+    deprecated: bool = False,
+    *,
+    names: str = "spec",
+) -> List[Dict[str, Any]]:
+    """The fields of a document kind, each at its JSON Pointer, as
+    ``cardkit fields --format json`` lists them.
+
+    Args:
+        kind: ``"template"``, ``"card"``, ``"set"`` or ``"migration"``.
+        since: only the fields introduced in this version or later
+            (``"v5.2.0"``); fields without a version tag are left out.
+        deprecated: only the deprecated fields.
+        names: ``"spec"`` or ``"upstream"``.
+
+    Raises:
+        ValueError: a bad kind, version or names.
+
+    Example:
+        >>> "/cards/*/hasFoil" in [f["pointer"] for f in cardkit.fields("set", deprecated=True)]
+        True
+    """
+    return json.loads(
+        _native.fields_json(kind, since=since, deprecated=deprecated, names=names)
+    )
+
+
+def explain(kind_or_code: str, pointer: Optional[str] = None) -> Dict[str, Any]:
+    """A field of a kind, or a diagnostic code, in plain words, as
+    ``cardkit explain --format json`` gives it.
+
+    Args:
+        kind_or_code: a kind (``"set"``), then ``pointer`` names the field;
+            or a diagnostic code (``"missing_field"``) alone.
+        pointer: the field's JSON Pointer (``"/cards/0/uuid"``, items by
+            index or ``*``; from the document's root or the file's, as
+            reports give it) or its ``Model.field`` (``"CardSet.uuid"``).
+
+    Raises:
+        ValueError: neither a kind nor a code, a kind without a pointer, a
+            code with one, or a pointer that names no field.
+
+    Example:
+        >>> cardkit.explain("missing_field")["code"]
+        'missing_field'
+    """
+    return json.loads(_native.explain_json(kind_or_code, pointer))
+
+
+def dummy(kind: str = "template") -> Dict[str, Any]:
+    """A document to start from, as ``cardkit dummy`` prints it: the spec's
+    dummy template or card, or the smallest valid set or migration.
+
+    Args:
+        kind: ``"template"`` (the default), ``"card"``, ``"set"`` or
+            ``"migration"``.
+
+    Raises:
+        ValueError: a bad kind.
+
+    Example:
+        >>> cardkit.validate(json.dumps(cardkit.dummy("set")), kind="set").valid
+        True
+    """
+    return json.loads(_native.dummy_json(kind))
