@@ -3,8 +3,8 @@
 #
 #   crates/cardkit-py/tests/run.sh VENV [CARDKIT_BIN]
 #
-# VENV is made when it does not exist (python3 -m venv); maturin and pytest
-# are installed into it at the versions pinned here, then the package from
+# VENV is made when it does not exist (python3 -m venv); maturin, pytest and
+# mypy are installed into it at the versions pinned here, then the package from
 # this checkout (`pip install ./crates/cardkit-py`, as the README says). The
 # conformance cases are compared with the command line at CARDKIT_BIN (the
 # second argument, else the variable, else target/debug/cardkit, built when
@@ -20,12 +20,14 @@ bin="${2:-${CARDKIT_BIN:-$target/debug/cardkit}}"
 
 MATURIN_VERSION=1.16.0
 PYTEST_VERSION=9.2.0
+# The type stubs are checked against the package with mypy's stubtest.
+MYPY_VERSION=2.4.1
 
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "maturin==$MATURIN_VERSION" "pytest==$PYTEST_VERSION"
+    "maturin==$MATURIN_VERSION" "pytest==$PYTEST_VERSION" "mypy==$MYPY_VERSION"
 if [ ! -x "$bin" ]; then
     (cd "$root" && cargo build --quiet --bin cardkit)
 fi
