@@ -3,13 +3,15 @@
 //! calls what the command line calls, and gives back the report as the
 //! command line's JSON, which `python/cardkit` turns into objects.
 
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::path::PathBuf;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 
 use cardkit::codes::explain_code;
 use cardkit::model::Layout;
-use cardkit::render::Json;
+use cardkit::render::{FileEnd, Json, Renderer};
+use cardkit::report::Summary;
 use cardkit::run::{self, discover, open_reader, Run, Settings, Unopened, MAX_JOBS};
 use cardkit::schema::explain::explain;
 use cardkit::schema::json_schema::{json_schema_with, SchemaOptions};
@@ -18,7 +20,7 @@ use cardkit::schema::minimal::dummy;
 use cardkit::schema::Version;
 use cardkit::table::Names;
 use cardkit::validate;
-use cardkit::{Code, Kind};
+use cardkit::{Code, DocumentReport, Kind};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
@@ -270,12 +272,36 @@ fn validate_json(
 fn run(settings: &Settings, source: Source, jobs: usize) -> io::Result<(Vec<u8>, u8)> {
     let mut out = Vec::new();
     let mut renderer = Json::new(settings.warning_filter());
-    let mut run = Run::with_settings(&mut renderer, &mut out, settings);
+    let status = run_with_into(&mut renderer, &mut out, settings, source, jobs)?;
+    Ok((out, status))
+}
+
+/// One run over one source with `renderer`, writing nowhere else: its exit
+/// status.
+fn run_with(
+    renderer: &mut dyn Renderer,
+    settings: &Settings,
+    source: Source,
+    jobs: usize,
+) -> io::Result<u8> {
+    run_with_into(renderer, &mut io::sink(), settings, source, jobs)
+}
+
+/// One run over one source, as the command line's: a path discovered and
+/// opened as the command line does, other sources opened as a stream.
+fn run_with_into(
+    renderer: &mut dyn Renderer,
+    out: &mut dyn Write,
+    settings: &Settings,
+    source: Source,
+    jobs: usize,
+) -> io::Result<u8> {
+    let mut run = Run::with_settings(renderer, out, settings);
     let (name, opened) = match source {
         Source::Path(path) => {
             run.validate_all(discover(&[path]), jobs)?;
             let (_, status) = run.finish()?;
-            return Ok((out, status.code()));
+            return Ok(status.code());
         }
         Source::Bytes(name, bytes) => {
             let opened = open_reader(&name, io::Cursor::new(bytes));
@@ -298,7 +324,175 @@ fn run(settings: &Settings, source: Source, jobs: usize) -> io::Result<(Vec<u8>,
         })?,
     }
     let (_, status) = run.finish()?;
-    Ok((out, status.code()))
+    Ok(status.code())
+}
+
+/// What the validation thread of [`DocumentStream`] hands over.
+enum Event {
+    /// A document's entry, as the JSON report has it, and its input's path.
+    Document(String, String),
+    /// An input that could not be read (to its end): its path and why.
+    Failed(String, String),
+    /// The run ended: its exit status, or why it stopped.
+    Done(Result<u8, String>),
+}
+
+/// How many documents' entries wait for Python at most: the validation
+/// thread waits while they do, so memory stays bounded.
+const STREAM_BOUND: usize = 64;
+
+/// A renderer that hands each document's entry over as it is known,
+/// written by the JSON renderer (so with its limits on repeated
+/// diagnostics) into a buffer of its own.
+struct Streaming {
+    json: Json,
+    buffer: Vec<u8>,
+    sender: SyncSender<Event>,
+}
+
+impl Streaming {
+    fn send(&self, event: Event) -> io::Result<()> {
+        self.sender
+            .send(event)
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the iterator was dropped"))
+    }
+}
+
+impl Renderer for Streaming {
+    fn begin_file(&mut self, _out: &mut dyn Write, path: &str) -> io::Result<()> {
+        self.buffer.clear();
+        self.json.begin_file(&mut self.buffer, path)
+    }
+
+    fn document(
+        &mut self,
+        _out: &mut dyn Write,
+        path: &str,
+        document: &DocumentReport,
+    ) -> io::Result<()> {
+        self.buffer.clear();
+        self.json.document(&mut self.buffer, path, document)?;
+        // The entry without the separator before it.
+        let start = self
+            .buffer
+            .iter()
+            .position(|&byte| byte == b'{')
+            .unwrap_or(0);
+        let entry = String::from_utf8_lossy(&self.buffer[start..]).into_owned();
+        self.send(Event::Document(path.to_owned(), entry))
+    }
+
+    fn end_file(&mut self, _out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        match end.error {
+            Some(error) => self.send(Event::Failed(path.to_owned(), error.to_owned())),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(&mut self, _out: &mut dyn Write, _summary: &Summary) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The documents' entries of a run, as they are validated on a thread of
+/// its own (the iterator of `cardkit.iter_documents`).
+#[pyclass(module = "cardkit._native")]
+struct DocumentStream {
+    receiver: Mutex<Receiver<Event>>,
+    raised: Option<Arc<Mutex<Option<PyErr>>>>,
+    done: bool,
+}
+
+#[pymethods]
+impl DocumentStream {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next document: its input's path and its entry's JSON text.
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<(String, String)>> {
+        if self.done {
+            return Ok(None);
+        }
+        let receiver = &self.receiver;
+        let event = py.detach(|| receiver.lock().ok().and_then(|r| r.recv().ok()));
+        let raised = || {
+            self.raised
+                .as_ref()
+                .and_then(|raised| raised.lock().ok()?.take())
+        };
+        match event {
+            Some(Event::Document(path, entry)) => Ok(Some((path, entry))),
+            Some(Event::Failed(path, why)) => {
+                self.done = true;
+                Err(raised().unwrap_or_else(|| {
+                    pyo3::exceptions::PyOSError::new_err(format!("{path}: {why}"))
+                }))
+            }
+            Some(Event::Done(Ok(_))) | None => {
+                self.done = true;
+                raised().map_or(Ok(None), Err)
+            }
+            Some(Event::Done(Err(why))) => {
+                self.done = true;
+                Err(raised().unwrap_or_else(|| pyo3::exceptions::PyOSError::new_err(why)))
+            }
+        }
+    }
+}
+
+/// Validates `source` as [`validate_json`] does, on a thread of its own,
+/// handing over each document's entry as it is known.
+#[pyfunction]
+#[pyo3(signature = (source, *, kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="spec", jobs=None, warning_limit=None, error_limit=None, name=None))]
+#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+fn iter_documents_json(
+    source: &Bound<'_, PyAny>,
+    kind: &str,
+    as_of: Option<&str>,
+    strict_version: bool,
+    deny_unknown_fields: bool,
+    warn_deprecated: bool,
+    names: &str,
+    jobs: Option<usize>,
+    warning_limit: Option<usize>,
+    error_limit: Option<usize>,
+    name: Option<String>,
+) -> PyResult<DocumentStream> {
+    let settings = settings(
+        kind,
+        as_of,
+        strict_version,
+        deny_unknown_fields,
+        warn_deprecated,
+        names,
+        warning_limit,
+        error_limit,
+    )?;
+    let jobs = self::jobs(jobs)?;
+    let source = Source::of(source, name)?;
+    let raised = match &source {
+        Source::File(_, reader) => Some(Arc::clone(&reader.raised)),
+        _ => None,
+    };
+    let (sender, receiver) = sync_channel(STREAM_BOUND);
+    std::thread::Builder::new()
+        .name("cardkit-documents".into())
+        .spawn(move || {
+            let mut renderer = Streaming {
+                json: Json::new(settings.warning_filter()),
+                buffer: Vec::new(),
+                sender: sender.clone(),
+            };
+            let ran = run_with(&mut renderer, &settings, source, jobs);
+            // Nobody listens when the iterator was dropped.
+            let _ = sender.send(Event::Done(ran.map_err(|error| error.to_string())));
+        })?;
+    Ok(DocumentStream {
+        receiver: Mutex::new(receiver),
+        raised,
+        done: false,
+    })
 }
 
 /// A Python string's UTF-8 bytes.
@@ -434,6 +628,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(fields_json, module)?)?;
     module.add_function(wrap_pyfunction!(explain_json, module)?)?;
     module.add_function(wrap_pyfunction!(dummy_json, module)?)?;
+    module.add_function(wrap_pyfunction!(iter_documents_json, module)?)?;
+    module.add_class::<DocumentStream>()?;
     module.add("MAX_JOBS", MAX_JOBS)?;
     Ok(())
 }

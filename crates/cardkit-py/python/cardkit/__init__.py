@@ -22,12 +22,13 @@ import io
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Dict, List, Optional, Union
+from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Union
 
 from . import _native
 
 __all__ = [
     "validate",
+    "iter_documents",
     "schema",
     "fields",
     "explain",
@@ -104,9 +105,11 @@ class DocumentReport:
     valid: bool
     diagnostics: List[Diagnostic]
     raw: Dict[str, Any] = field(repr=False, compare=False)
+    #: The path of the input the document is in (set by iter_documents).
+    path: Optional[str] = field(default=None, compare=False)
 
     @classmethod
-    def _from(cls, entry: Dict[str, Any]) -> "DocumentReport":
+    def _from(cls, entry: Dict[str, Any], path: Optional[str] = None) -> "DocumentReport":
         return cls(
             pointer=entry.get("pointer", ""),
             line=entry.get("line"),
@@ -114,6 +117,7 @@ class DocumentReport:
             valid=bool(entry.get("valid")),
             diagnostics=[Diagnostic._from(d) for d in entry.get("diagnostics", [])],
             raw=entry,
+            path=path,
         )
 
 
@@ -133,7 +137,7 @@ class FileReport:
     def _from(cls, entry: Dict[str, Any]) -> "FileReport":
         return cls(
             path=entry["path"],
-            documents=[DocumentReport._from(d) for d in entry.get("documents", [])],
+            documents=[DocumentReport._from(d, entry["path"]) for d in entry.get("documents", [])],
             valid=bool(entry.get("valid")),
             error=entry.get("error"),
             raw=entry,
@@ -393,3 +397,67 @@ def dummy(kind: str = "template") -> Dict[str, Any]:
         True
     """
     return json.loads(_native.dummy_json(kind))
+
+
+def iter_documents(
+    source: Source,
+    *,
+    kind: str = "auto",
+    as_of: Optional[str] = None,
+    strict_version: bool = False,
+    deny_unknown_fields: bool = False,
+    warn_deprecated: bool = False,
+    names: str = "spec",
+    jobs: Optional[int] = None,
+    warning_limit: Optional[int] = None,
+    error_limit: Optional[int] = None,
+    name: Optional[str] = None,
+) -> Iterator[DocumentReport]:
+    r"""Validates as :func:`validate` does, yielding each document's report
+    as soon as it is known: a catalog or JSON Lines of any size is streamed,
+    with memory bounded as in the command line (at most 64 reports wait
+    for the caller; validation waits while they do).
+
+    The arguments are :func:`validate`'s, checked when it is called. Each
+    :class:`DocumentReport` has the ``path`` of its input, and equals the
+    document's entry in ``validate(...)``'s report.
+
+    Args:
+        source: as for :func:`validate`.
+        kind: as for :func:`validate`.
+        as_of: as for :func:`validate`.
+        strict_version: as for :func:`validate`.
+        deny_unknown_fields: as for :func:`validate`.
+        warn_deprecated: as for :func:`validate`.
+        names: as for :func:`validate`.
+        jobs: as for :func:`validate`.
+        warning_limit: as for :func:`validate`.
+        error_limit: as for :func:`validate`.
+        name: as for :func:`validate`.
+
+    Raises:
+        ValueError, TypeError, OSError: as :func:`validate`, when called.
+        OSError: while iterating, an input that cannot be read to its end
+            (after the documents before the error); a file object's own
+            exception is raised again.
+
+    Example:
+        >>> lines = b'{"name": "a"}\n{"name": "b"}\n'
+        >>> [d.line for d in cardkit.iter_documents(lines, kind="card")]
+        [1, 2]
+    """
+    source = _checked_source(source)
+    stream = _native.iter_documents_json(
+        source,
+        kind=kind,
+        as_of=as_of,
+        strict_version=strict_version,
+        deny_unknown_fields=deny_unknown_fields,
+        warn_deprecated=warn_deprecated,
+        names=names,
+        jobs=jobs,
+        warning_limit=warning_limit,
+        error_limit=error_limit,
+        name=name,
+    )
+    return (DocumentReport._from(json.loads(entry), path) for path, entry in stream)

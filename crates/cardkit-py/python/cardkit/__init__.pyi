@@ -3,10 +3,11 @@ reference functions take and give."""
 
 import os
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Dict, List, Optional, Union
+from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Union
 
 __all__ = [
     "validate",
+    "iter_documents",
     "schema",
     "fields",
     "explain",
@@ -46,6 +47,7 @@ class DocumentReport:
     valid: bool
     diagnostics: List[Diagnostic]
     raw: Dict[str, Any]
+    path: Optional[str] = None
 
 @dataclass(frozen=True)
 class FileReport:
@@ -83,6 +85,20 @@ def validate(
     error_limit: Optional[int] = None,
     name: Optional[str] = None,
 ) -> Report: ...
+def iter_documents(
+    source: Source,
+    *,
+    kind: str = "auto",
+    as_of: Optional[str] = None,
+    strict_version: bool = False,
+    deny_unknown_fields: bool = False,
+    warn_deprecated: bool = False,
+    names: str = "spec",
+    jobs: Optional[int] = None,
+    warning_limit: Optional[int] = None,
+    error_limit: Optional[int] = None,
+    name: Optional[str] = None,
+) -> Iterator[DocumentReport]: ...
 def schema(
     kind: str,
     *,

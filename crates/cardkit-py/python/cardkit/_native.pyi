@@ -1,8 +1,13 @@
 """Type stubs of the native module, which cardkit's functions wrap."""
 
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Tuple, final
 
-__all__ = ["MAX_JOBS", "validate_json", "schema_json", "fields_json", "explain_json", "dummy_json"]
+@final
+class DocumentStream:
+    def __iter__(self) -> DocumentStream: ...
+    def __next__(self) -> Tuple[str, str]: ...
+
+__all__ = ["MAX_JOBS", "validate_json", "schema_json", "fields_json", "explain_json", "dummy_json", "iter_documents_json", "DocumentStream"]
 
 MAX_JOBS: int
 
@@ -33,3 +38,17 @@ def fields_json(
 ) -> str: ...
 def explain_json(kind_or_code: str, pointer: Optional[str] = None) -> str: ...
 def dummy_json(kind: str = "template") -> str: ...
+def iter_documents_json(
+    source: Any,
+    *,
+    kind: str = "auto",
+    as_of: Optional[str] = None,
+    strict_version: bool = False,
+    deny_unknown_fields: bool = False,
+    warn_deprecated: bool = False,
+    names: str = "spec",
+    jobs: Optional[int] = None,
+    warning_limit: Optional[int] = None,
+    error_limit: Optional[int] = None,
+    name: Optional[str] = None,
+) -> DocumentStream: ...
