@@ -17,6 +17,12 @@ root="$(cd "$crate/../.." && pwd)"
 venv="${1:?usage: $0 VENV [CARDKIT_BIN]}"
 target="${CARGO_TARGET_DIR:-$root/target}"
 bin="${2:-${CARDKIT_BIN:-$target/debug/cardkit}}"
+# Relative paths are the caller's: made absolute before the tests change
+# directory.
+absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+venv="$(absolute "$venv")"
+target="$(absolute "$target")"
+bin="$(absolute "$bin")"
 
 MATURIN_VERSION=1.16.0
 PYTEST_VERSION=9.2.0

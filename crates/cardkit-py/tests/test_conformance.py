@@ -11,7 +11,7 @@ import pytest
 
 import cardkit
 
-from conftest import CONFORMANCE, CORPUS, run_cli, timeless
+from conftest import CONFORMANCE, CORPUS, missing, run_cli, timeless
 
 
 def case_options(path: pathlib.Path) -> Tuple[Dict[str, Any], List[str]]:
@@ -102,7 +102,11 @@ def test_case_same_from_every_source(path: pathlib.Path) -> None:
 CORPUS_FILES = sorted(CORPUS.rglob("*.json")) if CORPUS.is_dir() else []
 
 
-@pytest.mark.skipif(not CORPUS_FILES, reason=f"no corpus at {CORPUS}")
+def test_corpus_found() -> None:
+    if not CORPUS_FILES:
+        missing(f"no corpus at {CORPUS}: set CARDKIT_SHARED to the shared folder")
+
+
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_corpus_as_the_command_line(cli: str, path: pathlib.Path) -> None:
     expected = run_cli(cli, [str(path)])
