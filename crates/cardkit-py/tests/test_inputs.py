@@ -117,6 +117,12 @@ def test_bad_sources_raise() -> None:
         cardkit.validate(closed)
 
 
+def test_text_that_is_not_unicode_raises_value_error() -> None:
+    # A lone surrogate cannot be UTF-8: UnicodeEncodeError, a ValueError.
+    with pytest.raises(ValueError):
+        cardkit.validate('{"name": "\udc80"}')
+
+
 def test_file_object_exception_raised_again() -> None:
     class Failing(io.RawIOBase):
         def readable(self) -> bool:

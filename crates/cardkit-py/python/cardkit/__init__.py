@@ -262,7 +262,9 @@ def validate(
 
     Raises:
         ValueError: a bad ``kind``, ``as_of``, ``names`` or ``jobs``, or
-            ``strict_version`` without ``as_of``; a closed file object.
+            ``strict_version`` without ``as_of``; a closed file object; a
+            ``str`` that cannot be UTF-8 (``UnicodeEncodeError``: a lone
+            surrogate).
         TypeError: a source of another type, or a text-mode file object.
         OSError: a path that cannot be opened (``FileNotFoundError``,
             ``PermissionError``...). A file object's own exception is raised
