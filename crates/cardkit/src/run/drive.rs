@@ -163,12 +163,16 @@ impl<'r> Run<'r> {
     /// # Errors
     /// As [`Run::all`].
     pub fn validate_all(&mut self, found: Discovered, jobs: usize) -> io::Result<()> {
-        self.all(found, &mut |_, reader, options, on_document| {
-            Validator::new(*options)
-                .jobs(jobs)
-                .reader(reader, |document| on_document(&document))
-                .map_err(Failure::Read)
-        })
+        self.all(found, &mut *plain(jobs))
+    }
+
+    /// Validates one input already opened (one that has no path: bytes
+    /// held in memory, say), on `jobs` threads: the plain check.
+    ///
+    /// # Errors
+    /// As [`Run::input`].
+    pub fn validate_input(&mut self, opened: Opened, jobs: usize) -> io::Result<()> {
+        self.input(opened, &mut *plain(jobs))
     }
 
     /// Opens and checks every input found, in order, until the run is
@@ -371,6 +375,16 @@ impl<'r> Run<'r> {
         }
         Ok((self.summary, status))
     }
+}
+
+/// The plain check: each input validated on `jobs` threads.
+fn plain(jobs: usize) -> Box<Check<'static>> {
+    Box::new(move |_, reader, options, on_document| {
+        Validator::new(*options)
+            .jobs(jobs)
+            .reader(reader, |document| on_document(&document))
+            .map_err(Failure::Read)
+    })
 }
 
 /// A reader that counts what it reads: the bytes validated (decoded) for

@@ -34,7 +34,7 @@ pub use decode::{Compression, Stored};
 pub use discover::{discover, Discovered, Input, COMPRESSED_ENDINGS, ENDINGS, ZIP_ENDING};
 pub use drive::{Check, Failure, Progress, Run, Shown};
 pub use exit::ExitStatus;
-pub use open::{json_lines_by_name, open, open_stream, Opened, Unopened};
+pub use open::{json_lines_by_name, open, open_reader, open_stream, Opened, Unopened};
 pub use settings::Settings;
 pub use until_closed::UntilClosed;
 

@@ -111,6 +111,19 @@ pub fn open_stream(name: &str, input: impl Read + 'static, json_lines: bool) -> 
     })
 }
 
+/// An input that arrives as a stream with no path (bytes held in memory, a
+/// file object of a host language), reported under `name`: decoded when its
+/// first bytes name a compression format, and told JSON Lines as a file of
+/// that name is (`cards.jsonl.gz`), or when the name does not tell
+/// (`<bytes>`), by its first decoded bytes as standard input is.
+///
+/// # Errors
+/// Its first bytes cannot be read, the decoder cannot start, or it is a zip
+/// archive (which cannot be read as a stream).
+pub fn open_reader(name: &str, input: impl Read + 'static) -> io::Result<Opened> {
+    opened(name, Some(name), None, input, STDIN_SNIFF_LIMIT)
+}
+
 /// An input opened from its bytes as stored: decoded if its first bytes
 /// name a format, and told JSON Lines by `by_name` (the name it has, if
 /// any) or else by its first decoded bytes, up to `sniff_limit`.

@@ -19,6 +19,22 @@ use serde_json::{json, Map, Value};
 use crate::model::Kind;
 use crate::table::{Format, ModelDef, Type};
 
+/// The document `cardkit dummy KIND` gives to start from: the spec's dummy
+/// template, its card, or the smallest valid set or migration
+/// ([`minimal`]).
+#[must_use]
+pub fn dummy(kind: Kind) -> Value {
+    let template = crate::model::Template::dummy();
+    let document = match kind {
+        Kind::Template => serde_json::to_value(&template),
+        Kind::Card => serde_json::to_value(&template.card),
+        Kind::Set | Kind::Migration => return minimal(kind),
+    };
+    // The models serialize to JSON: maps with string keys, no failing
+    // serializer.
+    document.unwrap_or(Value::Null)
+}
+
 /// The smallest valid document of `kind`.
 #[must_use]
 pub fn minimal(kind: Kind) -> Value {

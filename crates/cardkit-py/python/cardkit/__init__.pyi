@@ -1,0 +1,118 @@
+"""Type stubs of the cardkit package: what `cardkit.validate` and the
+reference functions take and give."""
+
+import os
+from dataclasses import dataclass
+from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Union
+
+__all__ = [
+    "validate",
+    "iter_documents",
+    "schema",
+    "fields",
+    "explain",
+    "dummy",
+    "Report",
+    "FileReport",
+    "DocumentReport",
+    "Diagnostic",
+    "MAX_JOBS",
+]
+
+Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", BinaryIO]
+
+MAX_JOBS: int
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    severity: str
+    pointer: str
+    field: Optional[str]
+    line: Optional[int]
+    column: Optional[int]
+    offset: Optional[int]
+    message: str
+    expected: Optional[str]
+    found: Optional[str]
+    suggestion: Optional[str]
+    raw: Dict[str, Any]
+    def to_dict(self) -> Dict[str, Any]: ...
+
+@dataclass(frozen=True)
+class DocumentReport:
+    pointer: str
+    line: Optional[int]
+    kind: Optional[str]
+    valid: bool
+    diagnostics: List[Diagnostic]
+    raw: Dict[str, Any]
+    path: Optional[str] = None
+
+@dataclass(frozen=True)
+class FileReport:
+    path: str
+    documents: List[DocumentReport]
+    valid: bool
+    error: Optional[str]
+    raw: Dict[str, Any]
+
+class Report:
+    status: int
+    files: List[FileReport]
+    def __init__(self, report: Dict[str, Any], status: int) -> None: ...
+    @property
+    def valid(self) -> bool: ...
+    @property
+    def summary(self) -> Dict[str, Any]: ...
+    @property
+    def documents(self) -> List[DocumentReport]: ...
+    @property
+    def diagnostics(self) -> List[Diagnostic]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+def validate(
+    source: Source,
+    *,
+    kind: str = "auto",
+    as_of: Optional[str] = None,
+    strict_version: bool = False,
+    deny_unknown_fields: bool = False,
+    warn_deprecated: bool = False,
+    names: str = "spec",
+    jobs: Optional[int] = None,
+    warning_limit: Optional[int] = None,
+    error_limit: Optional[int] = None,
+    name: Optional[str] = None,
+) -> Report: ...
+def iter_documents(
+    source: Source,
+    *,
+    kind: str = "auto",
+    as_of: Optional[str] = None,
+    strict_version: bool = False,
+    deny_unknown_fields: bool = False,
+    warn_deprecated: bool = False,
+    names: str = "spec",
+    jobs: Optional[int] = None,
+    warning_limit: Optional[int] = None,
+    error_limit: Optional[int] = None,
+    name: Optional[str] = None,
+) -> Iterator[DocumentReport]: ...
+def schema(
+    kind: str,
+    *,
+    names: str = "spec",
+    container: Optional[str] = None,
+    as_of: Optional[str] = None,
+    annotations: bool = False,
+) -> Dict[str, Any]: ...
+def fields(
+    kind: str,
+    since: Optional[str] = None,
+    deprecated: bool = False,
+    *,
+    names: str = "spec",
+) -> List[Dict[str, Any]]: ...
+def explain(kind_or_code: str, pointer: Optional[str] = None) -> Dict[str, Any]: ...
+def dummy(kind: str = "template") -> Dict[str, Any]: ...

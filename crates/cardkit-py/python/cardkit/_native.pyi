@@ -1,0 +1,54 @@
+"""Type stubs of the native module, which cardkit's functions wrap."""
+
+from typing import Any, Optional, Tuple, final
+
+@final
+class DocumentStream:
+    def __iter__(self) -> DocumentStream: ...
+    def __next__(self) -> Tuple[str, str]: ...
+
+__all__ = ["MAX_JOBS", "validate_json", "schema_json", "fields_json", "explain_json", "dummy_json", "iter_documents_json", "DocumentStream"]
+
+MAX_JOBS: int
+
+def validate_json(
+    source: Any,
+    *,
+    kind: str = "auto",
+    as_of: Optional[str] = None,
+    strict_version: bool = False,
+    deny_unknown_fields: bool = False,
+    warn_deprecated: bool = False,
+    names: str = "spec",
+    jobs: Optional[int] = None,
+    warning_limit: Optional[int] = None,
+    error_limit: Optional[int] = None,
+    name: Optional[str] = None,
+) -> Tuple[str, int]: ...
+def schema_json(
+    kind: str,
+    *,
+    names: str = "spec",
+    container: Optional[str] = None,
+    as_of: Optional[str] = None,
+    annotations: bool = False,
+) -> str: ...
+def fields_json(
+    kind: str, *, since: Optional[str] = None, deprecated: bool = False, names: str = "spec"
+) -> str: ...
+def explain_json(kind_or_code: str, pointer: Optional[str] = None) -> str: ...
+def dummy_json(kind: str = "template") -> str: ...
+def iter_documents_json(
+    source: Any,
+    *,
+    kind: str = "auto",
+    as_of: Optional[str] = None,
+    strict_version: bool = False,
+    deny_unknown_fields: bool = False,
+    warn_deprecated: bool = False,
+    names: str = "spec",
+    jobs: Optional[int] = None,
+    warning_limit: Optional[int] = None,
+    error_limit: Optional[int] = None,
+    name: Optional[str] = None,
+) -> DocumentStream: ...

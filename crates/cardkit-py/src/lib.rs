@@ -1,0 +1,674 @@
+//! The native module of the `cardkit` Python package (`cardkit._native`):
+//! each function maps its arguments onto the library's own settings and
+//! calls what the command line calls, and gives back the report as the
+//! command line's JSON, which `python/cardkit` turns into objects.
+
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+
+use cardkit::codes::explain_code;
+use cardkit::model::Layout;
+use cardkit::render::{FileEnd, Json, Renderer};
+use cardkit::report::Summary;
+use cardkit::run::{self, discover, open_reader, Run, Settings, Unopened, MAX_JOBS};
+use cardkit::schema::explain::explain;
+use cardkit::schema::json_schema::{json_schema_with, SchemaOptions};
+use cardkit::schema::listing::{self, Listing};
+use cardkit::schema::minimal::dummy;
+use cardkit::schema::Version;
+use cardkit::table::Names;
+use cardkit::validate;
+use cardkit::{Code, DocumentReport, Kind};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
+use pyo3::types::{PyByteArray, PyBytes, PyString};
+
+/// The settings the keyword arguments ask for, over the defaults every door
+/// starts from.
+#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+fn settings(
+    kind: &str,
+    as_of: Option<&str>,
+    strict_version: bool,
+    deny_unknown_fields: bool,
+    warn_deprecated: bool,
+    names: &str,
+    warning_limit: Option<usize>,
+    error_limit: Option<usize>,
+) -> PyResult<Settings> {
+    let kind = match kind {
+        "auto" => None,
+        name => Some(name.parse::<Kind>().map_err(|_| {
+            PyValueError::new_err(format!(
+                "kind is {name:?}: expected 'auto', 'template', 'card', 'set' or 'migration'"
+            ))
+        })?),
+    };
+    let (as_of, as_of_auto) = match as_of {
+        None => (None, false),
+        Some("auto") => (None, true),
+        Some(version) => (
+            Some(
+                validate::as_of_version(version)
+                    .map_err(|why| PyValueError::new_err(format!("as_of: {why}")))?,
+            ),
+            false,
+        ),
+    };
+    let names = names_named(names)?;
+    let defaults = Settings::default();
+    let settings = Settings {
+        kind,
+        as_of,
+        as_of_auto,
+        strict_version,
+        deny_unknown_fields,
+        warn_deprecated,
+        warning_limit: warning_limit.unwrap_or(defaults.warning_limit),
+        error_limit,
+        names,
+        ..defaults
+    };
+    settings.check().map_err(|why| {
+        PyValueError::new_err(if settings.strict_version {
+            "strict_version needs as_of: it makes fields newer than that version errors".to_owned()
+        } else {
+            why
+        })
+    })?;
+    Ok(settings)
+}
+
+/// The threads asked for, checked as the command line checks `--jobs`.
+fn jobs(asked: Option<usize>) -> PyResult<usize> {
+    match asked {
+        Some(n) if n == 0 || n > MAX_JOBS => Err(PyValueError::new_err(format!(
+            "jobs is {n}: expected 1 to {MAX_JOBS}, or None for one per core"
+        ))),
+        asked => Ok(run::jobs(asked)),
+    }
+}
+
+/// What is validated.
+enum Source {
+    /// A path, as the command line takes it: a file (compressed or not), a
+    /// directory searched for documents, or a zip archive.
+    Path(PathBuf),
+    /// Bytes held by Python.
+    Bytes(String, PyBackedBytes),
+    /// A document's text.
+    Text(String, PyBackedStr),
+    /// A binary file object, read by its `read(n)`.
+    File(String, PyReader),
+}
+
+impl Source {
+    fn of(source: &Bound<'_, PyAny>, name: Option<String>) -> PyResult<Source> {
+        if source.is_instance_of::<PyString>() {
+            let text: PyBackedStr = source.extract()?;
+            return Ok(Source::Text(name.unwrap_or_else(|| "<str>".into()), text));
+        }
+        if source.is_instance_of::<PyBytes>() || source.is_instance_of::<PyByteArray>() {
+            let bytes: PyBackedBytes = source.extract()?;
+            return Ok(Source::Bytes(
+                name.unwrap_or_else(|| "<bytes>".into()),
+                bytes,
+            ));
+        }
+        if source.hasattr("__fspath__")? {
+            let path: PathBuf = source.extract()?;
+            // A path that cannot be opened is an error of the call, not a
+            // line of the report; a directory is searched as the command
+            // line searches it.
+            if !path.is_dir() {
+                std::fs::File::open(&path).map_err(|error| os_error(&error, &path))?;
+            }
+            return Ok(Source::Path(path));
+        }
+        if source.hasattr("read")? {
+            let name = name
+                .or_else(|| {
+                    source
+                        .getattr("name")
+                        .ok()
+                        .and_then(|name| name.extract::<String>().ok())
+                })
+                .unwrap_or_else(|| "<stream>".into());
+            return Ok(Source::File(name, PyReader::new(source.clone().unbind())));
+        }
+        Err(PyTypeError::new_err(format!(
+            "source is a {}: expected bytes, str (a document's text), an os.PathLike or a binary file object",
+            source.get_type().name()?
+        )))
+    }
+}
+
+/// `OSError(errno, strerror, filename)`, so that Python makes it the
+/// subclass its errno names (`FileNotFoundError`, `PermissionError`).
+fn os_error(error: &io::Error, path: &std::path::Path) -> PyErr {
+    let message = error.to_string();
+    // Rust's " (os error N)" repeats the errno.
+    let strerror = match message.rfind(" (os error ") {
+        Some(at) => message[..at].to_owned(),
+        None => message,
+    };
+    pyo3::exceptions::PyOSError::new_err((
+        error.raw_os_error().unwrap_or(0),
+        strerror,
+        path.display().to_string(),
+    ))
+}
+
+/// A Python binary file object as a [`Read`]: each read takes the GIL and
+/// calls `read(n)`. An exception it raises is kept, to be raised again when
+/// the run ends.
+struct PyReader {
+    file: Py<PyAny>,
+    raised: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl PyReader {
+    fn new(file: Py<PyAny>) -> Self {
+        PyReader {
+            file,
+            raised: Arc::new(Mutex::new(None)),
+        }
+    }
+}
+
+impl Read for PyReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        Python::attach(|py| {
+            let read = self
+                .file
+                .bind(py)
+                .call_method1("read", (buf.len(),))
+                .and_then(|chunk| {
+                    if chunk.is_none() {
+                        // A non-blocking stream with nothing yet.
+                        return Err(PyValueError::new_err(
+                            "the file object's read() gave None: it is non-blocking",
+                        ));
+                    }
+                    let bytes = chunk.cast_into::<PyBytes>().map_err(|_| {
+                        PyTypeError::new_err(
+                            "the file object's read() gave no bytes: open it in binary mode ('rb')",
+                        )
+                    })?;
+                    let bytes = bytes.as_bytes();
+                    if bytes.len() > buf.len() {
+                        return Err(PyValueError::new_err(
+                            "the file object's read(n) gave more than n bytes",
+                        ));
+                    }
+                    buf[..bytes.len()].copy_from_slice(bytes);
+                    Ok(bytes.len())
+                });
+            read.map_err(|error| {
+                let message = error.to_string();
+                if let Ok(mut raised) = self.raised.lock() {
+                    raised.get_or_insert(error);
+                }
+                io::Error::other(message)
+            })
+        })
+    }
+}
+
+/// Validates `source` as `cardkit validate --format json` does, with the
+/// GIL released: the report's JSON text and the exit status (0 valid, 1
+/// invalid, 2 unreadable or nothing checked).
+#[pyfunction]
+#[pyo3(signature = (source, *, kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="spec", jobs=None, warning_limit=None, error_limit=None, name=None))]
+#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+fn validate_json(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    kind: &str,
+    as_of: Option<&str>,
+    strict_version: bool,
+    deny_unknown_fields: bool,
+    warn_deprecated: bool,
+    names: &str,
+    jobs: Option<usize>,
+    warning_limit: Option<usize>,
+    error_limit: Option<usize>,
+    name: Option<String>,
+) -> PyResult<(String, u8)> {
+    let settings = settings(
+        kind,
+        as_of,
+        strict_version,
+        deny_unknown_fields,
+        warn_deprecated,
+        names,
+        warning_limit,
+        error_limit,
+    )?;
+    let jobs = self::jobs(jobs)?;
+    let source = Source::of(source, name)?;
+    let raised = match &source {
+        Source::File(_, reader) => Some(Arc::clone(&reader.raised)),
+        _ => None,
+    };
+    let ran = py.detach(move || run(&settings, source, jobs));
+    if let Some(error) = raised.and_then(|raised| raised.lock().ok()?.take()) {
+        return Err(error);
+    }
+    let (json, status) = ran?;
+    let json =
+        String::from_utf8(json).map_err(|_| PyValueError::new_err("the report is not UTF-8"))?;
+    Ok((json, status))
+}
+
+/// One run over one source, as the command line's: the report rendered
+/// with the library's JSON renderer.
+fn run(settings: &Settings, source: Source, jobs: usize) -> io::Result<(Vec<u8>, u8)> {
+    let mut out = Vec::new();
+    let mut renderer = Json::new(settings.warning_filter());
+    let status = run_with_into(&mut renderer, &mut out, settings, source, jobs)?;
+    Ok((out, status))
+}
+
+/// One run over one source with `renderer`, writing nowhere else: its exit
+/// status.
+fn run_with(
+    renderer: &mut dyn Renderer,
+    settings: &Settings,
+    source: Source,
+    jobs: usize,
+) -> io::Result<u8> {
+    run_with_into(renderer, &mut io::sink(), settings, source, jobs)
+}
+
+/// One run over one source, as the command line's: a path discovered and
+/// opened as the command line does, other sources opened as a stream.
+fn run_with_into(
+    renderer: &mut dyn Renderer,
+    out: &mut dyn Write,
+    settings: &Settings,
+    source: Source,
+    jobs: usize,
+) -> io::Result<u8> {
+    let mut run = Run::with_settings(renderer, out, settings);
+    let (name, opened) = match source {
+        Source::Path(path) => {
+            run.validate_all(discover(&[path]), jobs)?;
+            let (_, status) = run.finish()?;
+            return Ok(status.code());
+        }
+        Source::Bytes(name, bytes) => {
+            let opened = open_reader(&name, io::Cursor::new(bytes));
+            (name, opened)
+        }
+        Source::Text(name, text) => {
+            let opened = open_reader(&name, io::Cursor::new(Utf8(text)));
+            (name, opened)
+        }
+        Source::File(name, reader) => {
+            let opened = open_reader(&name, reader);
+            (name, opened)
+        }
+    };
+    match opened {
+        Ok(opened) => run.validate_input(opened, jobs)?,
+        Err(error) => run.unopened(&Unopened {
+            name,
+            reason: error.to_string(),
+        })?,
+    }
+    let (_, status) = run.finish()?;
+    Ok(status.code())
+}
+
+/// What the validation thread of [`DocumentStream`] hands over.
+enum Event {
+    /// A document's entry, as the JSON report has it, and its input's path.
+    Document(String, String),
+    /// An input that could not be read (to its end): its path and why.
+    Failed(String, String),
+    /// The run ended: its exit status, or why it stopped.
+    Done(Result<u8, String>),
+}
+
+/// How many documents' entries wait for Python at most: the validation
+/// thread waits while they do, so memory stays bounded.
+const STREAM_BOUND: usize = 64;
+
+/// A renderer that hands each document's entry over as it is known,
+/// written by the JSON renderer (so with its limits on repeated
+/// diagnostics) into a buffer of its own.
+struct Streaming {
+    json: Json,
+    buffer: Vec<u8>,
+    sender: SyncSender<Event>,
+}
+
+impl Streaming {
+    fn send(&self, event: Event) -> io::Result<()> {
+        self.sender
+            .send(event)
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the iterator was dropped"))
+    }
+}
+
+impl Renderer for Streaming {
+    fn begin_file(&mut self, _out: &mut dyn Write, path: &str) -> io::Result<()> {
+        self.buffer.clear();
+        self.json.begin_file(&mut self.buffer, path)
+    }
+
+    fn document(
+        &mut self,
+        _out: &mut dyn Write,
+        path: &str,
+        document: &DocumentReport,
+    ) -> io::Result<()> {
+        self.buffer.clear();
+        self.json.document(&mut self.buffer, path, document)?;
+        // The entry without the separator before it.
+        let start = self
+            .buffer
+            .iter()
+            .position(|&byte| byte == b'{')
+            .unwrap_or(0);
+        let entry = String::from_utf8_lossy(&self.buffer[start..]).into_owned();
+        self.send(Event::Document(path.to_owned(), entry))
+    }
+
+    fn end_file(&mut self, _out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        match end.error {
+            Some(error) => self.send(Event::Failed(path.to_owned(), error.to_owned())),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(&mut self, _out: &mut dyn Write, _summary: &Summary) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The documents' entries of a run, as they are validated on a thread of
+/// its own (the iterator of `cardkit.iter_documents`).
+#[pyclass(module = "cardkit._native")]
+struct DocumentStream {
+    receiver: Mutex<Receiver<Event>>,
+    raised: Option<Arc<Mutex<Option<PyErr>>>>,
+    done: bool,
+}
+
+#[pymethods]
+impl DocumentStream {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next document: its input's path and its entry's JSON text.
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<(String, String)>> {
+        if self.done {
+            return Ok(None);
+        }
+        let receiver = &self.receiver;
+        let event = py.detach(|| receiver.lock().ok().and_then(|r| r.recv().ok()));
+        let raised = || {
+            self.raised
+                .as_ref()
+                .and_then(|raised| raised.lock().ok()?.take())
+        };
+        match event {
+            Some(Event::Document(path, entry)) => Ok(Some((path, entry))),
+            Some(Event::Failed(path, why)) => {
+                self.done = true;
+                Err(raised().unwrap_or_else(|| {
+                    pyo3::exceptions::PyOSError::new_err(format!("{path}: {why}"))
+                }))
+            }
+            Some(Event::Done(Ok(_))) | None => {
+                self.done = true;
+                raised().map_or(Ok(None), Err)
+            }
+            Some(Event::Done(Err(why))) => {
+                self.done = true;
+                Err(raised().unwrap_or_else(|| pyo3::exceptions::PyOSError::new_err(why)))
+            }
+        }
+    }
+}
+
+/// Validates `source` as [`validate_json`] does, on a thread of its own,
+/// handing over each document's entry as it is known.
+#[pyfunction]
+#[pyo3(signature = (source, *, kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="spec", jobs=None, warning_limit=None, error_limit=None, name=None))]
+#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+fn iter_documents_json(
+    source: &Bound<'_, PyAny>,
+    kind: &str,
+    as_of: Option<&str>,
+    strict_version: bool,
+    deny_unknown_fields: bool,
+    warn_deprecated: bool,
+    names: &str,
+    jobs: Option<usize>,
+    warning_limit: Option<usize>,
+    error_limit: Option<usize>,
+    name: Option<String>,
+) -> PyResult<DocumentStream> {
+    let settings = settings(
+        kind,
+        as_of,
+        strict_version,
+        deny_unknown_fields,
+        warn_deprecated,
+        names,
+        warning_limit,
+        error_limit,
+    )?;
+    let jobs = self::jobs(jobs)?;
+    let source = Source::of(source, name)?;
+    let raised = match &source {
+        Source::File(_, reader) => Some(Arc::clone(&reader.raised)),
+        _ => None,
+    };
+    let (sender, receiver) = sync_channel(STREAM_BOUND);
+    std::thread::Builder::new()
+        .name("cardkit-documents".into())
+        .spawn(move || {
+            let mut renderer = Streaming {
+                json: Json::new(settings.warning_filter()),
+                buffer: Vec::new(),
+                sender: sender.clone(),
+            };
+            let ran = run_with(&mut renderer, &settings, source, jobs);
+            // Nobody listens when the iterator was dropped.
+            let _ = sender.send(Event::Done(ran.map_err(|error| error.to_string())));
+        })?;
+    Ok(DocumentStream {
+        receiver: Mutex::new(receiver),
+        raised,
+        done: false,
+    })
+}
+
+/// A Python string's UTF-8 bytes.
+struct Utf8(PyBackedStr);
+
+impl AsRef<[u8]> for Utf8 {
+    fn as_ref(&self) -> &[u8] {
+        let text: &str = &self.0;
+        text.as_bytes()
+    }
+}
+
+/// A kind named by the caller: `kind` is the argument's name, for the
+/// message.
+fn kind_named(name: &str, argument: &str) -> PyResult<Kind> {
+    name.parse::<Kind>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{argument} is {name:?}: expected 'template', 'card', 'set' or 'migration'"
+        ))
+    })
+}
+
+/// The wire names named by the caller.
+fn names_named(names: &str) -> PyResult<Names> {
+    Names::named(names).ok_or_else(|| {
+        PyValueError::new_err(format!("names is {names:?}: expected 'spec' or 'upstream'"))
+    })
+}
+
+/// A JSON value as the JSON text Python reads.
+fn json_text(value: serde_json::Result<String>) -> PyResult<String> {
+    value.map_err(|error| PyValueError::new_err(error.to_string()))
+}
+
+/// The JSON Schema of a kind, as `cardkit schema` prints it: its JSON text.
+#[pyfunction]
+#[pyo3(signature = (kind, *, names="spec", container=None, as_of=None, annotations=false))]
+fn schema_json(
+    kind: &str,
+    names: &str,
+    container: Option<&str>,
+    as_of: Option<&str>,
+    annotations: bool,
+) -> PyResult<String> {
+    let container = match container {
+        None | Some("bare") => Layout::Bare,
+        Some("wrapped") => Layout::Wrapped,
+        Some("catalog") => Layout::Catalog,
+        Some("code-map" | "code_map") => Layout::CodeMap,
+        Some("list") => Layout::List,
+        Some("array") => Layout::Array,
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "container is {other:?}: expected None, 'wrapped', 'catalog', 'code-map', 'list' or 'array'"
+            )))
+        }
+    };
+    let options = SchemaOptions {
+        names: names_named(names)?,
+        container,
+        as_of: as_of
+            .map(|version| {
+                validate::as_of_version(version)
+                    .map_err(|why| PyValueError::new_err(format!("as_of: {why}")))
+            })
+            .transpose()?,
+        annotations,
+    };
+    json_text(serde_json::to_string(&json_schema_with(
+        kind_named(kind, "kind")?,
+        &options,
+    )))
+}
+
+/// The fields of a kind, as `cardkit fields --format json` lists them: its
+/// JSON text.
+#[pyfunction]
+#[pyo3(signature = (kind, *, since=None, deprecated=false, names="spec"))]
+fn fields_json(kind: &str, since: Option<&str>, deprecated: bool, names: &str) -> PyResult<String> {
+    let filter = listing::Filter {
+        since: since
+            .map(|version| {
+                version
+                    .parse::<Version>()
+                    .map_err(|why| PyValueError::new_err(format!("since: {why}")))
+            })
+            .transpose()?,
+        deprecated,
+        names: names_named(names)?,
+    };
+    json_text(serde_json::to_string(
+        &Listing::new(kind_named(kind, "kind")?, &filter).rows(),
+    ))
+}
+
+/// A field of a kind, or a diagnostic code, explained as `cardkit explain
+/// --format json` does: its JSON text.
+#[pyfunction]
+#[pyo3(signature = (kind_or_code, pointer=None))]
+fn explain_json(kind_or_code: &str, pointer: Option<&str>) -> PyResult<String> {
+    let kind = kind_or_code.parse::<Kind>().ok();
+    let code = kind_or_code.parse::<Code>().ok();
+    match (kind, code, pointer) {
+        (Some(kind), _, Some(pointer)) => json_text(serde_json::to_string(
+            &explain(kind, pointer).map_err(|error| PyValueError::new_err(error.to_string()))?,
+        )),
+        (_, Some(code), None) => json_text(serde_json::to_string(&explain_code(code))),
+        (Some(kind), _, None) => Err(PyValueError::new_err(format!(
+            "{kind:?} is a kind: name the field after it, e.g. explain({kind:?}, \"/{}\")",
+            kind.model().fields[0].name
+        ))),
+        (_, Some(code), Some(_)) => Err(PyValueError::new_err(format!(
+            "{code:?} is a code: it takes no pointer"
+        ))),
+        (None, None, _) => Err(PyValueError::new_err(format!(
+            "{kind_or_code:?} is neither a kind ('template', 'card', 'set', 'migration') nor a diagnostic code"
+        ))),
+    }
+}
+
+/// A document to start from, as `cardkit dummy` prints it: its JSON text.
+#[pyfunction]
+#[pyo3(signature = (kind="template"))]
+fn dummy_json(kind: &str) -> PyResult<String> {
+    json_text(serde_json::to_string(&dummy(kind_named(kind, "kind")?)))
+}
+
+/// The native part of the `cardkit` package.
+#[pymodule]
+fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(validate_json, module)?)?;
+    module.add_function(wrap_pyfunction!(schema_json, module)?)?;
+    module.add_function(wrap_pyfunction!(fields_json, module)?)?;
+    module.add_function(wrap_pyfunction!(explain_json, module)?)?;
+    module.add_function(wrap_pyfunction!(dummy_json, module)?)?;
+    module.add_function(wrap_pyfunction!(iter_documents_json, module)?)?;
+    module.add_class::<DocumentStream>()?;
+    module.add("MAX_JOBS", MAX_JOBS)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_are_every_doors_defaults() {
+        let asked = settings("auto", None, false, false, false, "spec", None, None).unwrap();
+        assert_eq!(asked, Settings::default());
+    }
+
+    #[test]
+    fn each_argument_sets_its_setting() {
+        let asked = settings(
+            "set",
+            Some("v5.0.0"),
+            true,
+            true,
+            true,
+            "upstream",
+            Some(0),
+            Some(2),
+        )
+        .unwrap();
+        assert_eq!(asked.kind, Some(Kind::Set));
+        assert_eq!(asked.as_of, Some("v5.0.0".parse().unwrap()));
+        assert!(asked.strict_version && asked.deny_unknown_fields && asked.warn_deprecated);
+        assert_eq!(asked.names, Names::Upstream);
+        assert_eq!((asked.warning_limit, asked.error_limit), (0, Some(2)));
+        let auto = settings("auto", Some("auto"), true, false, false, "spec", None, None).unwrap();
+        assert!(auto.as_of_auto && auto.as_of.is_none());
+    }
+
+    #[test]
+    fn jobs_default_to_the_cores_within_the_limit() {
+        assert_eq!(jobs(Some(3)).unwrap(), 3);
+        assert!((1..=MAX_JOBS).contains(&jobs(None).unwrap()));
+    }
+}

@@ -1,0 +1,67 @@
+"""What the tests share: the repository's folders, and the command line to
+compare with (its path in CARDKIT_BIN)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+from typing import Any, Dict, List, Optional
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+CONFORMANCE = ROOT / "crates" / "cardkit" / "tests" / "conformance"
+SHARED = pathlib.Path(os.environ.get("CARDKIT_SHARED", ROOT.parent / "shared"))
+CORPUS = SHARED / "corpus" / "neutral"
+
+
+def cli_path() -> Optional[str]:
+    return os.environ.get("CARDKIT_BIN") or None
+
+
+@pytest.fixture(scope="session")
+def cli() -> str:
+    path = cli_path()
+    if not path:
+        missing("CARDKIT_BIN names no cardkit command to compare with")
+    return path
+
+
+def missing(why: str) -> None:
+    """Skips a test that needs what is missing; fails it on CI (CI=true),
+    where everything must be there."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(why)
+    pytest.skip(why)
+
+
+def run_cli(cli: str, args: List[str], stdin: Optional[bytes] = None) -> Dict[str, Any]:
+    """`cardkit validate --format json` with `args`: its report."""
+    done = subprocess.run(
+        [cli, "validate", "--format", "json", "--no-config", "--quiet", *args],
+        input=stdin,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode in (0, 1, 2), done.stderr.decode(errors="replace")
+    report = json.loads(done.stdout)
+    report["status"] = done.returncode
+    return report
+
+
+def timeless(report: Dict[str, Any]) -> Dict[str, Any]:
+    """A report without its timing (the one member that differs between
+    two runs)."""
+    report = json.loads(json.dumps(report))
+    report["summary"].pop("seconds", None)
+    return report
+
+
+def renamed(report: Dict[str, Any], name: str) -> Dict[str, Any]:
+    """A report of one input with the input's path replaced by `name`."""
+    report = timeless(report)
+    for entry in report["files"]:
+        entry["path"] = name
+    return report
