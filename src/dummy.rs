@@ -4,9 +4,8 @@
 
 use std::io::{self, Write};
 
-use cardkit::model::Template;
 use cardkit::run::ExitStatus;
-use cardkit::schema::minimal::minimal;
+use cardkit::schema::minimal::dummy;
 use cardkit::Kind;
 
 use crate::kind;
@@ -19,12 +18,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
-    let template = Template::dummy();
-    let document = match args.kind.unwrap_or(Kind::Template) {
-        Kind::Template => serde_json::to_value(&template)?,
-        Kind::Card => serde_json::to_value(&template.card)?,
-        kind @ (Kind::Set | Kind::Migration) => minimal(kind),
-    };
+    let document = dummy(args.kind.unwrap_or(Kind::Template));
     let mut out = io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &document)?;
     writeln!(out)?;
