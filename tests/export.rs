@@ -386,26 +386,31 @@ fn dump(db: &Path) -> Vec<String> {
     out
 }
 
+/// The sets of the catalog at `path`, one per line (JSON Lines).
+fn sets_as_lines(path: &Path) -> String {
+    let catalog: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).expect("the catalog")).expect("JSON");
+    let mut lines = String::new();
+    for set in catalog["data"].as_object().expect("the sets").values() {
+        lines.push_str(&serde_json::to_string(set).expect("a set"));
+        lines.push('\n');
+    }
+    lines
+}
+
 /// `kill -9` during an additive export into an existing database (into a
 /// build that holds rows already) leaves the database as it was: intact,
 /// the same rows, the same schema and indexes.
 #[test]
 fn a_run_killed_during_an_additive_sqlite_export_leaves_the_database_as_it_was() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let Some(big) = catalog(dir.path(), 32) else {
+    let Some(big_catalog) = catalog(dir.path(), 32) else {
         return;
     };
     // A set per line: each set's rows are written as it is read, long
     // before the input ends.
-    let catalog: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&big).expect("the catalog")).expect("JSON");
-    let mut lines = String::new();
-    for set in catalog["data"].as_object().expect("the sets").values() {
-        lines.push_str(&serde_json::to_string(set).expect("a set"));
-        lines.push('\n');
-    }
     let big = dir.path().join("catalog.jsonl");
-    std::fs::write(&big, lines).expect("the sets as JSON Lines");
+    std::fs::write(&big, sets_as_lines(&big_catalog)).expect("the sets as JSON Lines");
     let db = dir.path().join("cards.db");
     let target = format!("sqlite:{}", show(&db));
     for build in ["old", "new"] {
@@ -469,13 +474,7 @@ fn a_run_killed_during_an_additive_postgresql_export_leaves_the_database_as_it_w
     let Some(big) = catalog(dir.path(), 32) else {
         return;
     };
-    let catalog: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&big).expect("the catalog")).expect("JSON");
-    let mut lines = String::new();
-    for set in catalog["data"].as_object().expect("the sets").values() {
-        lines.push_str(&serde_json::to_string(set).expect("a set"));
-        lines.push('\n');
-    }
+    let lines = sets_as_lines(&big);
     let server = postgres_server::Server::start();
     let target = server.url.clone();
     cardkit()

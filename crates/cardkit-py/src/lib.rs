@@ -106,6 +106,15 @@ enum Source {
 }
 
 impl Source {
+    /// Where a file object's `read` leaves the exception it raised, for
+    /// this call to raise again; `None` for other sources.
+    fn raised(&self) -> Option<Arc<Mutex<Option<PyErr>>>> {
+        match self {
+            Source::File(_, reader) => Some(Arc::clone(&reader.raised)),
+            _ => None,
+        }
+    }
+
     fn of(source: &Bound<'_, PyAny>, name: Option<String>) -> PyResult<Source> {
         if source.is_instance_of::<PyString>() {
             let text: PyBackedStr = source.extract()?;
@@ -253,10 +262,7 @@ fn validate_json(
     )?;
     let jobs = self::jobs(jobs)?;
     let source = Source::of(source, name)?;
-    let raised = match &source {
-        Source::File(_, reader) => Some(Arc::clone(&reader.raised)),
-        _ => None,
-    };
+    let raised = source.raised();
     let ran = py.detach(move || run(&settings, source, jobs));
     if let Some(error) = raised.and_then(|raised| raised.lock().ok()?.take()) {
         return Err(error);
@@ -471,10 +477,7 @@ fn iter_documents_json(
     )?;
     let jobs = self::jobs(jobs)?;
     let source = Source::of(source, name)?;
-    let raised = match &source {
-        Source::File(_, reader) => Some(Arc::clone(&reader.raised)),
-        _ => None,
-    };
+    let raised = source.raised();
     let (sender, receiver) = sync_channel(STREAM_BOUND);
     std::thread::Builder::new()
         .name("cardkit-documents".into())
