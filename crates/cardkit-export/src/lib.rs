@@ -24,6 +24,7 @@
 //! println!("{} rows", totals.rows.iter().sum::<usize>());
 //! ```
 
+mod arrow;
 pub mod keys;
 pub mod layout;
 pub mod parquet;

@@ -18,18 +18,16 @@ use std::io::{BufWriter, ErrorKind, Write as _};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use arrow_array::builder::{
-    BooleanBuilder, Date32Builder, Float64Builder, Int64Builder, ListBuilder, StringBuilder,
-};
 use arrow_array::{ArrayRef, RecordBatch};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
+use crate::arrow::{schema, Builder};
 use crate::keys::Changes;
-use crate::layout::{layout, ColumnType, Table};
-use crate::rows::{Cell, TableRows};
+use crate::layout::layout;
+use crate::rows::TableRows;
 use crate::{Error, Mode, Store};
 
 /// Rows gathered before they are handed to the Parquet writer as one batch
@@ -69,102 +67,6 @@ pub const COMMIT_RECORD: &str = ".cardkit-commit";
 pub const LAYOUT_KEY: &str = "cardkit.layout_version";
 /// Locked by each run for its whole length.
 pub const LOCK_NAME: &str = ".cardkit-lock";
-
-/// The column builders of one table.
-enum Builder {
-    Text(StringBuilder),
-    Integer(Int64Builder),
-    Real(Float64Builder),
-    Boolean(BooleanBuilder),
-    Date(Date32Builder),
-    List(ListBuilder<StringBuilder>),
-}
-
-impl Builder {
-    fn new(ty: ColumnType) -> Builder {
-        match ty {
-            ColumnType::Text | ColumnType::Json | ColumnType::Members => {
-                Builder::Text(StringBuilder::new())
-            }
-            ColumnType::Integer => Builder::Integer(Int64Builder::new()),
-            ColumnType::Real => Builder::Real(Float64Builder::new()),
-            ColumnType::Boolean => Builder::Boolean(BooleanBuilder::new()),
-            ColumnType::Date => Builder::Date(Date32Builder::new()),
-            ColumnType::TextList => Builder::List(ListBuilder::new(StringBuilder::new())),
-        }
-    }
-
-    /// Appends `cell`; a cell of another type than the column's (which the
-    /// row maker never makes) is NULL. Returns the bytes of text appended.
-    fn append(&mut self, cell: Cell, rows: &TableRows) -> usize {
-        match (self, cell) {
-            (Builder::Text(b), Cell::Text(span)) => {
-                let text = rows.text(span);
-                b.append_value(text);
-                return text.len();
-            }
-            (Builder::Text(b), _) => b.append_null(),
-            (Builder::Integer(b), Cell::Integer(n)) => b.append_value(n),
-            (Builder::Integer(b), _) => b.append_null(),
-            (Builder::Real(b), Cell::Real(x)) => b.append_value(x),
-            (Builder::Real(b), _) => b.append_null(),
-            (Builder::Boolean(b), Cell::Boolean(x)) => b.append_value(x),
-            (Builder::Boolean(b), _) => b.append_null(),
-            (Builder::Date(b), Cell::Date(days)) => b.append_value(days),
-            (Builder::Date(b), _) => b.append_null(),
-            (Builder::List(b), Cell::TextList(span)) => {
-                let mut bytes = 0;
-                for item in rows.items(span) {
-                    b.values().append_value(item);
-                    bytes += item.len();
-                }
-                b.append(true);
-                return bytes;
-            }
-            (Builder::List(b), _) => b.append(false),
-        }
-        0
-    }
-
-    fn finish(&mut self) -> ArrayRef {
-        match self {
-            Builder::Text(b) => Arc::new(b.finish()),
-            Builder::Integer(b) => Arc::new(b.finish()),
-            Builder::Real(b) => Arc::new(b.finish()),
-            Builder::Boolean(b) => Arc::new(b.finish()),
-            Builder::Date(b) => Arc::new(b.finish()),
-            Builder::List(b) => Arc::new(b.finish()),
-        }
-    }
-}
-
-/// The Arrow schema of a table's file: every column but `build` (the
-/// partition), each nullable.
-fn schema(table: &Table) -> SchemaRef {
-    let fields: Vec<Field> = table.columns[1..]
-        .iter()
-        .map(|c| {
-            let ty = match c.ty {
-                ColumnType::Text | ColumnType::Json | ColumnType::Members => DataType::Utf8,
-                ColumnType::Integer => DataType::Int64,
-                ColumnType::Real => DataType::Float64,
-                ColumnType::Boolean => DataType::Boolean,
-                ColumnType::Date => DataType::Date32,
-                ColumnType::TextList => {
-                    DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
-                }
-            };
-            let field = Field::new(&c.name, ty, true);
-            if c.ty == ColumnType::Members {
-                // A string of the JSON logical type.
-                field.with_extension_type(arrow_schema::extension::Json::default())
-            } else {
-                field
-            }
-        })
-        .collect();
-    Arc::new(Schema::new(fields))
-}
 
 /// One table's file being written.
 struct TableFile {
