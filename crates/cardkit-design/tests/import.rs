@@ -105,10 +105,7 @@ fn every_template_and_card_of_the_corpus_imports_to_a_valid_document() {
             let document = &imported.documents[0];
             assert_eq!(document.kind.as_str(), kind, "{name}");
             let stem = name.trim_end_matches(".json");
-            insta::assert_snapshot!(
-                format!("{stem}_output"),
-                serde_json::to_string_pretty(&document.value).unwrap()
-            );
+            insta::assert_snapshot!(format!("{stem}_output"), document.to_json_pretty());
             insta::assert_snapshot!(
                 format!("{stem}_report"),
                 report_text(&name, &imported.report)
@@ -158,8 +155,18 @@ fn a_variant_over_its_prototype_is_the_cards_layer() {
             );
         }
     }
-    // The brief's example: a prototype of y, width, height and z, and the
-    // variant's x.
+    // In the input's order, which is not the names' order.
+    let masks: Vec<&str> = context["imageSets"][0]["masks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mask| mask["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        masks,
+        ["Right Half", "Title", "Type", "Rules", "Pinline", "Frame"]
+    );
+    // A prototype of y, width, height and z, and the variant's x.
     let right = &variants["Right Stat Box"];
     assert_eq!(right["x"], 1166);
     assert_eq!(right["y"], 1870);
@@ -279,12 +286,16 @@ fn the_classic_save_file_imports_to_thirteen_valid_cards() {
             (Some(1500), Some(2100))
         );
     }
-    let mut cards: Vec<Value> = imported.documents.iter().map(|d| d.value.clone()).collect();
-    cards.iter_mut().for_each(shortened);
-    insta::assert_snapshot!(
-        "classic_output",
-        serde_json::to_string_pretty(&cards).unwrap()
-    );
+    let cards: String = imported
+        .documents
+        .iter()
+        .map(|document| {
+            let mut document = document.clone();
+            shortened(&mut document.value);
+            document.to_json_pretty()
+        })
+        .collect();
+    insta::assert_snapshot!("classic_output", cards);
     insta::assert_snapshot!(
         "classic_report",
         report_text("naereen_saved-cards.cardconjurer", &imported.report)
@@ -355,9 +366,12 @@ fn every_frame_text_and_picture_is_imported_or_reported() {
             let layers = group(card, name);
             let prefix = format!("/{index}/data/{member}");
             assert_eq!(layers.len() + reported_whole(&prefix), texts.len());
-            for (layer, text) in layers.iter().zip(texts.values()) {
-                assert_eq!(layer["text"], text["text"]);
-            }
+            // (`serde_json::Value` keeps no order: compared as sorted lists.)
+            let mut written: Vec<&Value> = layers.iter().map(|layer| &layer["text"]).collect();
+            let mut given: Vec<&Value> = texts.values().map(|text| &text["text"]).collect();
+            written.sort_by_key(|text| text.to_string());
+            given.sort_by_key(|text| text.to_string());
+            assert_eq!(written, given);
             counted.1 += texts.len();
         }
         // The art, the watermark and the set symbol.

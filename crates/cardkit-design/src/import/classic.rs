@@ -21,8 +21,11 @@ use cardkit::format::is_color;
 use cardkit::Kind;
 use serde_json::{json, Map, Value};
 
+use std::collections::HashMap;
+
 use super::card::{self, Mapping};
 use super::notes::{join, Notes};
+use super::offsets;
 use super::{ImportOptions, ImportedDocument, Part};
 
 /// The tool's card size when a save names none (`baseWidth`, `baseHeight`).
@@ -40,7 +43,7 @@ const MAX_TEXT_CODES: usize = 256;
 const DEFAULT_TEXT_SIZE: f64 = 0.038;
 
 /// Converts every entry of a classic save file.
-pub(super) fn convert(value: Value, options: &ImportOptions) -> Vec<Part> {
+pub(super) fn convert(value: Value, options: &ImportOptions, bytes: &[u8]) -> Vec<Part> {
     let Value::Array(entries) = value else {
         let mut notes = Notes::default();
         notes.not_convertible("", "a classic save file is an array".to_owned());
@@ -51,13 +54,27 @@ pub(super) fn convert(value: Value, options: &ImportOptions) -> Vec<Part> {
             notes,
         }];
     };
+    // The texts are layers in the order the save has them.
+    let mut keyed = Vec::new();
+    for (index, entry) in entries.iter().enumerate() {
+        for member in ["text", "bottomInfo"] {
+            if entry
+                .get("data")
+                .and_then(|data| data.get(member))
+                .is_some_and(Value::is_object)
+            {
+                keyed.push(format!("/{index}/data/{member}"));
+            }
+        }
+    }
+    let orders = offsets::key_orders(bytes, &keyed);
     entries
         .into_iter()
         .enumerate()
         .map(|(index, entry)| {
             let pointer = format!("/{index}");
             let mut notes = Notes::default();
-            let document = entry_card(entry, &pointer, options, &mut notes);
+            let document = entry_card(entry, &pointer, options, &orders, &mut notes);
             Part {
                 pointer,
                 kind: Some(Kind::Card),
@@ -73,6 +90,7 @@ fn entry_card(
     entry: Value,
     pointer: &str,
     options: &ImportOptions,
+    orders: &HashMap<String, Vec<String>>,
     notes: &mut Notes,
 ) -> Option<ImportedDocument> {
     let Value::Object(mut entry) = entry else {
@@ -111,7 +129,7 @@ fn entry_card(
         }
     }
     let data_pointer = join(pointer, "data");
-    let mut converter = Converter::new(data, &data_pointer, notes);
+    let mut converter = Converter::new(data, &data_pointer, orders, notes);
     let mut mapping = Mapping::default();
     let mut value = converter.card(&name, options, &mut mapping);
     card::settle(&mut value, Kind::Card, &mapping, notes);
@@ -139,6 +157,8 @@ fn holds_something(value: &Value) -> bool {
 /// is reported as dropped at the end.
 struct Converter<'n> {
     data: Map<String, Value>,
+    /// The input's order of the texts.
+    orders: &'n HashMap<String, Vec<String>>,
     pointer: String,
     width: i64,
     height: i64,
@@ -151,9 +171,15 @@ struct Converter<'n> {
 }
 
 impl<'n> Converter<'n> {
-    fn new(data: Map<String, Value>, pointer: &str, notes: &'n mut Notes) -> Self {
+    fn new(
+        data: Map<String, Value>,
+        pointer: &str,
+        orders: &'n HashMap<String, Vec<String>>,
+        notes: &'n mut Notes,
+    ) -> Self {
         Converter {
             data,
+            orders,
             pointer: pointer.to_owned(),
             width: BASE_SIZE.0,
             height: BASE_SIZE.1,
@@ -585,7 +611,7 @@ impl<'n> Converter<'n> {
         let group_pointer = format!("/data/children/{index}");
         mapping.add(group_pointer.clone(), pointer.clone());
         let mut layers = Vec::with_capacity(texts.len());
-        for (key, text) in texts {
+        for (key, text) in offsets::in_order(texts, self.orders.get(&pointer)) {
             let text_pointer = join(&pointer, &key);
             if let Some(layer) = self.text(&key, text, &text_pointer) {
                 mapping.add(

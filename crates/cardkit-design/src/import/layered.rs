@@ -12,12 +12,15 @@
 use cardkit::Kind;
 use serde_json::{Map, Value};
 
+use std::collections::HashMap;
+
 use super::card::{self, Mapping};
 use super::notes::{join, token, Notes};
+use super::offsets;
 use super::{Format, ImportOptions, ImportedDocument, Part};
 
 /// Converts the one document of a layered (or spec-shaped) input.
-pub(super) fn convert(value: Value, format: Format, options: &ImportOptions) -> Part {
+pub(super) fn convert(value: Value, format: Format, options: &ImportOptions, bytes: &[u8]) -> Part {
     let mut notes = Notes::default();
     let Value::Object(root) = value else {
         notes.not_convertible("", "a template or card design is an object".to_owned());
@@ -33,7 +36,10 @@ pub(super) fn convert(value: Value, format: Format, options: &ImportOptions) -> 
         .any(|member| root.contains_key(*member));
     let (kind, value) = match (format, is_template) {
         (Format::Spec, _) => (Kind::Template, spec_template(root, options, &mut notes)),
-        (_, true) => (Kind::Template, template(root, options, &mut notes)),
+        (_, true) => {
+            let orders = offsets::key_orders(bytes, &keyed_pointers(&root));
+            (Kind::Template, template(root, options, &orders, &mut notes))
+        }
         (_, false) => (Kind::Card, card(root, options, &mut notes)),
     };
     let document = value.map(|value| {
@@ -112,10 +118,43 @@ fn card(root: Map<String, Value>, options: &ImportOptions, notes: &mut Notes) ->
     Some(value)
 }
 
+/// The input's order of member names, at the objects that become lists.
+type Orders = HashMap<String, Vec<String>>;
+
+/// The objects keyed by id whose order makes a list: the image sets, and
+/// the variants and masks of each.
+fn keyed_pointers(root: &Map<String, Value>) -> Vec<String> {
+    let mut pointers = Vec::new();
+    let sets: Vec<(String, &Value)> = match root
+        .get("context")
+        .and_then(|context| context.get("imageSets"))
+    {
+        Some(Value::Object(sets)) => {
+            pointers.push("/context/imageSets".to_owned());
+            sets.iter().map(|(id, set)| (id.clone(), set)).collect()
+        }
+        Some(Value::Array(sets)) => sets
+            .iter()
+            .enumerate()
+            .map(|(i, set)| (i.to_string(), set))
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (id, set) in sets {
+        for member in ["variants", "masks"] {
+            if set.get(member).is_some_and(Value::is_object) {
+                pointers.push(format!("{}/{member}", join("/context/imageSets", &id)));
+            }
+        }
+    }
+    pointers
+}
+
 /// A template of the layered format.
 fn template(
     mut root: Map<String, Value>,
     options: &ImportOptions,
+    orders: &Orders,
     notes: &mut Notes,
 ) -> Option<Value> {
     let mut output = Map::new();
@@ -146,7 +185,7 @@ fn template(
     };
     output.insert(
         "context".to_owned(),
-        Value::Object(self::context(context, &mut mapping, notes)),
+        Value::Object(self::context(context, orders, &mut mapping, notes)),
     );
     let Some(card) = root.remove("card") else {
         notes.not_convertible("/card", "a template needs its `card`".to_owned());
@@ -218,6 +257,7 @@ fn name(root: &mut Map<String, Value>, notes: &mut Notes) -> String {
 /// The spec's TemplateContext of a layered one.
 fn context(
     mut context: Map<String, Value>,
+    orders: &Orders,
     mapping: &mut Mapping,
     notes: &mut Notes,
 ) -> Map<String, Value> {
@@ -248,7 +288,10 @@ fn context(
         output.insert("license".to_owned(), license);
     }
     if let Some(sets) = context.remove("imageSets") {
-        output.insert("imageSets".to_owned(), image_sets(sets, mapping, notes));
+        output.insert(
+            "imageSets".to_owned(),
+            image_sets(sets, orders, mapping, notes),
+        );
     }
     if let Some(fonts) = context.remove("fonts") {
         output.insert("fonts".to_owned(), fonts);
@@ -299,9 +342,12 @@ fn context(
 
 /// Image sets keyed by id as a list in document order (the ids reported),
 /// each set's variants and masks likewise.
-fn image_sets(sets: Value, mapping: &mut Mapping, notes: &mut Notes) -> Value {
+fn image_sets(sets: Value, orders: &Orders, mapping: &mut Mapping, notes: &mut Notes) -> Value {
     let entries: Vec<(Option<String>, Value)> = match sets {
-        Value::Object(sets) => sets.into_iter().map(|(id, set)| (Some(id), set)).collect(),
+        Value::Object(sets) => offsets::in_order(sets, orders.get("/context/imageSets"))
+            .into_iter()
+            .map(|(id, set)| (Some(id), set))
+            .collect(),
         Value::Array(sets) => sets.into_iter().map(|set| (None, set)).collect(),
         other => return other,
     };
@@ -335,10 +381,15 @@ fn image_sets(sets: Value, mapping: &mut Mapping, notes: &mut Notes) -> Value {
             set.insert("prototype".to_owned(), Value::Object(Map::new()));
         }
         for member in ["variants", "masks"] {
-            if let Some(Value::Object(by_id)) = set.get(member) {
-                let by_id = by_id.clone();
+            if !set.get(member).is_some_and(Value::is_object) {
+                continue;
+            }
+            if let Some(Value::Object(by_id)) = set.remove(member) {
+                let order = orders.get(&format!("{in_pointer}/{member}"));
                 let mut list = Vec::with_capacity(by_id.len());
-                for (position, (id, item)) in by_id.into_iter().enumerate() {
+                for (position, (id, item)) in
+                    offsets::in_order(by_id, order).into_iter().enumerate()
+                {
                     let item_pointer = format!("{in_pointer}/{member}/{}", token(&id));
                     notes.dropped(
                         &item_pointer,

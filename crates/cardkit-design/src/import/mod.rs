@@ -36,6 +36,7 @@ mod layered;
 mod names;
 mod notes;
 mod offsets;
+mod ordered;
 
 use cardkit::codes::CodeExplained;
 use cardkit::report::{DocumentReport, FileReport, Layout, Omitted};
@@ -89,6 +90,31 @@ pub struct ImportedDocument {
     /// Where it comes from in the input: `""` for the root, `/3` for the
     /// fourth entry of a classic save file.
     pub pointer: String,
+}
+
+impl ImportedDocument {
+    /// The document as indented JSON (and a final new line), its members in
+    /// the spec's order.
+    #[must_use]
+    pub fn to_json_pretty(&self) -> String {
+        let mut text = serde_json::to_string_pretty(&self.ordered()).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// The document as one line of JSON (without the new line), its members
+    /// in the spec's order.
+    #[must_use]
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(&self.ordered()).unwrap_or_default()
+    }
+
+    fn ordered(&self) -> ordered::Ordered<'_> {
+        ordered::Ordered {
+            value: &self.value,
+            shape: ordered::Shape::Model(self.kind.model()),
+        }
+    }
 }
 
 /// What importing one input gives.
@@ -192,8 +218,8 @@ fn convert(bytes: &[u8], options: &ImportOptions) -> (Option<Format>, Vec<Part>)
         Err(why) => return (None, vec![Part::failed(why)]),
     };
     let parts = match format {
-        Format::Layered | Format::Spec => vec![layered::convert(value, format, options)],
-        Format::Classic => classic::convert(value, options),
+        Format::Layered | Format::Spec => vec![layered::convert(value, format, options, bytes)],
+        Format::Classic => classic::convert(value, options, bytes),
     };
     (Some(format), parts)
 }

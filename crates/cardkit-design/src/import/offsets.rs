@@ -16,6 +16,62 @@ pub(super) struct Offsets {
 #[derive(Default)]
 struct Node {
     children: HashMap<String, Node>,
+    /// The names of the object here are wanted, in order.
+    keys: bool,
+}
+
+/// The member names of the objects at `pointers`, in the order the input
+/// has them (a name given twice, where it first is), found in one walk.
+pub(super) fn key_orders(bytes: &[u8], pointers: &[String]) -> HashMap<String, Vec<String>> {
+    let mut root = Node::default();
+    for pointer in pointers {
+        let mut node = &mut root;
+        for token in tokens(pointer) {
+            node = node.children.entry(token).or_default();
+        }
+        node.keys = true;
+    }
+    let mut found = HashMap::new();
+    let mut orders = HashMap::new();
+    let start = value_start(bytes, bytes.strip_prefix(BOM).map_or(0, |_| BOM.len()));
+    walk_keys(
+        bytes,
+        start,
+        &root,
+        &mut String::new(),
+        &mut found,
+        &mut orders,
+    );
+    orders
+}
+
+fn walk_keys(
+    bytes: &[u8],
+    at: usize,
+    node: &Node,
+    pointer: &mut String,
+    found: &mut HashMap<String, usize>,
+    orders: &mut HashMap<String, Vec<String>>,
+) {
+    if node.keys && bytes.get(at) == Some(&b'{') {
+        let mut names: Vec<String> = Vec::new();
+        for member in Scanner::new(bytes, at).members() {
+            if !names.iter().any(|name| *name == member.name) {
+                names.push(member.name.into_owned());
+            }
+        }
+        orders.insert(pointer.clone(), names);
+    }
+    walk_with(
+        bytes,
+        at,
+        node,
+        pointer,
+        found,
+        &mut |bytes, at, child, pointer, found| {
+            walk_keys(bytes, at, child, pointer, found, orders);
+        },
+    );
 }
 
 impl Offsets {
@@ -76,6 +132,30 @@ fn walk(
     pointer: &mut String,
     found: &mut HashMap<String, usize>,
 ) {
+    walk_with(
+        bytes,
+        at,
+        node,
+        pointer,
+        found,
+        &mut |bytes, at, child, pointer, found| {
+            walk(bytes, at, child, pointer, found);
+        },
+    );
+}
+
+type Descend<'d> = dyn FnMut(&[u8], usize, &Node, &mut String, &mut HashMap<String, usize>) + 'd;
+
+/// Records the offset of the value at `at`, and calls `descend` on each
+/// member or item of it that a child of `node` wants.
+fn walk_with(
+    bytes: &[u8],
+    at: usize,
+    node: &Node,
+    pointer: &mut String,
+    found: &mut HashMap<String, usize>,
+    descend: &mut Descend<'_>,
+) {
     found.insert(pointer.clone(), at);
     if node.children.is_empty() {
         return;
@@ -88,7 +168,7 @@ fn walk(
                 if let Some(child) = node.children.get(member.name.as_ref()) {
                     pointer.push('/');
                     pointer.push_str(&super::notes::token(&member.name));
-                    walk(bytes, member.value_at, child, pointer, found);
+                    descend(bytes, member.value_at, child, pointer, found);
                     pointer.truncate(length);
                 }
             }
@@ -105,7 +185,7 @@ fn walk(
                 if let Some(child) = node.children.get(&index.to_string()) {
                     pointer.push('/');
                     pointer.push_str(&index.to_string());
-                    walk(bytes, item, child, pointer, found);
+                    descend(bytes, item, child, pointer, found);
                     pointer.truncate(length);
                 }
                 if scanner.skip_structure().is_err() || !matches!(scanner.after_item(), Ok(true)) {
@@ -116,6 +196,21 @@ fn walk(
         }
         _ => {}
     }
+}
+
+/// The members of `map` in `order` (the input's), any others after them.
+pub(super) fn in_order(
+    mut map: serde_json::Map<String, serde_json::Value>,
+    order: Option<&Vec<String>>,
+) -> Vec<(String, serde_json::Value)> {
+    let mut ordered = Vec::with_capacity(map.len());
+    for name in order.into_iter().flatten() {
+        if let Some(value) = map.remove(name) {
+            ordered.push((name.clone(), value));
+        }
+    }
+    ordered.extend(map);
+    ordered
 }
 
 /// The offset of the first bracket nested deeper than `limit` arrays and
