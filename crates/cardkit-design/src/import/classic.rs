@@ -165,9 +165,9 @@ struct Converter<'n> {
     notes: &'n mut Notes,
     /// Distinct unknown text codes reported so far.
     codes: BTreeSet<String>,
-    /// Texts written with the tool's default colour or font, which are not
-    /// the spec's defaults.
-    defaulted: bool,
+    /// Texts written with the tool's default colour, font: not the spec's.
+    defaulted_color: bool,
+    defaulted_font: bool,
 }
 
 impl<'n> Converter<'n> {
@@ -185,7 +185,8 @@ impl<'n> Converter<'n> {
             height: BASE_SIZE.1,
             notes,
             codes: BTreeSet::new(),
-            defaulted: false,
+            defaulted_color: false,
+            defaulted_font: false,
         }
     }
 
@@ -234,13 +235,23 @@ impl<'n> Converter<'n> {
         if let Some(texts) = self.texts("bottomInfo", "Bottom Info", children.len(), mapping) {
             children.push(texts);
         }
-        if self.defaulted {
+        let texts = join(&self.pointer, "text");
+        if self.defaulted_color {
             self.notes.derived(
-                &join(&self.pointer, "text"),
+                &texts,
                 "Text.color",
-                &json!({"color": "black", "font": "mplantin"}),
-                "the design tool's defaults, written on each text that names no colour or font \
-                 (the spec's defaults are white and none)",
+                &json!("black"),
+                "the design tool's default, written on each text that names no colour (the \
+                 spec's default is white)",
+            );
+        }
+        if self.defaulted_font {
+            self.notes.derived(
+                &texts,
+                "Text.font",
+                &json!("mplantin"),
+                "the design tool's default, written on each text that names no font (the spec \
+                 has none)",
             );
         }
         let data = std::mem::take(&mut self.data);
@@ -651,7 +662,7 @@ impl<'n> Converter<'n> {
         let font = match text.remove("font") {
             Some(Value::String(font)) if !font.is_empty() => font,
             _ => {
-                self.defaulted = true;
+                self.defaulted_font = true;
                 "mplantin".to_owned()
             }
         };
@@ -669,7 +680,7 @@ impl<'n> Converter<'n> {
                 "black".to_owned()
             }
             None => {
-                self.defaulted = true;
+                self.defaulted_color = true;
                 "black".to_owned()
             }
         };
