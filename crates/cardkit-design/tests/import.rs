@@ -451,3 +451,97 @@ fn the_asset_root_is_the_outputs() {
         "https://assets.example.org/"
     );
 }
+
+#[test]
+fn a_classic_entrys_members_are_carried_over_or_reported_each() {
+    let save = br##"[{"key": "Test", "data": {"width": 1000, "height": 2000, "marginX": 0.01,
+      "frames": [
+        {"name": "Top", "src": "top.png", "bounds": {"x": 0.1, "y": 0.2, "width": 0.5, "height": 0.25},
+         "opacity": 50, "colorOverlayCheck": true, "colorOverlay": "#ff0000", "erase": true,
+         "preserveAlpha": true, "hslHue": 30, "mode": "multiply", "masks": [{"name": "Half", "src": "half.svg"}]},
+        {"name": "No picture"},
+        {"name": "Bottom", "src": "bottom.png", "mode": "source-over", "hslHue": 0, "masks": []}
+      ],
+      "text": {"rules": {"text": "Flying{line}{bold}Haste{/bold}", "x": 0.1, "y": 0.5, "width": 0.8,
+         "height": 0.2, "size": 0.03, "noVerticalCenter": true, "rotation": 90, "shadowX": 0.002,
+         "shadowY": -0.001, "lineSpacing": 0.1, "align": "justify"}},
+      "watermarkSource": "w.svg", "watermarkLeft": "#00ff00", "watermarkRight": "#0000ff",
+      "watermarkOpacity": 0.4, "version": "m15", "manaSymbols": [], "margins": false}}]"##;
+    let imported = import(save, &ImportOptions::default());
+    assert!(
+        imported.report.is_valid(),
+        "{}",
+        report_text("save", &imported.report)
+    );
+    let card = &imported.documents[0].value;
+    assert!(validation(Kind::Card, card).is_empty());
+    assert_eq!(card["marginX"], 10);
+    let frames = group(card, "Frames");
+    // Drawn last first: the bottom frame, then the top one.
+    assert_eq!(frames[0]["name"], "Bottom");
+    assert_eq!(frames[0]["width"], 1000);
+    assert_eq!(frames[1]["name"], "Top");
+    assert_eq!(
+        (
+            &frames[1]["x"],
+            &frames[1]["y"],
+            &frames[1]["width"],
+            &frames[1]["height"]
+        ),
+        (
+            &Value::from(100),
+            &Value::from(400),
+            &Value::from(500),
+            &Value::from(500)
+        )
+    );
+    assert_eq!(frames[1]["opacity"], 0.5);
+    assert_eq!(frames[1]["filters"][0]["color"], "#ff0000");
+    assert_eq!(frames[1]["masks"][0]["name"], "Half");
+    let text = &group(card, "Text")[0];
+    assert_eq!(text["verticalAlign"], "top");
+    assert_eq!(text["rotation"], 90);
+    assert_eq!(text["size"], 60);
+    assert_eq!(
+        text["filters"][0],
+        serde_json::json!({"type": "shadow", "x": 2, "y": -2})
+    );
+    let watermark = card["data"]["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == "Watermark")
+        .unwrap();
+    assert_eq!(watermark["filters"][0]["color"], "#00ff00");
+    assert_eq!(watermark["opacity"], 0.4);
+    let found: Vec<(Code, &str)> = imported.report.documents[0]
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.pointer.as_str()))
+        .collect();
+    let expected = [
+        (Code::DroppedMember, "/0/data/frames/0/erase"),
+        (Code::DroppedMember, "/0/data/frames/0/preserveAlpha"),
+        (Code::DroppedMember, "/0/data/frames/0/hslHue"),
+        (Code::DroppedMember, "/0/data/frames/0/mode"),
+        (Code::DroppedMember, "/0/data/frames/1"),
+        (Code::UnknownTextCode, "/0/data/text/rules/text"),
+        (Code::UnknownTextCode, "/0/data/text/rules/text"),
+        (Code::DroppedMember, "/0/data/text/rules/lineSpacing"),
+        (Code::DroppedMember, "/0/data/text/rules/align"),
+        (Code::DroppedMember, "/0/data/watermarkRight"),
+        // No `watermarkBounds`: the whole card.
+        (Code::DerivedValue, "/0/data/watermarkSource"),
+        (Code::DroppedMember, "/0/data/version"),
+    ];
+    for item in &expected {
+        assert!(found.contains(item), "{item:?} not in {found:#?}");
+    }
+    // The texts' colour and font are the tool's defaults, said once each.
+    let derived = found
+        .iter()
+        .filter(|found| **found == (Code::DerivedValue, "/0/data/text"))
+        .count();
+    assert_eq!(derived, 2, "{found:#?}");
+    assert_eq!(found.len(), expected.len() + derived, "{found:#?}");
+}
