@@ -321,3 +321,22 @@ fn explain_shows_the_import_codes_as_the_import_gives_them() {
         assert!(text.contains("`cardkit import example.json`"), "{text}");
     }
 }
+
+#[test]
+fn standard_input_is_read_as_a_file() {
+    let output = cardkit()
+        .args(["import", "-"])
+        .write_stdin(LAYERED)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let template: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(template["name"], "Plain");
+    // The report names standard input `-`, as the path given.
+    let report = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        report.contains("-:1:43: warning[dropped_member]"),
+        "{report}"
+    );
+}

@@ -125,7 +125,8 @@ impl Notes {
 }
 
 /// The diagnostics of each document's notes, located in `bytes`, each
-/// document's in input order.
+/// document's in input order. All are located in one pass over the bytes,
+/// whatever the number of documents.
 pub(super) fn diagnostics(bytes: &[u8], all: Vec<Notes>) -> Vec<Vec<Diagnostic>> {
     let pointers: Vec<&str> = all
         .iter()
@@ -134,20 +135,32 @@ pub(super) fn diagnostics(bytes: &[u8], all: Vec<Notes>) -> Vec<Vec<Diagnostic>>
         .map(|note| note.pointer.as_str())
         .collect();
     let found = offsets::Offsets::find(bytes, &pointers);
-    let mut documents = Vec::with_capacity(all.len());
-    for notes in all {
-        let mut diagnostics: Vec<Diagnostic> = notes
-            .notes
-            .into_iter()
-            .map(|note| {
-                let offset = note.offset.unwrap_or_else(|| found.of(&note.pointer));
-                Diagnostic::new(note.detail, note.severity, note.pointer, note.field, offset)
-            })
-            .collect();
-        cardkit::validate::locate_in(bytes, &mut diagnostics);
-        diagnostics.extend(notes.located);
+    let mut made: Vec<(usize, Diagnostic)> = Vec::new();
+    let mut located: Vec<Vec<Diagnostic>> = Vec::with_capacity(all.len());
+    for (document, notes) in all.into_iter().enumerate() {
+        for note in notes.notes {
+            let offset = note.offset.unwrap_or_else(|| found.of(&note.pointer));
+            let diagnostic =
+                Diagnostic::new(note.detail, note.severity, note.pointer, note.field, offset);
+            made.push((document, diagnostic));
+        }
+        located.push(notes.located);
+    }
+    let mut diagnostics: Vec<Diagnostic> = Vec::with_capacity(made.len());
+    let owners: Vec<usize> = made
+        .into_iter()
+        .map(|(document, diagnostic)| {
+            diagnostics.push(diagnostic);
+            document
+        })
+        .collect();
+    cardkit::validate::locate_in(bytes, &mut diagnostics);
+    let mut documents = located;
+    for (document, diagnostic) in owners.into_iter().zip(diagnostics) {
+        documents[document].push(diagnostic);
+    }
+    for diagnostics in &mut documents {
         diagnostics.sort_by_key(|diagnostic| diagnostic.offset);
-        documents.push(diagnostics);
     }
     documents
 }
