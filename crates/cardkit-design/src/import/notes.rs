@@ -38,7 +38,7 @@ impl Notes {
             pointer,
             None,
             Detail::DroppedMember {
-                member: member.to_owned(),
+                member: cut(member),
                 reason: reason.into(),
             },
         );
@@ -63,7 +63,7 @@ impl Notes {
             pointer,
             Some("Text.text".to_owned()),
             Detail::UnknownTextCode {
-                text_code: text_code.to_owned(),
+                text_code: cut(text_code),
             },
         );
     }
@@ -181,6 +181,19 @@ fn quoted(value: &Value) -> String {
     }
     let head: String = text.chars().take(QUOTED_CHARS).collect();
     format!("{head}…")
+}
+
+/// A name from the input as a message quotes it: cut after
+/// [`QUOTED_CHARS`] characters (a member name may be megabytes long).
+fn cut(name: &str) -> String {
+    if name.len() <= QUOTED_CHARS {
+        return name.to_owned();
+    }
+    let mut head: String = name.chars().take(QUOTED_CHARS).collect();
+    if head.len() < name.len() {
+        head.push('…');
+    }
+    head
 }
 
 /// A JSON Pointer token for `key` (RFC 6901: `~` as `~0`, `/` as `~1`).
