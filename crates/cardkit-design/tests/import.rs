@@ -545,3 +545,46 @@ fn a_classic_entrys_members_are_carried_over_or_reported_each() {
     assert_eq!(derived, 2, "{found:#?}");
     assert_eq!(found.len(), expected.len() + derived, "{found:#?}");
 }
+
+#[test]
+fn a_layered_document_that_cannot_be_valid_is_an_error_at_its_place_in_the_input() {
+    let cases: [(&[u8], Code, &str); 4] = [
+        // The validator's own finding, at the input's pointer.
+        (
+            br#"{"metadata": {"name": "T"}, "card": {"name": "", "width": "750", "height": 1}}"#,
+            Code::WrongType,
+            "/card/width",
+        ),
+        (
+            br#"{"metadata": {"name": "T"}, "context": {"imageSets": {"frame": {"prototype": {}, "variants": {"red": {"name": "Red", "src": 1, "thumb": ""}}}}}, "card": {"name": "", "width": 1, "height": 1}}"#,
+            Code::WrongType,
+            "/context/imageSets/frame/variants/red/src",
+        ),
+        (br#"{"metadata": {"name": "T"}, "context": {}}"#, Code::NotConvertible, "/card"),
+        (br#"{"name": "Card", "width": 750, "height": 1050, "data": {"children": [{"type": "video"}]}}"#, Code::UnknownDiscriminator, "/data/children/0/type"),
+    ];
+    for (bytes, code, pointer) in cases {
+        let imported = import(bytes, &ImportOptions::default());
+        assert!(imported.documents.is_empty(), "{pointer}");
+        let errors: Vec<_> = imported.report.documents[0]
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == cardkit::Severity::Error)
+            .map(|d| (d.code, d.pointer.as_str()))
+            .collect();
+        assert_eq!(errors, [(code, pointer)]);
+    }
+    // A set without a prototype gets an empty one, said so.
+    let imported = import(
+        br#"{"metadata": {"name": "T"}, "context": {"imageSets": {"frame": {"variants": {}}}}, "card": {"name": "", "width": 1, "height": 1}}"#,
+        &ImportOptions::default(),
+    );
+    assert_eq!(
+        imported.documents[0].value["context"]["imageSets"][0]["prototype"],
+        serde_json::json!({})
+    );
+    assert!(imported.report.documents[0]
+        .diagnostics
+        .iter()
+        .any(|d| (d.code, d.pointer.as_str()) == (Code::DerivedValue, "/context/imageSets/frame")));
+}
