@@ -6,4 +6,5 @@
 //! read only from local files or `data:` URIs.
 
 pub mod assets;
+pub mod import;
 pub mod symbols;
