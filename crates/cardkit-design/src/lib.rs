@@ -4,3 +4,7 @@
 //!
 //! Nothing here reaches the network: assets are resolved to locations and
 //! read only from local files or `data:` URIs.
+#![deny(missing_docs)]
+
+pub mod layers;
+pub mod source;
