@@ -6,5 +6,6 @@
 //! read only from local files or `data:` URIs.
 #![deny(missing_docs)]
 
+pub mod expand;
 pub mod layers;
 pub mod source;
