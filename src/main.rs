@@ -3,13 +3,16 @@
 
 mod allocator;
 mod config;
+mod design_file;
 mod diff;
 mod dummy;
+mod expand;
 mod explain;
 mod export;
 mod fields;
 mod generate;
 mod kind;
+mod layers;
 mod migrate;
 mod options;
 mod output;
@@ -143,6 +146,28 @@ enum Command {
     /// JSON and JSON Lines files, a store made by `cardkit export`).
     #[command(subcommand)]
     Migrate(migrate::Command),
+    /// Lists the layers of a template's card or of a card design, each with
+    /// its JSON Pointer, type, name, tags and box: all of them, or those
+    /// found by name, pattern, tag and type. The order is depth first: a
+    /// layer's children, then its masks, then the layer.
+    ///
+    /// Exit status: 0 when a layer is found, 1 when none is, 2 when the file
+    /// cannot be read or is not a template or card design in the spec's
+    /// shape (`cardkit import` converts the design tool's older layout).
+    #[command(
+        after_help = "Examples:\n  cardkit layers card.json --name Title\n  cardkit layers template.json --tag editable --type text --format json\n  cardkit layers card.json --regex '.+le' --first"
+    )]
+    Layers(layers::Args),
+    /// Prints the image layer a variant of a template's image set makes: the
+    /// set's prototype with the variant over it, the masks asked for, and
+    /// the card's size where neither gives one; ready to add to a card.
+    ///
+    /// Exit status: 0, or 2 when the template cannot be read or the set,
+    /// variant or mask is not there (the error lists those there are).
+    #[command(
+        after_help = "Examples:\n  cardkit expand template.json --set 1 --variant 'Right Stat Box'\n  cardkit expand template.json --set frame --variant 'Black Frame' --mask 'Right Half'"
+    )]
+    Expand(expand::Args),
 }
 
 fn main() -> ExitCode {
@@ -186,6 +211,8 @@ fn main() -> ExitCode {
             }
             migrate::run(&command)
         }
+        Command::Layers(args) => layers::run(&args),
+        Command::Expand(args) => expand::run(&args),
         Command::Export(mut args) => {
             configured("export", &mut args.validation, &mut args.running, matches);
             if let Err(why) = args.check() {
