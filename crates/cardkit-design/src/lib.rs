@@ -6,6 +6,8 @@
 //! read only from local files or `data:` URIs.
 #![deny(missing_docs)]
 
+pub mod assets;
 pub mod expand;
 pub mod layers;
 pub mod source;
+pub mod symbols;
