@@ -2,6 +2,7 @@
 //! library's reports. Everything about documents lives in the library.
 
 mod allocator;
+mod assets;
 mod config;
 mod design_file;
 mod diff;
@@ -168,6 +169,19 @@ enum Command {
         after_help = "Examples:\n  cardkit expand template.json --set 1 --variant 'Right Stat Box'\n  cardkit expand template.json --set frame --variant 'Black Frame' --mask 'Right Half'"
     )]
     Expand(expand::Args),
+    /// Lists every asset of a template or card design: where its `src` is,
+    /// what it is for (frame, mask, font, symbol, image, thumb) and where it
+    /// resolves; `data:` URIs with media type, size and SHA-256. Nothing is
+    /// fetched, no `src` is followed out of its root, and a `data:` URI is
+    /// decoded only up to 4 MiB. --rebase writes a copy moved to another
+    /// root; --check says what a local mirror lacks.
+    ///
+    /// Exit status: 0; 1 when an asset cannot be located or read (or, with
+    /// --check, the mirror lacks one); 2 when the file cannot be read.
+    #[command(
+        after_help = "Examples:\n  cardkit assets template.json\n  cardkit assets template.json --root https://example.org/designs/ --format json\n  cardkit assets template.json --rebase mirror/ -o local.json\n  cardkit assets template.json --check mirror/"
+    )]
+    Assets(assets::Args),
 }
 
 fn main() -> ExitCode {
@@ -213,6 +227,7 @@ fn main() -> ExitCode {
         }
         Command::Layers(args) => layers::run(&args),
         Command::Expand(args) => expand::run(&args),
+        Command::Assets(args) => assets::run(&args),
         Command::Export(mut args) => {
             configured("export", &mut args.validation, &mut args.running, matches);
             if let Err(why) = args.check() {

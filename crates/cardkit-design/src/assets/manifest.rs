@@ -154,7 +154,10 @@ pub struct Entry {
     pub pointer: String,
     /// What it is for.
     pub role: Role,
-    /// The `src` as written.
+    /// The `src` as written; serialized cut after the comma for a `data:`
+    /// URI (`data:image/png;base64,…`), whose content [`Entry::data`]
+    /// describes.
+    #[serde(serialize_with = "short_src")]
     pub src: String,
     /// What is resolved: `src`, or a symbol set's prefix and the symbol's
     /// `src`.
@@ -177,6 +180,16 @@ pub struct Entry {
     /// The byte span of the `src` string in the file, quotes included.
     #[serde(skip)]
     pub span: (usize, usize),
+}
+
+/// A `src` as the manifest shows it: a `data:` URI without its content.
+fn short_src<S: serde::Serializer>(src: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    match src.find(',') {
+        Some(comma) if src.starts_with("data:") && src.len() > comma + 1 => {
+            serializer.serialize_str(&format!("{},…", &src[..comma]))
+        }
+        _ => serializer.serialize_str(src),
+    }
 }
 
 /// What a `data:` URI holds.
