@@ -20,6 +20,7 @@ mod output;
 mod progress;
 mod schema;
 mod serve;
+mod symbols;
 mod validate;
 
 use std::io::{self, Write};
@@ -182,6 +183,17 @@ enum Command {
         after_help = "Examples:\n  cardkit assets template.json\n  cardkit assets template.json --root https://example.org/designs/ --format json\n  cardkit assets template.json --rebase mirror/ -o local.json\n  cardkit assets template.json --check mirror/"
     )]
     Assets(assets::Args),
+    /// Lists the symbols a template's texts can show: each name (in braces,
+    /// any case), its set, its image, scale, spacing and vertical shift;
+    /// warns of names defined twice; with --text, splits a text into runs of
+    /// text, symbols, text codes and unknown codes, with byte positions.
+    ///
+    /// Exit status: 0; 1 when the text has a code that names nothing; 2 when
+    /// the template cannot be read.
+    #[command(
+        after_help = "Examples:\n  cardkit symbols template.json\n  cardkit symbols template.json --text '{3}{U}{B} and {line}' --format json"
+    )]
+    Symbols(symbols::Args),
 }
 
 fn main() -> ExitCode {
@@ -228,6 +240,7 @@ fn main() -> ExitCode {
         Command::Layers(args) => layers::run(&args),
         Command::Expand(args) => expand::run(&args),
         Command::Assets(args) => assets::run(&args),
+        Command::Symbols(args) => symbols::run(&args),
         Command::Export(mut args) => {
             configured("export", &mut args.validation, &mut args.running, matches);
             if let Err(why) = args.check() {
