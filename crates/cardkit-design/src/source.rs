@@ -4,9 +4,9 @@
 
 use std::fmt;
 
+use cardkit::json::Scanner;
 use cardkit::model::{Card, Template};
 use cardkit::ParseError;
-use serde_json::Value;
 
 use crate::layers::{LayerQueries, LayerQuery};
 
@@ -25,18 +25,23 @@ impl Design {
     /// validated first, so an invalid one is reported with every problem.
     ///
     /// # Errors
-    /// [`ReadError`]: not JSON, not an object, in the design tool's older
-    /// layered layout, or invalid.
+    /// [`ReadError`]: not an object, in the design tool's older layered
+    /// layout, invalid (not JSON included), or nested too deep.
     pub fn read(bytes: &[u8]) -> Result<Design, ReadError> {
-        let root: Value = serde_json::from_slice(bytes).map_err(ReadError::Syntax)?;
-        let Value::Object(members) = &root else {
-            return Err(ReadError::NotAnObject(json_type(&root)));
-        };
-        let layered = layered_markers(&root);
+        // Told apart by the root's members alone, read by structure: the
+        // document is not held twice.
+        let root = members_at(bytes, first_byte(bytes));
+        if let Some(found) = not_an_object(bytes) {
+            return Err(ReadError::NotAnObject(found));
+        }
+        let layered = layered_markers(bytes, &root);
         if !layered.is_empty() {
             return Err(ReadError::Layered(layered));
         }
-        if members.contains_key("context") || members.contains_key("card") {
+        let is_template = root
+            .iter()
+            .any(|(name, _)| name == "context" || name == "card");
+        let result = if is_template {
             cardkit::from_slice::<Template>(bytes)
                 .map(|template| Design::Template(Box::new(template)))
                 .map_err(|error| ReadError::Invalid("template", error))
@@ -44,7 +49,15 @@ impl Design {
             cardkit::from_slice::<Card>(bytes)
                 .map(|card| Design::Card(Box::new(card)))
                 .map_err(|error| ReadError::Invalid("card design", error))
-        }
+        };
+        result.map_err(|error| match error {
+            ReadError::Invalid(_, cardkit::ParseError::Model(why))
+                if why.to_string().starts_with("recursion limit exceeded") =>
+            {
+                ReadError::TooDeep
+            }
+            other => other,
+        })
     }
 
     /// The card design: the file's, or the template's `card`.
@@ -87,21 +100,20 @@ impl LayerQueries for Design {
 /// Why a design file could not be read.
 #[derive(Debug)]
 pub enum ReadError {
-    /// Not JSON.
-    Syntax(serde_json::Error),
     /// JSON, but not an object: the type found.
     NotAnObject(&'static str),
-    /// In the design tool's older layered layout: the pointers of the
-    /// members that tell it.
+    /// In the design tool's older layered layout: the members that tell it.
     Layered(Vec<&'static str>),
-    /// Invalid as the kind it was taken for.
+    /// Invalid as the kind it was taken for (not JSON included).
     Invalid(&'static str, ParseError),
+    /// Valid, but nested deeper than the typed models read (serde_json's
+    /// limit of 128 levels).
+    TooDeep,
 }
 
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReadError::Syntax(error) => write!(f, "not JSON: {error}"),
             ReadError::NotAnObject(found) => write!(
                 f,
                 "expected a template or a card design (a JSON object), found {found}"
@@ -113,39 +125,72 @@ impl fmt::Display for ReadError {
                 markers.join(", ")
             ),
             ReadError::Invalid(kind, error) => write!(f, "invalid {kind}: {error}"),
+            ReadError::TooDeep => f.write_str(
+                "the layers are nested deeper than the 128 levels the typed models read",
+            ),
         }
     }
 }
 
 impl std::error::Error for ReadError {}
 
+/// Where the first byte that is not white space is.
+fn first_byte(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+        .unwrap_or(bytes.len())
+}
+
+/// The JSON type of the root, when it is a value but not an object.
+fn not_an_object(bytes: &[u8]) -> Option<&'static str> {
+    let rest = &bytes[first_byte(bytes)..];
+    match rest.first()? {
+        b'[' => Some("an array"),
+        b'"' => Some("a string"),
+        b'-' | b'0'..=b'9' => Some("a number"),
+        _ if rest.starts_with(b"true") || rest.starts_with(b"false") => Some("a boolean"),
+        _ if rest.starts_with(b"null") => Some("null"),
+        // Not JSON: the validator says where and why.
+        _ => None,
+    }
+}
+
+/// The members of the object at `at` (none if there is none there): each
+/// name and where its value starts.
+fn members_at(bytes: &[u8], at: usize) -> Vec<(String, usize)> {
+    if bytes.get(at) != Some(&b'{') {
+        return Vec::new();
+    }
+    Scanner::new(bytes, at)
+        .members()
+        .map(|member| (member.name.into_owned(), member.value_at))
+        .collect()
+}
+
 /// The members of a template that only the older layered layout has.
-fn layered_markers(root: &Value) -> Vec<&'static str> {
+fn layered_markers(bytes: &[u8], root: &[(String, usize)]) -> Vec<&'static str> {
+    let at = |members: &[(String, usize)], name: &str| {
+        members
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, value)| *value)
+    };
     let mut markers = Vec::new();
-    if root.get("metadata").is_some_and(Value::is_object) {
+    if at(root, "metadata").is_some_and(|v| bytes[v] == b'{') {
         markers.push("/metadata");
     }
-    if let Some(context) = root.get("context") {
-        if context.get("imageSets").is_some_and(Value::is_object) {
+    if let Some(context) = at(root, "context") {
+        let context = members_at(bytes, context);
+        if at(&context, "imageSets").is_some_and(|v| bytes[v] == b'{') {
             markers.push("/context/imageSets is an object");
         }
-        if context.get("symbolExtension").is_some() {
+        if at(&context, "symbolExtension").is_some() {
             markers.push("/context/symbolExtension");
         }
-        if context.get("ui").is_some() {
+        if at(&context, "ui").is_some() {
             markers.push("/context/ui");
         }
     }
     markers
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }

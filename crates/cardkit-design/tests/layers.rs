@@ -456,3 +456,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_file_that_is_no_design_says_why() {
+    use cardkit_design::source::ReadError;
+    let read = |text: &str| Design::read(text.as_bytes()).unwrap_err();
+    assert!(matches!(read("[1]"), ReadError::NotAnObject("an array")));
+    assert!(matches!(read("  null"), ReadError::NotAnObject("null")));
+    let error = read("nope").to_string();
+    assert!(error.contains("invalid_json"), "{error}");
+    let error = read(r#"{"name": "C", "width": "wide", "height": 1}"#).to_string();
+    assert!(
+        error.starts_with("invalid card design:") && error.contains("/width"),
+        "{error}"
+    );
+    // Deeper than serde_json reads into the models: an error, not a crash.
+    let mut layer = json!({"type": "image", "src": "a.png"});
+    for _ in 0..300 {
+        layer = json!({"type": "group", "children": [layer]});
+    }
+    let deep = json!({"name": "D", "width": 1, "height": 1, "data": layer});
+    let text = serde_json::to_string(&deep).unwrap();
+    assert!(matches!(
+        Design::read(text.as_bytes()),
+        Err(ReadError::TooDeep)
+    ));
+}
