@@ -439,3 +439,20 @@ fn members_are_found_through_escapes() {
         .collect();
     assert_eq!(found, [("/a~1b/src", "x/y.png"), ("/list/0/thumb", "t\"q")]);
 }
+
+#[test]
+fn a_text_nested_too_deep_is_an_error_not_a_crash() {
+    use cardkit_design::assets::manifest::{MembersError, MAX_DEPTH};
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert!(
+        matches!(asset_members(deep.as_bytes()), Err(MembersError::TooDeep(at)) if at == MAX_DEPTH + 1)
+    );
+    assert!(rebase(deep.as_bytes(), None, "x").is_err());
+    // The deepest string read is at depth MAX_DEPTH (the root is at 0).
+    let fine = format!(
+        "{}{{\"src\": \"a.png\"}}{}",
+        "[".repeat(MAX_DEPTH - 1),
+        "]".repeat(MAX_DEPTH - 1)
+    );
+    assert_eq!(asset_members(fine.as_bytes()).unwrap().len(), 1);
+}

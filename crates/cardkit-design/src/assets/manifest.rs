@@ -10,6 +10,7 @@
 //! [`check`].
 
 use std::collections::{HashMap, HashSet};
+use std::fmt;
 use std::path::Path;
 
 use cardkit::json::{Scanner, SyntaxError};
@@ -73,28 +74,65 @@ pub struct StringMember {
     pub value: String,
 }
 
+/// How deep [`asset_members`] reads: the spec's documented nesting limit.
+pub const MAX_DEPTH: usize = 512;
+
+/// Why the asset members of a text cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MembersError {
+    /// The text is not JSON.
+    Syntax(SyntaxError),
+    /// Objects and arrays nested deeper than [`MAX_DEPTH`]: where the first
+    /// one too deep starts, in bytes.
+    TooDeep(usize),
+}
+
+impl fmt::Display for MembersError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MembersError::Syntax(error) => {
+                write!(f, "not JSON at byte {}: {:?}", error.at, error.syntax)
+            }
+            MembersError::TooDeep(at) => {
+                write!(f, "nested deeper than {MAX_DEPTH} levels at byte {at}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MembersError {}
+
+impl From<SyntaxError> for MembersError {
+    fn from(error: SyntaxError) -> Self {
+        MembersError::Syntax(error)
+    }
+}
+
 /// Every string member named `src`, `thumb`, `srcPrefix` or
-/// `asset_root_url`, at any depth, in the file's order.
+/// `asset_root_url`, at any depth up to [`MAX_DEPTH`], in the file's order.
 ///
 /// # Errors
-/// The text is not JSON: where and why.
-pub fn asset_members(bytes: &[u8]) -> Result<Vec<StringMember>, SyntaxError> {
+/// The text is not JSON, or is nested too deep: where and why.
+pub fn asset_members(bytes: &[u8]) -> Result<Vec<StringMember>, MembersError> {
     let mut found = Vec::new();
     let mut scan = Scanner::new(bytes, 0);
     scan.ws();
-    walk(&mut scan, &mut String::new(), None, &mut found)?;
+    walk(&mut scan, &mut String::new(), None, 0, &mut found)?;
     Ok(found)
 }
 
 /// Reads the value at the cursor, recording the strings of asset members.
-/// Recursive: the file was validated before, so its depth is bounded by the
-/// validator's limit.
+/// Recursive, to [`MAX_DEPTH`] levels.
 fn walk(
     scan: &mut Scanner<'_>,
     pointer: &mut String,
     key: Option<&str>,
+    depth: usize,
     found: &mut Vec<StringMember>,
-) -> Result<(), SyntaxError> {
+) -> Result<(), MembersError> {
+    if depth > MAX_DEPTH {
+        return Err(MembersError::TooDeep(scan.pos));
+    }
     match scan.peek() {
         Some(b'{') => {
             if !scan.open()? {
@@ -106,7 +144,7 @@ fn walk(
                 let length = pointer.len();
                 pointer.push('/');
                 pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
-                walk(scan, pointer, Some(&name), found)?;
+                walk(scan, pointer, Some(&name), depth + 1, found)?;
                 pointer.truncate(length);
                 if !scan.after_member()? {
                     return Ok(());
@@ -122,7 +160,7 @@ fn walk(
                 let length = pointer.len();
                 pointer.push('/');
                 pointer.push_str(&index.to_string());
-                walk(scan, pointer, None, found)?;
+                walk(scan, pointer, None, depth + 1, found)?;
                 pointer.truncate(length);
                 index += 1;
                 if !scan.after_item()? {
@@ -143,7 +181,7 @@ fn walk(
             }
             Ok(())
         }
-        _ => scan.scalar(),
+        _ => Ok(scan.scalar()?),
     }
 }
 
@@ -210,8 +248,8 @@ pub struct Data {
 /// resolved by `resolver`.
 ///
 /// # Errors
-/// The text is not JSON.
-pub fn manifest(bytes: &[u8], resolver: &Resolver) -> Result<Vec<Entry>, SyntaxError> {
+/// As [`asset_members`].
+pub fn manifest(bytes: &[u8], resolver: &Resolver) -> Result<Vec<Entry>, MembersError> {
     let members = asset_members(bytes)?;
     // The prefix of each symbol set, by the set's pointer; the layers that
     // have a thumbnail (made from a variant).

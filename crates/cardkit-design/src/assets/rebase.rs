@@ -12,9 +12,7 @@
 
 use std::fmt;
 
-use cardkit::json::SyntaxError;
-
-use super::manifest::asset_members;
+use super::manifest::{asset_members, MembersError};
 use super::Root;
 
 /// One string rewritten.
@@ -43,8 +41,8 @@ pub struct Rebased {
 /// Why a design cannot be moved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RebaseError {
-    /// The file is not JSON.
-    Syntax(String),
+    /// The file is not JSON, or is nested too deep.
+    Unreadable(MembersError),
     /// The file's root is not an object.
     NotAnObject,
 }
@@ -52,7 +50,7 @@ pub enum RebaseError {
 impl fmt::Display for RebaseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RebaseError::Syntax(why) => write!(f, "not JSON: {why}"),
+            RebaseError::Unreadable(why) => write!(f, "{why}"),
             RebaseError::NotAnObject => f.write_str("the file's root is not an object"),
         }
     }
@@ -60,9 +58,9 @@ impl fmt::Display for RebaseError {
 
 impl std::error::Error for RebaseError {}
 
-impl From<SyntaxError> for RebaseError {
-    fn from(error: SyntaxError) -> Self {
-        RebaseError::Syntax(format!("at byte {}: {:?}", error.at, error.syntax))
+impl From<MembersError> for RebaseError {
+    fn from(error: MembersError) -> Self {
+        RebaseError::Unreadable(error)
     }
 }
 
@@ -71,7 +69,7 @@ impl From<SyntaxError> for RebaseError {
 /// root written `new`.
 ///
 /// # Errors
-/// The file is not JSON, or its root not an object.
+/// The file is not JSON, is nested too deep, or its root is not an object.
 pub fn rebase(bytes: &[u8], old: Option<&Root>, new: &str) -> Result<Rebased, RebaseError> {
     let members = asset_members(bytes)?;
     let old_prefix = match old {
