@@ -12,6 +12,7 @@ mod explain;
 mod export;
 mod fields;
 mod generate;
+mod import;
 mod kind;
 mod layers;
 mod migrate;
@@ -144,6 +145,18 @@ enum Command {
         after_help = "Examples:\n  cardkit config\n  cardkit config --as-of v5.0.0\n  cardkit config --config ci/cardkit.toml --format json"
     )]
     Config(config::Args),
+    /// Converts the design tool's own files (layered templates and card
+    /// designs, classic save files) to templates and card designs of the
+    /// spec's shapes, and reports everything that could not be carried over
+    /// at its JSON Pointer in the input.
+    ///
+    /// Exit status: 0 when every document is converted, 1 when one cannot be
+    /// (nothing is written for it), 2 for usage errors, inputs that cannot
+    /// be read and outputs that cannot be written.
+    #[command(
+        after_help = "Examples:\n  cardkit import template.json > template.spec.json\n  cardkit import --format json -o cards/ saved-cards.cardconjurer\n  cardkit import --push-filters --asset-root https://cards.example.org/ -o out.json template.json"
+    )]
+    Import(import::Args),
     /// Applies Migration notices to stored references to catalog ids (CSV,
     /// JSON and JSON Lines files, a store made by `cardkit export`).
     #[command(subcommand)]
@@ -212,6 +225,10 @@ fn main() -> ExitCode {
             validate::run(&args)
         }
         Command::Dummy(args) => dummy::run(&args),
+        Command::Import(args) => match args.options() {
+            Ok(options) => import::run(&args, &options),
+            Err(why) => usage_error("import", &why),
+        },
         Command::Completions(args) => generate::completions(&args, Cli::command()),
         Command::Man => generate::man(Cli::command()),
         Command::Fields(args) => fields::run(&args),

@@ -8,6 +8,7 @@
 
 pub mod assets;
 pub mod expand;
+pub mod import;
 pub mod layers;
 pub mod source;
 pub mod symbols;
