@@ -215,3 +215,37 @@ fn a_prototype_that_makes_no_valid_image_is_refused() {
     assert_eq!(layer["height"], 2100);
     assert_eq!(layer["x"], 0);
 }
+
+/// What `cardkit import` makes of the corpus template (it keeps no set
+/// names: sets are named by index) expands to the corpus card's layers too.
+#[test]
+fn the_imported_template_expands_by_index_to_the_cards_layers() {
+    use cardkit_design::import::{import, ImportOptions};
+    let Some(bytes) = support::corpus_bytes(ANGULAR) else {
+        return;
+    };
+    let imported = import(&bytes, &ImportOptions::default());
+    let [document] = imported.documents.as_slice() else {
+        panic!("one template imported")
+    };
+    let template: Template = serde_json::from_value(document.value.clone()).expect("a template");
+    let card: Value = serde_json::from_slice(
+        &support::corpus_bytes("raw/card/mightstone_dimirova-smiley_head.json").unwrap(),
+    )
+    .unwrap();
+    let frames = &card["data"]["children"][0]["children"];
+    for (set, variant, masks, layer) in [
+        ("1", "Right Stat Box", vec![], &frames[7]),
+        ("0", "Black Frame", vec!["Right Half"], &frames[2]),
+        ("0", "Blue Frame", vec![], &frames[1]),
+    ] {
+        let request = Request {
+            set,
+            variant,
+            masks,
+            fill: Fill::CardSize,
+        };
+        let expanded = expand(&template, &request).expect("the variant expands");
+        assert_eq!(&Value::Object(expanded), layer, "{variant}");
+    }
+}
