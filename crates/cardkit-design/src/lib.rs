@@ -4,7 +4,11 @@
 //!
 //! Nothing here reaches the network: assets are resolved to locations and
 //! read only from local files or `data:` URIs.
+#![deny(missing_docs)]
 
 pub mod assets;
+pub mod expand;
 pub mod import;
+pub mod layers;
+pub mod source;
 pub mod symbols;
