@@ -121,6 +121,8 @@ fn run_of(name: &str, extension: &str) -> Option<u64> {
 struct TableFile {
     schema: SchemaRef,
     builders: Vec<Builder>,
+    /// Rows written to the file in all.
+    rows: usize,
     /// Rows in the builders, and the bytes of their text.
     buffered: usize,
     buffered_bytes: usize,
@@ -377,9 +379,26 @@ struct Twice {
 }
 
 impl Twice {
-    fn is_empty(&self) -> bool {
-        self.dropped.iter().all(Vec::is_empty) && self.moved.is_empty()
+    /// Whether rows of table `t` are left out.
+    fn leaves_out(&self, t: usize) -> bool {
+        !self.dropped[t].is_empty() || !self.moved.is_empty() && uuid_column(t).is_some()
     }
+}
+
+/// The `uuid` column of table `t`, if it has one (that of a card, token or
+/// product, or of the rows they own).
+fn uuid_column(t: usize) -> Option<usize> {
+    let keys = keys();
+    keys.set_owned
+        .iter()
+        .find(|&&(owned, _, _)| owned == t)
+        .and_then(|&(_, _, uuid)| uuid)
+        .or_else(|| {
+            keys.uuid_owned
+                .iter()
+                .find(|&&(owned, _)| owned == t)
+                .map(|&(_, uuid)| uuid)
+        })
 }
 
 /// A table's folder in the build (`DIR/TABLE[/build=LABEL]`).
@@ -462,6 +481,7 @@ impl Parquet {
                     .map(|c| Builder::new(c.ty))
                     .collect(),
                 schema,
+                rows: 0,
                 buffered: 0,
                 buffered_bytes: 0,
                 writer,
@@ -760,6 +780,7 @@ impl Store for Parquet {
             for (builder, &cell) in file.builders.iter_mut().zip(&row[1..]) {
                 file.buffered_bytes += builder.append(cell, rows);
             }
+            file.rows += 1;
             file.buffered += 1;
             if file.buffered >= BATCH_ROWS || file.buffered_bytes >= BATCH_BYTES {
                 file.flush()?;
@@ -770,26 +791,27 @@ impl Store for Parquet {
     }
 
     fn commit(mut self: Box<Self>) -> Result<Changes, Error> {
-        if self.twice.written.iter().all(|&n| n == 0) {
+        if self.files.iter().all(|file| file.rows == 0) {
             // An empty run leaves nothing behind.
             self.abort();
             return Ok(Changes::default());
         }
         let mut commit = Commit::default();
-        let outcome = self.prepare_commit(&mut commit);
+        let outcome = self
+            .prepare_commit(&mut commit)
+            .and_then(|()| record_commit(&self.dir, &commit.operations));
         if let Err(error) = outcome {
+            // Nothing is recorded: the build is as it was.
             for path in &commit.temporaries {
                 let _ = std::fs::remove_file(path);
             }
             self.abort();
             return Err(error);
         }
-        let dir = self.dir.clone();
         let mut changes = std::mem::take(&mut self.changes);
         changes.emptied = self.emptying;
         changes.removed_rows += commit.removed_rows;
-        record_commit(&dir, &commit.operations)?;
-        finish_commit(&dir)?;
+        finish_commit(&self.dir)?;
         Ok(changes)
     }
 
@@ -858,17 +880,19 @@ impl Parquet {
         // This run's files: those with rows, and an empty one where the
         // build would have no file of the table (readers find one).
         let files = std::mem::take(&mut self.files);
+        commit
+            .temporaries
+            .extend(files.iter().map(|file| file.temporary.clone()));
         let twice = std::mem::take(&mut self.twice);
         for (t, mut file) in files.into_iter().enumerate() {
-            commit.temporaries.push(file.temporary.clone());
             file.flush()?;
             let temporary = file.temporary.clone();
             let at =
                 |e: &dyn std::fmt::Display| Error::new(format!("{}: {e}", temporary.display()));
             let inner = file.writer.into_inner().map_err(|e| at(&e))?;
             let handle = inner.into_inner().map_err(|e| at(e.error()))?;
-            let mut kept = twice.written[t];
-            if twice.is_empty() {
+            let mut kept = file.rows;
+            if !twice.leaves_out(t) {
                 handle.sync_all().map_err(|e| at(&e))?;
             } else {
                 drop(handle);
@@ -1111,21 +1135,9 @@ fn in_run_filter(
     t: usize,
     twice: &Twice,
 ) -> impl FnMut(&RecordBatch, usize) -> Result<BooleanArray, String> + '_ {
-    let keys = keys();
     let mut dropped = twice.dropped[t].clone();
     dropped.sort_unstable();
-    let uuid_column = keys
-        .set_owned
-        .iter()
-        .find(|&&(owned, _, _)| owned == t)
-        .and_then(|&(_, _, uuid)| uuid)
-        .or_else(|| {
-            keys.uuid_owned
-                .iter()
-                .find(|&&(owned, _)| owned == t)
-                .map(|&(_, uuid)| uuid)
-        })
-        .filter(|_| !twice.moved.is_empty());
+    let uuid_column = uuid_column(t).filter(|_| !twice.moved.is_empty());
     let mut next = 0;
     move |batch: &RecordBatch, start: usize| {
         let uuids = match uuid_column {
@@ -1245,9 +1257,16 @@ fn record_commit(dir: &Path, operations: &[Operation]) -> Result<(), Error> {
             }
         }
     }
-    let mut file = File::create(&path).map_err(at)?;
-    file.write_all(record.as_bytes()).map_err(at)?;
-    file.sync_all().map_err(at)?;
+    // Whole or not there: written aside, then renamed.
+    let temporary = dir.join(format!("{COMMIT_RECORD}{INCOMPLETE}"));
+    let written = File::create(&temporary).and_then(|mut file| {
+        file.write_all(record.as_bytes())?;
+        file.sync_all()
+    });
+    if let Err(e) = written.and_then(|()| std::fs::rename(&temporary, &path)) {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(at(e));
+    }
     sync_folder(dir)
 }
 
@@ -1559,6 +1578,79 @@ mod tests {
         // Readers still find a file of every table.
         assert_eq!(files_of(dir.path(), "cards"), [run_file_name(4)]);
         assert!(!dir.path().join(COMMIT_RECORD).exists());
+    }
+
+    /// The codes in the `sets` file of run `run` of build `b`.
+    fn codes_in(dir: &Path, run: u64) -> Vec<String> {
+        let path = dir.join("sets/build=b").join(run_file_name(run));
+        let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(path).expect("a file"))
+            .expect("a Parquet file")
+            .build()
+            .expect("a reader");
+        let column = keys().set_code - 1;
+        let mut codes = Vec::new();
+        for batch in reader {
+            let batch = batch.expect("a batch");
+            let values = batch
+                .column(column)
+                .as_any()
+                .downcast_ref::<StringArray>()
+                .expect("text")
+                .clone();
+            codes.extend((0..values.len()).map(|row| values.value(row).to_owned()));
+        }
+        codes
+    }
+
+    /// A run stopped (killed) once its commit is recorded, before it put
+    /// anything in place: readers still see the build as it was, and the
+    /// next run into the directory finishes the commit before anything
+    /// else, leaving the build as the stopped run would have.
+    #[test]
+    fn a_run_stopped_once_its_commit_is_recorded_is_finished_by_the_next() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let dir = dir.path();
+        let mut first = Parquet::open(dir, Some("b"), Mode::Append).expect("a run");
+        for code in ["AAA", "BBB"] {
+            first.write_rows(&set_rows(code)).expect("written");
+        }
+        Box::new(first).commit().expect("committed");
+
+        let mut second = Parquet::open(dir, Some("b"), Mode::Append).expect("a run");
+        for code in ["BBB", "CCC"] {
+            second.write_rows(&set_rows(code)).expect("written");
+        }
+        let mut commit = Commit::default();
+        second.prepare_commit(&mut commit).expect("prepared");
+        record_commit(dir, &commit.operations).expect("recorded");
+        drop(second);
+        assert!(dir.join(COMMIT_RECORD).exists());
+        assert_eq!(files_of(dir, "sets"), [run_file_name(1)]);
+        assert_eq!(codes_in(dir, 1), ["AAA", "BBB"]);
+
+        let next = Parquet::open(dir, Some("b"), Mode::Append).expect("the next run");
+        Box::new(next).abort();
+        assert!(!dir.join(COMMIT_RECORD).exists());
+        assert_eq!(files_of(dir, "sets"), [run_file_name(1), run_file_name(2)]);
+        assert_eq!(codes_in(dir, 1), ["AAA"]);
+        assert_eq!(codes_in(dir, 2), ["BBB", "CCC"]);
+        let record = |run: u64| {
+            let text = read(
+                dir,
+                &format!(".cardkit-runs/build=b/{}", keys_file_name(run)),
+            );
+            RunKeys::from_text(&text).expect("a record").sets
+        };
+        assert_eq!(record(1), BTreeSet::from(["AAA".to_owned()]));
+        assert_eq!(
+            record(2),
+            BTreeSet::from(["BBB".to_owned(), "CCC".to_owned()])
+        );
+        // No temporary file is left anywhere.
+        for table in &layout().tables {
+            let names = files_of(dir, &table.name);
+            assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
+        }
     }
 
     #[test]
