@@ -684,7 +684,11 @@ fn stored(dir: &Path, partition: Option<&str>, mode: Mode) -> Result<(Stored, Kn
             known.set_before(code.clone());
             stored.set_run.insert(code.clone(), run);
         }
-        for (uuid, code) in &keys.uuids {
+        // By set: `Known` finds the set it numbered last at once.
+        let mut uuids: Vec<(&String, &String)> =
+            keys.uuids.iter().map(|(uuid, code)| (code, uuid)).collect();
+        uuids.sort_unstable();
+        for (code, uuid) in uuids {
             known.uuid_before(uuid, code);
             stored.uuid_run.insert(uuid.as_str().into(), run);
         }
