@@ -1626,6 +1626,19 @@ mod tests {
         }
         let mut commit = Commit::default();
         second.prepare_commit(&mut commit).expect("prepared");
+        // What the run replaces is taken out before its files are put in
+        // place: a reader meanwhile never sees a set twice.
+        let touches = |operation: &Operation, run: u64| {
+            let name = run_file_name(run);
+            match operation {
+                Operation::Rename(_, to) => to.ends_with(&name),
+                Operation::Remove(path) => path.ends_with(&name),
+            }
+        };
+        let last_taken_out = commit.operations.iter().rposition(|o| touches(o, 1));
+        let first_put = commit.operations.iter().position(|o| touches(o, 2));
+        assert!(last_taken_out.is_some() && first_put.is_some());
+        assert!(last_taken_out < first_put, "{:?}", commit.operations);
         record_commit(dir, &commit.operations).expect("recorded");
         drop(second);
         assert!(dir.join(COMMIT_RECORD).exists());
