@@ -655,7 +655,8 @@ struct TablesRead {
     /// layout's order.
     tables: Vec<(String, Py<PyAny>)>,
     /// The report of the invalid documents and unreadable inputs, as
-    /// `validate_json`'s JSON text (valid documents are not listed).
+    /// `validate_json`'s JSON text (valid documents are not listed); empty
+    /// unless `on_invalid` is `fail`.
     report: String,
     /// The exit status `validate` would give.
     status: u8,
@@ -776,10 +777,18 @@ fn collect_tables(
     let mut exporter = Exporter::with_store(Box::new(store), on_invalid, jobs);
     exporter.keep_unknown(keep_unknown);
     let mut renderer = Json::new(settings.warning_filter());
+    // The report is raised with under `fail` only: under the others, the
+    // invalid documents' entries are not kept.
     let mut report = Vec::new();
+    let mut sink = io::sink();
+    let out: &mut dyn Write = if on_invalid == OnInvalid::Fail {
+        &mut report
+    } else {
+        &mut sink
+    };
     let mut notes = Vec::new();
     let mut note_count = 0;
-    let mut run = Run::with_settings(&mut renderer, &mut report, settings).showing(Shown::Invalid);
+    let mut run = Run::with_settings(&mut renderer, out, settings).showing(Shown::Invalid);
     let mut check = |name: &str,
                      reader: &mut dyn Read,
                      options: &cardkit::Options,

@@ -517,7 +517,7 @@ def read_tables(
     columns and handed to pyarrow through the Arrow C data interface, with
     no copy and no Python object per value. The tables are held in Arrow
     memory; the rest takes the bounded memory of an export. Needs
-    ``pyarrow`` (14 or later).
+    ``pyarrow`` (21 or later; tested with 21 and 26).
 
     The ``build`` column of the stores is not there: it is the Parquet
     files' Hive partition (``--build``), and a read has one build.
@@ -594,7 +594,7 @@ def read_tables(
     )
     if read.outcome == "ok":
         return dict(read.tables)
-    report = Report(json.loads(read.report), read.status)
     if read.outcome in ("invalid", "unreadable"):
+        report = Report(json.loads(read.report), read.status)
         raise InvalidDocumentsError(read.message, report, list(read.notes), read.note_count)
     raise ValueError(read.message)
