@@ -10,7 +10,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use arrow_pyarrow::IntoPyArrow;
-use cardkit::codes::explain_code;
 use cardkit::model::Layout;
 use cardkit::render::words::plural;
 use cardkit::render::{FileEnd, Json, Renderer};
@@ -26,6 +25,7 @@ use cardkit::schema::Version;
 use cardkit::table::Names;
 use cardkit::validate;
 use cardkit::{Code, DocumentReport, Kind};
+use cardkit_design::import::explain_code;
 use cardkit_export::arrow::{ArrowTable, Tables};
 use cardkit_export::{Exporter, InputError, OnInvalid};
 use pyo3::exceptions::{PyTypeError, PyValueError};

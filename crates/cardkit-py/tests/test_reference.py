@@ -43,7 +43,7 @@ def test_fields_as_the_command_line(cli: str, kind: str) -> None:
 @pytest.mark.parametrize(
     "args",
     [["set", "/cards/0/uuid"], ["set", "CardSet.uuid"], ["card", "/name"], ["missing_field"],
-     ["invalid_json"]],
+     ["invalid_json"], ["dropped_member"], ["not_convertible"]],
 )
 def test_explain_as_the_command_line(cli: str, args: List[str]) -> None:
     assert cardkit.explain(*args) == cli_json(cli, ["explain", *args, "--format", "json"])
