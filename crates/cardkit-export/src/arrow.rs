@@ -3,7 +3,6 @@
 //! takes the tables as Arrow record batches; and [`Tables`], the store
 //! that collects them in memory.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use arrow_array::builder::{
@@ -12,9 +11,10 @@ use arrow_array::builder::{
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
-use crate::keys::{self, Changes};
+use crate::keys::Changes;
 use crate::layout::{layout, ColumnType, Table};
 use crate::rows::{Cell, Rows, TableRows};
+use crate::twice::Twice;
 use crate::{Error, Store};
 
 /// The column builders of one table.
@@ -205,19 +205,6 @@ pub struct Tables {
     twice: Twice,
 }
 
-/// The rows of each table that a later document replaces.
-#[derive(Default)]
-struct Twice {
-    /// Rows written per table.
-    written: Vec<usize>,
-    /// The rows of the latest set of each code: (table, start, end).
-    sets: HashMap<String, Vec<(usize, usize, usize)>>,
-    /// The row of the latest migration of each id.
-    migrations: HashMap<String, usize>,
-    /// Per table, the ranges of rows left out.
-    dropped: Vec<Vec<(usize, usize)>>,
-}
-
 impl Tables {
     /// A store collecting every table of the layout, and where it leaves
     /// them when the run commits.
@@ -242,11 +229,7 @@ impl Tables {
         let store = Tables {
             tables,
             collected: collected.clone(),
-            twice: Twice {
-                written: vec![0; count],
-                dropped: vec![Vec::new(); count],
-                ..Twice::default()
-            },
+            twice: Twice::new(count),
         };
         (store, collected)
     }
@@ -254,42 +237,9 @@ impl Tables {
 
 impl Store for Tables {
     fn write_rows(&mut self, rows: &Rows) -> Result<(), Error> {
-        let keys = keys::keys();
-        let twice = &mut self.twice;
-        // A set's rows come on their own: a code read before has its rows
-        // left out.
-        let sets = &rows.tables[keys.sets];
-        if let Some(code) = sets
-            .rows()
-            .next()
-            .and_then(|row| keys::text(sets, row, keys.set_code))
-        {
-            let ranges: Vec<(usize, usize, usize)> = rows
-                .tables
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| !t.is_empty())
-                .map(|(t, table)| (t, twice.written[t], twice.written[t] + table.len()))
-                .collect();
-            if let Some(before) = twice.sets.insert(code.to_owned(), ranges) {
-                for (t, start, end) in before {
-                    twice.dropped[t].push((start, end));
-                }
-            }
-        }
-        if let Some((t, id)) = keys.migrations {
-            let table = &rows.tables[t];
-            for (i, row) in table.rows().enumerate() {
-                if let Some(id) = keys::text(table, row, id) {
-                    let at = twice.written[t] + i;
-                    if let Some(before) = twice.migrations.insert(id.to_owned(), at) {
-                        twice.dropped[t].push((before, before + 1));
-                    }
-                }
-            }
-        }
+        self.twice.note(rows);
+        self.twice.wrote(rows);
         for (t, table) in rows.tables.iter().enumerate() {
-            self.twice.written[t] += table.len();
             if !table.is_empty() {
                 self.write(t, table)?;
             }

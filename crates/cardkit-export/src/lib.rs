@@ -32,6 +32,7 @@ pub mod postgres;
 pub mod rows;
 pub mod sqlite;
 pub mod stale;
+mod twice;
 
 use std::fmt;
 use std::io::{self, Read};

@@ -41,6 +41,7 @@ use crate::arrow::{schema, Builder};
 use crate::keys::{keys, text, Changes, Known, Removal};
 use crate::layout::layout;
 use crate::rows::{Rows, TableRows};
+use crate::twice::Twice;
 use crate::{Error, Mode, Store};
 
 /// Rows gathered before they are handed to the Parquet writer as one batch
@@ -362,22 +363,6 @@ pub struct Parquet {
     dropping: BTreeMap<u64, Dropping>,
 }
 
-/// The rows of each table's file that a later document replaces.
-#[derive(Default)]
-struct Twice {
-    /// Rows written per table.
-    written: Vec<usize>,
-    /// The rows of the latest set of each code: (table, start, end).
-    sets: HashMap<String, Vec<(usize, usize, usize)>>,
-    /// The row of the latest migration of each id.
-    migrations: HashMap<String, usize>,
-    /// Per table, the ranges of rows left out.
-    dropped: Vec<Vec<(usize, usize)>>,
-    /// Uuids that a later set of the run holds too: per table, the rows
-    /// before this one that hold the uuid are left out.
-    moved: HashMap<String, Vec<usize>>,
-}
-
 impl Twice {
     /// Whether rows of table `t` are left out.
     fn leaves_out(&self, t: usize) -> bool {
@@ -502,11 +487,7 @@ impl Parquet {
             created,
             made_dir,
             properties,
-            twice: Twice {
-                written: vec![0; tables],
-                dropped: vec![Vec::new(); tables],
-                ..Twice::default()
-            },
+            twice: Twice::new(tables),
             stored,
             known,
             changes: Changes::default(),
@@ -534,46 +515,6 @@ impl Parquet {
         }
     }
 
-    /// Notes the rows of `rows` that replace rows written earlier in the
-    /// run (a set or migration read twice): those are left out at the
-    /// commit.
-    fn note_twice(&mut self, rows: &Rows) {
-        let keys = keys();
-        let twice = &mut self.twice;
-        // A set's rows come on their own: a code read before has its rows
-        // left out of the files.
-        let sets = &rows.tables[keys.sets];
-        if let Some(code) = sets
-            .rows()
-            .next()
-            .and_then(|row| text(sets, row, keys.set_code))
-        {
-            let ranges: Vec<(usize, usize, usize)> = rows
-                .tables
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| !t.is_empty())
-                .map(|(t, table)| (t, twice.written[t], twice.written[t] + table.len()))
-                .collect();
-            if let Some(before) = twice.sets.insert(code.to_owned(), ranges) {
-                for (t, start, end) in before {
-                    twice.dropped[t].push((start, end));
-                }
-            }
-        }
-        if let Some((t, id)) = keys.migrations {
-            let table = &rows.tables[t];
-            for (i, row) in table.rows().enumerate() {
-                if let Some(id) = text(table, row, id) {
-                    let at = twice.written[t] + i;
-                    if let Some(before) = twice.migrations.insert(id.to_owned(), at) {
-                        twice.dropped[t].push((before, before + 1));
-                    }
-                }
-            }
-        }
-    }
-
     /// Notes what `rows` replace of the build before the run (taken out of
     /// the earlier runs' files at the commit) and of uuids written earlier
     /// in the run under another set; counts it in the changes.
@@ -597,7 +538,7 @@ impl Parquet {
                             .insert(code.to_owned());
                     }
                 }
-                // Left out by [`Parquet::note_twice`].
+                // Left out by [`Twice::note`].
                 Removal::Set(_, false) => {}
                 Removal::Uuid(uuid, true) => {
                     if let Some(&run) = stored.uuid_run.get(uuid) {
@@ -766,11 +707,11 @@ pub fn partition_value(label: &str) -> String {
 
 impl Store for Parquet {
     fn write_rows(&mut self, rows: &Rows) -> Result<(), Error> {
-        self.note_twice(rows);
+        self.twice.note(rows);
         self.note_replaced(rows)?;
         self.keys.note(rows);
+        self.twice.wrote(rows);
         for (t, table) in rows.tables.iter().enumerate() {
-            self.twice.written[t] += table.len();
             if !table.is_empty() {
                 self.write(t, table)?;
             }
