@@ -6,13 +6,15 @@ use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use cardkit::render::{Concise, Github, Json, Junit, Renderer, Sarif, Text};
+use cardkit::render::Renderer;
 use cardkit::report::{Summary, WarningFilter};
 use cardkit::run::{ExitStatus, UntilClosed};
 use cardkit_design::import::{
     file_names, import, From, ImportOptions, ImportedDocument, MAX_INPUT_BYTES,
 };
 use clap::ValueEnum;
+
+use crate::output::ReportFormat;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -58,16 +60,6 @@ enum SourceFormat {
     Classic,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum ReportFormat {
-    Text,
-    Concise,
-    Json,
-    Github,
-    Sarif,
-    Junit,
-}
-
 impl Args {
     /// What the arguments ask that cannot be done, beyond what clap checks:
     /// the options of the import, with `--asset-root` resolved.
@@ -103,15 +95,8 @@ impl Args {
 
 /// Every warning is shown: each one is something the output lost.
 fn renderer(format: ReportFormat, colored: bool) -> Box<dyn Renderer> {
-    let filter = || WarningFilter::new(usize::MAX);
-    match format {
-        ReportFormat::Text => Box::new(Text::new(filter()).colored(colored)),
-        ReportFormat::Concise => Box::new(Concise::new(filter())),
-        ReportFormat::Json => Box::new(Json::new(filter())),
-        ReportFormat::Github => Box::new(Github::new(filter())),
-        ReportFormat::Sarif => Box::new(Sarif::new(filter(), std::env::current_dir().ok())),
-        ReportFormat::Junit => Box::new(Junit::new(filter())),
-    }
+    let every = || WarningFilter::new(usize::MAX);
+    format.renderer(every(), every(), colored)
 }
 
 pub fn run(args: &Args, options: &ImportOptions) -> io::Result<ExitStatus> {

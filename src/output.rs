@@ -4,7 +4,9 @@
 use std::cell::RefCell;
 use std::io::{self, Write};
 
-use cardkit::render::Text;
+use cardkit::render::{Concise, Github, Json, Junit, Renderer, Sarif, Text};
+use cardkit::report::WarningFilter;
+use clap::ValueEnum;
 
 /// A writer shared through a `RefCell`: the report of a run writes through
 /// it while notes about the same inputs are written to the same stream, in
@@ -26,4 +28,35 @@ impl<W: Write> Write for Shared<'_, W> {
 /// error may be closed: the note is then lost, and the run goes on.
 pub fn note(command: &str, text: &str) {
     let _ = writeln!(io::stderr(), "cardkit {command}: {}", Text::escape(text));
+}
+
+/// The formats of a report, as `--format` names them.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Concise,
+    Json,
+    Github,
+    Sarif,
+    Junit,
+}
+
+impl ReportFormat {
+    /// The renderer of the format: the text report shows what `text_filter`
+    /// lets through (coloured when `colored`), the others what `filter` does.
+    pub fn renderer(
+        self,
+        filter: WarningFilter,
+        text_filter: WarningFilter,
+        colored: bool,
+    ) -> Box<dyn Renderer> {
+        match self {
+            ReportFormat::Text => Box::new(Text::new(text_filter).colored(colored)),
+            ReportFormat::Concise => Box::new(Concise::new(filter)),
+            ReportFormat::Json => Box::new(Json::new(filter)),
+            ReportFormat::Github => Box::new(Github::new(filter)),
+            ReportFormat::Sarif => Box::new(Sarif::new(filter, std::env::current_dir().ok())),
+            ReportFormat::Junit => Box::new(Junit::new(filter)),
+        }
+    }
 }

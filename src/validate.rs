@@ -2,12 +2,11 @@
 
 use std::io;
 
-use cardkit::render::{Concise, Github, Json, Junit, Renderer, Sarif, Statistics, Text};
+use cardkit::render::{Renderer, Statistics};
 use cardkit::run::{discover, ExitStatus, Run, UntilClosed};
-use clap::ValueEnum;
 
 use crate::options::{check_paths, Running, Validation};
-use crate::output::note;
+use crate::output::{note, ReportFormat};
 use crate::progress::Bar;
 
 #[derive(clap::Args)]
@@ -41,17 +40,6 @@ pub struct Args {
     pub running: Running,
 }
 
-/// The format of `validate`'s report.
-#[derive(Clone, Copy, ValueEnum)]
-enum ReportFormat {
-    Text,
-    Concise,
-    Json,
-    Github,
-    Sarif,
-    Junit,
-}
-
 impl Args {
     /// What the arguments ask that cannot be done, beyond what clap checks.
     pub fn check(&self) -> Result<(), String> {
@@ -62,17 +50,14 @@ impl Args {
 
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let settings = args.validation.settings();
-    let filter = settings.warning_filter();
-    let mut renderer: Box<dyn Renderer> = match args.format {
-        _ if args.statistics => Box::new(Statistics::new()),
-        ReportFormat::Text => {
-            Box::new(Text::new(settings.text_filter()).colored(args.running.colored(&io::stdout())))
-        }
-        ReportFormat::Concise => Box::new(Concise::new(filter)),
-        ReportFormat::Json => Box::new(Json::new(filter)),
-        ReportFormat::Github => Box::new(Github::new(filter)),
-        ReportFormat::Sarif => Box::new(Sarif::new(filter, std::env::current_dir().ok())),
-        ReportFormat::Junit => Box::new(Junit::new(filter)),
+    let mut renderer: Box<dyn Renderer> = if args.statistics {
+        Box::new(Statistics::new())
+    } else {
+        args.format.renderer(
+            settings.warning_filter(),
+            settings.text_filter(),
+            args.running.colored(&io::stdout()),
+        )
     };
     let mut out = io::BufWriter::new(UntilClosed::new(io::stdout().lock()));
     let progress = Bar::new(args.running.quiet);
