@@ -14,6 +14,7 @@ mod migrate;
 mod options;
 mod output;
 mod progress;
+mod render;
 mod schema;
 mod serve;
 mod validate;
@@ -143,6 +144,19 @@ enum Command {
     /// JSON and JSON Lines files, a store made by `cardkit export`).
     #[command(subcommand)]
     Migrate(migrate::Command),
+    /// Renders card designs to SVG and PNG, offline and the same bytes on
+    /// every run: assets from `data:` URIs and local files only (a missing
+    /// one is reported and drawn as a placeholder box), text laid out and
+    /// drawn as outlines with the template's fonts or a fallback (each
+    /// substitution reported).
+    ///
+    /// Exit status: 0 when every card was rendered (report lines on stderr
+    /// do not change it), 2 for usage errors, cards or templates that
+    /// cannot be read, and cards beyond the limits.
+    #[command(
+        after_help = "Examples:\n  cardkit render card.json --png card.png --year 2023\n  cardkit render card.json --template template.json --assets mirror/ --svg card.svg\n  cardkit render cards/*.json -o out/ --scale 0.25 --fonts fonts/"
+    )]
+    Render(render::Args),
 }
 
 fn main() -> ExitCode {
@@ -186,6 +200,7 @@ fn main() -> ExitCode {
             }
             migrate::run(&command)
         }
+        Command::Render(args) => render::run(&args),
         Command::Export(mut args) => {
             configured("export", &mut args.validation, &mut args.running, matches);
             if let Err(why) = args.check() {
