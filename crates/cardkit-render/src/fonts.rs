@@ -1,12 +1,14 @@
 //! The fonts a render may use, loaded explicitly into one font database (no
 //! system fonts), and text measured with the shaper usvg draws it with.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
 use usvg::fontdb::{self, Database, Source};
 
+use crate::layout::Measure;
 use crate::Report;
 
 /// One face the text of a card can be set in.
@@ -81,21 +83,19 @@ impl Fonts {
         let mut db = Database::new();
         let mut declared: BTreeMap<String, Declared> = BTreeMap::new();
         let mut pending: Vec<(String, u16, fontdb::ID)> = Vec::new();
-        for (name, weight, bytes) in sources.declared {
+        for (index, (name, weight, bytes)) in sources.declared.into_iter().enumerate() {
+            let at = format!("template /context/fonts/{index}");
             let key = name.to_lowercase();
             declared.entry(key.clone()).or_insert_with(|| Declared {
                 by_weight: BTreeMap::new(),
             });
             match bytes {
-                Err(why) => report.push(Report::new(
-                    "/context/fonts",
-                    format!("font \"{name}\": {why}"),
-                )),
+                Err(why) => report.push(Report::new(&at, format!("font \"{name}\": {why}"))),
                 Ok(bytes) => {
                     let ids = db.load_font_source(Source::Binary(Arc::new(bytes)));
                     match ids.first() {
                         None => report.push(Report::new(
-                            "/context/fonts",
+                            &at,
                             format!(
                                 "font \"{name}\": the file is not a font (no face could be read)"
                             ),
@@ -145,7 +145,7 @@ impl Fonts {
                     }
                 }
                 None => report.push(Report::new(
-                    "/context/fonts",
+                    "template /context/fonts",
                     format!("font \"{key}\": its metrics cannot be read"),
                 )),
             }
@@ -213,33 +213,75 @@ impl Fonts {
         nearest(&self.fallback, wanted).cloned()
     }
 
-    /// The advance of `text` set in `face` at `size` pixels: shaped by
-    /// harfrust as usvg shapes it (default features, kerning on).
-    pub(crate) fn advance(&self, face: &Face, text: &str, size: f32) -> f32 {
+    /// Runs `f` with a measure of text set in `face`: one shaper (harfrust,
+    /// as usvg shapes: default features, kerning on) for every string of a
+    /// layer, and each distinct string shaped once.
+    pub(crate) fn with_measure<R>(&self, face: &Face, f: impl FnOnce(&dyn Measure) -> R) -> R {
+        let mut f = Some(f);
+        let done = self.db.with_face_data(face.id, |data, index| {
+            let font = harfrust::FontRef::from_index(data, index).ok()?;
+            let shaper_data = harfrust::ShaperData::new(&font);
+            let shaper = shaper_data.shaper(&font).build();
+            let measure = Shaped {
+                shaper: Some(&shaper),
+                face,
+                widths: RefCell::new(HashMap::new()),
+            };
+            f.take().map(|f| f(&measure))
+        });
+        match (done.flatten(), f) {
+            (Some(result), _) => result,
+            // The face's data cannot be shaped: every width is 0.
+            (None, Some(f)) => f(&Shaped {
+                shaper: None,
+                face,
+                widths: RefCell::new(HashMap::new()),
+            }),
+            (None, None) => unreachable!("the measure ran but gave nothing"),
+        }
+    }
+}
+
+/// Text measured with one face's shaper.
+struct Shaped<'a, 'b> {
+    shaper: Option<&'a harfrust::Shaper<'b>>,
+    face: &'a Face,
+    /// Widths at size 1 by string.
+    widths: RefCell<HashMap<String, f32>>,
+}
+
+impl Measure for Shaped<'_, '_> {
+    fn advance(&self, text: &str, size: f32) -> f32 {
         if text.is_empty() {
             return 0.0;
         }
-        self.db
-            .with_face_data(face.id, |data, index| {
-                let Ok(font) = harfrust::FontRef::from_index(data, index) else {
-                    return 0.0;
-                };
-                let shaper_data = harfrust::ShaperData::new(&font);
-                let shaper = shaper_data.shaper(&font).build();
-                let mut buffer = harfrust::UnicodeBuffer::new();
-                buffer.push_str(text);
-                buffer.guess_segment_properties();
-                let output = shaper.shape(buffer, harfrust::ShapeOptions::new());
-                let units: i64 = output
-                    .glyph_positions()
-                    .iter()
-                    .map(|p| i64::from(p.x_advance))
-                    .sum();
-                #[allow(clippy::cast_precision_loss)] // advances are small
-                let units = units as f32;
-                units * size / face.units_per_em
-            })
-            .unwrap_or(0.0)
+        let Some(shaper) = self.shaper else {
+            return 0.0;
+        };
+        if let Some(width) = self.widths.borrow().get(text) {
+            return width * size;
+        }
+        let mut buffer = harfrust::UnicodeBuffer::new();
+        buffer.push_str(text);
+        buffer.guess_segment_properties();
+        let output = shaper.shape(buffer, harfrust::ShapeOptions::new());
+        let units: i64 = output
+            .glyph_positions()
+            .iter()
+            .map(|p| i64::from(p.x_advance))
+            .sum();
+        #[allow(clippy::cast_precision_loss)] // advances are small
+        let width = units as f32 / self.face.units_per_em;
+        self.widths.borrow_mut().insert(text.to_owned(), width);
+        width * size
+    }
+
+    fn ascent(&self, size: f32) -> f32 {
+        self.face.ascent(size)
+    }
+
+    fn descent(&self, size: f32) -> f32 {
+        self.face.descent(size)
     }
 }
 

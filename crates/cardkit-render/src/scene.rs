@@ -12,8 +12,8 @@ use cardkit::model::{
 };
 
 use crate::codes::{self, Run, SymbolTable};
-use crate::fonts::{Face, FontSources, Fonts};
-use crate::layout::{self, Frame, Measure, Piece, Placed};
+use crate::fonts::{FontSources, Fonts};
+use crate::layout::{self, Frame, Piece, Placed};
 use crate::source::AssetRoot;
 use crate::{Options, RenderError, Rendered, Report};
 
@@ -158,7 +158,13 @@ pub(crate) fn render(
 
     let tree = usvg::Tree::from_str(&scene.svg, &scene.usvg_options)
         .map_err(|e| RenderError::Svg(e.to_string()))?;
-    let svg = tree.to_string(&usvg::WriteOptions::default());
+    // Three decimals are a thousandth of a pixel: the SVG stays small and
+    // its numbers the same on every run.
+    let svg = tree.to_string(&usvg::WriteOptions {
+        coordinates_precision: 3,
+        transforms_precision: 3,
+        ..usvg::WriteOptions::default()
+    });
     Ok(Rendered {
         svg,
         tree,
@@ -194,12 +200,11 @@ fn font_sources<'a>(
                 .find(|p| p.is_file())
         });
         let bytes = match from_dir {
-            Some(path) => {
-                crate::fonts::read_limited(&path).map_err(|why| format!("{} {why}", path.display()))
-            }
-            None => root
-                .load(&font.src, crate::fonts::MAX_FONT_BYTES)
-                .map_err(|why| format!("{}: {why}", font.src)),
+            Some(path) => crate::fonts::read_limited(&path).map_err(|why| {
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                format!("`{name}` in the fonts directory {why}")
+            }),
+            None => root.load(&font.src, crate::fonts::MAX_FONT_BYTES),
         };
         declared.push((font.name.clone(), font.weight.clone(), bytes));
     }
@@ -526,7 +531,7 @@ impl Scene<'_> {
         let stroke = (frame.width.min(frame.height) / 100.0).clamp(1.0, 8.0);
         let _ = write!(
             self.svg,
-            "<g id=\"layer-{n}\" class=\"placeholder\"><rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"#808080\" fill-opacity=\"0.15\" stroke=\"#808080\" stroke-width=\"{s}\"/><path d=\"M{x} {y}L{x2} {y2}M{x2} {y}L{x} {y2}\" stroke=\"#808080\" stroke-width=\"{s}\"/></g>",
+            "<g id=\"layer-{n}\" class=\"placeholder\"><rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"#808080\" fill-opacity=\"0.15\" stroke=\"#808080\" stroke-width=\"{s}\"/><path d=\"M{x} {y}L{x2} {y2}M{x2} {y}L{x} {y2}\" fill=\"none\" stroke=\"#808080\" stroke-width=\"{s}\"/></g>",
             x = num(frame.x),
             y = num(frame.y),
             w = num(frame.width.max(0.0)),
@@ -746,11 +751,9 @@ impl Scene<'_> {
             align: text.align.unwrap_or(HorizontalAlign::Left),
             vertical_align: text.vertical_align.unwrap_or(VerticalAlign::Center),
         };
-        let measure = FaceMeasure {
-            fonts: &self.fonts,
-            face: &face,
-        };
-        let block = layout::lay_out(&pieces, &layout_frame, &measure);
+        let block = self.fonts.with_measure(&face, |measure| {
+            layout::lay_out(&pieces, &layout_frame, measure)
+        });
         if !block.fits {
             self.report.push(Report::new(
                 &at,
@@ -942,24 +945,6 @@ fn first_image_size(group: &usvg::Group) -> Option<(f32, f32)> {
         }
     }
     None
-}
-
-/// Text measured with the face it is drawn in.
-struct FaceMeasure<'a> {
-    fonts: &'a Fonts,
-    face: &'a Face,
-}
-
-impl Measure for FaceMeasure<'_> {
-    fn advance(&self, text: &str, size: f32) -> f32 {
-        self.fonts.advance(self.face, text, size)
-    }
-    fn ascent(&self, size: f32) -> f32 {
-        self.face.ascent(size)
-    }
-    fn descent(&self, size: f32) -> f32 {
-        self.face.descent(size)
-    }
 }
 
 #[cfg(test)]

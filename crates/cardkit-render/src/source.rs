@@ -43,7 +43,7 @@ impl AssetRoot {
             return Err("not a data: URI, and no asset directory was given".to_owned());
         };
         let path = under(dir, relative)?;
-        read_limited(&path, limit).map_err(|why| format!("{} {why}", path.display()))
+        read_limited(&path, limit).map_err(|why| format!("`{relative}` {why}"))
     }
 }
 
@@ -80,7 +80,10 @@ fn under(dir: &Path, relative: &str) -> Result<PathBuf, String> {
 
 fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     use std::io::Read as _;
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot be read: {e}"))?;
+    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => "is not in the asset directory".to_owned(),
+        _ => format!("cannot be read from the asset directory: {e}"),
+    })?;
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
