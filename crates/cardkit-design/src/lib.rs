@@ -4,3 +4,6 @@
 //!
 //! Nothing here reaches the network: assets are resolved to locations and
 //! read only from local files or `data:` URIs.
+
+pub mod assets;
+pub mod symbols;

@@ -117,3 +117,14 @@ pub enum SymbolName {
     /// Several names.
     Many(Vec<String>),
 }
+
+impl SymbolName {
+    /// Every name, in order.
+    #[must_use]
+    pub fn names(&self) -> &[String] {
+        match self {
+            SymbolName::One(name) => std::slice::from_ref(name),
+            SymbolName::Many(names) => names,
+        }
+    }
+}
