@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use cardkit::model::{Card, Template};
 use cardkit::run::ExitStatus;
+use cardkit_design::assets::Root;
 use cardkit_render::{render, Options};
 
 #[derive(clap::Args)]
@@ -107,6 +108,22 @@ fn render_one(
     let bytes = std::fs::read(path).map_err(|e| format!("cannot be read: {e}"))?;
     let (card, own) = read_card(&bytes)?;
     let template = template.or(own.as_ref());
+    // With no asset root at all, the card's own folder is its root.
+    let own_folder;
+    let mut options = options;
+    let no_root = options.assets.is_none()
+        && options.root.is_none()
+        && card.asset_root_url.is_empty()
+        && template.is_none_or(|t| t.asset_root_url.is_empty());
+    if no_root {
+        if let Some(Root::Dir(dir)) = Root::of_design("", Some(path)) {
+            own_folder = Options {
+                assets: Some(dir),
+                ..options.clone()
+            };
+            options = &own_folder;
+        }
+    }
     let rendered = render(&card, template, options).map_err(|e| e.to_string())?;
     for line in rendered.report() {
         writeln!(stderr, "cardkit render: {}: {line}", path.display())

@@ -23,8 +23,9 @@ pub(crate) enum Piece {
     /// Plain text (spaces in it are where lines may break).
     Text(String),
     /// An inline symbol: its index among the text's symbols, its width over
-    /// its height, and its scale, spacing and vertical shift (parts of the
-    /// line height).
+    /// its height, its height as a part of the line height (`scale`), and
+    /// the room on each side and how far it moves down, as parts of its
+    /// height.
     Symbol {
         index: usize,
         aspect: f32,
@@ -193,7 +194,10 @@ fn symbol_width(piece: &Piece, line_height: f32) -> f32 {
             scale,
             spacing,
             ..
-        } => scale * line_height * aspect + 2.0 * spacing * line_height,
+        } => {
+            let height = scale * line_height;
+            height * aspect + 2.0 * spacing * height
+        }
         _ => 0.0,
     }
 }
@@ -334,8 +338,8 @@ fn place(
                         let middle = baseline - (ascent - descent) / 2.0;
                         items.push(Placed::Symbol {
                             index: *index,
-                            x: x + spacing * line_height,
-                            y: middle - height / 2.0 + vertical_shift * line_height,
+                            x: x + spacing * height,
+                            y: middle - height / 2.0 + vertical_shift * height,
                             width: height * aspect,
                             height,
                         });

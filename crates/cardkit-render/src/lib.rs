@@ -45,11 +45,9 @@
 //!   (`marginX`, `marginY`) around the card are drawn too, corners square.
 #![deny(missing_docs)]
 
-mod codes;
 mod fonts;
 mod layout;
 mod scene;
-mod source;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -66,12 +64,13 @@ pub struct Options {
     pub bleed: bool,
     /// The year `{year}` stands for; `None` is the current year (UTC).
     pub year: Option<i32>,
-    /// The local directory assets are read from (the asset root, or a mirror
-    /// of it).
+    /// The local directory assets are read from: the asset root, or a
+    /// mirror of it when the root is a URL.
     pub assets: Option<PathBuf>,
-    /// The URL of the asset root (`scheme://netloc/…`): sources under it are
-    /// read from [`Options::assets`]; by default the card's or template's
-    /// `asset_root_url`.
+    /// The asset root (a URL, `scheme://netloc/…`, or a local directory):
+    /// by default the card's `asset_root_url`, else the template's, else
+    /// [`Options::assets`]. Nothing is ever fetched: a remote asset is read
+    /// from the mirror or reported.
     pub root: Option<String>,
     /// A directory the template's font files are looked for in (by their
     /// `src`, then by file name) before the asset root.

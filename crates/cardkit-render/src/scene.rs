@@ -11,10 +11,11 @@ use cardkit::model::{
     BoundType, Card, Filter, Group, HorizontalAlign, Image, Layer, Template, Text, VerticalAlign,
 };
 
-use crate::codes::{self, Run, SymbolTable};
+use cardkit_design::assets::{AssetError, Resolver, Root};
+use cardkit_design::symbols::{self, SymbolTable, TextCode};
+
 use crate::fonts::{FontSources, Fonts};
 use crate::layout::{self, Frame, Piece, Placed};
-use crate::source::AssetRoot;
 use crate::{Options, RenderError, Rendered, Report};
 
 /// The largest card side, in pixels, a render accepts (the SVG of a larger
@@ -47,7 +48,7 @@ struct Drawn<'a> {
 
 struct Scene<'a> {
     options: &'a Options,
-    root: AssetRoot,
+    resolver: Resolver,
     assets: BTreeMap<String, Result<Asset, String>>,
     fonts: Fonts,
     symbols: SymbolTable,
@@ -79,19 +80,14 @@ pub(crate) fn render(
     let drawn = order(&card.data, options.limits.max_layers)?;
 
     let mut report = Vec::new();
-    let root = AssetRoot {
-        dir: options.assets.clone(),
-        url: options
-            .root
-            .clone()
-            .or_else(|| Some(card.asset_root_url.clone()).filter(|u| !u.is_empty()))
-            .or_else(|| {
-                template
-                    .map(|t| t.asset_root_url.clone())
-                    .filter(|u| !u.is_empty())
-            }),
-    };
-    let fonts = Fonts::load(font_sources(template, &root, options), &mut report);
+    let resolver = resolver(card, template, options);
+    let fonts = Fonts::load(font_sources(template, &resolver, options), &mut report);
+    let symbols = SymbolTable::new(
+        template
+            .map(|t| t.context.symbol_sets.as_slice())
+            .unwrap_or_default(),
+    );
+    symbol_table_report(&symbols, &mut report);
     let mut usvg_options = usvg::Options {
         fontdb: fonts.database(),
         ..usvg::Options::default()
@@ -103,10 +99,10 @@ pub(crate) fn render(
     };
     let mut scene = Scene {
         options,
-        root,
+        resolver,
         assets: BTreeMap::new(),
         fonts,
-        symbols: SymbolTable::of(template),
+        symbols,
         year: options.year.unwrap_or_else(crate::current_year),
         report,
         svg: String::new(),
@@ -175,11 +171,84 @@ pub(crate) fn render(
     })
 }
 
+/// The resolver of a render: the asset root given, or the card's, or the
+/// template's, else the assets directory; a URL root is read from the
+/// assets directory as its mirror.
+fn resolver(card: &Card, template: Option<&Template>, options: &Options) -> Resolver {
+    let named = options
+        .root
+        .clone()
+        .or_else(|| Some(card.asset_root_url.clone()).filter(|u| !u.is_empty()))
+        .or_else(|| {
+            template
+                .map(|t| t.asset_root_url.clone())
+                .filter(|u| !u.is_empty())
+        });
+    let root = named
+        .as_deref()
+        .map(Root::parse)
+        .or_else(|| options.assets.clone().map(Root::Dir));
+    match (&root, &options.assets) {
+        (Some(Root::Url(_)), Some(dir)) => Resolver::new(root).with_mirror(dir),
+        _ => Resolver::new(root),
+    }
+}
+
+/// Why an asset cannot be read, for a report line: paths are shown relative
+/// to the asset directory, so a report reads the same on every machine.
+fn describe(error: &AssetError, resolver: &Resolver) -> String {
+    let relative = |path: &std::path::Path| {
+        let base = resolver
+            .mirror()
+            .map(std::path::Path::to_path_buf)
+            .or_else(|| match resolver.root() {
+                Some(Root::Dir(dir)) => Some(dir.clone()),
+                _ => None,
+            });
+        base.and_then(|base| {
+            path.strip_prefix(base)
+                .ok()
+                .map(|p| p.display().to_string())
+        })
+        .unwrap_or_else(|| path.display().to_string())
+    };
+    match error {
+        AssetError::Missing(path) => format!("`{}` is not in the asset directory", relative(path)),
+        AssetError::Unreadable(path, why) => {
+            format!(
+                "`{}` cannot be read from the asset directory: {why}",
+                relative(path)
+            )
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The symbol table's own problems: names defined twice, prototype values
+/// that are not numbers.
+fn symbol_table_report(table: &SymbolTable, report: &mut Vec<Report>) {
+    for duplicate in table.duplicates() {
+        report.push(Report::new(
+            format!("template {}", duplicate.hidden),
+            format!(
+                "the symbol name {{{}}} is defined again at {}, which is the one drawn",
+                duplicate.alias, duplicate.shown
+            ),
+        ));
+    }
+    for bad in table.bad_prototypes() {
+        report.push(Report::new(
+            format!("template {}", bad.pointer),
+            format!("{} is not a number: the default is used", bad.found),
+        ));
+    }
+}
+
 /// The template's fonts, each read from the fonts directory (by its `src`,
 /// then by file name) or else through the asset root.
 fn font_sources<'a>(
     template: Option<&Template>,
-    root: &AssetRoot,
+    resolver: &Resolver,
     options: &'a Options,
 ) -> FontSources<'a> {
     let mut declared = Vec::new();
@@ -204,7 +273,10 @@ fn font_sources<'a>(
                 let name = path.file_name().unwrap_or_default().to_string_lossy();
                 format!("`{name}` in the fonts directory {why}")
             }),
-            None => root.load(&font.src, crate::fonts::MAX_FONT_BYTES),
+            None => resolver
+                .load(&font.src, crate::fonts::MAX_FONT_BYTES)
+                .map(|asset| asset.bytes)
+                .map_err(|error| describe(&error, resolver)),
         };
         declared.push((font.name.clone(), font.weight.clone(), bytes));
     }
@@ -378,7 +450,11 @@ impl Scene<'_> {
     }
 
     fn load_asset(&self, src: &str) -> Result<Asset, String> {
-        let bytes = self.root.load(src, self.options.limits.max_asset_bytes)?;
+        let bytes = self
+            .resolver
+            .load(src, self.options.limits.max_asset_bytes)
+            .map_err(|error| describe(&error, &self.resolver))?
+            .bytes;
         let mime = sniff(&bytes).ok_or("not an image (PNG, JPEG, GIF, WebP or SVG)")?;
         let href: Arc<str> = format!(
             "data:{mime};base64,{}",
@@ -706,32 +782,41 @@ impl Scene<'_> {
         // Pieces to lay out, and the symbols' assets by piece index.
         let mut pieces = Vec::new();
         let mut symbol_assets: Vec<Result<Asset, (String, String)>> = Vec::new();
+        let mut italics_reported = false;
         let table = std::mem::take(&mut self.symbols);
-        for run in codes::split(&text.text, &table) {
-            match run {
-                Run::Text(plain) => push_text(&mut pieces, plain),
-                Run::Line => pieces.push(Piece::Break),
-                Run::Year => push_text(&mut pieces, &self.year.to_string()),
-                Run::Symbol(symbol) => {
+        for run in symbols::split(&text.text, &table) {
+            match run.piece {
+                symbols::Piece::Text(plain) => push_text(&mut pieces, plain),
+                symbols::Piece::Code(TextCode::Line) => pieces.push(Piece::Break),
+                symbols::Piece::Code(TextCode::Year) => {
+                    push_text(&mut pieces, &self.year.to_string());
+                }
+                symbols::Piece::Code(code @ (TextCode::ItalicStart | TextCode::ItalicEnd)) => {
+                    if !italics_reported {
+                        italics_reported = true;
+                        self.report.push(Report::new(
+                            &at,
+                            format!("italics ({}) are not drawn: the text is set upright", code.as_str()),
+                        ));
+                    }
+                }
+                symbols::Piece::Symbol(symbol) => {
                     let loaded = self.asset(&symbol.src).map_err(|why| (symbol.src.clone(), why));
                     let aspect = match &loaded {
                         Ok(asset) if asset.height > 0.0 => (asset.width / asset.height).clamp(0.01, 100.0),
                         _ => 1.0,
                     };
+                    #[allow(clippy::cast_possible_truncation)] // fractions of a line
                     pieces.push(Piece::Symbol {
                         index: symbol_assets.len(),
                         aspect,
-                        scale: symbol.scale,
-                        spacing: symbol.spacing,
-                        vertical_shift: symbol.vertical_shift,
+                        scale: symbol.scale as f32,
+                        spacing: symbol.spacing as f32,
+                        vertical_shift: symbol.vertical_shift as f32,
                     });
                     symbol_assets.push(loaded);
                 }
-                Run::Code(code) => self.report.push(Report::new(
-                    &at,
-                    format!("text code {{{code}}} changes the style, which is not drawn"),
-                )),
-                Run::Unknown(code) => self.report.push(Report::new(
+                symbols::Piece::Unknown(code) => self.report.push(Report::new(
                     &at,
                     format!("text code {{{code}}} is not a symbol of the template nor a known code: left out"),
                 )),

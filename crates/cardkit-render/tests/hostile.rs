@@ -168,7 +168,7 @@ fn a_hundred_megabyte_data_image_is_reported_not_decoded() {
     assert!(
         lines[0].starts_with("/data/children/0 (\"Huge\"): image `data:image/png;base64,AAAA")
             && lines[0].ends_with(&format!(
-                "a data: URI larger than the limit of {} bytes: drawn as a placeholder box",
+                "78643200 bytes, beyond the limit of {} bytes: drawn as a placeholder box",
                 Limits::default().max_asset_bytes
             )),
         "{}",
@@ -199,17 +199,22 @@ fn malformed_and_foreign_images_are_reported() {
         (
             "bad base64",
             "data:image/png;base64,!!!".to_owned(),
-            "base64 is invalid",
+            "the base64 data cannot be decoded",
         ),
         (
             "outside the root",
             "../../etc/passwd".to_owned(),
-            "leaves the asset root",
+            "leads out of the asset root",
         ),
         (
             "remote",
             "https://example.org/frame.png".to_owned(),
-            "remote and never fetched",
+            "is remote and not mirrored locally",
+        ),
+        (
+            "another scheme",
+            "file:///etc/passwd".to_owned(),
+            "the scheme file: is never followed",
         ),
     ];
     for (what, src, expected) in cases {

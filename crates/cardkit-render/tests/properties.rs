@@ -425,14 +425,14 @@ fn symbols_are_inline_in_order_and_right_aligned() {
                 .expect("a symbol")
         })
         .collect();
-    // 0.78 of the 80 px line, with 0.04 of it on each side.
+    // 0.78 of the 80 px line, with 0.04 of that on each side.
     for s in &symbols {
         assert!((s.height - 62.4).abs() < 0.5, "{s:?}");
     }
     assert!(symbols[0].x < symbols[1].x && symbols[1].x < symbols[2].x);
     let end = symbols[2].x + symbols[2].width;
     assert!(
-        (1375.0 - end - 3.2).abs() < 0.5,
+        (1375.0 - end - 0.04 * 62.4).abs() < 0.1,
         "the last symbol ends at the box's right: {end}"
     );
     // Each symbol is drawn from its own file: the order is {3}, {U}, {B}.
