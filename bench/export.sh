@@ -5,6 +5,14 @@
 # validate's. Each round runs every tool once, in turn, so that a machine
 # whose speed drifts during the run affects them all alike.
 #
+# Parquet is measured four times: a new build (the directory removed
+# first), one set added to that build (a set of the catalog under a code and
+# uuids of its own: a run file of its own, nothing rewritten), one set of
+# the catalog exported again (its rows taken out of the first run's files,
+# which are written again), and the whole catalog exported again (every
+# earlier file removed whole). The one-set runs are compared with validate
+# of the same one-set file (`validate, one set`).
+#
 # SQLite is measured three times: into a new database (made under a
 # temporary name and renamed), into the same database again (which adds to
 # it: each set replaces itself, in a WAL transaction), and again with
@@ -31,6 +39,20 @@ mkdir -p "$DATA"
 [ -f "$INPUT" ] || python3 "$SHARED/bench/make_allprintings.py" \
   "$SHARED/corpus/raw/set/mightstone_set_BRO.json" --size-mb "$MB" --seed 1 --neutral -o "$INPUT" >&2
 
+# One set of the catalog, as exported again, and as a set of its own.
+ONE_SET=$DATA/catalog-$MB-one-set.json
+NEW_SET=$DATA/catalog-$MB-new-set.json
+[ -f "$NEW_SET" ] || python3 - "$INPUT" "$ONE_SET" "$NEW_SET" <<'PY'
+import json, re, sys, uuid
+catalog = json.load(open(sys.argv[1]))
+code, one = next(iter(catalog["data"].items()))
+json.dump({"meta": catalog.get("meta", {}), "data": one}, open(sys.argv[2], "w"))
+text = json.dumps(one).replace(json.dumps(code), json.dumps("ZZNEW"))
+pattern = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+text = re.sub(pattern, lambda m: str(uuid.uuid5(uuid.NAMESPACE_URL, m.group(0))), text)
+json.dump({"meta": catalog.get("meta", {}), "data": json.loads(text)}, open(sys.argv[3], "w"))
+PY
+
 cargo build --release -q -p cardkit-cli
 CARDKIT=$PWD/target/release/cardkit
 WORK=$(mktemp -d)
@@ -48,10 +70,15 @@ trap cleanup EXIT
   -o "-k $WORK -c listen_addresses='' -c fsync=off" -w start >/dev/null
 PG_URL="postgresql://postgres@/postgres?host=$WORK"
 
-TOOLS=(validate parquet sqlite-new sqlite-again sqlite-replace postgres)
+TOOLS=(validate validate-one parquet parquet-add-one parquet-replace-one parquet-again
+  sqlite-new sqlite-again sqlite-replace postgres)
 declare -A NAME=(
   [validate]="validate, $JOBS threads"
-  [parquet]="export to Parquet"
+  [validate-one]="validate, one set"
+  [parquet]="export to Parquet, new build"
+  [parquet-add-one]="Parquet: one set added"
+  [parquet-replace-one]="Parquet: one set exported again"
+  [parquet-again]="Parquet: same build again"
   [sqlite-new]="export to SQLite, new file"
   [sqlite-again]="export to SQLite, same build again"
   [sqlite-replace]="export to SQLite, again, --replace"
@@ -65,9 +92,16 @@ run() {
   local command=()
   case $tool in
     validate) command=("$CARDKIT" validate --quiet --jobs "$JOBS" "$INPUT") ;;
+    validate-one) command=("$CARDKIT" validate --quiet --jobs "$JOBS" "$ONE_SET") ;;
     parquet)
       rm -rf "$WORK/parquet"
-      command=("$CARDKIT" export --jobs "$JOBS" --build bench --replace --to "parquet:$WORK/parquet" "$INPUT") ;;
+      command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "parquet:$WORK/parquet" "$INPUT") ;;
+    parquet-add-one)
+      command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "parquet:$WORK/parquet" "$NEW_SET") ;;
+    parquet-replace-one)
+      command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "parquet:$WORK/parquet" "$ONE_SET") ;;
+    parquet-again)
+      command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "parquet:$WORK/parquet" "$INPUT") ;;
     sqlite-new)
       rm -f "$WORK/export.db"
       command=("$CARDKIT" export --jobs "$JOBS" --build bench --to "sqlite:$WORK/export.db" "$INPUT") ;;
@@ -105,14 +139,19 @@ bytes=$(stat -c %s "$INPUT")
 base=$(median "${TIMES[validate]}")
 printf '| %-34s | %8s | %8s | %10s | %9s | %10s |\n' tool seconds MB/s rows/s "peak RSS" "x validate"
 printf '|%s|%s|%s|%s|%s|%s|\n' ------------------------------------ ---------- ---------- ------------ ----------- ------------
+one_bytes=$(stat -c %s "$ONE_SET")
+base_one=$(median "${TIMES[validate-one]}")
 for tool in "${TOOLS[@]}"; do
-  awk -v n="${NAME[$tool]}" -v s="$(median "${TIMES[$tool]}")" -v b="$bytes" -v r="${RSS[$tool]}" \
-    -v w="${ROWS[$tool]}" -v v="$base" 'BEGIN {
+  # The one-set runs beside validate of one set.
+  b=$bytes v=$base
+  case $tool in validate-one | parquet-*-one) b=$one_bytes v=$base_one ;; esac
+  awk -v n="${NAME[$tool]}" -v s="$(median "${TIMES[$tool]}")" -v b="$b" -v r="${RSS[$tool]}" \
+    -v w="${ROWS[$tool]}" -v v="$v" 'BEGIN {
     printf "| %-34s | %8.2f | %8.0f | %10s | %6.0f MB | %10.2f |\n",
       n, s, b / s / 1e6, (w > 0 ? sprintf("%.0f", w / s) : "-"), r / 1024, s / v }'
 done
 echo
-echo "input: $INPUT ($bytes bytes), $RUNS rounds, $(nproc) cores"
+echo "input: $INPUT ($bytes bytes), one set: $ONE_SET ($one_bytes bytes), $RUNS rounds, $(nproc) cores"
 for tool in "${TOOLS[@]}"; do
   echo "$tool: ${TIMES[$tool]}"
 done

@@ -181,6 +181,24 @@ for target in sqlite parquet; do
   EXPECT=1 bounded "export to $target: 30,000 levels" export-deep.json 96 --on-invalid fail
   EXPECT=1 bounded "export to $target: 30,000 levels, kept" export-deep.json 96 --on-invalid keep
 done
+# Parquet, adding: the same lines exported again into the build they made
+# (the earlier run's files are removed whole, the new run's put in their
+# place), linear in the input as a new build is.
+again() { # input: runs it twice into one build; T of the second
+  rm -rf "$D/export-parquet-add"
+  COMMAND=(export --jobs 2 --to "parquet:$D/export-parquet-add")
+  run again-first "$D/$1"
+  run again "$D/$1"
+}
+again export-lines-30k.jsonl; ta=$T ca=$CODE
+again export-lines-300k.jsonl; tb=$T cb=$CODE rb=$RSS
+verdict=$(awk -v s="$ta" -v b="$tb" -v k="$SLACK" \
+  'BEGIN { s = (s < 0.05 ? 0.05 : s); print (b <= s * 10 * k) ? "ok" : "slow" }')
+[ "$ca" = 0 ] && [ "$cb" = 0 ] || verdict="exit $ca/$cb"
+[ "$rb" -le 192 ] || verdict=rss
+check "$(printf '%-34s %6.2fs -> %6.2fs (x10 input), %5s MB (bound 192), exit %s/%s' \
+  "export to parquet, again: 30k -> 300k" "$ta" "$tb" "$rb" "$ca" "$cb")" "$verdict"
+rm -rf "$D/export-parquet-add"
 COMMAND=(validate --quiet)
 
 # diff and migrate apply: linear at three sizes (bench/linear.sh), then

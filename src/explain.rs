@@ -8,10 +8,12 @@
 
 use std::io::{self, Write};
 
-use cardkit::codes::explain_code;
 use cardkit::run::ExitStatus;
 use cardkit::schema::explain::explain;
 use cardkit::{Code, Kind};
+// The import's codes are explained with the diagnostics importing their
+// examples gives; every other code as the library explains it.
+use cardkit_design::import::explain_code;
 use clap::builder::PossibleValuesParser;
 use clap::ValueEnum;
 

@@ -43,8 +43,9 @@ pub struct Args {
     /// Empties the build first. Without it, an export adds to what the
     /// target holds: a set exported again replaces that set's rows (by
     /// code), a card, token or product its uuid's, a migration its id's,
-    /// and every other row is kept. A Parquet build, whose files are
-    /// written whole, is only written again with --replace.
+    /// and every other row is kept (in Parquet, by files: a run's rows go
+    /// into new files, and earlier files are written again without the
+    /// sets it replaces).
     #[arg(long)]
     replace: bool,
 

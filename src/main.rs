@@ -2,14 +2,19 @@
 //! library's reports. Everything about documents lives in the library.
 
 mod allocator;
+mod assets;
 mod config;
+mod design_file;
 mod diff;
 mod dummy;
+mod expand;
 mod explain;
 mod export;
 mod fields;
 mod generate;
+mod import;
 mod kind;
+mod layers;
 mod migrate;
 mod options;
 mod output;
@@ -17,6 +22,7 @@ mod progress;
 mod render;
 mod schema;
 mod serve;
+mod symbols;
 mod validate;
 
 use std::io::{self, Write};
@@ -140,10 +146,68 @@ enum Command {
         after_help = "Examples:\n  cardkit config\n  cardkit config --as-of v5.0.0\n  cardkit config --config ci/cardkit.toml --format json"
     )]
     Config(config::Args),
+    /// Converts the design tool's own files (layered templates and card
+    /// designs, classic save files) to templates and card designs of the
+    /// spec's shapes, and reports everything that could not be carried over
+    /// at its JSON Pointer in the input.
+    ///
+    /// Exit status: 0 when every document is converted, 1 when one cannot be
+    /// (nothing is written for it), 2 for usage errors, inputs that cannot
+    /// be read and outputs that cannot be written.
+    #[command(
+        after_help = "Examples:\n  cardkit import template.json > template.spec.json\n  cardkit import --format json -o cards/ saved-cards.cardconjurer\n  cardkit import --push-filters --asset-root https://cards.example.org/ -o out.json template.json"
+    )]
+    Import(import::Args),
     /// Applies Migration notices to stored references to catalog ids (CSV,
     /// JSON and JSON Lines files, a store made by `cardkit export`).
     #[command(subcommand)]
     Migrate(migrate::Command),
+    /// Lists the layers of a template's card or of a card design, each with
+    /// its JSON Pointer, type, name, tags and box: all of them, or those
+    /// found by name, pattern, tag and type. The order is depth first: a
+    /// layer's children, then its masks, then the layer.
+    ///
+    /// Exit status: 0 when a layer is found, 1 when none is, 2 when the file
+    /// cannot be read or is not a template or card design in the spec's
+    /// shape (`cardkit import` converts the design tool's older layout).
+    #[command(
+        after_help = "Examples:\n  cardkit layers card.json --name Title\n  cardkit layers template.json --tag editable --type text --format json\n  cardkit layers card.json --regex '.+le' --first"
+    )]
+    Layers(layers::Args),
+    /// Prints the image layer a variant of a template's image set makes: the
+    /// set's prototype with the variant over it, the masks asked for, and
+    /// the card's size where neither gives one; ready to add to a card.
+    ///
+    /// Exit status: 0, or 2 when the template cannot be read or the set,
+    /// variant or mask is not there (the error lists those there are).
+    #[command(
+        after_help = "Examples:\n  cardkit expand template.json --set 1 --variant 'Right Stat Box'\n  cardkit expand template.json --set frame --variant 'Black Frame' --mask 'Right Half'"
+    )]
+    Expand(expand::Args),
+    /// Lists every asset of a template or card design: where its `src` is,
+    /// what it is for (frame, mask, font, symbol, image, thumb) and where it
+    /// resolves; `data:` URIs with media type, size and SHA-256. Nothing is
+    /// fetched, no `src` is followed out of its root, and a `data:` URI is
+    /// decoded only up to 4 MiB. --rebase writes a copy moved to another
+    /// root; --check says what a local mirror lacks.
+    ///
+    /// Exit status: 0; 1 when an asset cannot be located or read (or, with
+    /// --check, the mirror lacks one); 2 when the file cannot be read.
+    #[command(
+        after_help = "Examples:\n  cardkit assets template.json\n  cardkit assets template.json --root https://example.org/designs/ --format json\n  cardkit assets template.json --rebase mirror/ -o local.json\n  cardkit assets template.json --check mirror/"
+    )]
+    Assets(assets::Args),
+    /// Lists the symbols a template's texts can show: each name (in braces,
+    /// any case), its set, its image, scale, spacing and vertical shift;
+    /// warns of names defined twice; with --text, splits a text into runs of
+    /// text, symbols, text codes and unknown codes, with byte positions.
+    ///
+    /// Exit status: 0; 1 when the text has a code that names nothing; 2 when
+    /// the template cannot be read.
+    #[command(
+        after_help = "Examples:\n  cardkit symbols template.json\n  cardkit symbols template.json --text '{3}{U}{B} and {line}' --format json"
+    )]
+    Symbols(symbols::Args),
     /// Renders card designs to SVG and PNG, offline and the same bytes on
     /// every run: assets from `data:` URIs and local files only (a missing
     /// one is reported and drawn as a placeholder box), text laid out and
@@ -175,6 +239,10 @@ fn main() -> ExitCode {
             validate::run(&args)
         }
         Command::Dummy(args) => dummy::run(&args),
+        Command::Import(args) => match args.options() {
+            Ok(options) => import::run(&args, &options),
+            Err(why) => usage_error("import", &why),
+        },
         Command::Completions(args) => generate::completions(&args, Cli::command()),
         Command::Man => generate::man(Cli::command()),
         Command::Fields(args) => fields::run(&args),
@@ -200,6 +268,10 @@ fn main() -> ExitCode {
             }
             migrate::run(&command)
         }
+        Command::Layers(args) => layers::run(&args),
+        Command::Expand(args) => expand::run(&args),
+        Command::Assets(args) => assets::run(&args),
+        Command::Symbols(args) => symbols::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Export(mut args) => {
             configured("export", &mut args.validation, &mut args.running, matches);

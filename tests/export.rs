@@ -72,6 +72,47 @@ fn the_runs_output_in_each_mode() {
     }
 }
 
+/// A Parquet build is added to as a SQLite database is, and its runs' summaries
+/// say so in the same words: what was added, what replaced (a set, the
+/// migrations, and the rows of what was there), sets read twice, a uuid
+/// stored under another set, and a build emptied first (`--replace`).
+#[test]
+fn parquet_runs_say_what_they_added_and_replaced_as_sqlite_runs_do() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    // The example set under another code: its cards' uuids are stored
+    // under EXA already.
+    let moved = dir.path().join("moved.json");
+    let set = std::fs::read_to_string(examples_dir().join("valid/set.json")).expect("the set");
+    std::fs::write(&moved, set.replace("\"EXA\"", "\"MOV\"")).expect("the copy");
+    let moved = show(&moved);
+    let (set, migrations) = ("examples/valid/set.json", "examples/valid/migrations.jsonl");
+    let runs: [&[&str]; 4] = [
+        &[set, migrations],
+        &[set, set, migrations],
+        &[&moved],
+        &["--replace", set],
+    ];
+    let mut said = Vec::new();
+    for target in [
+        format!("sqlite:{}", show(&dir.path().join("cards.db"))),
+        format!("parquet:{}", show(&dir.path().join("parquet"))),
+    ] {
+        let mut outputs = String::new();
+        for inputs in runs {
+            let mut args = vec!["export", "--build", "b", "--to", &target];
+            args.extend(inputs);
+            let text = output(dir.path(), &args);
+            let shown = target.replace(&show(dir.path()), "TMP");
+            outputs.push_str(&format!("$ cardkit export … {}\n", inputs.join(" ")));
+            outputs.push_str(&text.replace(&shown, "TARGET"));
+            outputs.push_str("\n\n");
+        }
+        said.push(outputs.replace(&show(dir.path()), "TMP"));
+    }
+    assert_eq!(said[0], said[1], "SQLite's summaries, then Parquet's");
+    insta::assert_snapshot!("export_parquet_runs", said[1]);
+}
+
 #[test]
 fn keep_unknown_keeps_the_members_the_spec_does_not_define_and_says_so() {
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -297,9 +338,11 @@ fn a_run_killed_midway_leaves_no_half_written_export() {
     // Parquet: the new build's files are only under their hidden temporary
     // name, which readers skip.
     let cards = parquet.join("cards");
-    assert!(cards.join("build=old/part-0.parquet").is_file());
-    assert!(!cards.join("build=new/part-0.parquet").exists());
-    assert!(cards.join("build=new/.part-0.parquet.incomplete").is_file());
+    assert!(cards.join("build=old/run-000001.parquet").is_file());
+    assert!(!cards.join("build=new/run-000001.parquet").exists());
+    assert!(cards
+        .join("build=new/.run-000001.parquet.incomplete")
+        .is_file());
 }
 
 /// Starts an additive export of `input` into the existing database of
@@ -446,6 +489,130 @@ fn a_run_killed_during_an_additive_sqlite_export_leaves_the_database_as_it_was()
         before.len(),
         after.len()
     );
+}
+
+/// Every file of the Parquet export in `dir` but the lock and the hidden
+/// temporaries a run writes (which readers skip): its path and bytes.
+fn parquet_state(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut state = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("a folder") {
+            let path = entry.expect("an entry").path();
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if path.is_dir() {
+                folders.push(path);
+            } else if !name.ends_with(".incomplete") && name != ".cardkit-lock" {
+                let relative = path
+                    .strip_prefix(dir)
+                    .expect("inside")
+                    .display()
+                    .to_string();
+                state.push((relative, std::fs::read(&path).expect("a file")));
+            }
+        }
+    }
+    state.sort();
+    state
+}
+
+/// The rows of each table of build `build` of the Parquet export in
+/// `dir`, as their files' footers count them.
+fn parquet_counts(dir: &Path, build: &str) -> Vec<(String, i64)> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    cardkit_export::layout::layout()
+        .tables
+        .iter()
+        .map(|table| {
+            let folder = dir.join(&table.name).join(format!("build={build}"));
+            let rows = std::fs::read_dir(&folder)
+                .expect("the build's folder")
+                .map(|entry| entry.expect("an entry").path())
+                .filter(|path| path.extension().is_some_and(|e| e == "parquet"))
+                .map(|path| {
+                    let reader =
+                        SerializedFileReader::new(std::fs::File::open(&path).expect("a file"))
+                            .expect("a Parquet file");
+                    reader.metadata().file_metadata().num_rows()
+                })
+                .sum();
+            (table.name.clone(), rows)
+        })
+        .collect()
+}
+
+/// `kill -9` during an additive Parquet export, into a build that holds
+/// rows already, once it has read all but the last byte of 32 sets (so it
+/// has written their rows to its hidden files): every file readers see is
+/// as it was, byte for byte, and so are the records of the runs. The next
+/// run removes the killed run's hidden files and adds to the build as
+/// usual.
+#[test]
+fn a_run_killed_during_an_additive_parquet_export_leaves_the_build_as_it_was() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let Some(big) = catalog(dir.path(), 32) else {
+        return;
+    };
+    let lines = sets_as_lines(&big);
+    let parquet = dir.path().join("parquet");
+    let target = format!("parquet:{}", show(&parquet));
+    for build in ["old", "new"] {
+        cardkit()
+            .args(["export", "--build", build, "--to", &target])
+            .arg(example("valid/set.json"))
+            .assert()
+            .code(0);
+    }
+    let before = parquet_state(&parquet);
+    let counts = parquet_counts(&parquet, "new");
+    assert!(counts.iter().any(|(table, n)| table == "cards" && *n > 0));
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
+        .args([
+            "export", "--jobs", "1", "--build", "new", "--to", &target, "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cardkit starts");
+    let mut pipe = child.stdin.take().expect("a pipe");
+    let bytes = lines.into_bytes();
+    // All but the last byte: the run reads (and writes) every set but
+    // cannot end; the write returns once the pipe holds at most its buffer.
+    std::io::Write::write_all(&mut pipe, &bytes[..bytes.len() - 1]).expect("the input sent");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().expect("a status").is_none(),
+        "the export of an input without its last byte ended"
+    );
+    let temporary = parquet.join("cards/build=new/.run-000002.parquet.incomplete");
+    assert!(temporary.is_file(), "the run was writing its files");
+    child.kill().expect("killed");
+    child.wait().expect("reaped");
+    drop(pipe);
+    assert!(
+        parquet_state(&parquet) == before,
+        "the killed run changed what readers see"
+    );
+    assert_eq!(parquet_counts(&parquet, "new"), counts);
+    // The next run replaces the set in the build, and leaves no hidden
+    // file of the killed run.
+    let next = cardkit()
+        .args(["export", "--build", "new", "--to", &target])
+        .arg(example("valid/set.json"))
+        .output()
+        .expect("cardkit runs");
+    assert!(next.status.success(), "{next:?}");
+    assert!(
+        String::from_utf8_lossy(&next.stdout).contains("replaced 1 set already there"),
+        "{next:?}"
+    );
+    assert!(!temporary.exists());
+    assert_eq!(parquet_counts(&parquet, "new"), counts);
+    assert!(parquet
+        .join("cards/build=new")
+        .join("run-000002.parquet")
+        .is_file());
 }
 
 /// The row counts of every table of the export in the PostgreSQL database

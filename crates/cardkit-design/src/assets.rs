@@ -22,6 +22,9 @@
 //! assert!(matches!(pixel, Location::Data(ref data) if data.media_type == "image/png"));
 //! ```
 
+pub mod manifest;
+pub mod rebase;
+
 use std::fmt;
 use std::fs::File;
 use std::io::Read as _;

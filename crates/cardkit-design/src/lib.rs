@@ -1,9 +1,25 @@
 //! Tools for the people who make card-design templates and saved card
-//! designs, beyond validating them: where a design's assets are and what
-//! they are, the symbols its texts can show, and more.
+//! designs, beyond validating them:
+//!
+//! - [`import`]: the design tool's own files (its older layered templates
+//!   and card designs, its classic save file) converted to the spec's
+//!   shapes, with a report of what could not be carried over;
+//! - [`layers`]: the layers of a card found by name, pattern, tag and type,
+//!   in the design tool's order;
+//! - [`expand`]: the image layer a variant of a template's image set makes;
+//! - [`assets`]: where a design's assets are, what they are, a copy re-based
+//!   onto another root, and which a local mirror lacks;
+//! - [`symbols`]: the symbols a template's texts can show, and a text split
+//!   into text, symbols and codes;
+//! - [`source`]: a template or card design read from its bytes.
 //!
 //! Nothing here reaches the network: assets are resolved to locations and
 //! read only from local files or `data:` URIs.
+#![deny(missing_docs)]
 
 pub mod assets;
+pub mod expand;
+pub mod import;
+pub mod layers;
+pub mod source;
 pub mod symbols;

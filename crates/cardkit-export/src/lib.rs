@@ -24,7 +24,7 @@
 //! println!("{} rows", totals.rows.iter().sum::<usize>());
 //! ```
 
-mod arrow;
+pub mod arrow;
 pub mod keys;
 pub mod layout;
 pub mod parquet;
@@ -333,13 +333,20 @@ impl Exporter {
         mode: Mode,
         into_foreign: bool,
     ) -> Result<Exporter, Error> {
-        let spare = Spare::default();
         let store: Box<dyn Store> = match target {
             Target::Sqlite(path) => sqlite::open(path, build, mode, into_foreign)?,
             Target::Postgres(url) => Box::new(postgres::Postgres::open(url, build, mode)?),
             Target::Parquet(dir) => Box::new(parquet::Parquet::open(dir, build, mode)?),
         };
-        Ok(Exporter {
+        Ok(Exporter::with_store(store, on_invalid, jobs))
+    }
+
+    /// A run into `store`, opened by the caller ([`arrow::Tables`], say),
+    /// validating on `jobs` threads.
+    #[must_use]
+    pub fn with_store(store: Box<dyn Store>, on_invalid: OnInvalid, jobs: usize) -> Exporter {
+        let spare = Spare::default();
+        Exporter {
             unstorable: store.unstorable(),
             writer: Some(Writer::start(store, spare.clone())),
             spare,
@@ -354,7 +361,7 @@ impl Exporter {
             seen: std::collections::HashMap::new(),
             inputs: Vec::new(),
             unknown: std::collections::HashMap::new(),
-        })
+        }
     }
 
     /// Keeps (`keep`) each object's members that the spec does not define,

@@ -7,12 +7,17 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
+use arrow_pyarrow::IntoPyArrow;
 use cardkit::codes::explain_code;
 use cardkit::model::Layout;
+use cardkit::render::words::plural;
 use cardkit::render::{FileEnd, Json, Renderer};
 use cardkit::report::Summary;
-use cardkit::run::{self, discover, open_reader, Run, Settings, Unopened, MAX_JOBS};
+use cardkit::run::{
+    self, discover, open, open_reader, Failure, Opened, Run, Settings, Shown, Unopened, MAX_JOBS,
+};
 use cardkit::schema::explain::explain;
 use cardkit::schema::json_schema::{json_schema_with, SchemaOptions};
 use cardkit::schema::listing::{self, Listing};
@@ -21,10 +26,12 @@ use cardkit::schema::Version;
 use cardkit::table::Names;
 use cardkit::validate;
 use cardkit::{Code, DocumentReport, Kind};
+use cardkit_export::arrow::{ArrowTable, Tables};
+use cardkit_export::{Exporter, InputError, OnInvalid};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
-use pyo3::types::{PyByteArray, PyBytes, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 
 /// The settings the keyword arguments ask for, over the defaults every door
 /// starts from.
@@ -94,9 +101,9 @@ fn jobs(asked: Option<usize>) -> PyResult<usize> {
 
 /// What is validated.
 enum Source {
-    /// A path, as the command line takes it: a file (compressed or not), a
-    /// directory searched for documents, or a zip archive.
-    Path(PathBuf),
+    /// Paths, as the command line takes them: files (compressed or not),
+    /// directories searched for documents, or zip archives.
+    Paths(Vec<PathBuf>),
     /// Bytes held by Python.
     Bytes(String, PyBackedBytes),
     /// A document's text.
@@ -128,14 +135,7 @@ impl Source {
             ));
         }
         if source.hasattr("__fspath__")? {
-            let path: PathBuf = source.extract()?;
-            // A path that cannot be opened is an error of the call, not a
-            // line of the report; a directory is searched as the command
-            // line searches it.
-            if !path.is_dir() {
-                std::fs::File::open(&path).map_err(|error| os_error(&error, &path))?;
-            }
-            return Ok(Source::Path(path));
+            return Ok(Source::Paths(vec![openable(source)?]));
         }
         if source.hasattr("read")? {
             let name = name
@@ -153,6 +153,44 @@ impl Source {
             source.get_type().name()?
         )))
     }
+
+    /// A list or tuple of paths, or any source [`Source::of`] takes.
+    fn of_many(source: &Bound<'_, PyAny>, name: Option<String>) -> PyResult<Source> {
+        if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
+            let paths = source
+                .try_iter()?
+                .map(|path| {
+                    let path = path?;
+                    if path.hasattr("__fspath__")? {
+                        openable(&path)
+                    } else {
+                        Err(PyTypeError::new_err(format!(
+                            "source is a list holding a {}: a list holds paths (os.PathLike)",
+                            path.get_type().name()?
+                        )))
+                    }
+                })
+                .collect::<PyResult<Vec<PathBuf>>>()?;
+            if paths.is_empty() {
+                return Err(PyValueError::new_err(
+                    "source is an empty list: give a path",
+                ));
+            }
+            return Ok(Source::Paths(paths));
+        }
+        Source::of(source, name)
+    }
+}
+
+/// A path that can be opened: one that cannot is an error of the call, not
+/// a line of the report; a directory is searched as the command line
+/// searches it.
+fn openable(path: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    let path: PathBuf = path.extract()?;
+    if !path.is_dir() {
+        std::fs::File::open(&path).map_err(|error| os_error(&error, &path))?;
+    }
+    Ok(path)
 }
 
 /// `OSError(errno, strerror, filename)`, so that Python makes it the
@@ -263,7 +301,11 @@ fn validate_json(
     let jobs = self::jobs(jobs)?;
     let source = Source::of(source, name)?;
     let raised = source.raised();
-    let ran = py.detach(move || run(&settings, source, jobs));
+    let interrupt = Arc::new(Interrupt::default());
+    let ran = py.detach(|| run(&settings, source, jobs, &interrupt));
+    if let Some(error) = interrupt.take() {
+        return Err(error);
+    }
     if let Some(error) = raised.and_then(|raised| raised.lock().ok()?.take()) {
         return Err(error);
     }
@@ -275,10 +317,15 @@ fn validate_json(
 
 /// One run over one source, as the command line's: the report rendered
 /// with the library's JSON renderer.
-fn run(settings: &Settings, source: Source, jobs: usize) -> io::Result<(Vec<u8>, u8)> {
+fn run(
+    settings: &Settings,
+    source: Source,
+    jobs: usize,
+    interrupt: &Arc<Interrupt>,
+) -> io::Result<(Vec<u8>, u8)> {
     let mut out = Vec::new();
     let mut renderer = Json::new(settings.warning_filter());
-    let status = run_with_into(&mut renderer, &mut out, settings, source, jobs)?;
+    let status = run_with_into(&mut renderer, &mut out, settings, source, jobs, interrupt)?;
     Ok((out, status))
 }
 
@@ -290,24 +337,61 @@ fn run_with(
     source: Source,
     jobs: usize,
 ) -> io::Result<u8> {
-    run_with_into(renderer, &mut io::sink(), settings, source, jobs)
+    // Nothing to interrupt: the thread of `iter_documents` runs no signal
+    // handler, and the caller stops it by dropping the iterator.
+    let interrupt = Arc::new(Interrupt::default());
+    run_with_into(
+        renderer,
+        &mut io::sink(),
+        settings,
+        source,
+        jobs,
+        &interrupt,
+    )
 }
 
-/// One run over one source, as the command line's: a path discovered and
-/// opened as the command line does, other sources opened as a stream.
+/// One run over one source, as the command line's: its inputs checked in
+/// turn, until one is interrupted.
 fn run_with_into(
     renderer: &mut dyn Renderer,
     out: &mut dyn Write,
     settings: &Settings,
     source: Source,
     jobs: usize,
+    interrupt: &Arc<Interrupt>,
 ) -> io::Result<u8> {
     let mut run = Run::with_settings(renderer, out, settings);
+    each_input(source, interrupt, |input| match input {
+        Ok(opened) => run.validate_input(opened, jobs),
+        Err(unopened) => run.unopened(&unopened),
+    })?;
+    let (_, status) = run.finish()?;
+    Ok(status.code())
+}
+
+/// Opens each input of `source` as the command line does (a path
+/// discovered, other sources opened as a stream) and hands it to `check`,
+/// its reads watched for Ctrl-C; stops at the first input interrupted.
+fn each_input(
+    source: Source,
+    interrupt: &Arc<Interrupt>,
+    mut check: impl FnMut(Result<Opened, Unopened>) -> io::Result<()>,
+) -> io::Result<()> {
+    let watched = |opened: Result<Opened, Unopened>| {
+        opened.map(|mut opened| {
+            opened.reader = Box::new(Interruptible::new(opened.reader, Arc::clone(interrupt)));
+            opened
+        })
+    };
     let (name, opened) = match source {
-        Source::Path(path) => {
-            run.validate_all(discover(&[path]), jobs)?;
-            let (_, status) = run.finish()?;
-            return Ok(status.code());
+        Source::Paths(paths) => {
+            for input in discover(&paths).inputs {
+                if interrupt.stopped() {
+                    break;
+                }
+                check(watched(open(input)))?;
+            }
+            return Ok(());
         }
         Source::Bytes(name, bytes) => {
             let opened = open_reader(&name, io::Cursor::new(bytes));
@@ -322,15 +406,71 @@ fn run_with_into(
             (name, opened)
         }
     };
-    match opened {
-        Ok(opened) => run.validate_input(opened, jobs)?,
-        Err(error) => run.unopened(&Unopened {
-            name,
-            reason: error.to_string(),
-        })?,
+    check(watched(opened.map_err(|error| Unopened {
+        name,
+        reason: error.to_string(),
+    })))
+}
+
+/// Whether a run was interrupted (Ctrl-C), and the exception Python's
+/// signal handler raised for it.
+#[derive(Default)]
+struct Interrupt {
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl Interrupt {
+    fn stopped(&self) -> bool {
+        self.raised.lock().map_or(true, |raised| raised.is_some())
     }
-    let (_, status) = run.finish()?;
-    Ok(status.code())
+
+    /// The exception raised, taken.
+    fn take(&self) -> Option<PyErr> {
+        self.raised.lock().ok()?.take()
+    }
+}
+
+/// How often a run's reads look for a signal: Python's handlers run only
+/// when asked, and a run holds no GIL.
+const SIGNALS_EVERY: Duration = Duration::from_millis(50);
+
+/// A reader that runs Python's signal handlers now and then: once one
+/// raises (`KeyboardInterrupt` on Ctrl-C), every read fails, so that the
+/// validation stops within a read of the input, and the exception is kept
+/// for the call to raise.
+struct Interruptible {
+    inner: Box<dyn Read>,
+    interrupt: Arc<Interrupt>,
+    checked: Instant,
+}
+
+impl Interruptible {
+    fn new(inner: Box<dyn Read>, interrupt: Arc<Interrupt>) -> Self {
+        Interruptible {
+            inner,
+            interrupt,
+            checked: Instant::now(),
+        }
+    }
+}
+
+impl Read for Interruptible {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.checked.elapsed() >= SIGNALS_EVERY {
+            self.checked = Instant::now();
+            // Handlers run only on the main thread: elsewhere this is Ok.
+            if let Err(error) = Python::attach(|py| py.check_signals()) {
+                if let Ok(mut raised) = self.interrupt.raised.lock() {
+                    raised.get_or_insert(error);
+                }
+            }
+        }
+        if self.interrupt.stopped() {
+            // Not ErrorKind::Interrupted, which readers retry.
+            return Err(io::Error::other("interrupted"));
+        }
+        self.inner.read(buf)
+    }
 }
 
 /// What the validation thread of [`DocumentStream`] hands over.
@@ -498,6 +638,240 @@ fn iter_documents_json(
     })
 }
 
+/// How many of an export's notes (documents left out or kept with NULLs,
+/// and why) a read keeps for its caller; the rest are counted.
+const KEPT_NOTES: usize = 100;
+
+/// What a read of the tables came to, for `python/cardkit` to return or
+/// raise.
+#[pyclass(module = "cardkit._native", frozen, get_all)]
+struct TablesRead {
+    /// `"ok"`; `"invalid"` (documents invalid or not exportable under
+    /// `on_invalid="fail"`: nothing was read); `"unreadable"` (an input
+    /// could not be read, under `"fail"`); `"nothing"` (no input found);
+    /// `"aborted"` (the tables could not be made).
+    outcome: &'static str,
+    /// Each table's name and its `pyarrow.Table` (`"ok"` only), in the
+    /// layout's order.
+    tables: Vec<(String, Py<PyAny>)>,
+    /// The report of the invalid documents and unreadable inputs, as
+    /// `validate_json`'s JSON text (valid documents are not listed); empty
+    /// unless `on_invalid` is `fail`.
+    report: String,
+    /// The exit status `validate` would give.
+    status: u8,
+    /// The export's notes, the first [`KEPT_NOTES`], and how many there were.
+    notes: Vec<String>,
+    note_count: usize,
+    /// Why the outcome is not `"ok"`, in words.
+    message: String,
+}
+
+/// What [`read_tables`] collects on its run, without the GIL.
+struct Collecting {
+    outcome: &'static str,
+    tables: Vec<ArrowTable>,
+    report: Vec<u8>,
+    status: u8,
+    notes: Vec<String>,
+    note_count: usize,
+    message: String,
+}
+
+/// Validates and exports `source` as `cardkit export` does, into tables
+/// held in Arrow memory, with the GIL released; each table is handed to
+/// pyarrow through the Arrow C data interface.
+#[pyfunction]
+#[pyo3(signature = (source, *, on_invalid="fail", kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="spec", keep_unknown=false, jobs=None, warning_limit=None, error_limit=None, name=None))]
+#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+fn read_tables(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    on_invalid: &str,
+    kind: &str,
+    as_of: Option<&str>,
+    strict_version: bool,
+    deny_unknown_fields: bool,
+    warn_deprecated: bool,
+    names: &str,
+    keep_unknown: bool,
+    jobs: Option<usize>,
+    warning_limit: Option<usize>,
+    error_limit: Option<usize>,
+    name: Option<String>,
+) -> PyResult<TablesRead> {
+    let on_invalid = match on_invalid {
+        "fail" => OnInvalid::Fail,
+        "skip" => OnInvalid::Skip,
+        "keep" => OnInvalid::Keep,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "on_invalid is {other:?}: expected 'fail', 'skip' or 'keep'"
+            )))
+        }
+    };
+    let settings = settings(
+        kind,
+        as_of,
+        strict_version,
+        deny_unknown_fields,
+        warn_deprecated,
+        names,
+        warning_limit,
+        error_limit,
+    )?;
+    let jobs = self::jobs(jobs)?;
+    let source = Source::of_many(source, name)?;
+    let raised = source.raised();
+    let interrupt = Arc::new(Interrupt::default());
+    let collected = py.detach(|| {
+        collect_tables(
+            &settings,
+            source,
+            jobs,
+            on_invalid,
+            keep_unknown,
+            &interrupt,
+        )
+    });
+    if let Some(error) = interrupt.take() {
+        return Err(error);
+    }
+    if let Some(error) = raised.and_then(|raised| raised.lock().ok()?.take()) {
+        return Err(error);
+    }
+    let collected = collected?;
+    let tables = collected
+        .tables
+        .into_iter()
+        .map(|table| {
+            let converted = arrow_pyarrow::Table::try_new(table.batches, table.schema)
+                .map_err(|error| PyValueError::new_err(format!("{}: {error}", table.name)))?
+                .into_pyarrow(py)?;
+            Ok((table.name, converted.unbind()))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(TablesRead {
+        outcome: collected.outcome,
+        tables,
+        report: String::from_utf8(collected.report)
+            .map_err(|_| PyValueError::new_err("the report is not UTF-8"))?,
+        status: collected.status,
+        notes: collected.notes,
+        note_count: collected.note_count,
+        message: collected.message,
+    })
+}
+
+/// One export run over `source` into [`Tables`], as `cardkit export` runs
+/// it: the invalid documents reported with the JSON renderer.
+fn collect_tables(
+    settings: &Settings,
+    source: Source,
+    jobs: usize,
+    on_invalid: OnInvalid,
+    keep_unknown: bool,
+    interrupt: &Arc<Interrupt>,
+) -> io::Result<Collecting> {
+    let (store, collected) = Tables::new();
+    let mut exporter = Exporter::with_store(Box::new(store), on_invalid, jobs);
+    exporter.keep_unknown(keep_unknown);
+    let mut renderer = Json::new(settings.warning_filter());
+    // The report is raised with under `fail` only: under the others, the
+    // invalid documents' entries are not kept.
+    let mut report = Vec::new();
+    let mut sink = io::sink();
+    let out: &mut dyn Write = if on_invalid == OnInvalid::Fail {
+        &mut report
+    } else {
+        &mut sink
+    };
+    let mut notes = Vec::new();
+    let mut note_count = 0;
+    let mut run = Run::with_settings(&mut renderer, out, settings).showing(Shown::Invalid);
+    let mut check = |name: &str,
+                     reader: &mut dyn Read,
+                     options: &cardkit::Options,
+                     on_document: &mut dyn FnMut(&DocumentReport)| {
+        let noted = |text: &str| {
+            note_count += 1;
+            if notes.len() < KEPT_NOTES {
+                notes.push(text.to_owned());
+            }
+        };
+        exporter
+            .input(name, reader, options, on_document, noted)
+            .map_err(|error| match error {
+                InputError::Read(error) => Failure::Read(error),
+                InputError::Store(error) => Failure::Abort(error.to_string()),
+            })
+    };
+    each_input(source, interrupt, |input| match input {
+        Ok(opened) => run.input(opened, &mut check),
+        Err(unopened) => run.unopened(&unopened),
+    })?;
+    let (nothing, aborted) = (run.checked_nothing(), run.aborted().map(str::to_owned));
+    let (summary, status) = run.finish()?;
+    let mut collecting = Collecting {
+        outcome: "ok",
+        tables: Vec::new(),
+        report,
+        status: status.code(),
+        notes,
+        note_count,
+        message: String::new(),
+    };
+    let mut stop = |outcome, message: String| {
+        exporter.abort();
+        collecting.outcome = outcome;
+        collecting.message = message;
+    };
+    if interrupt.stopped() {
+        stop("aborted", "interrupted".into());
+        return Ok(collecting);
+    }
+    if let Some(why) = aborted {
+        stop("aborted", why);
+        return Ok(collecting);
+    }
+    if nothing {
+        stop(
+            "nothing",
+            "no input was found in the paths given: nothing was read".into(),
+        );
+        return Ok(collecting);
+    }
+    if summary.unreadable > 0 && on_invalid == OnInvalid::Fail {
+        stop(
+            "unreadable",
+            format!(
+                "{} could not be read: nothing was read (on_invalid='skip' reads the others)",
+                plural(summary.unreadable, "input")
+            ),
+        );
+        return Ok(collecting);
+    }
+    let totals = match exporter.finish() {
+        Ok(totals) => totals,
+        Err(error) => {
+            collecting.outcome = "aborted";
+            collecting.message = error.to_string();
+            return Ok(collecting);
+        }
+    };
+    if totals.failed {
+        collecting.outcome = "invalid";
+        collecting.message = format!(
+            "{} of {} invalid or cannot be exported: nothing was read (on_invalid='skip' leaves them out, 'keep' reads them with NULLs)",
+            totals.left_out,
+            plural(summary.documents, "document"),
+        );
+        return Ok(collecting);
+    }
+    collecting.tables = collected.take().unwrap_or_default();
+    Ok(collecting)
+}
+
 /// A Python string's UTF-8 bytes.
 struct Utf8(PyBackedStr);
 
@@ -633,6 +1007,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(dummy_json, module)?)?;
     module.add_function(wrap_pyfunction!(iter_documents_json, module)?)?;
     module.add_class::<DocumentStream>()?;
+    module.add_function(wrap_pyfunction!(read_tables, module)?)?;
+    module.add_class::<TablesRead>()?;
     module.add("MAX_JOBS", MAX_JOBS)?;
     Ok(())
 }

@@ -4,7 +4,8 @@
 #   crates/cardkit-py/tests/run.sh VENV [CARDKIT_BIN]
 #
 # VENV is made when it does not exist (python3 -m venv); maturin, pytest and
-# mypy are installed into it at the versions pinned here, then the package from
+# mypy (and the readers of its tables: pyarrow, pandas, DuckDB, PySpark) are
+# installed into it at the versions pinned here, then the package from
 # this checkout (`pip install ./crates/cardkit-py`, as the README says). The
 # conformance cases are compared with the command line at CARDKIT_BIN (the
 # second argument, else the variable, else target/debug/cardkit, built when
@@ -28,12 +29,22 @@ MATURIN_VERSION=1.16.0
 PYTEST_VERSION=9.2.0
 # The type stubs are checked against the package with mypy's stubtest.
 MYPY_VERSION=2.4.1
+# read_tables gives pyarrow tables; pandas and DuckDB read them in the
+# tests as the README shows. PySpark runs the README's Spark recipe in
+# local mode (on the machine's Java), at the version .ci/run pins.
+PYARROW_VERSION=26.0.1
+# pandas 2: PySpark 4.3 warns that it does not fully support pandas 3.
+PANDAS_VERSION=2.3.3
+DUCKDB_VERSION=2.0.0
+PYSPARK_VERSION=4.3.0
 
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "maturin==$MATURIN_VERSION" "pytest==$PYTEST_VERSION" "mypy==$MYPY_VERSION"
+    "maturin==$MATURIN_VERSION" "pytest==$PYTEST_VERSION" "mypy==$MYPY_VERSION" \
+    "pyarrow==$PYARROW_VERSION" "pandas==$PANDAS_VERSION" "duckdb==$DUCKDB_VERSION" \
+    "pyspark==$PYSPARK_VERSION"
 if [ ! -x "$bin" ]; then
     (cd "$root" && cargo build --quiet --bin cardkit)
 fi

@@ -18,7 +18,7 @@ def test_docstring_examples_run() -> None:
 
 
 def test_every_argument_is_documented() -> None:
-    for name in ("validate", "iter_documents", "schema", "fields", "explain", "dummy"):
+    for name in ("validate", "iter_documents", "read_tables", "schema", "fields", "explain", "dummy"):
         function = getattr(cardkit, name)
         doc = inspect.getdoc(function) or ""
         assert "Example:" in doc, name

@@ -6,12 +6,12 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use cardkit::codes::explain_code;
 use cardkit::schema::explain::explain as explain_pointer;
 use cardkit::schema::json_schema::{container_name, json_schema_with, SchemaOptions, CONTAINERS};
 use cardkit::schema::listing::{Filter, Listing};
 use cardkit::schema::Version;
 use cardkit::{Code, Kind};
+use cardkit_design::import::explain_code;
 use serde::Deserialize;
 use utoipa::IntoParams;
 

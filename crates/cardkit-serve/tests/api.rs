@@ -849,6 +849,14 @@ async fn reference_routes_give_the_librarys_outputs() {
     let library = cardkit::codes::explain_code(cardkit::Code::MissingField);
     assert_eq!(code, serde_json::to_value(library).unwrap());
     assert_eq!(code["diagnostics"][0]["code"], "missing_field");
+    // The import's codes are explained with the diagnostic the import gives.
+    let dropped: Value = get("/v1/explain/code/dropped_member")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(dropped["diagnostics"][0]["code"], "dropped_member");
     for (path, status) in [
         ("/v1/explain/code/missing_feild", 404),
         ("/v1/explain/set?pointer=cards/0/uuid", 404),

@@ -49,6 +49,9 @@ pub struct Example {
     pub as_of: Option<&'static str>,
     /// `--warn deprecated`.
     pub warn_deprecated: bool,
+    /// The example is a design tool's file, for `cardkit import` (a code of
+    /// the import's own, which the validator never gives).
+    pub imported: bool,
 }
 
 impl Example {
@@ -62,6 +65,18 @@ impl Example {
             deny_unknown_fields: false,
             as_of: None,
             warn_deprecated: false,
+            imported: false,
+        }
+    }
+
+    const fn imported(document: &'static str) -> Example {
+        Example {
+            document: Cow::Borrowed(document),
+            kind: None,
+            deny_unknown_fields: false,
+            as_of: None,
+            warn_deprecated: false,
+            imported: true,
         }
     }
 
@@ -81,6 +96,9 @@ impl Example {
     /// example.json`.
     #[must_use]
     pub fn command(&self) -> String {
+        if self.imported {
+            return format!("cardkit import {}", Example::PATH);
+        }
         let mut command = String::from("cardkit validate");
         if let Some(kind) = self.kind {
             command.push_str(&format!(" --kind {kind}"));
@@ -122,18 +140,23 @@ pub struct CodeExplained {
 }
 
 /// Explains `code`: its explanation, and the validator's diagnostics of that
-/// code on the example.
+/// code on the example. The codes of `cardkit import` ([`Code::is_import`])
+/// come with no diagnostics here, since the validator cannot give them:
+/// `cardkit_design::import::explain_code` adds those the import gives.
 #[must_use]
 pub fn explain_code(code: Code) -> CodeExplained {
     let explanation = code.explanation();
     let example = &explanation.example;
-    let report = validate(example.document.as_bytes(), &example.options());
-    let diagnostics = report
-        .documents
-        .into_iter()
-        .flat_map(|document| document.diagnostics)
-        .filter(|diagnostic| diagnostic.code == code)
-        .collect();
+    let diagnostics = if example.imported {
+        Vec::new()
+    } else {
+        validate(example.document.as_bytes(), &example.options())
+            .documents
+            .into_iter()
+            .flat_map(|document| document.diagnostics)
+            .filter(|diagnostic| diagnostic.code == code)
+            .collect()
+    };
     CodeExplained {
         code,
         severity: code.default_severity(),
@@ -417,6 +440,62 @@ impl Code {
                 },
                 "move to the field that replaces it (`cardkit explain KIND POINTER` says which), \
                  keeping the deprecated one while consumers still read it.",
+            ),
+            Code::DroppedMember => (
+                "`cardkit import`: a member of the design tool's file that the spec's shapes have \
+                 no place for (a template's `metadata.creator`, the ids of its image sets, a \
+                 group's `filters`, a classic save file's `artZoom` or a frame's `erase`). The \
+                 output leaves it out; the pointer is the member's place in the input. A warning.",
+                Example::imported(concat!(
+                    "{\n",
+                    "  \"metadata\": {\"name\": \"Plain Frame\", \"creator\": \"A. Designer\"},\n",
+                    "  \"context\": {\"imageSets\": {}},\n",
+                    "  \"card\": {\"name\": \"\", \"width\": 750, \"height\": 1050}\n",
+                    "}\n"
+                )),
+                "nothing, if the member can go; otherwise keep the input beside the output (for \
+                 a group's `filters`, `--push-filters` copies them onto the group's layers).",
+            ),
+            Code::DerivedValue => (
+                "`cardkit import`: a value of the output that the input does not hold as such: \
+                 derived from other members (a symbol set's `name` from its `srcPrefix`) or from \
+                 the design tool's conventions (its defaults, its card size). The message says \
+                 what was written and where it comes from. A warning.",
+                Example::imported(concat!(
+                    "{\n",
+                    "  \"metadata\": {\"name\": \"Plain Frame\"},\n",
+                    "  \"context\": {\"symbolExtension\": {\"symbolSets\": [\n",
+                    "    {\"srcPrefix\": \"custom/symbols/\", \"prototype\": {},\n",
+                    "     \"symbols\": [{\"src\": \"fire.svg\", \"name\": \"r\"}]}\n",
+                    "  ]}},\n",
+                    "  \"card\": {\"name\": \"\", \"width\": 750, \"height\": 1050}\n",
+                    "}\n"
+                )),
+                "check the value in the output, and change it there if another is meant.",
+            ),
+            Code::UnknownTextCode => (
+                "`cardkit import`: a text code of the design tool's classic save file (in \
+                 braces, e.g. `{fontbelerenbsc}`) that the spec's text layers give no meaning. \
+                 The text is kept as written; a renderer shows the code or leaves it out. Known \
+                 are `{line}`, `{i}`, `{/i}` and `{year}`. A warning.",
+                Example::imported(concat!(
+                    "[{\"key\": \"Fire Elemental\", \"data\": {\"width\": 750, \"height\": 1050,\n",
+                    "  \"text\": {\"title\": {\"name\": \"Title\", \"text\": \"{fontbelerenbsc}Fire Elemental\",\n",
+                    "    \"x\": 0.08, \"y\": 0.05, \"width\": 0.84, \"height\": 0.05, \"size\": 0.038,\n",
+                    "    \"font\": \"belerenb\", \"color\": \"white\"}}}}]\n"
+                )),
+                "rewrite the text without the code (a font or size of its own is a text layer \
+                 of its own), or leave it for a renderer that knows it.",
+            ),
+            Code::NotConvertible => (
+                "`cardkit import`: an input that is none of the design tool's formats (a layered \
+                 template with `metadata` or image sets by id, a template or card design in the \
+                 spec's shape, a classic save file: an array of `{key, data}`), or a document in \
+                 it that cannot become one of the spec's (an entry without `data`, a template \
+                 without `card`). Nothing is written for it. An error.",
+                Example::imported("{\"cards\": [{\"name\": \"Fire Elemental\"}]}\n"),
+                "give the import a file of the design tool (`--from layered|classic` names the \
+                 format when it cannot be told), or complete what the message names.",
             ),
         };
         CodeExplanation {

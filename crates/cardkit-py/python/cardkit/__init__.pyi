@@ -3,11 +3,15 @@ reference functions take and give."""
 
 import os
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Union
+from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Sequence, Union
+
+import pyarrow  # type: ignore[import-untyped]
 
 __all__ = [
     "validate",
     "iter_documents",
+    "read_tables",
+    "InvalidDocumentsError",
     "schema",
     "fields",
     "explain",
@@ -116,3 +120,26 @@ def fields(
 ) -> List[Dict[str, Any]]: ...
 def explain(kind_or_code: str, pointer: Optional[str] = None) -> Dict[str, Any]: ...
 def dummy(kind: str = "template") -> Dict[str, Any]: ...
+
+class InvalidDocumentsError(ValueError):
+    report: Report
+    notes: List[str]
+    note_count: int
+    def __init__(self, message: str, report: Report, notes: List[str], note_count: int) -> None: ...
+
+def read_tables(
+    source: Union[Source, Sequence[os.PathLike[str]]],
+    *,
+    on_invalid: str = "fail",
+    kind: str = "auto",
+    as_of: Optional[str] = None,
+    strict_version: bool = False,
+    deny_unknown_fields: bool = False,
+    warn_deprecated: bool = False,
+    names: str = "spec",
+    keep_unknown: bool = False,
+    jobs: Optional[int] = None,
+    warning_limit: Optional[int] = None,
+    error_limit: Optional[int] = None,
+    name: Optional[str] = None,
+) -> Dict[str, pyarrow.Table]: ...

@@ -1,13 +1,30 @@
 """Type stubs of the native module, which cardkit's functions wrap."""
 
-from typing import Any, Optional, Tuple, final
+from typing import Any, List, Optional, Tuple, final
 
 @final
 class DocumentStream:
     def __iter__(self) -> DocumentStream: ...
     def __next__(self) -> Tuple[str, str]: ...
 
-__all__ = ["MAX_JOBS", "validate_json", "schema_json", "fields_json", "explain_json", "dummy_json", "iter_documents_json", "DocumentStream"]
+@final
+class TablesRead:
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def tables(self) -> List[Tuple[str, Any]]: ...
+    @property
+    def report(self) -> str: ...
+    @property
+    def status(self) -> int: ...
+    @property
+    def notes(self) -> List[str]: ...
+    @property
+    def note_count(self) -> int: ...
+    @property
+    def message(self) -> str: ...
+
+__all__ = ["MAX_JOBS", "validate_json", "schema_json", "fields_json", "explain_json", "dummy_json", "iter_documents_json", "DocumentStream", "read_tables", "TablesRead"]
 
 MAX_JOBS: int
 
@@ -52,3 +69,19 @@ def iter_documents_json(
     error_limit: Optional[int] = None,
     name: Optional[str] = None,
 ) -> DocumentStream: ...
+def read_tables(
+    source: Any,
+    *,
+    on_invalid: str = "fail",
+    kind: str = "auto",
+    as_of: Optional[str] = None,
+    strict_version: bool = False,
+    deny_unknown_fields: bool = False,
+    warn_deprecated: bool = False,
+    names: str = "spec",
+    keep_unknown: bool = False,
+    jobs: Optional[int] = None,
+    warning_limit: Optional[int] = None,
+    error_limit: Optional[int] = None,
+    name: Optional[str] = None,
+) -> TablesRead: ...

@@ -56,6 +56,18 @@ pub enum Code {
     NewerField,
     /// A deprecated field is present (reported when asked for).
     DeprecatedField,
+    /// `cardkit import`: a member of the design tool's file that the spec's
+    /// shapes have no place for; it is not in the output.
+    DroppedMember,
+    /// `cardkit import`: a value of the output that the input does not hold
+    /// as such, derived from other members or from the tool's conventions.
+    DerivedValue,
+    /// `cardkit import`: a text code of the design tool (`{fontbelerenb}`)
+    /// that the spec's text layers give no meaning; kept in the text.
+    UnknownTextCode,
+    /// `cardkit import`: an input, or a document in it, that cannot be
+    /// converted to the spec's shapes at all.
+    NotConvertible,
 }
 
 impl Code {
@@ -78,6 +90,10 @@ impl Code {
         Code::DuplicateKey,
         Code::NewerField,
         Code::DeprecatedField,
+        Code::DroppedMember,
+        Code::DerivedValue,
+        Code::UnknownTextCode,
+        Code::NotConvertible,
     ];
 
     /// The code's place in [`Code::ALL`].
@@ -107,16 +123,34 @@ impl Code {
             Code::DuplicateKey => "duplicate_key",
             Code::NewerField => "newer_field",
             Code::DeprecatedField => "deprecated_field",
+            Code::DroppedMember => "dropped_member",
+            Code::DerivedValue => "derived_value",
+            Code::UnknownTextCode => "unknown_text_code",
+            Code::NotConvertible => "not_convertible",
         }
+    }
+
+    /// A code of `cardkit import`, which only converting a design tool's
+    /// file gives (the validator never does).
+    #[must_use]
+    pub fn is_import(self) -> bool {
+        matches!(
+            self,
+            Code::DroppedMember | Code::DerivedValue | Code::UnknownTextCode | Code::NotConvertible
+        )
     }
 
     /// The severity of the code unless options change it.
     #[must_use]
     pub fn default_severity(self) -> Severity {
         match self {
-            Code::UnknownField | Code::DuplicateKey | Code::NewerField | Code::DeprecatedField => {
-                Severity::Warning
-            }
+            Code::UnknownField
+            | Code::DuplicateKey
+            | Code::NewerField
+            | Code::DeprecatedField
+            | Code::DroppedMember
+            | Code::DerivedValue
+            | Code::UnknownTextCode => Severity::Warning,
             _ => Severity::Error,
         }
     }

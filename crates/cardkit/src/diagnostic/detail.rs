@@ -158,6 +158,32 @@ pub enum Detail {
         /// The field.
         field: &'static str,
     },
+    /// Importing: a member the output has no place for.
+    DroppedMember {
+        /// The member's name (or what it is, e.g. `the id "black"`).
+        member: String,
+        /// Why it has no place, in words.
+        reason: String,
+    },
+    /// Importing: a value of the output derived rather than carried over.
+    DerivedValue {
+        /// The output's field, e.g. `SymbolSet.name`.
+        field: String,
+        /// The value written, as JSON.
+        value: String,
+        /// Where it comes from, in words.
+        from: String,
+    },
+    /// Importing: a text code the spec's text layers give no meaning.
+    UnknownTextCode {
+        /// The code, braces included.
+        text_code: String,
+    },
+    /// Importing: the input, or a document of it, cannot be converted.
+    NotConvertible {
+        /// Why, in words.
+        reason: String,
+    },
 }
 
 impl Detail {
@@ -187,6 +213,10 @@ impl Detail {
             Detail::DuplicateKey { .. } => Code::DuplicateKey,
             Detail::NewerField { .. } => Code::NewerField,
             Detail::DeprecatedField { .. } => Code::DeprecatedField,
+            Detail::DroppedMember { .. } => Code::DroppedMember,
+            Detail::DerivedValue { .. } => Code::DerivedValue,
+            Detail::UnknownTextCode { .. } => Code::UnknownTextCode,
+            Detail::NotConvertible { .. } => Code::NotConvertible,
         }
     }
 

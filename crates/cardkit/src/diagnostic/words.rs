@@ -141,6 +141,17 @@ pub fn message(detail: &Detail) -> String {
                 spec_name(model, field)
             )
         }
+        Detail::DroppedMember { member, reason } => {
+            format!("`{}` is not carried over: {reason}", name(member))
+        }
+        Detail::DerivedValue { field, value, from } => {
+            format!("`{field}` is {value}, {from}")
+        }
+        Detail::UnknownTextCode { text_code } => format!(
+            "the text code `{}` means nothing to the spec's text layers: it stays in the text as written",
+            name(text_code)
+        ),
+        Detail::NotConvertible { reason } => format!("cannot be converted: {reason}"),
     }
 }
 

@@ -104,6 +104,10 @@ pub fn code_summary(code: Code) -> &'static str {
         Code::DuplicateKey => "The same key twice in one object; the last one wins.",
         Code::NewerField => "A field introduced after the version validated against.",
         Code::DeprecatedField => "A deprecated field is present.",
+        Code::DroppedMember => "Importing: a member the spec's shapes have no place for.",
+        Code::DerivedValue => "Importing: a value derived rather than carried over.",
+        Code::UnknownTextCode => "Importing: a text code the spec's text layers give no meaning.",
+        Code::NotConvertible => "Importing: an input that cannot be converted.",
     }
 }
 

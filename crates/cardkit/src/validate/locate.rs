@@ -81,6 +81,14 @@ pub(crate) fn locate(
     at
 }
 
+/// Fills in the line, column and source excerpt of each diagnostic from its
+/// byte offset in `bytes`, the whole input: for diagnostics made outside
+/// the validator (the import's), which know only their offsets.
+pub fn locate_in(bytes: &[u8], diagnostics: &mut [Diagnostic]) {
+    let mut located: Vec<&mut Diagnostic> = diagnostics.iter_mut().collect();
+    locate(bytes, 0, Position::START, &mut located);
+}
+
 /// The bytes of the source line around `offset` of `bytes`, within reach
 /// of it: the text is made only if the diagnostic is shown.
 fn excerpt(bytes: &[u8], offset: usize) -> Option<Excerpt> {

@@ -1,0 +1,295 @@
+//! `cardkit import`: the design tool's own files converted to the spec's
+//! shapes, with a report of everything that could not be carried over.
+//!
+//! Three formats are told apart ([`Format`]):
+//!
+//! - the **layered** format of templates (`metadata.name`, `context.ui`,
+//!   image sets, variants and masks as objects keyed by id,
+//!   `context.symbolExtension.symbolSets`) and of saved card designs (a tree
+//!   of layers, as the spec's Card), converted to a Template or a Card;
+//! - the **spec's** shape of a template (root `name`, lists), passed through
+//!   unchanged (so importing an import's output changes nothing);
+//! - the **classic** save file: an array of `{key, data}`, one Card each.
+//!
+//! Everything the output cannot hold is reported as a diagnostic at its JSON
+//! Pointer in the input, with the library's codes: `dropped_member`,
+//! `derived_value`, `unknown_text_code` (warnings) and `not_convertible` (an
+//! error: nothing is written for that document). The report is a
+//! [`FileReport`], rendered by the library's renderers as `validate`'s are.
+//!
+//! ```
+//! use cardkit_design::import::{import, ImportOptions};
+//!
+//! let layered = br#"{"metadata": {"name": "Plain", "creator": "A. Designer"},
+//!   "context": {"imageSets": {}}, "card": {"name": "", "width": 750, "height": 1050}}"#;
+//! let imported = import(layered, &ImportOptions::default());
+//! assert_eq!(imported.documents[0].value["name"], "Plain");
+//! let report = &imported.report.documents[0];
+//! assert_eq!(report.diagnostics[0].pointer, "/metadata/creator");
+//! assert!(imported.report.is_valid());
+//! ```
+
+mod card;
+mod classic;
+mod detect;
+mod layered;
+mod names;
+mod notes;
+mod offsets;
+mod ordered;
+
+use cardkit::codes::CodeExplained;
+use cardkit::report::{DocumentReport, FileReport, Layout, Omitted};
+use cardkit::{Code, Kind};
+use serde_json::Value;
+
+pub use detect::Format;
+pub use names::file_names;
+
+use notes::Notes;
+
+/// The largest input the import reads, in bytes (64 MiB). The design
+/// tool's files are small (a save file of 13 cards with three embedded
+/// pictures is 434 KB); the whole input is held as a `serde_json::Value`,
+/// a few times its size.
+pub const MAX_INPUT_BYTES: usize = 64 << 20;
+
+/// Which format to read the input as.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum From {
+    /// Told from the content.
+    #[default]
+    Auto,
+    /// The layered format of templates and card designs (or the spec's).
+    Layered,
+    /// The classic save file.
+    Classic,
+}
+
+/// How to import.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// The input's format, or `Auto`.
+    pub from: From,
+    /// The output's `asset_root_url`, replacing the input's.
+    pub asset_root: Option<String>,
+    /// Copy a group's `filters` (which the spec's Group lacks) onto the
+    /// layers under it, rather than leaving them out.
+    pub push_filters: bool,
+}
+
+/// One document the import made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedDocument {
+    /// Template or card.
+    pub kind: Kind,
+    /// The document's name (a card's `name`, a template's), for file names.
+    pub name: String,
+    /// The document, in the spec's shape.
+    pub value: Value,
+    /// Where it comes from in the input: `""` for the root, `/3` for the
+    /// fourth entry of a classic save file.
+    pub pointer: String,
+}
+
+impl ImportedDocument {
+    /// The document as indented JSON (and a final new line), its members in
+    /// the spec's order.
+    #[must_use]
+    pub fn to_json_pretty(&self) -> String {
+        let mut text = serde_json::to_string_pretty(&self.ordered()).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// The document as one line of JSON (without the new line), its members
+    /// in the spec's order.
+    #[must_use]
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(&self.ordered()).unwrap_or_default()
+    }
+
+    fn ordered(&self) -> ordered::Ordered<'_> {
+        ordered::Ordered {
+            value: &self.value,
+            shape: ordered::Shape::Model(self.kind.model()),
+        }
+    }
+}
+
+/// What importing one input gives.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    /// The format the input was read as; `None` when it is none.
+    pub format: Option<Format>,
+    /// The documents converted, in input order (those with an error in the
+    /// report are not among them).
+    pub documents: Vec<ImportedDocument>,
+    /// One report per document of the input (converted or not), with the
+    /// diagnostics at pointers in the input; a report without a kind for a
+    /// problem of the whole input.
+    pub report: FileReport,
+}
+
+/// Imports one input (the bytes of a file).
+#[must_use]
+pub fn import(bytes: &[u8], options: &ImportOptions) -> Imported {
+    let (format, parts) = convert(bytes, options);
+    let layout = if format == Some(Format::Classic) {
+        Layout::Array
+    } else {
+        Layout::Bare
+    };
+    let mut documents = Vec::new();
+    let mut reports = Vec::new();
+    let mut all_notes: Vec<Notes> = Vec::new();
+    for part in parts {
+        if let Some(document) = part.document {
+            if !part.notes.has_error() {
+                documents.push(document);
+            }
+        }
+        reports.push((part.pointer, part.kind));
+        all_notes.push(part.notes);
+    }
+    let diagnostics = notes::diagnostics(bytes, all_notes);
+    let report = FileReport {
+        layout,
+        documents: reports
+            .into_iter()
+            .zip(diagnostics)
+            .map(|((pointer, kind), diagnostics)| DocumentReport {
+                pointer,
+                pointer_bytes: None,
+                line: None,
+                kind,
+                diagnostics,
+                omitted: Omitted::default(),
+                ignored: 0,
+            })
+            .collect(),
+    };
+    Imported {
+        format,
+        documents,
+        report,
+    }
+}
+
+/// One document of the input as converted: the document (unless it could
+/// not be made), its notes.
+struct Part {
+    pointer: String,
+    kind: Option<Kind>,
+    document: Option<ImportedDocument>,
+    notes: Notes,
+}
+
+impl Part {
+    /// A problem of the whole input.
+    fn failed(reason: String) -> Part {
+        let mut notes = Notes::default();
+        notes.not_convertible("", reason);
+        Part {
+            pointer: String::new(),
+            kind: None,
+            document: None,
+            notes,
+        }
+    }
+}
+
+fn convert(bytes: &[u8], options: &ImportOptions) -> (Option<Format>, Vec<Part>) {
+    if bytes.len() > MAX_INPUT_BYTES {
+        return (
+            None,
+            vec![Part::failed(format!(
+                "the input is {} bytes, more than the import's limit of {MAX_INPUT_BYTES} bytes",
+                bytes.len()
+            ))],
+        );
+    }
+    let value = match read(bytes) {
+        Ok(value) => value,
+        Err(part) => return (None, vec![*part]),
+    };
+    let format = match detect::detect(&value, options.from) {
+        Ok(format) => format,
+        Err(why) => return (None, vec![Part::failed(why)]),
+    };
+    let parts = match format {
+        Format::Layered | Format::Spec => vec![layered::convert(value, format, options, bytes)],
+        Format::Classic => classic::convert(value, options, bytes),
+    };
+    (Some(format), parts)
+}
+
+/// The input as a `Value`: malformed JSON is reported as `validate`
+/// reports it (its `invalid_json` diagnostic, located), nesting deeper than
+/// the validator reads as `not_convertible`.
+fn read(bytes: &[u8]) -> Result<Value, Box<Part>> {
+    if let Some(depth) = offsets::deeper_than(bytes, cardkit::validate::MAX_DEPTH) {
+        let mut notes = Notes::default();
+        notes.not_convertible_at(
+            depth,
+            format!(
+                "arrays and objects are nested more than {} deep here, deeper than documents \
+                 may nest",
+                cardkit::validate::MAX_DEPTH
+            ),
+        );
+        return Err(Box::new(Part {
+            pointer: String::new(),
+            kind: None,
+            document: None,
+            notes,
+        }));
+    }
+    let text = bytes.strip_prefix(cardkit::json::BOM).unwrap_or(bytes);
+    let mut deserializer = serde_json::Deserializer::from_slice(text);
+    deserializer.disable_recursion_limit();
+    let deserializer = serde_stacker::Deserializer::new(&mut deserializer);
+    let parsed = serde::Deserialize::deserialize(deserializer);
+    match parsed {
+        Ok(value) => Ok(value),
+        Err(_) => {
+            // The validator's reader says exactly what is wrong, and where.
+            let report = cardkit::validate(bytes, &cardkit::Options::default());
+            let found = report
+                .documents
+                .into_iter()
+                .flat_map(|document| document.diagnostics)
+                .find(|diagnostic| diagnostic.code == Code::InvalidJson);
+            let mut notes = Notes::default();
+            match found {
+                Some(diagnostic) => notes.located(diagnostic),
+                None => notes.not_convertible("", "the input is not well-formed JSON".to_owned()),
+            }
+            Err(Box::new(Part {
+                pointer: String::new(),
+                kind: None,
+                document: None,
+                notes,
+            }))
+        }
+    }
+}
+
+/// Explains `code` as `cardkit explain CODE` does: the library's
+/// explanation, with the diagnostics that importing the example gives for
+/// the import's own codes (the validator cannot give them).
+#[must_use]
+pub fn explain_code(code: Code) -> CodeExplained {
+    let mut explained = cardkit::codes::explain_code(code);
+    if code.is_import() {
+        let imported = import(explained.example.as_bytes(), &ImportOptions::default());
+        explained.diagnostics = imported
+            .report
+            .documents
+            .into_iter()
+            .flat_map(|document| document.diagnostics)
+            .filter(|diagnostic| diagnostic.code == code)
+            .collect();
+    }
+    explained
+}

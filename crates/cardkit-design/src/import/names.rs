@@ -1,0 +1,59 @@
+//! File names for imported documents written to a directory.
+
+use std::collections::HashSet;
+
+/// A file name for each of `names` (documents' names, in order): the name
+/// in lower case, letters and digits kept and every run of other characters
+/// one `-`, `document` when nothing is left, then `.json`; made unique by
+/// `-2`, `-3`… in order.
+///
+/// ```
+/// use cardkit_design::import::file_names;
+///
+/// let names = file_names(&["Myrel, Death & Taxes", "Myrel, Death & Taxes", "", "Doran, la Tour de siège"]);
+/// assert_eq!(names, ["myrel-death-taxes.json", "myrel-death-taxes-2.json", "document.json", "doran-la-tour-de-siège.json"]);
+/// ```
+#[must_use]
+pub fn file_names<S: AsRef<str>>(names: &[S]) -> Vec<String> {
+    let mut taken = HashSet::new();
+    names
+        .iter()
+        .map(|name| {
+            let stem = stem(name.as_ref());
+            let mut candidate = format!("{stem}.json");
+            let mut n = 2;
+            while !taken.insert(candidate.clone()) {
+                candidate = format!("{stem}-{n}.json");
+                n += 1;
+            }
+            candidate
+        })
+        .collect()
+}
+
+/// The most characters of a name kept in a file name.
+const MAX_STEM_CHARS: usize = 100;
+
+fn stem(name: &str) -> String {
+    let mut stem = String::new();
+    let mut dash = false;
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if stem.chars().count() >= MAX_STEM_CHARS {
+            break;
+        }
+        if c.is_alphanumeric() {
+            if dash && !stem.is_empty() {
+                stem.push('-');
+            }
+            dash = false;
+            stem.push(c);
+        } else {
+            dash = true;
+        }
+    }
+    if stem.is_empty() {
+        "document".to_owned()
+    } else {
+        stem
+    }
+}

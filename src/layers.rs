@@ -1,0 +1,156 @@
+//! `cardkit layers FILE`: the layers of a template's card or of a card design
+//! found by name, pattern, tag and type, each with its JSON Pointer; the
+//! queries are the library's (`cardkit_design::layers`).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use cardkit::model::Tag;
+use cardkit::render::Text;
+use cardkit::run::ExitStatus;
+use cardkit_design::layers::{parse_tag, HitSummary, LayerQueries, LayerType};
+use clap::ValueEnum;
+use regex::Regex;
+
+use crate::design_file::{error, read_design};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The template or card design, in the spec's shape (`-`: standard
+    /// input). Example: cardkit layers card.json
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+
+    /// Only layers named exactly this (case-sensitive). Example: --name Title
+    #[arg(long, value_name = "TEXT", conflicts_with = "regex")]
+    name: Option<String>,
+
+    /// Only layers whose name matches this regular expression from its first
+    /// character (it may end before the name does). Example: --regex '.+le'
+    #[arg(long, value_name = "RE", value_parser = Regex::new)]
+    regex: Option<Regex>,
+
+    /// Only layers with this tag: editable, draggable, new-image-group,
+    /// new-text-group or name. Example: --tag editable
+    #[arg(long, value_name = "T", value_parser = parse_tag)]
+    tag: Option<Tag>,
+
+    /// Only layers of this type: group, image or text (a mask is an image).
+    /// Example: --type text
+    #[arg(long = "type", value_name = "TYPE", value_parser = str::parse::<LayerType>)]
+    kind: Option<LayerType>,
+
+    /// Only the first layer found. Example: --first
+    #[arg(long)]
+    first: bool,
+
+    /// The output format: `text` (one line per layer) or `json` (an array of
+    /// objects). Example: --format json
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// The format of the listing.
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+/// Lists the layers found: exit status 0 when some are, 1 when none is (as
+/// `grep` does), 2 when the file cannot be read.
+pub fn run(args: &Args) -> io::Result<ExitStatus> {
+    let design = match read_design(&args.file) {
+        Ok(design) => design,
+        Err(message) => {
+            error("layers", &message);
+            return Ok(ExitStatus::Failed);
+        }
+    };
+    let mut query = design.layers();
+    if let Some(name) = &args.name {
+        query = query.named(name.as_str());
+    }
+    if let Some(pattern) = &args.regex {
+        query = query.matching(pattern);
+    }
+    if let Some(tag) = args.tag {
+        query = query.tagged(tag);
+    }
+    if let Some(kind) = args.kind {
+        query = query.of_type(kind);
+    }
+    let hits: Vec<HitSummary> = if args.first {
+        query.first().iter().map(HitSummary::from).collect()
+    } else {
+        query.iter().map(|hit| HitSummary::from(&hit)).collect()
+    };
+
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &hits)?;
+            writeln!(out)?;
+        }
+        Format::Text => write_text(&mut out, &hits, design.kind())?,
+    }
+    out.flush()?;
+    Ok(if hits.is_empty() {
+        ExitStatus::Invalid
+    } else {
+        ExitStatus::Valid
+    })
+}
+
+/// One line per layer, in aligned columns: pointer, type (`mask` for a mask
+/// of an image), name, tags, box; then how many were found.
+fn write_text(out: &mut impl Write, hits: &[HitSummary], kind: &str) -> io::Result<()> {
+    let rows: Vec<[String; 5]> = hits
+        .iter()
+        .map(|hit| {
+            let name = hit.name.as_ref().map_or_else(
+                || "-".to_owned(),
+                |name| format!("\"{}\"", Text::escape(name)),
+            );
+            let tags = if hit.tags.is_empty() {
+                "-".to_owned()
+            } else {
+                hit.tags.join(",")
+            };
+            let b = hit.layer_box;
+            let layer_box: Vec<String> = [
+                ("x", b.x),
+                ("y", b.y),
+                ("w", b.width),
+                ("h", b.height),
+                ("z", b.z),
+            ]
+            .into_iter()
+            .filter_map(|(label, value)| Some(format!("{label}={}", value?)))
+            .collect();
+            let kind = if hit.mask { "mask" } else { hit.kind.as_str() };
+            [
+                hit.pointer.clone(),
+                kind.to_owned(),
+                name,
+                tags,
+                layer_box.join(" "),
+            ]
+        })
+        .collect();
+    let mut widths = [0; 5];
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    for row in &rows {
+        let mut line = String::new();
+        for (cell, width) in row.iter().zip(widths) {
+            line.push_str(&format!("{cell:width$}  "));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    let noun = if hits.len() == 1 { "layer" } else { "layers" };
+    writeln!(out, "{} {noun} found in the {kind}", hits.len())
+}

@@ -1,0 +1,213 @@
+//! `cardkit symbols TEMPLATE`: the symbols a template's texts can show, the
+//! names defined twice, and a text split into what it shows; the table and
+//! the split are the library's (`cardkit_design::symbols`).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use cardkit::render::Text;
+use cardkit::run::ExitStatus;
+use cardkit_design::symbols::{split, Piece, Run, SymbolTable};
+use clap::ValueEnum;
+use serde_json::{json, Value};
+
+use crate::design_file::{error, read_design};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The template, in the spec's shape (`-`: standard input).
+    /// Example: cardkit symbols template.json
+    #[arg(value_name = "TEMPLATE")]
+    template: PathBuf,
+
+    /// A text to split into runs of text, symbols, text codes and unknown
+    /// codes, with their byte positions. Example: --text '{3}{U}{B} and {line}'
+    #[arg(long, value_name = "TEXT")]
+    text: Option<String>,
+
+    /// The output format: `text` or `json`. Example: --format json
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// The format of the output.
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+/// Exit status: 0; 1 when the text has a code that names nothing; 2 when
+/// the template cannot be read.
+pub fn run(args: &Args) -> io::Result<ExitStatus> {
+    let design = match read_design(&args.template) {
+        Ok(design) => design,
+        Err(message) => {
+            error("symbols", &message);
+            return Ok(ExitStatus::Failed);
+        }
+    };
+    let Some(template) = design.template() else {
+        let message = format!(
+            "{}: a card design, not a template: only a template has symbol sets",
+            args.template.display()
+        );
+        error("symbols", &message);
+        return Ok(ExitStatus::Failed);
+    };
+    let table = SymbolTable::new(&template.context.symbol_sets);
+    let runs = args.text.as_deref().map(|text| split(text, &table));
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &as_json(&table, runs.as_deref()))?;
+            writeln!(out)?;
+        }
+        Format::Text => write_text(&mut out, &table, runs.as_deref())?,
+    }
+    out.flush()?;
+    let unknown = runs
+        .iter()
+        .flatten()
+        .any(|run| matches!(run.piece, Piece::Unknown(_)));
+    Ok(if unknown {
+        ExitStatus::Invalid
+    } else {
+        ExitStatus::Valid
+    })
+}
+
+fn as_json(table: &SymbolTable, runs: Option<&[Run<'_, '_>]>) -> Value {
+    let symbols: Vec<Value> = table
+        .symbols()
+        .iter()
+        .map(|symbol| {
+            json!({
+                "alias": symbol.alias,
+                "set": symbol.set,
+                "set_name": symbol.set_name,
+                "src": symbol.src,
+                "scale": symbol.scale,
+                "spacing": symbol.spacing,
+                "vertical_shift": symbol.vertical_shift,
+                "pointer": symbol.pointer,
+                "shown": table.is_shown(symbol),
+            })
+        })
+        .collect();
+    let duplicates: Vec<Value> = table
+        .duplicates()
+        .iter()
+        .map(|d| json!({"alias": d.alias, "hidden": d.hidden, "shown": d.shown}))
+        .collect();
+    let bad: Vec<Value> = table
+        .bad_prototypes()
+        .iter()
+        .map(|b| json!({"pointer": b.pointer, "found": b.found}))
+        .collect();
+    let mut value = json!({"symbols": symbols, "duplicates": duplicates, "bad_prototypes": bad});
+    if let Some(runs) = runs {
+        value["runs"] = runs.iter().map(run_json).collect();
+    }
+    value
+}
+
+fn run_json(run: &Run<'_, '_>) -> Value {
+    let (kind, detail) = match run.piece {
+        Piece::Text(text) => ("text", json!({"text": text})),
+        Piece::Symbol(symbol) => (
+            "symbol",
+            json!({"alias": symbol.alias, "src": symbol.src, "pointer": symbol.pointer}),
+        ),
+        Piece::Code(code) => ("code", json!({"code": code.as_str()})),
+        Piece::Unknown(name) => ("unknown", json!({"name": name})),
+    };
+    let mut value = json!({"kind": kind, "start": run.start, "end": run.end});
+    if let (Value::Object(value), Value::Object(detail)) = (&mut value, detail) {
+        value.extend(detail);
+    }
+    value
+}
+
+fn write_text(
+    out: &mut impl Write,
+    table: &SymbolTable,
+    runs: Option<&[Run<'_, '_>]>,
+) -> io::Result<()> {
+    let rows: Vec<[String; 6]> = table
+        .symbols()
+        .iter()
+        .map(|symbol| {
+            let alias = if table.is_shown(symbol) {
+                format!("{{{}}}", Text::escape(&symbol.alias))
+            } else {
+                format!("{{{}}} (hidden)", Text::escape(&symbol.alias))
+            };
+            [
+                alias,
+                Text::escape(&symbol.set_name).into_owned(),
+                Text::escape(&symbol.src).into_owned(),
+                format!("scale={}", symbol.scale),
+                format!("spacing={}", symbol.spacing),
+                format!("shift={}", symbol.vertical_shift),
+            ]
+        })
+        .collect();
+    let mut widths = [0; 6];
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    for row in &rows {
+        let mut line = String::new();
+        for (cell, width) in row.iter().zip(widths) {
+            line.push_str(&format!("{cell:width$}  "));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    writeln!(out, "{} names of symbols in {} sets", rows.len(), {
+        let mut sets: Vec<usize> = table.symbols().iter().map(|s| s.set).collect();
+        sets.dedup();
+        sets.len()
+    })?;
+    for duplicate in table.duplicates() {
+        writeln!(
+            out,
+            "warning: {{{}}} is defined twice: {} is hidden by {}",
+            Text::escape(&duplicate.alias),
+            duplicate.hidden,
+            duplicate.shown
+        )?;
+    }
+    for bad in table.bad_prototypes() {
+        writeln!(
+            out,
+            "warning: {} is {}, not a number: its default is used",
+            bad.pointer, bad.found
+        )?;
+    }
+    if let Some(runs) = runs {
+        writeln!(out)?;
+        for run in runs {
+            let span = format!("{}..{}", run.start, run.end);
+            let line = match run.piece {
+                Piece::Text(text) => format!("{span:9}  text     \"{}\"", Text::escape(text)),
+                Piece::Symbol(symbol) => format!(
+                    "{span:9}  symbol   {{{}}} {}",
+                    Text::escape(&symbol.alias),
+                    Text::escape(&symbol.src)
+                ),
+                Piece::Code(code) => format!("{span:9}  code     {}", code.as_str()),
+                Piece::Unknown(name) => {
+                    format!(
+                        "{span:9}  unknown  {{{}}} names no symbol",
+                        Text::escape(name)
+                    )
+                }
+            };
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}
