@@ -12,48 +12,17 @@ fn assets() -> PathBuf {
     workspace_dir().join("crates/cardkit-render/tests/assets")
 }
 
-/// The Angular template as the spec shapes it (the corpus holds the design
-/// tool's own layout): the name from `metadata`, image sets and their
-/// variants and masks as lists, symbol sets from `symbolExtension`, each
-/// named.
+/// The Angular template in the spec's shape, by `cardkit import` (the
+/// corpus holds the design tool's own layout).
 fn angular_template(shared: &Path, dir: &Path) -> PathBuf {
-    let text = std::fs::read_to_string(
-        shared.join("corpus/raw/template/mightstone_template-angular.json"),
-    )
-    .expect("the template");
-    let upstream: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    let context = &upstream["context"];
-    let lists = |v: &serde_json::Value| -> Vec<serde_json::Value> {
-        v.as_object()
-            .map(|m| m.values().cloned().collect())
-            .unwrap_or_default()
-    };
-    let image_sets: Vec<_> = lists(&context["imageSets"])
-        .iter()
-        .map(|set| {
-            serde_json::json!({"prototype": set["prototype"], "variants": lists(&set["variants"]),
-                               "masks": Some(lists(&set["masks"])).filter(|m| !m.is_empty())})
-        })
-        .collect();
-    let symbol_sets: Vec<_> = context["symbolExtension"]["symbolSets"]
-        .as_array()
-        .expect("symbol sets")
-        .iter()
-        .enumerate()
-        .map(|(n, set)| {
-            let mut set = set.clone();
-            set["name"] = serde_json::json!(format!("set-{n}"));
-            set
-        })
-        .collect();
-    let template = serde_json::json!({
-        "name": upstream["metadata"]["name"],
-        "context": {"license": context["ui"]["license"], "imageSets": image_sets,
-                    "fonts": context["fonts"], "symbolSets": symbol_sets},
-        "card": upstream["card"],
-    });
     let path = dir.join("angular.json");
-    std::fs::write(&path, serde_json::to_vec(&template).expect("JSON")).expect("written");
+    cardkit()
+        .arg("import")
+        .arg(shared.join("corpus/raw/template/mightstone_template-angular.json"))
+        .arg("-o")
+        .arg(&path)
+        .assert()
+        .code(0);
     path
 }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use cardkit::model::{Card, Template};
 use cardkit_render::Options;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 #[allow(unused_imports)] // Not every test crate reads the corpus.
 pub use shared::shared_dir;
@@ -46,64 +46,20 @@ pub fn corpus_card(shared: &Path, name: &str) -> Card {
 }
 
 /// A corpus template, converted from the design tool's own layout to the
-/// spec's (the card inside is the same in both):
-///
-/// - the name from `metadata.name`, the license from `context.ui.license`;
-/// - `imageSets`, and each set's `variants` and `masks`, from objects keyed
-///   by id to lists in key order;
-/// - `symbolSets` from `context.symbolExtension.symbolSets`, each named
-///   `set-N` (the design tool's sets have no name).
+/// spec's by `cardkit_design::import` (the card inside is the same in both).
 pub fn corpus_template(shared: &Path, name: &str) -> Template {
+    use cardkit_design::import::{import, ImportOptions};
     let path = shared.join("corpus/raw/template").join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let upstream: Value = serde_json::from_str(&text).expect("a JSON template");
-    let converted = to_spec_template(&upstream);
-    let bytes = serde_json::to_vec(&converted).expect("JSON");
-    cardkit::from_slice(&bytes).unwrap_or_else(|e| panic!("{} as converted: {e}", path.display()))
-}
-
-fn values_in_key_order(value: Option<&Value>) -> Vec<Value> {
-    value
-        .and_then(Value::as_object)
-        .map(|map| map.values().cloned().collect())
-        .unwrap_or_default()
-}
-
-fn to_spec_template(upstream: &Value) -> Value {
-    let context = &upstream["context"];
-    let image_sets: Vec<Value> = values_in_key_order(context.get("imageSets"))
-        .into_iter()
-        .map(|set| {
-            let masks = values_in_key_order(set.get("masks"));
-            json!({
-                "prototype": set["prototype"],
-                "variants": values_in_key_order(set.get("variants")),
-                "masks": if masks.is_empty() { Value::Null } else { Value::Array(masks) },
-            })
-        })
-        .collect();
-    let symbol_sets: Vec<Value> = context["symbolExtension"]["symbolSets"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .into_iter()
-        .enumerate()
-        .map(|(n, set)| {
-            let mut set: Map<String, Value> = set.as_object().cloned().unwrap_or_default();
-            set.insert("name".into(), json!(format!("set-{n}")));
-            Value::Object(set)
-        })
-        .collect();
-    json!({
-        "name": upstream["metadata"]["name"],
-        "context": {
-            "license": context["ui"]["license"],
-            "imageSets": image_sets,
-            "fonts": context.get("fonts").cloned().unwrap_or(json!([])),
-            "symbolSets": symbol_sets,
-        },
-        "card": upstream["card"],
-    })
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let imported = import(&bytes, &ImportOptions::default());
+    assert!(
+        imported.report.is_valid(),
+        "{}: the import failed",
+        path.display()
+    );
+    let document = imported.documents.first().expect("one template");
+    let bytes = serde_json::to_vec(&document.value).expect("JSON");
+    cardkit::from_slice(&bytes).unwrap_or_else(|e| panic!("{} as imported: {e}", path.display()))
 }
 
 /// The SVG with each embedded image's base64 replaced by its length and a
