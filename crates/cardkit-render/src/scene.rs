@@ -77,9 +77,9 @@ pub(crate) fn render(
             )));
         }
     }
-    let drawn = order(&card.data, options.limits.max_layers)?;
-
     let mut report = Vec::new();
+    let drawn = order(&card.data, options.limits.max_layers, &mut report)?;
+
     let resolver = resolver(card, template, options);
     let fonts = Fonts::load(font_sources(template, &resolver, options), &mut report);
     let symbols = SymbolTable::new(
@@ -289,7 +289,11 @@ fn font_sources<'a>(
 /// The layers in drawing order: each group's children sorted by `z`
 /// (stable), a group's children in its place. Walks without recursion, so
 /// any depth the model holds is drawn.
-fn order(top: &Group, max_layers: usize) -> Result<Vec<Drawn<'_>>, RenderError> {
+fn order<'a>(
+    top: &'a Group,
+    max_layers: usize,
+    report: &mut Vec<Report>,
+) -> Result<Vec<Drawn<'a>>, RenderError> {
     let mut drawn = Vec::new();
     let mut count = 0usize;
     // A stack of iterators over sorted children, with the parent's pointer.
@@ -308,6 +312,14 @@ fn order(top: &Group, max_layers: usize) -> Result<Vec<Drawn<'_>>, RenderError> 
         }
         let here = format!("{pointer}/children/{index}");
         if let Layer::Group(group) = layer {
+            for member in ["filters", "opacity", "masks", "rotation"] {
+                if group.extra.contains_key(member) {
+                    report.push(Report::new(
+                        place_of(&here, group.name.as_deref()),
+                        format!("a group's `{member}` is not part of the spec: not drawn (`cardkit import --push-filters` moves filters onto the layers)"),
+                    ));
+                }
+            }
             let children = sorted(&group.children).into_iter();
             stack.push((here, children));
         } else {

@@ -504,3 +504,23 @@ fn tempdir_with(files: &[std::path::PathBuf]) -> std::path::PathBuf {
     }
     dir
 }
+
+#[test]
+fn members_a_group_cannot_have_are_reported() {
+    let card = card_of(
+        10,
+        10,
+        json!([{"type": "group", "name": "Frame", "filters": [{"type": "shadow", "x": 1, "y": 1}],
+                "children": [{"type": "image", "src": square("red", 4), "x": 0, "y": 0, "width": 10, "height": 10}]}]),
+    );
+    let rendered = render(&card, None, &options()).expect("renders");
+    let lines: Vec<String> = rendered.report().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        ["/data/children/0 (\"Frame\"): a group's `filters` is not part of the spec: not drawn (`cardkit import --push-filters` moves filters onto the layers)"]
+    );
+    assert!(
+        rendered.bounds_of("layer-0").is_some(),
+        "its children are drawn"
+    );
+}
