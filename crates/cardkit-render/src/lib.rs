@@ -114,6 +114,11 @@ pub struct Limits {
     /// from a file or decoded from a `data:` URI; a larger one is a report
     /// line and a placeholder.
     pub max_asset_bytes: u64,
+    /// The most bytes of images (as embedded, in base64) one render may
+    /// embed in its SVG, counting an image each time a layer draws it; past
+    /// it, layers are placeholders with a report line. It bounds the memory
+    /// of a card that draws a large image many times.
+    pub max_embedded_bytes: u64,
     /// The most layers (groups included) a card may have.
     pub max_layers: usize,
     /// The most pixels a PNG may have (width × height after scaling).
@@ -127,6 +132,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_asset_bytes: 32 * 1024 * 1024,
+            max_embedded_bytes: 256 * 1024 * 1024,
             max_layers: 100_000,
             max_pixels: 64 * 1024 * 1024,
             max_text_chars: 100_000,

@@ -55,6 +55,8 @@ struct Scene<'a> {
     year: i32,
     report: Vec<Report>,
     svg: String,
+    /// Bytes of images embedded so far.
+    embedded: u64,
     /// The probe options: our font database, no file or network access.
     usvg_options: usvg::Options<'static>,
 }
@@ -106,6 +108,7 @@ pub(crate) fn render(
         year: options.year.unwrap_or_else(crate::current_year),
         report,
         svg: String::new(),
+        embedded: 0,
         usvg_options,
     };
 
@@ -578,6 +581,11 @@ impl Scene<'_> {
                 return;
             }
         };
+        let cost = asset.href.len() + masks.iter().map(|(_, m, _)| m.href.len()).sum::<usize>();
+        if !self.embed(cost as u64, &at) {
+            self.placeholder(n, frame);
+            return;
+        }
         let filter = self.filter(n, image.filters.as_deref(), frame, rotation, &at);
         self.open_layer(n, image.opacity, filter.as_deref());
         self.open_rotation(rotation, frame);
@@ -600,6 +608,21 @@ impl Scene<'_> {
         }
         self.close_rotation(rotation);
         self.svg.push_str("</g>");
+    }
+
+    /// Counts `bytes` of images to embed; past the render's limit, a report
+    /// line and `false`.
+    fn embed(&mut self, bytes: u64, at: &str) -> bool {
+        let limit = self.options.limits.max_embedded_bytes;
+        if self.embedded + bytes > limit {
+            self.report.push(Report::new(
+                at,
+                format!("the card's images add up to more than the limit of {limit} bytes: drawn as a placeholder box"),
+            ));
+            return false;
+        }
+        self.embedded += bytes;
+        true
     }
 
     fn svg_image(&mut self, href: &str, frame: Rect) {
@@ -906,12 +929,13 @@ impl Scene<'_> {
                         let id = format!("layer-{n}-symbol-{symbol_count}");
                         symbol_count += 1;
                         match &symbol_assets[*index] {
-                            Ok(asset) => {
+                            Ok(asset) if self.embed(asset.href.len() as u64, &at) => {
                                 let href = Arc::clone(&asset.href);
                                 let _ = write!(self.svg, "<g id=\"{id}\">");
                                 self.svg_image(&href, rect);
                                 self.svg.push_str("</g>");
                             }
+                            Ok(_) => self.placeholder_with_id(&id, rect),
                             Err((src, why)) => {
                                 self.report.push(Report::new(
                                     &at,

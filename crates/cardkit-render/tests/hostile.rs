@@ -307,3 +307,30 @@ fn text_beyond_the_limit_and_text_that_cannot_fit() {
     let rendered = timed("long text shrunk", || render(&card, None, &options())).expect("renders");
     assert_eq!(rendered.report().len(), 1, "{:?}", rendered.report());
 }
+
+#[test]
+fn a_large_image_drawn_many_times_is_embedded_within_the_limit() {
+    // A 1 MB image (an SVG with a long comment) drawn by 1,000 layers:
+    // 1.3 GB as embedded base64 were each copy kept. Past the limit the
+    // layers are placeholders, each with its report line.
+    let padding = "x".repeat(1024 * 1024);
+    let big = svg_uri(&format!(
+        "<svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'><!-- {padding} --><rect width='4' height='4' fill='red'/></svg>"
+    ));
+    let layers: Vec<_> = (0..1_000)
+        .map(|i| json!({"type": "image", "src": big, "x": i % 40, "y": i / 40, "width": 4, "height": 4}))
+        .collect();
+    let card = card_of(50, 30, json!(layers));
+    let rendered = timed("an image drawn 1,000 times", || {
+        render(&card, None, &options())
+    })
+    .expect("renders");
+    let limit = Limits::default().max_embedded_bytes;
+    let per_copy = big.len() as u64;
+    let embedded = limit / per_copy;
+    assert_eq!(rendered.report().len() as u64, 1_000 - embedded);
+    assert!(rendered.report()[0]
+        .message
+        .starts_with("the card's images add up to more than the limit of"));
+    assert!((rendered.svg().len() as u64) < limit + 10_000_000);
+}
