@@ -639,10 +639,15 @@ impl Scene<'_> {
     /// A box standing for what could not be drawn: a light fill, an
     /// outline and its diagonals.
     fn placeholder(&mut self, n: usize, frame: Rect) {
+        self.placeholder_with_id(&format!("layer-{n}"), frame);
+    }
+
+    /// A placeholder whose group has the id `id`.
+    fn placeholder_with_id(&mut self, id: &str, frame: Rect) {
         let stroke = (frame.width.min(frame.height) / 100.0).clamp(1.0, 8.0);
         let _ = write!(
             self.svg,
-            "<g id=\"layer-{n}\" class=\"placeholder\"><rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"#808080\" fill-opacity=\"0.15\" stroke=\"#808080\" stroke-width=\"{s}\"/><path d=\"M{x} {y}L{x2} {y2}M{x2} {y}L{x} {y2}\" fill=\"none\" stroke=\"#808080\" stroke-width=\"{s}\"/></g>",
+            "<g id=\"{id}\" class=\"placeholder\"><rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"#808080\" fill-opacity=\"0.15\" stroke=\"#808080\" stroke-width=\"{s}\"/><path d=\"M{x} {y}L{x2} {y2}M{x2} {y}L{x} {y2}\" fill=\"none\" stroke=\"#808080\" stroke-width=\"{s}\"/></g>",
             x = num(frame.x),
             y = num(frame.y),
             w = num(frame.width.max(0.0)),
@@ -958,14 +963,6 @@ impl Scene<'_> {
         }
         self.close_rotation(rotation);
         self.svg.push_str("</g>");
-    }
-
-    fn placeholder_with_id(&mut self, id: &str, frame: Rect) {
-        let start = self.svg.len();
-        self.placeholder(0, frame);
-        let replaced = self.svg[start..].replacen("id=\"layer-0\"", &format!("id=\"{id}\""), 1);
-        self.svg.truncate(start);
-        self.svg.push_str(&replaced);
     }
 }
 
