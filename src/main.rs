@@ -19,6 +19,7 @@ mod migrate;
 mod options;
 mod output;
 mod progress;
+mod render;
 mod schema;
 mod serve;
 mod symbols;
@@ -207,6 +208,19 @@ enum Command {
         after_help = "Examples:\n  cardkit symbols template.json\n  cardkit symbols template.json --text '{3}{U}{B} and {line}' --format json"
     )]
     Symbols(symbols::Args),
+    /// Renders card designs to SVG and PNG, offline and the same bytes on
+    /// every run: assets from `data:` URIs and local files only (a missing
+    /// one is reported and drawn as a placeholder box), text laid out and
+    /// drawn as outlines with the template's fonts or a fallback (each
+    /// substitution reported).
+    ///
+    /// Exit status: 0 when every card was rendered (report lines on stderr
+    /// do not change it), 2 for usage errors, cards or templates that
+    /// cannot be read, and cards beyond the limits.
+    #[command(
+        after_help = "Examples:\n  cardkit render card.json --png card.png --year 2023\n  cardkit render card.json --template template.json --assets mirror/ --svg card.svg\n  cardkit render cards/*.json -o out/ --scale 0.25 --fonts fonts/"
+    )]
+    Render(render::Args),
 }
 
 fn main() -> ExitCode {
@@ -258,6 +272,7 @@ fn main() -> ExitCode {
         Command::Expand(args) => expand::run(&args),
         Command::Assets(args) => assets::run(&args),
         Command::Symbols(args) => symbols::run(&args),
+        Command::Render(args) => render::run(&args),
         Command::Export(mut args) => {
             configured("export", &mut args.validation, &mut args.running, matches);
             if let Err(why) = args.check() {
