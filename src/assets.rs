@@ -12,10 +12,10 @@ use cardkit_design::assets::manifest::{check, manifest, Entry, Missing};
 use cardkit_design::assets::rebase::rebase;
 use cardkit_design::assets::{Resolver, Root};
 use cardkit_design::source::Design;
-use clap::ValueEnum;
 use serde_json::json;
 
 use crate::design_file::{error, read_bytes};
+use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -51,15 +51,8 @@ pub struct Args {
     check: Option<PathBuf>,
 
     /// The output format: `text` or `json`. Example: --format json
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-}
-
-/// The format of the output.
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Text,
-    Json,
+    #[arg(long, value_enum, default_value_t = ListingFormat::Text)]
+    format: ListingFormat,
 }
 
 /// Exit status: 0; 1 when an asset cannot be located or its data read (or,
@@ -126,7 +119,7 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
             Failure::Message(format!("{}: cannot write: {why}", output.display()))
         })?;
         match args.format {
-            Format::Json => {
+            ListingFormat::Json => {
                 let edits: Vec<_> = rebased
                     .edits
                     .iter()
@@ -135,7 +128,7 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
                 serde_json::to_writer_pretty(&mut out, &json!({"output": output, "edits": edits}))?;
                 writeln!(out)?;
             }
-            Format::Text => {
+            ListingFormat::Text => {
                 for edit in &rebased.edits {
                     let before = edit.before.as_deref().map_or("(added)".to_owned(), quoted);
                     writeln!(out, "{}  {before} -> {}", edit.pointer, quoted(&edit.after))?;
@@ -163,14 +156,14 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
     if let Some(dir) = &args.check {
         let missing = check(&entries, &resolver, dir);
         match args.format {
-            Format::Json => {
+            ListingFormat::Json => {
                 serde_json::to_writer_pretty(
                     &mut out,
                     &json!({"mirror": dir, "assets": entries.len(), "missing": missing}),
                 )?;
                 writeln!(out)?;
             }
-            Format::Text => write_missing(&mut out, &missing, entries.len(), dir)?,
+            ListingFormat::Text => write_missing(&mut out, &missing, entries.len(), dir)?,
         }
         out.flush()?;
         return Ok(if missing.is_empty() {
@@ -181,12 +174,12 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
     }
 
     match args.format {
-        Format::Json => {
+        ListingFormat::Json => {
             let root = root.as_ref().map(ToString::to_string);
             serde_json::to_writer_pretty(&mut out, &json!({"root": root, "assets": entries}))?;
             writeln!(out)?;
         }
-        Format::Text => write_manifest(&mut out, &entries, root.as_ref())?,
+        ListingFormat::Text => write_manifest(&mut out, &entries, root.as_ref())?,
     }
     out.flush()?;
     let troubled = entries.iter().any(|entry| entry.problem.is_some());

@@ -4,31 +4,25 @@
 use std::io::{self, Write};
 
 use cardkit::config::Config;
-use clap::ValueEnum;
 use serde_json::{json, Value};
 
 use cardkit::run::ExitStatus;
 
 use crate::options::{ColorWhen, Origins, Running, Validation};
+use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The output: `text` (a line per option) or `json`.
     /// Example: --format json
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = ListingFormat::Text)]
+    format: ListingFormat,
 
     #[command(flatten)]
     pub validation: Validation,
 
     #[command(flatten)]
     pub running: Running,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Text,
-    Json,
 }
 
 pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Result<ExitStatus> {
@@ -69,7 +63,7 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
     let file = config.map(|c| c.path.display().to_string());
     let mut out = io::stdout().lock();
     match args.format {
-        Format::Json => {
+        ListingFormat::Json => {
             let options: Vec<Value> = origins
                 .iter()
                 .map(|(key, from)| json!({"key": key, "value": value(key), "from": from}))
@@ -77,7 +71,7 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
             serde_json::to_writer_pretty(&mut out, &json!({"file": file, "options": options}))?;
             writeln!(out)?;
         }
-        Format::Text => {
+        ListingFormat::Text => {
             match &file {
                 Some(file) => writeln!(out, "configuration: {file}")?,
                 None => writeln!(

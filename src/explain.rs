@@ -13,9 +13,9 @@ use cardkit::schema::explain::explain;
 use cardkit::{Code, Kind};
 // The import's codes are explained with the diagnostics importing their
 // examples gives; every other code as the library explains it.
+use crate::output::ListingFormat;
 use cardkit_design::import::explain_code;
 use clap::builder::PossibleValuesParser;
-use clap::ValueEnum;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -35,14 +35,8 @@ pub struct Args {
 
     /// The output format: `text` (labelled lines) or `json` (the same as
     /// data). Example: --format json
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Text,
-    Json,
+    #[arg(long, value_enum, default_value_t = ListingFormat::Text)]
+    format: ListingFormat,
 }
 
 /// Every kind's name, then every code's.
@@ -80,7 +74,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     }
 }
 
-fn explain_field(kind: Kind, field: &str, format: Format) -> io::Result<ExitStatus> {
+fn explain_field(kind: Kind, field: &str, format: ListingFormat) -> io::Result<ExitStatus> {
     match explain(kind, field) {
         Ok(explanation) => write(
             format,
@@ -100,11 +94,11 @@ fn example_pointer(kind: Kind) -> String {
 }
 
 /// Writes the explanation in `format`: as text, or as JSON data.
-fn write(format: Format, text: &str, data: serde_json::Value) -> io::Result<ExitStatus> {
+fn write(format: ListingFormat, text: &str, data: serde_json::Value) -> io::Result<ExitStatus> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     match format {
-        Format::Text => out.write_all(text.as_bytes())?,
-        Format::Json => {
+        ListingFormat::Text => out.write_all(text.as_bytes())?,
+        ListingFormat::Json => {
             serde_json::to_writer_pretty(&mut out, &data)?;
             writeln!(out)?;
         }

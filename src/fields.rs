@@ -6,12 +6,12 @@ use std::io::{self, Write};
 use cardkit::schema::listing::{Filter, Listing};
 use cardkit::schema::Version;
 use cardkit::Kind;
-use clap::ValueEnum;
 
 use cardkit::run::ExitStatus;
 
 use crate::kind;
 use crate::options::WireNames;
+use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,13 +40,6 @@ pub struct Args {
     /// array of objects, one per field). Example: --format json
     #[arg(long, value_enum, default_value_t = ListingFormat::Text)]
     format: ListingFormat,
-}
-
-/// The format of the `fields` listing.
-#[derive(Clone, Copy, ValueEnum)]
-enum ListingFormat {
-    Text,
-    Json,
 }
 
 pub fn run(args: &Args) -> io::Result<ExitStatus> {

@@ -9,10 +9,10 @@ use cardkit::model::Tag;
 use cardkit::render::Text;
 use cardkit::run::ExitStatus;
 use cardkit_design::layers::{parse_tag, HitSummary, LayerQueries, LayerType};
-use clap::ValueEnum;
 use regex::Regex;
 
 use crate::design_file::{error, read_design};
+use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -46,15 +46,8 @@ pub struct Args {
 
     /// The output format: `text` (one line per layer) or `json` (an array of
     /// objects). Example: --format json
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-}
-
-/// The format of the listing.
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Text,
-    Json,
+    #[arg(long, value_enum, default_value_t = ListingFormat::Text)]
+    format: ListingFormat,
 }
 
 /// Lists the layers found: exit status 0 when some are, 1 when none is (as
@@ -88,11 +81,11 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
 
     let mut out = io::BufWriter::new(io::stdout().lock());
     match args.format {
-        Format::Json => {
+        ListingFormat::Json => {
             serde_json::to_writer_pretty(&mut out, &hits)?;
             writeln!(out)?;
         }
-        Format::Text => write_text(&mut out, &hits, design.kind())?,
+        ListingFormat::Text => write_text(&mut out, &hits, design.kind())?,
     }
     out.flush()?;
     Ok(if hits.is_empty() {

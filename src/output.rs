@@ -60,3 +60,11 @@ impl ReportFormat {
         }
     }
 }
+
+/// The formats of a listing (fields, layers, assets, symbols, an
+/// explanation, the configuration): for people, or JSON for programs.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ListingFormat {
+    Text,
+    Json,
+}

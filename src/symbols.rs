@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use cardkit::render::Text;
 use cardkit::run::ExitStatus;
 use cardkit_design::symbols::{split, Piece, Run, SymbolTable};
-use clap::ValueEnum;
 use serde_json::{json, Value};
 
 use crate::design_file::{error, read_design};
+use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -26,15 +26,8 @@ pub struct Args {
     text: Option<String>,
 
     /// The output format: `text` or `json`. Example: --format json
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-}
-
-/// The format of the output.
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Text,
-    Json,
+    #[arg(long, value_enum, default_value_t = ListingFormat::Text)]
+    format: ListingFormat,
 }
 
 /// Exit status: 0; 1 when the text has a code that names nothing; 2 when
@@ -59,11 +52,11 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let runs = args.text.as_deref().map(|text| split(text, &table));
     let mut out = io::BufWriter::new(io::stdout().lock());
     match args.format {
-        Format::Json => {
+        ListingFormat::Json => {
             serde_json::to_writer_pretty(&mut out, &as_json(&table, runs.as_deref()))?;
             writeln!(out)?;
         }
-        Format::Text => write_text(&mut out, &table, runs.as_deref())?,
+        ListingFormat::Text => write_text(&mut out, &table, runs.as_deref())?,
     }
     out.flush()?;
     let unknown = runs
