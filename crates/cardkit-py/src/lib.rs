@@ -301,18 +301,31 @@ fn validate_json(
     let jobs = self::jobs(jobs)?;
     let source = Source::of(source, name)?;
     let raised = source.raised();
+    let (json, status) = detached(py, raised, |interrupt| {
+        run(&settings, source, jobs, interrupt)
+    })??;
+    let json =
+        String::from_utf8(json).map_err(|_| PyValueError::new_err("the report is not UTF-8"))?;
+    Ok((json, status))
+}
+
+/// Runs `work` with the GIL released, so other threads run meanwhile. A
+/// Ctrl-C seen while it ran, then an exception that the source's file
+/// object raised, wins over what it gives.
+fn detached<T: Send>(
+    py: Python<'_>,
+    raised: Option<Arc<Mutex<Option<PyErr>>>>,
+    work: impl FnOnce(&Arc<Interrupt>) -> T + Send,
+) -> PyResult<T> {
     let interrupt = Arc::new(Interrupt::default());
-    let ran = py.detach(|| run(&settings, source, jobs, &interrupt));
+    let done = py.detach(|| work(&interrupt));
     if let Some(error) = interrupt.take() {
         return Err(error);
     }
     if let Some(error) = raised.and_then(|raised| raised.lock().ok()?.take()) {
         return Err(error);
     }
-    let (json, status) = ran?;
-    let json =
-        String::from_utf8(json).map_err(|_| PyValueError::new_err("the report is not UTF-8"))?;
-    Ok((json, status))
+    Ok(done)
 }
 
 /// One run over one source, as the command line's: the report rendered
@@ -723,23 +736,9 @@ fn read_tables(
     let jobs = self::jobs(jobs)?;
     let source = Source::of_many(source, name)?;
     let raised = source.raised();
-    let interrupt = Arc::new(Interrupt::default());
-    let collected = py.detach(|| {
-        collect_tables(
-            &settings,
-            source,
-            jobs,
-            on_invalid,
-            keep_unknown,
-            &interrupt,
-        )
-    });
-    if let Some(error) = interrupt.take() {
-        return Err(error);
-    }
-    if let Some(error) = raised.and_then(|raised| raised.lock().ok()?.take()) {
-        return Err(error);
-    }
+    let collected = detached(py, raised, |interrupt| {
+        collect_tables(&settings, source, jobs, on_invalid, keep_unknown, interrupt)
+    })?;
     let collected = collected?;
     let tables = collected
         .tables
