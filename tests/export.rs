@@ -429,6 +429,34 @@ fn dump(db: &Path) -> Vec<String> {
     out
 }
 
+/// `cardkit export --build new --to TARGET -` sent every byte of `lines`
+/// but the last: the run reads (and writes) every set but cannot end. The
+/// write returns once the pipe holds at most its buffer. The pipe is
+/// handed back open, so that the run waits for the rest.
+fn export_stopped_before_its_last_byte(
+    target: &str,
+    lines: String,
+) -> (std::process::Child, std::process::ChildStdin) {
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
+        .args([
+            "export", "--jobs", "1", "--build", "new", "--to", target, "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cardkit starts");
+    let mut pipe = child.stdin.take().expect("a pipe");
+    let bytes = lines.into_bytes();
+    std::io::Write::write_all(&mut pipe, &bytes[..bytes.len() - 1]).expect("the input sent");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().expect("a status").is_none(),
+        "the export of an input without its last byte ended"
+    );
+    (child, pipe)
+}
+
 /// The sets of the catalog at `path`, one per line (JSON Lines).
 fn sets_as_lines(path: &Path) -> String {
     let catalog: serde_json::Value =
@@ -566,25 +594,7 @@ fn a_run_killed_during_an_additive_parquet_export_leaves_the_build_as_it_was() {
     let before = parquet_state(&parquet);
     let counts = parquet_counts(&parquet, "new");
     assert!(counts.iter().any(|(table, n)| table == "cards" && *n > 0));
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
-        .args([
-            "export", "--jobs", "1", "--build", "new", "--to", &target, "-",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("cardkit starts");
-    let mut pipe = child.stdin.take().expect("a pipe");
-    let bytes = lines.into_bytes();
-    // All but the last byte: the run reads (and writes) every set but
-    // cannot end; the write returns once the pipe holds at most its buffer.
-    std::io::Write::write_all(&mut pipe, &bytes[..bytes.len() - 1]).expect("the input sent");
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(
-        child.try_wait().expect("a status").is_none(),
-        "the export of an input without its last byte ended"
-    );
+    let (mut child, pipe) = export_stopped_before_its_last_byte(&target, lines);
     let temporary = parquet.join("cards/build=new/.run-000002.parquet.incomplete");
     assert!(temporary.is_file(), "the run was writing its files");
     child.kill().expect("killed");
@@ -651,25 +661,7 @@ fn a_run_killed_during_an_additive_postgresql_export_leaves_the_database_as_it_w
         .code(0);
     let before = postgres_counts(&target);
     assert!(before.iter().any(|(table, n)| table == "cards" && *n > 0));
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_cardkit"))
-        .args([
-            "export", "--jobs", "1", "--build", "new", "--to", &target, "-",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("cardkit starts");
-    let mut pipe = child.stdin.take().expect("a pipe");
-    let bytes = lines.into_bytes();
-    // All but the last byte: the run reads (and sends) every set but cannot
-    // end; the write returns once the pipe holds at most its buffer.
-    std::io::Write::write_all(&mut pipe, &bytes[..bytes.len() - 1]).expect("the input sent");
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(
-        child.try_wait().expect("a status").is_none(),
-        "the export of an input without its last byte ended"
-    );
+    let (mut child, pipe) = export_stopped_before_its_last_byte(&target, lines);
     child.kill().expect("killed");
     child.wait().expect("reaped");
     drop(pipe);
