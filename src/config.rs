@@ -33,8 +33,10 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
             "kind" => json!(settings.kind.map_or("auto", |k| k.as_str())),
             "as-of" => match settings.as_of {
                 _ if settings.as_of_auto => json!("auto"),
-                as_of => json!(as_of.map(|v| v.to_string())),
+                Some(version) => json!(version.to_string()),
+                None => json!("latest"),
             },
+            "strict" => json!(args.validation.strict),
             "names" => json!(settings.names.name()),
             "strict-version" => json!(settings.strict_version),
             "deny-unknown-fields" => json!(settings.deny_unknown_fields),

@@ -9,10 +9,12 @@
 use std::io::{self, Write};
 
 use cardkit::run::ExitStatus;
-use cardkit::schema::explain::explain;
+use cardkit::schema::explain::explain_named;
+use cardkit::table::Names;
 use cardkit::{Code, Kind};
 // The import's codes are explained with the diagnostics importing their
 // examples gives; every other code as the library explains it.
+use crate::options::WireNames;
 use crate::output::ListingFormat;
 use cardkit_design::import::explain_code;
 use clap::builder::PossibleValuesParser;
@@ -37,6 +39,14 @@ pub struct Args {
     /// data). Example: --format json
     #[arg(long, value_enum, default_value_t = ListingFormat::Text)]
     format: ListingFormat,
+
+    /// The names the field is given in, as `validate --names` reads
+    /// documents: `auto` (the default) and `upstream` take the publishers'
+    /// names (`keyruneCode`, `/cards/0/identifiers/scryfallId`) as the
+    /// fields they are read as; `spec` only the spec's.
+    /// Example: --names spec
+    #[arg(long, value_enum, default_value_t = WireNames::Auto, value_name = "NAMES")]
+    names: WireNames,
 }
 
 /// Every kind's name, then every code's.
@@ -49,7 +59,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let kind = args.subject.parse::<Kind>().ok();
     let code = args.subject.parse::<Code>().ok();
     match (kind, code, &args.field) {
-        (Some(kind), _, Some(field)) => explain_field(kind, field, args.format),
+        (Some(kind), _, Some(field)) => explain_field(kind, field, args.names.into(), args.format),
         (_, Some(code), None) => {
             let explained = explain_code(code);
             write(
@@ -74,8 +84,13 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     }
 }
 
-fn explain_field(kind: Kind, field: &str, format: ListingFormat) -> io::Result<ExitStatus> {
-    match explain(kind, field) {
+fn explain_field(
+    kind: Kind,
+    field: &str,
+    names: Names,
+    format: ListingFormat,
+) -> io::Result<ExitStatus> {
+    match explain_named(kind, field, names) {
         Ok(explanation) => write(
             format,
             &explanation.text(),

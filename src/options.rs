@@ -34,20 +34,30 @@ pub struct Validation {
 
     /// Validates as consumers of this version of the Set format see the
     /// documents: fields introduced later are reported (`newer_field`) and
-    /// not required. `auto` checks each file as of the version its
-    /// `meta.version` declares (the latest when it declares none), and says
-    /// so in its report. Example: --as-of v5.0.0, --as-of auto
-    #[arg(long, value_name = "vX.Y.Z|auto", value_parser = as_of)]
+    /// not required. `auto` (the default) checks each file as of the
+    /// version its `meta.version` declares, wherever the file keeps it
+    /// (the latest when it declares none, or one newer than cardkit knows),
+    /// and its report says which; `latest` checks every file as of the
+    /// latest version. Example: --as-of v5.0.0, --as-of latest
+    #[arg(long, value_name = "auto|latest|vX.Y.Z", value_parser = as_of)]
     pub as_of: Option<AsOf>,
 
-    /// The wire names the documents use: `spec`, the spec's neutral names
-    /// (`iconCode`, `catalogAId`), or `upstream`, the publishers' own
-    /// (`keyruneCode`, `scryfallId`, a migration's `performed_at`), read as
-    /// the spec's fields and reported under the file's names. What cardkit
-    /// writes (notices, field lists, schemas) follows it too.
-    /// Example: --names upstream
-    #[arg(long, value_enum, default_value_t = WireNames::Spec, value_name = "NAMES")]
+    /// The wire names the documents use: `auto` (the default) reads each
+    /// document under the names it uses, told from its members and said in
+    /// its file's report; `spec`, the spec's neutral names (`iconCode`,
+    /// `catalogAId`), or `upstream`, the publishers' own (`keyruneCode`,
+    /// `scryfallId`, a migration's `performed_at`), read as the spec's
+    /// fields and reported under the file's names. What cardkit writes
+    /// (notices, field lists, schemas) follows what it read.
+    /// Example: --names spec
+    #[arg(long, value_enum, default_value_t = WireNames::Auto, value_name = "NAMES")]
     pub names: WireNames,
+
+    /// Checks against the spec itself: its names and the latest version
+    /// (`--names spec --as-of latest`), whatever a file uses or declares.
+    /// Example: --strict
+    #[arg(long, conflicts_with_all = ["as_of", "names"])]
+    pub strict: bool,
 
     /// With --as-of, makes fields newer than that version errors instead of
     /// warnings. Example: --as-of v4.6.0 --strict-version
@@ -170,10 +180,10 @@ pub fn configure(
         validation.kind = file.kind.as_ref().and_then(|e| e.value);
     }
     if origin("as-of") {
-        validation.as_of = file
-            .as_of
-            .as_ref()
-            .map(|e| e.value.map_or(AsOf::Auto, AsOf::Version));
+        validation.as_of = file.as_of.as_ref().map(|e| AsOf::from(e.value));
+    }
+    if origin("strict") {
+        validation.strict = file.strict.as_ref().is_some_and(|e| e.value);
     }
     if origin("names") {
         if let Some(names) = &file.names {
@@ -222,10 +232,11 @@ pub fn configure(
 }
 
 /// The configuration's keys, with the id and the flag of each.
-const FLAGS: [(&str, &str, &str); 12] = [
+const FLAGS: [(&str, &str, &str); 13] = [
     ("kind", "kind", "--kind"),
     ("as-of", "as_of", "--as-of"),
     ("names", "names", "--names"),
+    ("strict", "strict", "--strict"),
     ("strict-version", "strict_version", "--strict-version"),
     (
         "deny-unknown-fields",
@@ -241,28 +252,41 @@ const FLAGS: [(&str, &str, &str); 12] = [
     ("extend-allowed", "", ""),
 ];
 
-/// What `--as-of` takes: a version, or `auto`.
+/// What `--as-of` takes: `auto`, `latest`, or a version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AsOf {
     /// Each file as of the version it declares.
     Auto,
-    /// This version.
-    Version(Version),
+    /// This version; `None` for the latest.
+    Version(Option<Version>),
 }
 
-/// Reads `--as-of`: `auto`, or a version as the library reads it.
-fn as_of(text: &str) -> Result<AsOf, String> {
-    if text == "auto" {
-        return Ok(AsOf::Auto);
+impl From<cardkit::config::AsOf> for AsOf {
+    fn from(as_of: cardkit::config::AsOf) -> Self {
+        match as_of {
+            cardkit::config::AsOf::Auto => AsOf::Auto,
+            cardkit::config::AsOf::Latest => AsOf::Version(None),
+            cardkit::config::AsOf::Version(version) => AsOf::Version(Some(version)),
+        }
     }
-    validate::as_of_version(text).map(AsOf::Version)
+}
+
+/// Reads `--as-of`: `auto`, `latest`, or a version as the library reads it.
+fn as_of(text: &str) -> Result<AsOf, String> {
+    match text {
+        "auto" => Ok(AsOf::Auto),
+        "latest" => Ok(AsOf::Version(None)),
+        _ => validate::as_of_version(text).map(|version| AsOf::Version(Some(version))),
+    }
 }
 
 /// Reads `--as-of` where there is no file to read a version from (`schema`):
-/// a version, as for validate; `auto` is refused.
+/// a version, as for validate; `auto` is refused, and `latest` is what
+/// leaving the flag out gives.
 pub fn as_of_version(text: &str) -> Result<Version, String> {
     match as_of(text)? {
-        AsOf::Version(version) => Ok(version),
+        AsOf::Version(Some(version)) => Ok(version),
+        AsOf::Version(None) => Err("the latest version is the default: leave --as-of out".into()),
         AsOf::Auto => Err("`auto` reads the version of each file; give one: vX.Y.Z".into()),
     }
 }
@@ -270,6 +294,8 @@ pub fn as_of_version(text: &str) -> Result<Version, String> {
 /// What `--names` takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum WireNames {
+    /// Each document's own, told from its members.
+    Auto,
     /// The spec's neutral names.
     Spec,
     /// The publishers' names.
@@ -279,6 +305,7 @@ pub enum WireNames {
 impl From<Names> for WireNames {
     fn from(names: Names) -> Self {
         match names {
+            Names::Auto => WireNames::Auto,
             Names::Spec => WireNames::Spec,
             Names::Upstream => WireNames::Upstream,
         }
@@ -288,6 +315,7 @@ impl From<Names> for WireNames {
 impl From<WireNames> for Names {
     fn from(names: WireNames) -> Self {
         match names {
+            WireNames::Auto => Names::Auto,
             WireNames::Spec => Names::Spec,
             WireNames::Upstream => Names::Upstream,
         }
@@ -304,13 +332,13 @@ pub enum Warn {
 impl Validation {
     /// The library's settings these flags ask for.
     pub fn settings(&self) -> Settings {
-        Settings {
+        let settings = Settings {
             kind: self.kind,
             as_of: match self.as_of {
-                Some(AsOf::Version(version)) => Some(version),
+                Some(AsOf::Version(version)) => version,
                 _ => None,
             },
-            as_of_auto: self.as_of == Some(AsOf::Auto),
+            as_of_auto: matches!(self.as_of, None | Some(AsOf::Auto)),
             strict_version: self.strict_version,
             deny_unknown_fields: self.deny_unknown_fields,
             warn_deprecated: self.warn.contains(&Warn::Deprecated),
@@ -318,6 +346,11 @@ impl Validation {
             error_limit: self.error_limit,
             filter: self.filter,
             names: self.names.into(),
+        };
+        if self.strict {
+            settings.strict()
+        } else {
+            settings
         }
     }
 }

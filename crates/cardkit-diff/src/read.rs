@@ -136,9 +136,13 @@ impl Build {
     ) -> io::Result<Layout> {
         let file = self.files.len();
         self.files.push(name.to_owned());
-        self.names = options.names;
-        let facts = facts_for(options.names);
+        // The build is named as its documents are: under `auto`, as the
+        // first that tells.
+        if options.names != Names::Auto {
+            self.names = options.names;
+        }
         let extract = |found: Found<'_>| -> Extracted {
+            let facts = facts_for(found.report.names);
             let (report, bytes, at) = (found.report, found.bytes, found.offset);
             if report.kind != Some(Kind::Set) {
                 return Err(match report.kind {
@@ -165,6 +169,9 @@ impl Build {
                     }
                 }
                 Validated::Document(report, extracted) => {
+                    if self.names == Names::Auto {
+                        self.names = report.names;
+                    }
                     on_document(&report);
                     self.document(file, &report, extracted);
                 }

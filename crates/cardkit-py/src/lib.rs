@@ -13,7 +13,7 @@ use arrow_pyarrow::IntoPyArrow;
 use cardkit::model::Layout;
 use cardkit::render::words::plural;
 use cardkit::render::{FileEnd, Json, Renderer};
-use cardkit::report::Summary;
+use cardkit::report::{Reading, Summary};
 use cardkit::run::{
     self, discover, open, open_reader, Failure, Opened, Run, Settings, Shown, Unopened, MAX_JOBS,
 };
@@ -539,6 +539,12 @@ impl Renderer for Streaming {
             .unwrap_or(0);
         let entry = String::from_utf8_lossy(&self.buffer[start..]).into_owned();
         self.send(Event::Document(path.to_owned(), entry))
+    }
+
+    /// The stream is of documents' entries: how a file was read is in the
+    /// file's report (`validate`).
+    fn reading(&mut self, _out: &mut dyn Write, _path: &str, _reading: &Reading) -> io::Result<()> {
+        Ok(())
     }
 
     fn end_file(&mut self, _out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {

@@ -39,7 +39,7 @@
     asOf: $('as-of'),
     strictVersion: $('strict-version'),
     denyUnknown: $('deny-unknown'),
-    upstreamNames: $('upstream-names'),
+    specNames: $('spec-names'),
     warnDeprecated: $('warn-deprecated'),
     allWarnings: $('all-warnings'),
     dropZone: $('drop-zone'),
@@ -188,9 +188,11 @@
     }
     if (counts.childElementCount) ui.status.append(counts);
     if (unreadable) ui.status.append(element('p', 'status-note', `The body could not be read to its end: ${unreadable.error}`));
-    // How the body was checked: the version, when as of `auto`.
+    // How the body was read (its names, its version), and what would
+    // change the verdict.
     for (const file of report.files) {
-      if (file.note) ui.status.append(element('p', 'status-note file-note', `Checked ${file.note.replace(/^checked /, '')}.`));
+      const said = [file.reading && file.reading.note, file.note].filter(Boolean).join('; ');
+      if (said) ui.status.append(element('p', 'status-note file-note', `${said.charAt(0).toUpperCase()}${said.slice(1)}.`));
     }
     const held = (report.suppressed || []).reduce((n, s) => n + s.total - s.shown, 0);
     if (held) {
@@ -240,7 +242,9 @@
    * the whole document, or no document of a known kind. */
   function fieldUrl(diagnostic) {
     if (!diagnostic.kind || !diagnostic.pointer) return null;
-    const params = new URLSearchParams({ pointer: diagnostic.pointer });
+    // Under the names the report was read under: a publishers' name is
+    // explained as the field it was read as.
+    const params = new URLSearchParams({ pointer: diagnostic.pointer, names: ui.specNames.checked ? 'spec' : 'auto' });
     return `v1/explain/${encodeURIComponent(diagnostic.kind)}?${params}`;
   }
 
@@ -793,7 +797,7 @@
       if (ui.strictVersion.checked) params.set('strict_version', 'true');
     }
     if (ui.denyUnknown.checked) params.set('deny_unknown_fields', 'true');
-    if (ui.upstreamNames.checked) params.set('names', 'upstream');
+    if (ui.specNames.checked) params.set('names', 'spec');
     if (ui.warnDeprecated.checked) params.set('warn', 'deprecated');
     if (ui.allWarnings.checked) params.set('warning_limit', '0');
     return params;

@@ -10,6 +10,7 @@ use crate::problem::Problem;
 #[schema(rename_all = "lowercase")]
 #[allow(dead_code)]
 pub enum NamesChoice {
+    Auto,
     Spec,
     Upstream,
 }
@@ -20,7 +21,7 @@ pub fn asked(names: Option<&str>) -> Result<Option<Names>, Problem> {
         .map(|name| {
             Names::named(name).ok_or_else(|| {
                 Problem::bad_parameter(format!(
-                    "`names` is `{name}`: expected `spec` or `upstream`"
+                    "`names` is `{name}`: expected `auto`, `spec` or `upstream`"
                 ))
             })
         })

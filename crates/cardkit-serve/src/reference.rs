@@ -6,7 +6,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use cardkit::schema::explain::explain as explain_pointer;
+use cardkit::schema::explain::explain_named;
 use cardkit::schema::json_schema::{container_name, json_schema_with, SchemaOptions, CONTAINERS};
 use cardkit::schema::listing::{Filter, Listing};
 use cardkit::schema::Version;
@@ -176,6 +176,12 @@ pub struct ExplainParams {
     /// (`CardSet.uuid`).
     #[param(example = "/cards/0/uuid")]
     pointer: String,
+    /// The names the field is given in, as `validate` reads documents:
+    /// `auto` (the default) and `upstream` take the publishers' names
+    /// (`keyruneCode`) as the fields they are read as; `spec` only the
+    /// spec's.
+    #[param(inline, value_type = Option<crate::names::NamesChoice>)]
+    names: Option<String>,
 }
 
 /// One field of a document kind in plain words: `cardkit explain --format
@@ -199,7 +205,8 @@ pub async fn explain(
         let kind = kind_of(&kind)?;
         let Query(params) =
             query.map_err(|rejection| Problem::bad_parameter(rejection.body_text()))?;
-        explain_pointer(kind, &params.pointer)
+        let names = names::asked(params.names.as_deref())?.unwrap_or_default();
+        explain_named(kind, &params.pointer, names)
             .map_err(|error| Problem::not_found(error.to_string()))
     })();
     match explained {

@@ -49,20 +49,25 @@ pub struct ValidateParams {
     kind: Option<String>,
     /// Validates as consumers of this version of the Set format see the
     /// documents (`vX.Y.Z`, no older than the first version tag, v4.0.0):
-    /// fields introduced later are `newer_field`. `auto`: as of the version
-    /// the body's `meta.version` declares (the latest when it declares
-    /// none), said in the report's `note`.
+    /// fields introduced later are `newer_field`. `auto` (the default): as
+    /// of the version the body's `meta.version` declares (the latest when
+    /// it declares none), said in the report's `reading`; `latest`: as of
+    /// the latest.
     #[param(
         example = "v5.0.0",
-        pattern = r"^(auto|v?([4-9]|[1-9][0-9]{1,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8}))$"
+        pattern = r"^(auto|latest|v?([4-9]|[1-9][0-9]{1,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8}))$"
     )]
     as_of: Option<String>,
+    /// Checks against the spec itself: its names and the latest version
+    /// (`names=spec&as_of=latest`), whatever the body uses or declares.
+    strict: Option<bool>,
     /// With `as_of`, fields newer than that version are errors.
     strict_version: Option<bool>,
-    /// The wire names the body uses: `spec` (the default), the spec's
-    /// neutral names; `upstream`, the publishers' own (`keyruneCode`,
-    /// `scryfallId`, a migration's `performed_at`), read as the spec's
-    /// fields and reported under the body's names.
+    /// The wire names the body uses: `auto` (the default), each document's
+    /// own, told from its members and said in the report's `reading`;
+    /// `spec`, the spec's neutral names; `upstream`, the publishers' own
+    /// (`keyruneCode`, `scryfallId`, a migration's `performed_at`), read as
+    /// the spec's fields and reported under the body's names.
     #[param(inline, value_type = Option<crate::names::NamesChoice>)]
     names: Option<String>,
     /// Members the spec does not define are errors instead of warnings.
@@ -129,6 +134,10 @@ impl ValidateParams {
                 settings.as_of = None;
                 settings.as_of_auto = true;
             }
+            Some("latest") => {
+                settings.as_of = None;
+                settings.as_of_auto = false;
+            }
             Some(as_of) => {
                 settings.as_of = Some(
                     validate::as_of_version(as_of)
@@ -139,6 +148,14 @@ impl ValidateParams {
         }
         if let Some(names) = names::asked(self.names.as_deref())? {
             settings.names = names;
+        }
+        if self.strict == Some(true) {
+            if self.names.is_some() || self.as_of.is_some() {
+                return Err(Problem::bad_parameter(
+                    "`strict` is the spec's names and the latest version: give it without `names` and `as_of`",
+                ));
+            }
+            settings = settings.strict();
         }
         if let Some(strict_version) = self.strict_version {
             settings.strict_version = strict_version;
@@ -387,6 +404,7 @@ impl Job {
                     json_lines: self.asked.json_lines,
                     // Decoded by its Content-Encoding.
                     compressed: None,
+                    again: None,
                 },
                 Err(error) => {
                     if let Some(problem) = problem(halt_of(&halted, &error)) {

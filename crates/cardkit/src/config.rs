@@ -44,10 +44,11 @@ pub const PYPROJECT: &str = "pyproject.toml";
 
 /// Every key of the configuration, in the order `cardkit config` lists
 /// them (the command line's flags without their `--`).
-pub const KEYS: [&str; 12] = [
+pub const KEYS: [&str; 13] = [
     "kind",
     "as-of",
     "names",
+    "strict",
     "strict-version",
     "deny-unknown-fields",
     "warn",
@@ -74,6 +75,17 @@ impl<T> Entry<T> {
     }
 }
 
+/// The version documents are checked as of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsOf {
+    /// Each file's own, as its `meta.version` declares.
+    Auto,
+    /// The format's latest.
+    Latest,
+    /// This one.
+    Version(Version),
+}
+
 /// When to colour the text report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -95,9 +107,12 @@ pub struct Config {
     pub path: PathBuf,
     /// `kind`: `None` for `auto`.
     pub kind: Option<Entry<Option<Kind>>>,
-    /// `as-of`: a version, or `None` for `auto` (each file as of the
-    /// version it declares).
-    pub as_of: Option<Entry<Option<Version>>>,
+    /// `as-of`: `auto` (each file as of the version it declares), `latest`
+    /// or a version.
+    pub as_of: Option<Entry<AsOf>>,
+    /// `strict`: the spec's names and the latest version, whatever a file
+    /// uses or declares (over `names` and `as-of`).
+    pub strict: Option<Entry<bool>>,
     /// `names`: the wire names documents use.
     pub names: Option<Entry<Names>>,
     /// `strict-version`.
@@ -269,6 +284,7 @@ impl Config {
             path: path.to_path_buf(),
             kind: None,
             as_of: None,
+            strict: None,
             names: None,
             strict_version: None,
             deny_unknown_fields: None,
@@ -286,13 +302,16 @@ impl Config {
     /// `base` with the values this configuration gives laid over it.
     #[must_use]
     pub fn settings(&self, base: Settings) -> Settings {
-        Settings {
+        let settings = Settings {
             kind: self.kind.as_ref().map_or(base.kind, |e| e.value),
-            as_of: self.as_of.as_ref().map_or(base.as_of, |e| e.value),
+            as_of: self.as_of.as_ref().map_or(base.as_of, |e| match e.value {
+                AsOf::Version(version) => Some(version),
+                AsOf::Auto | AsOf::Latest => None,
+            }),
             as_of_auto: self
                 .as_of
                 .as_ref()
-                .map_or(base.as_of_auto, |e| e.value.is_none()),
+                .map_or(base.as_of_auto, |e| e.value == AsOf::Auto),
             strict_version: value_or(self.strict_version.as_ref(), base.strict_version),
             deny_unknown_fields: value_or(
                 self.deny_unknown_fields.as_ref(),
@@ -306,6 +325,11 @@ impl Config {
                 .map_or(base.error_limit, |e| Some(e.value)),
             filter: self.filter.or(base.filter),
             names: value_or(self.names.as_ref(), base.names),
+        };
+        if value_or(self.strict.as_ref(), false) {
+            settings.strict()
+        } else {
+            settings
         }
     }
 
@@ -316,6 +340,7 @@ impl Config {
         let line = match key {
             "kind" => self.kind.as_ref().map(|e| e.line),
             "as-of" => self.as_of.as_ref().map(|e| e.line),
+            "strict" => self.strict.as_ref().map(|e| e.line),
             "names" => self.names.as_ref().map(|e| e.line),
             "strict-version" => self.strict_version.as_ref().map(|e| e.line),
             "deny-unknown-fields" => self.deny_unknown_fields.as_ref().map(|e| e.line),
@@ -358,19 +383,18 @@ impl Config {
                 self.kind = Some(Entry::on(line, kind));
             }
             "as-of" => {
-                let text = value
-                    .get_ref()
-                    .as_str()
-                    .ok_or_else(|| wrong("a version string such as \"v5.2.0\", or \"auto\""))?;
-                let as_of = if text == "auto" {
-                    None
-                } else {
-                    Some(as_of_version(text).map_err(bad)?)
+                let text = value.get_ref().as_str().ok_or_else(|| {
+                    wrong("\"auto\", \"latest\" or a version string such as \"v5.2.0\"")
+                })?;
+                let as_of = match text {
+                    "auto" => AsOf::Auto,
+                    "latest" => AsOf::Latest,
+                    _ => AsOf::Version(as_of_version(text).map_err(bad)?),
                 };
                 self.as_of = Some(Entry::on(line, as_of));
             }
             "names" => {
-                let words = "one of \"spec\", \"upstream\"";
+                let words = "one of \"auto\", \"spec\", \"upstream\"";
                 let names = value
                     .get_ref()
                     .as_str()
@@ -378,15 +402,15 @@ impl Config {
                     .ok_or_else(|| wrong(words))?;
                 self.names = Some(Entry::on(line, names));
             }
-            "strict-version" | "deny-unknown-fields" => {
+            "strict" | "strict-version" | "deny-unknown-fields" => {
                 let flag = value
                     .get_ref()
                     .as_bool()
                     .ok_or_else(|| wrong("a boolean (true or false)"))?;
-                let slot = if name == "strict-version" {
-                    &mut self.strict_version
-                } else {
-                    &mut self.deny_unknown_fields
+                let slot = match name {
+                    "strict" => &mut self.strict,
+                    "strict-version" => &mut self.strict_version,
+                    _ => &mut self.deny_unknown_fields,
                 };
                 *slot = Some(Entry::on(line, flag));
             }

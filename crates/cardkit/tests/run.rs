@@ -150,11 +150,26 @@ fn an_input_cut_short_counts_as_unreadable_and_an_abort_stops_the_run() {
 
 #[test]
 fn settings_map_to_options_and_a_lone_strict_version_is_refused() {
+    // By default each file is checked as of its own version: newer fields
+    // than it declares are errors.
     let settings = Settings {
         strict_version: true,
         ..Settings::default()
     };
+    settings.check().unwrap();
+    // As of the latest, no field is newer.
+    let settings = Settings {
+        strict_version: true,
+        as_of_auto: false,
+        ..Settings::default()
+    };
     assert!(settings.check().unwrap_err().contains("--as-of"));
+    // `--strict`: the spec's names, the latest version.
+    let strict = Settings::default().strict();
+    assert_eq!(
+        (strict.names, strict.as_of, strict.as_of_auto),
+        (cardkit::table::Names::Spec, None, false)
+    );
     let settings = Settings {
         as_of: Some("v5.0.0".parse().unwrap()),
         strict_version: true,
@@ -179,6 +194,7 @@ fn a_documents_place_is_worded_one_way() {
         diagnostics: Vec::new(),
         omitted: cardkit::validate::Omitted::default(),
         ignored: 0,
+        names: cardkit::table::Names::Auto,
     };
     assert_eq!(report(None, "").place("a.json"), "a.json /");
     assert_eq!(

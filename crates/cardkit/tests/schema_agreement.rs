@@ -41,7 +41,10 @@ mod support;
 use std::path::Path;
 use std::sync::LazyLock;
 
-use cardkit::schema::json_schema::{json_schema, json_schema_with, SchemaOptions};
+use cardkit::schema::json_schema::{
+    json_schema, json_schema_named, json_schema_with, SchemaOptions,
+};
+use cardkit::table::Names;
 use cardkit::validate::{validate, DocumentReport, FileReport, Options};
 use cardkit::Code;
 use cardkit::Kind;
@@ -150,27 +153,38 @@ fn exact_integer_in_range(literal: &str) -> bool {
 // ---------------------------------------------------------------------------
 // The two validators
 
-/// One compiled schema per kind, in the order of `Kind::ALL`.
-static VALIDATORS: LazyLock<Vec<jsonschema::Validator>> = LazyLock::new(|| {
-    Kind::ALL
+/// One compiled schema per kind, in the order of `Kind::ALL`, under each
+/// of the names a document can be read under (`Names::FIXED`).
+static VALIDATORS: LazyLock<Vec<Vec<jsonschema::Validator>>> = LazyLock::new(|| {
+    Names::FIXED
         .iter()
-        .map(|&kind| {
-            jsonschema::options()
-                .should_validate_formats(true)
-                .build(&json_schema(kind))
-                .unwrap_or_else(|e| panic!("the {kind} schema does not compile: {e}"))
+        .map(|&names| {
+            Kind::ALL
+                .iter()
+                .map(|&kind| {
+                    jsonschema::options()
+                        .should_validate_formats(true)
+                        .build(&json_schema_named(kind, names))
+                        .unwrap_or_else(|e| panic!("the {kind} schema does not compile: {e}"))
+                })
+                .collect()
         })
         .collect()
 });
 
-fn schema_validator(kind: Kind) -> &'static jsonschema::Validator {
+fn schema_validator(kind: Kind, names: Names) -> &'static jsonschema::Validator {
     let index = Kind::ALL.iter().position(|&k| k == kind).expect("a kind");
-    &VALIDATORS[index]
+    let names = Names::FIXED
+        .iter()
+        .position(|&n| n == names.written())
+        .expect("names");
+    &VALIDATORS[names][index]
 }
 
-/// What the schema says, and why not when it says no.
-fn schema_verdict(kind: Kind, value: &Value) -> (bool, String) {
-    let validator = schema_validator(kind);
+/// What the schema says, and why not when it says no: the schema of the
+/// names the document was read under.
+fn schema_verdict(kind: Kind, names: Names, value: &Value) -> (bool, String) {
+    let validator = schema_validator(kind, names);
     if validator.is_valid(value) {
         return (true, String::new());
     }
@@ -271,7 +285,7 @@ fn compare_file(bytes: &[u8], report: &FileReport) -> Option<Vec<Disagreement>> 
             );
             continue;
         };
-        let (schema_valid, why) = schema_verdict(kind, value);
+        let (schema_valid, why) = schema_verdict(kind, document.names, value);
         if schema_valid != document.is_valid() {
             disagreements.push(Disagreement {
                 pointer: document.pointer.clone(),
@@ -327,7 +341,10 @@ fn the_top_level_must_be_an_object() {
             serde_json::json!(1),
             Value::Null,
         ] {
-            assert!(!schema_validator(kind).is_valid(&value), "{kind}: {value}");
+            assert!(
+                !schema_validator(kind, Names::Spec).is_valid(&value),
+                "{kind}: {value}"
+            );
         }
     }
 }

@@ -40,6 +40,44 @@ impl Kind {
         all
     }
 
+    /// Whether a document of this kind has fields the publishers name
+    /// otherwise (sets, migrations): its report says which names it was
+    /// read under.
+    #[must_use]
+    pub fn has_names(self) -> bool {
+        self.traits().0
+    }
+
+    /// Whether a document of this kind has fields with version tags (sets):
+    /// its report says which version it was checked as of.
+    #[must_use]
+    pub fn has_versions(self) -> bool {
+        self.traits().1
+    }
+
+    /// [`Kind::has_names`] and [`Kind::has_versions`], read off the field
+    /// tables once.
+    fn traits(self) -> (bool, bool) {
+        static TRAITS: std::sync::OnceLock<Vec<(bool, bool)>> = std::sync::OnceLock::new();
+        let all = TRAITS.get_or_init(|| {
+            Kind::ALL
+                .iter()
+                .map(|kind| {
+                    let models = crate::table::models_of(kind.model());
+                    let names = models
+                        .iter()
+                        .any(|model| crate::table::Names::Upstream.of(model).is_some());
+                    let versions = models
+                        .iter()
+                        .any(|model| model.fields.iter().any(|field| field.since.is_some()));
+                    (names, versions)
+                })
+                .collect()
+        });
+        let at = Kind::ALL.iter().position(|&kind| kind == self).unwrap_or(0);
+        all[at]
+    }
+
     /// `template`, `card`, `set` or `migration`.
     #[must_use]
     pub fn as_str(self) -> &'static str {

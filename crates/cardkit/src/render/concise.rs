@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use super::renderer::{FileEnd, Renderer};
 use super::text::Text;
 use super::words;
-use crate::report::{DocumentReport, Summary, WarningFilter};
+use crate::report::{DocumentReport, Reading, Summary, WarningFilter};
 
 /// The concise renderer.
 #[derive(Debug, Default)]
@@ -47,6 +47,15 @@ impl Renderer for Concise {
         Ok(())
     }
 
+    fn reading(&mut self, out: &mut dyn Write, path: &str, reading: &Reading) -> io::Result<()> {
+        writeln!(
+            out,
+            "{}: note: {}",
+            Text::escape(path),
+            Text::escape(&reading.said())
+        )
+    }
+
     fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
         match end.error {
             Some(error) => writeln!(
@@ -66,6 +75,9 @@ impl Renderer for Concise {
         writeln!(out, "{}", words::checked(summary))?;
         for line in words::counts(summary) {
             writeln!(out, "{line}")?;
+        }
+        for way_out in words::ways_out(summary) {
+            writeln!(out, "help: {way_out}")?;
         }
         Ok(())
     }

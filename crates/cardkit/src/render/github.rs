@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use super::renderer::{FileEnd, Renderer};
 use super::words;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::report::DocumentReport;
+use crate::report::{DocumentReport, Reading};
 use crate::report::{Summary, WarningFilter};
 
 /// The most annotations of each severity that GitHub shows for one step.
@@ -134,6 +134,15 @@ impl Renderer for Github {
         Ok(())
     }
 
+    fn reading(&mut self, out: &mut dyn Write, path: &str, reading: &Reading) -> io::Result<()> {
+        writeln!(
+            out,
+            "::notice file={},title=cardkit::{}",
+            Self::escape_property(path),
+            Self::escape_data(&reading.said())
+        )
+    }
+
     fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
         if let Some(error) = end.error {
             self.errors += 1;
@@ -156,7 +165,10 @@ impl Renderer for Github {
             )?;
         }
         let mut totals = words::checked(summary);
-        for line in words::counts(summary) {
+        for line in words::counts(summary)
+            .into_iter()
+            .chain(words::ways_out(summary))
+        {
             totals.push_str("; ");
             totals.push_str(&line);
         }

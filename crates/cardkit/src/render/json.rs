@@ -11,7 +11,7 @@ use crate::diagnostic::Diagnostic;
 use crate::model::Kind;
 #[cfg(feature = "openapi")]
 use crate::report::Suppressed;
-use crate::report::{DocumentReport, Layout, Omitted};
+use crate::report::{DocumentReport, Layout, Omitted, Reading};
 use crate::report::{Summary, WarningFilter};
 
 /// The JSON renderer.
@@ -89,9 +89,14 @@ pub struct FileTail<'a> {
     /// Why the input could not be read to its end.
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
-    /// How the file was checked (the version, under `--as-of auto`).
+    /// What the report says last of the file: the option that would
+    /// change its verdict, documents read under other names than its first.
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'a str>,
+    /// How the file was read: its names and version, and how each was
+    /// decided (for files of sets and migrations).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reading: Option<&'a Reading>,
 }
 
 impl<'a> From<FileEnd<'a>> for FileTail<'a> {
@@ -101,6 +106,7 @@ impl<'a> From<FileEnd<'a>> for FileTail<'a> {
             layout: end.layout,
             error: end.error,
             note: end.note,
+            reading: end.reading,
         }
     }
 }
@@ -161,6 +167,12 @@ impl Renderer for Json {
         self.documents_written += 1;
         out.write_all(b"\n  ")?;
         serde_json::to_writer(&mut *out, &entry)?;
+        Ok(())
+    }
+
+    /// Written with the file's end ([`FileTail`]), with the way out the
+    /// whole file shows.
+    fn reading(&mut self, _out: &mut dyn Write, _path: &str, _reading: &Reading) -> io::Result<()> {
         Ok(())
     }
 

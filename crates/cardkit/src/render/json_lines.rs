@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::json::{DocumentEntry, FileTail};
 use super::renderer::{FileEnd, Renderer};
-use crate::report::DocumentReport;
+use crate::report::{DocumentReport, Reading};
 use crate::report::{Summary, Suppressed, WarningFilter};
 
 /// The JSON Lines renderer.
@@ -127,6 +127,11 @@ impl Renderer for JsonLines {
                 entry,
             }),
         )
+    }
+
+    /// Written on the file's line, with the way out the whole file shows.
+    fn reading(&mut self, _out: &mut dyn Write, _path: &str, _reading: &Reading) -> io::Result<()> {
+        Ok(())
     }
 
     fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {

@@ -12,7 +12,7 @@ use std::io::{self, Write};
 use super::renderer::{FileEnd, Renderer};
 use super::words;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::report::DocumentReport;
+use crate::report::{DocumentReport, Reading};
 use crate::report::{Summary, WarningFilter};
 
 /// The JUnit renderer.
@@ -20,6 +20,8 @@ use crate::report::{Summary, WarningFilter};
 pub struct Junit {
     filter: WarningFilter,
     started: bool,
+    /// Test cases written in the current suite.
+    cases_in_suite: usize,
 }
 
 impl Junit {
@@ -29,6 +31,7 @@ impl Junit {
         Junit {
             filter,
             started: false,
+            cases_in_suite: 0,
         }
     }
 
@@ -100,6 +103,7 @@ fn line(path: &str, diagnostic: &Diagnostic) -> String {
 impl Renderer for Junit {
     fn begin_file(&mut self, out: &mut dyn Write, path: &str) -> io::Result<()> {
         self.start(out)?;
+        self.cases_in_suite = 0;
         writeln!(out, "<testsuite name=\"{}\">", escape_xml(path))
     }
 
@@ -132,6 +136,7 @@ impl Renderer for Junit {
             Some(number) => format!("line {number}: {name}"),
             None => name,
         };
+        self.cases_in_suite += 1;
         write!(
             out,
             "  <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
@@ -176,6 +181,34 @@ impl Renderer for Junit {
         out.write_all(b"  </testcase>\n")
     }
 
+    /// The suite's properties: they come before its test cases, as the
+    /// reading does before the documents it is about (a file whose first
+    /// documents are of another kind has it in the closing comment only).
+    fn reading(&mut self, out: &mut dyn Write, _path: &str, reading: &Reading) -> io::Result<()> {
+        if self.cases_in_suite > 0 {
+            return Ok(());
+        }
+        out.write_all(b"  <properties>\n")?;
+        let mut property = |name: &str, value: &str| {
+            writeln!(
+                out,
+                "    <property name=\"cardkit.{name}\" value=\"{}\"/>",
+                escape_xml(value)
+            )
+        };
+        property("names", reading.names)?;
+        property("names-from", reading.names_from)?;
+        if let (Some(as_of), Some(from)) = (&reading.as_of, reading.version_from) {
+            property("as-of", as_of)?;
+            property("version-from", from)?;
+        }
+        if let Some(declared) = &reading.declared {
+            property("declared", declared)?;
+        }
+        property("reading", &reading.said())?;
+        out.write_all(b"  </properties>\n")
+    }
+
     fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
         if let Some(error) = end.error {
             writeln!(
@@ -192,6 +225,7 @@ impl Renderer for Junit {
         self.start(out)?;
         let mut notes = vec![words::checked(summary)];
         notes.extend(words::counts(summary));
+        notes.extend(words::ways_out(summary));
         notes.extend(self.filter.suppressed().iter().map(words::suppressed));
         // A comment may hold neither `--` nor what XML does not allow.
         writeln!(

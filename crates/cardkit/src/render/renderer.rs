@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use crate::report::{DocumentReport, FileReport, Layout, Summary};
+use crate::report::{DocumentReport, FileReport, Layout, Reading, Summary};
 
 /// How the reading of one input ended.
 #[derive(Debug, Clone, Copy)]
@@ -14,9 +14,14 @@ pub struct FileEnd<'a> {
     pub valid: bool,
     /// Why the input could not be read (to its end).
     pub error: Option<&'a str>,
-    /// How the input was checked, when the report should say (the version
-    /// it was checked as of, under `--as-of auto`).
+    /// What the report says last of the input, when it says anything: the
+    /// option that would change its verdict, documents read under other
+    /// names than its first.
     pub note: Option<&'a str>,
+    /// How it was read, when it has documents with names or versions to
+    /// tell (as [`Renderer::reading`] was given it, with the way out the
+    /// whole input shows).
+    pub reading: Option<&'a Reading>,
 }
 
 /// An output format.
@@ -25,6 +30,11 @@ pub trait Renderer {
     fn begin_file(&mut self, _out: &mut dyn Write, _path: &str) -> io::Result<()> {
         Ok(())
     }
+
+    /// Writes how the current input was read (its names, its version, the
+    /// option that would change its verdict), before its first document of
+    /// a kind that has names or versions to tell: once per input.
+    fn reading(&mut self, out: &mut dyn Write, path: &str, reading: &Reading) -> io::Result<()>;
 
     /// Writes what was found in one document of the current input.
     fn document(
@@ -51,6 +61,7 @@ pub trait Renderer {
             valid: report.is_valid(),
             error: None,
             note: None,
+            reading: None,
         };
         self.end_file(out, path, end)
     }
@@ -63,6 +74,7 @@ pub trait Renderer {
             valid: false,
             error: Some(error),
             note: None,
+            reading: None,
         };
         self.end_file(out, path, end)
     }

@@ -16,7 +16,7 @@ use serde_json::json;
 use super::renderer::{FileEnd, Renderer};
 use super::words;
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::report::DocumentReport;
+use crate::report::{DocumentReport, Reading};
 use crate::report::{Summary, WarningFilter};
 
 /// Where the tool, and the section on its codes, are documented.
@@ -414,6 +414,12 @@ impl Renderer for Sarif {
         Ok(())
     }
 
+    fn reading(&mut self, _out: &mut dyn Write, path: &str, reading: &Reading) -> io::Result<()> {
+        let uri = self.uri(path);
+        self.notify("note", reading.said(), Some(uri));
+        Ok(())
+    }
+
     fn end_file(&mut self, _out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
         if let Some(error) = end.error {
             self.unreadable = true;
@@ -438,6 +444,14 @@ impl Renderer for Sarif {
                 "invalid": summary.invalid,
             },
         });
+        if let Some(read) = words::read(summary) {
+            invocation["properties"]["read"] = json!(read);
+            invocation["properties"]["readUnder"] = json!(summary.read_under);
+            invocation["properties"]["checkedAsOf"] = json!(summary.checked_as_of);
+        }
+        if !summary.ways_out.is_empty() {
+            invocation["properties"]["waysOut"] = json!(words::ways_out(summary));
+        }
         if let Some(ignored) = words::ignored(summary) {
             invocation["properties"]["ignored"] = json!(summary.ignored);
             invocation["properties"]["ignoredNote"] = json!(ignored);

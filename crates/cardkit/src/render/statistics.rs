@@ -9,7 +9,7 @@ use super::renderer::{FileEnd, Renderer};
 use super::text::Text;
 use super::words;
 use crate::diagnostic::{Code, Severity};
-use crate::report::{pattern, DocumentReport, Summary};
+use crate::report::{pattern, DocumentReport, Reading, Summary};
 
 /// The statistics renderer.
 #[derive(Debug, Default)]
@@ -65,6 +65,12 @@ impl Renderer for Statistics {
         Ok(())
     }
 
+    /// Said in the closing totals, by the names and versions files were
+    /// read under.
+    fn reading(&mut self, _out: &mut dyn Write, _path: &str, _reading: &Reading) -> io::Result<()> {
+        Ok(())
+    }
+
     fn end_file(&mut self, _out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
         if let Some(error) = end.error {
             self.unreadable.push((path.to_owned(), error.to_owned()));
@@ -104,6 +110,9 @@ impl Renderer for Statistics {
         writeln!(out, "{}", words::checked(summary))?;
         for line in words::counts(summary) {
             writeln!(out, "{line}")?;
+        }
+        for way_out in words::ways_out(summary) {
+            writeln!(out, "help: {way_out}")?;
         }
         Ok(())
     }

@@ -23,7 +23,7 @@ use anstyle::{AnsiColor, Style};
 use super::renderer::{FileEnd, Renderer};
 use super::words;
 use crate::diagnostic::{words as said, Code, Detail, Diagnostic, Excerpt, Severity};
-use crate::report::{DocumentReport, Summary, WarningFilter};
+use crate::report::{DocumentReport, Reading, Summary, WarningFilter};
 
 /// Runs that read at least this many bytes end with their throughput.
 const THROUGHPUT_FROM: u64 = 1_000_000;
@@ -181,6 +181,17 @@ impl Renderer for Text {
         Ok(())
     }
 
+    fn reading(&mut self, out: &mut dyn Write, path: &str, reading: &Reading) -> io::Result<()> {
+        writeln!(
+            out,
+            "{} {} {}\n",
+            self.palette
+                .paint(PLACE, format_args!("{}:", Text::escape(path))),
+            self.palette.paint(NOTE, "note:"),
+            Text::escape(&reading.said())
+        )
+    }
+
     fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
         if let Some(note) = end.note {
             writeln!(
@@ -236,6 +247,10 @@ impl Renderer for Text {
         if let Some(help) = help(&self.shown) {
             let help = help.strip_prefix("help:").unwrap_or(&help);
             writeln!(out, "{}{help}", self.palette.paint(NOTE, "help:"))?;
+        }
+        // Last, as the first thing to do.
+        for way_out in words::ways_out(summary) {
+            writeln!(out, "{} {way_out}", self.palette.paint(NOTE, "help:"))?;
         }
         Ok(())
     }

@@ -68,7 +68,60 @@ pub fn counts(summary: &Summary) -> Vec<String> {
     .filter(|&(_, _, total)| total > 0)
     .map(|(label, counts, total)| format!("{label}: {total} ({})", by_code(counts)))
     .chain(ignored(summary))
+    .chain(read(summary))
     .collect()
+}
+
+/// `read: 3 files under the publishers' names, 1 under the spec's; as of
+/// v5.2.0 (3 files), v5.2.1 (1)`, when files had names or versions to tell.
+#[must_use]
+pub fn read(summary: &Summary) -> Option<String> {
+    if summary.read_under.is_empty() {
+        return None;
+    }
+    let mut line = String::from("read: ");
+    let mut under: Vec<(&String, &usize)> = summary.read_under.iter().collect();
+    // The names most files use first.
+    under.sort_by(|a, b| b.1.cmp(a.1));
+    for (i, (names, &files)) in under.iter().enumerate() {
+        let words = crate::table::Names::named(names).map_or("", crate::table::Names::words);
+        if i == 0 {
+            line.push_str(&format!("{} under {words}", plural(files, "file")));
+        } else {
+            line.push_str(&format!(", {files} under {words}"));
+        }
+    }
+    if !summary.checked_as_of.is_empty() {
+        let versions: Vec<String> = summary
+            .checked_as_of
+            .iter()
+            .rev()
+            .map(|(version, &files)| format!("{version} ({})", plural(files, "file")))
+            .collect();
+        line.push_str(&format!("; as of {}", versions.join(", ")));
+    }
+    Some(line)
+}
+
+/// `3 files would be read as they declare themselves with --names auto`,
+/// for each option that would change the verdict of some files.
+#[must_use]
+pub fn ways_out(summary: &Summary) -> Vec<String> {
+    summary
+        .ways_out
+        .iter()
+        .map(|(flag, &files)| {
+            format!(
+                "{} read as {} declare{} {} with {flag}",
+                were(files, "file")
+                    .replace(" was", " would be")
+                    .replace(" were", " would be"),
+                if files == 1 { "it" } else { "they" },
+                if files == 1 { "s" } else { "" },
+                if files == 1 { "itself" } else { "themselves" },
+            )
+        })
+        .collect()
 }
 
 /// `ignored: 12 (by cardkit.toml)`, when a configuration ignored any.

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::diagnostic::{quote, Code, Diagnostic, Severity};
 use crate::model::{Kind, Layout};
+use crate::table::Names;
 
 /// The most errors one document keeps; the rest are counted.
 pub const KEPT_ERRORS: usize = 100_000;
@@ -40,6 +41,11 @@ pub struct DocumentReport {
     /// kept: they make no document invalid).
     #[serde(skip_serializing_if = "is_zero")]
     pub ignored: usize,
+    /// The names the document was read under ([`Names::Auto`]: it has no
+    /// member that tells, and reads alike under either). A file's report
+    /// says it once for its documents.
+    #[serde(skip)]
+    pub names: Names,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's signature

@@ -7,9 +7,11 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 mod document;
+mod reading;
 
 pub use crate::model::Layout;
 pub use document::{DocumentReport, FileReport, Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
+pub use reading::{Reading, VersionFrom, WayOut};
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 
@@ -51,6 +53,18 @@ pub struct Summary {
     /// How long the run took, in seconds, when it was timed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seconds: Option<f64>,
+    /// Files by the names they were read under (`spec`, `upstream`), of
+    /// those whose documents have names to tell (sets, migrations).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub read_under: BTreeMap<String, usize>,
+    /// Files by the version they were checked as of (`v5.2.0`), of those
+    /// whose documents have versioned fields (sets).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub checked_as_of: BTreeMap<String, usize>,
+    /// The options that would change the verdict of some files (`--names
+    /// auto`), with how many files each.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub ways_out: BTreeMap<String, usize>,
 }
 
 impl Summary {
@@ -115,6 +129,17 @@ impl Summary {
         self.seconds
             .filter(|&s| s > 0.0)
             .map(|s| self.bytes as f64 / 1e6 / s)
+    }
+
+    /// Counts how a file was read.
+    pub fn add_reading(&mut self, reading: &Reading) {
+        *self.read_under.entry(reading.names.to_owned()).or_default() += 1;
+        if let Some(as_of) = &reading.as_of {
+            *self.checked_as_of.entry(as_of.clone()).or_default() += 1;
+        }
+        if let Some(way_out) = &reading.way_out {
+            *self.ways_out.entry(way_out.flag()).or_default() += 1;
+        }
     }
 
     /// Counts a path that could not be read.
@@ -212,16 +237,20 @@ impl WarningFilter {
     }
 
     /// How many diagnostics of each kind of this severity are shown.
-    fn limit_of(&self, severity: Severity) -> Option<usize> {
+    fn limit_of(&self, code: Code, severity: Severity) -> Option<usize> {
         match severity {
             Severity::Error => self.error_limit,
+            // A file checked as of the version it declares carries the
+            // fields its own build added on every record: one line per
+            // field says it, unless every warning was asked for.
+            Severity::Warning if code == Code::NewerField && self.limit != usize::MAX => Some(1),
             Severity::Warning => Some(self.limit),
         }
     }
 
     /// Whether to show this diagnostic.
     pub fn admit(&mut self, diagnostic: &Diagnostic) -> bool {
-        let Some(limit) = self.limit_of(diagnostic.severity) else {
+        let Some(limit) = self.limit_of(diagnostic.code, diagnostic.severity) else {
             return true;
         };
         // The same warnings come back on every record of a catalog: a
@@ -264,7 +293,7 @@ impl WarningFilter {
         self.order
             .iter()
             .filter_map(|(code, pattern, severity)| {
-                let limit = self.limit_of(*severity)?;
+                let limit = self.limit_of(*code, *severity)?;
                 let total = self.seen[code][pattern];
                 (total > limit).then(|| Suppressed {
                     code: *code,

@@ -1,8 +1,11 @@
 //! A file's own version (`--as-of auto`): what the `meta.version` of a
 //! wrapped document or a catalog declares (`5.2.0+20220425`), read from the
-//! first part of the file, where publishers write `meta`.
+//! first part of the file, where publishers write `meta` since 5.0. A 4.x
+//! set file keeps `meta` among the set's own members, after its cards: a
+//! file that declares nothing in its first part is looked through once more
+//! ([`declared_anywhere`]) when it can be read again.
 
-use std::io::{self, Read};
+use std::io::{self, BufRead, BufReader, Read};
 
 use crate::json::{Scanner, BOM};
 use crate::model::Kind;
@@ -20,6 +23,8 @@ pub enum Declared {
         declared: String,
         /// The version checked as of.
         as_of: Version,
+        /// Where its `meta` member is, when past the file's first part.
+        at: Option<u64>,
     },
     /// It declares a version newer than the format's latest tag: checked as
     /// of the latest.
@@ -33,9 +38,12 @@ pub enum Declared {
         /// As the file writes it.
         declared: String,
     },
-    /// It declares none (no `meta.version` within its first MiB): checked
-    /// as of the latest.
-    Absent,
+    /// It declares none: checked as of the latest.
+    Absent {
+        /// The whole file was looked through; else only its first MiB (a
+        /// stream is read once).
+        whole: bool,
+    },
 }
 
 impl Declared {
@@ -52,9 +60,20 @@ impl Declared {
     #[must_use]
     pub fn note(&self) -> String {
         match self {
-            Declared::Version { declared, as_of } => {
+            Declared::Version {
+                declared,
+                as_of,
+                at: None,
+            } => {
                 format!("checked as of {as_of}, the version its meta.version declares ({declared})")
             }
+            Declared::Version {
+                declared,
+                as_of,
+                at: Some(at),
+            } => format!(
+                "checked as of {as_of}, the version its meta.version declares ({declared}, at byte {at})"
+            ),
             Declared::Newer { declared } => format!(
                 "its meta.version ({declared}) is newer than the versions cardkit knows: checked as of the latest ({})",
                 latest()
@@ -63,8 +82,12 @@ impl Declared {
                 "its meta.version ({declared}) is not a version of the format: checked as of the latest ({})",
                 latest()
             ),
-            Declared::Absent => format!(
-                "it declares no version (no meta.version in its first MiB): checked as of the latest ({})",
+            Declared::Absent { whole: true } => format!(
+                "it declares no version (no meta.version): checked as of the latest ({})",
+                latest()
+            ),
+            Declared::Absent { whole: false } => format!(
+                "it declares no version in its first MiB (a stream is read once: a meta.version later in it is not seen): checked as of the latest ({})",
                 latest()
             ),
         }
@@ -83,20 +106,6 @@ pub fn since(kind: Kind, field: &str) -> Option<Version> {
         .and_then(|(_, f)| f.since)
 }
 
-/// The hint a report gives of a file checked as of the latest version whose
-/// errors are in part of fields introduced after the version it declares.
-#[must_use]
-pub fn hint(declared: &Declared, later: usize) -> Option<String> {
-    let Declared::Version { declared, as_of } = declared else {
-        return None;
-    };
-    (later > 0).then(|| {
-        format!(
-            "this file declares version {declared}; {later} of its errors are of fields introduced after {as_of}: check it as of its own version with --as-of auto"
-        )
-    })
-}
-
 /// The format's latest version tag.
 pub(crate) fn latest() -> Version {
     let roots: Vec<&'static ModelDef> = Kind::ALL.iter().map(|k| k.model()).collect();
@@ -106,13 +115,20 @@ pub(crate) fn latest() -> Version {
         .unwrap_or(Version::new(0, 0, 0))
 }
 
-/// What `head`, the first part of a file, declares.
+/// What `head`, the first part of a file, declares (`whole`: it is the
+/// whole file).
 #[must_use]
-pub fn declared(head: &[u8]) -> Declared {
+pub fn declared(head: &[u8], whole: bool) -> Declared {
     let head = head.strip_prefix(BOM).unwrap_or(head);
-    let Some(text) = meta_version(head) else {
-        return Declared::Absent;
-    };
+    match meta_version(head) {
+        Some(text) => version_declared(text, None),
+        None => Declared::Absent { whole },
+    }
+}
+
+/// What a `meta.version` of `text` declares; `at`: where its `meta` is,
+/// when past the file's first part.
+fn version_declared(text: String, at: Option<u64>) -> Declared {
     // `5.2.0+20220425`: the build is no part of the version.
     let core = text.split(['+', '-']).next().unwrap_or_default();
     match core.parse::<Version>() {
@@ -120,6 +136,7 @@ pub fn declared(head: &[u8]) -> Declared {
         Ok(version) if crate::validate::as_of_version(core).is_ok() => Declared::Version {
             declared: text,
             as_of: version,
+            at,
         },
         _ => Declared::Unusable { declared: text },
     }
@@ -131,11 +148,163 @@ fn meta_version(bytes: &[u8]) -> Option<String> {
     let mut scan = Scanner::new(bytes, 0);
     scan.ws();
     let meta = scan.members().find(|member| member.name == "meta")?;
-    let mut at = Scanner::new(bytes, meta.value_at);
-    at.ws();
-    let version = at.members().find(|member| member.name == "version")?;
+    version_of(bytes, meta.value_at)
+}
+
+/// The string `version` member of the object at `at` in `bytes`.
+fn version_of(bytes: &[u8], at: usize) -> Option<String> {
+    let mut object = Scanner::new(bytes, at);
+    object.ws();
+    let version = object.members().find(|member| member.name == "version")?;
     let value = Scanner::new(bytes, version.value_at);
     value.string_here().map(|text| text.into_owned())
+}
+
+/// What a file declares wherever its root object keeps `meta`: read once
+/// more, in constant memory (only `meta`'s value is held).
+///
+/// # Errors
+/// The file cannot be read.
+pub fn declared_anywhere(reader: impl Read) -> io::Result<Declared> {
+    Ok(match meta_version_anywhere(reader)? {
+        Some((text, at)) => version_declared(text, Some(at)),
+        None => Declared::Absent { whole: true },
+    })
+}
+
+/// The most of `meta`'s value that is held to read its `version`.
+const META_HELD: usize = 64 * 1024;
+
+/// The structure around the root object's members, as
+/// [`meta_version_anywhere`] reads it byte by byte.
+#[derive(Default)]
+struct RootMembers {
+    depth: u32,
+    in_string: bool,
+    escaped: bool,
+    /// At depth 1, the next string is a member's name.
+    expect_name: bool,
+    /// The first bytes of the name being read at depth 1, and its offset.
+    name: Option<(Vec<u8>, u64)>,
+    /// The last name read at depth 1 was `meta`, at this offset, and its
+    /// value has not begun.
+    after_meta: Option<u64>,
+    /// `meta`'s value as it is read, and its member's offset.
+    held: Option<(Vec<u8>, u64)>,
+}
+
+/// What one byte tells [`meta_version_anywhere`].
+enum Told {
+    Nothing,
+    /// The root is no object, or has ended, or `meta` is too large.
+    Done,
+    /// `meta`'s object, whole, and its member's offset.
+    Meta(Vec<u8>, u64),
+}
+
+impl RootMembers {
+    fn byte(&mut self, b: u8, here: u64) -> Told {
+        if let Some((bytes, _)) = &mut self.held {
+            bytes.push(b);
+            if bytes.len() > META_HELD {
+                return Told::Done;
+            }
+        }
+        if self.in_string {
+            if self.escaped {
+                self.escaped = false;
+            } else if b == b'\\' {
+                self.escaped = true;
+            } else if b == b'"' {
+                self.in_string = false;
+                if let Some((text, at)) = self.name.take() {
+                    self.after_meta = (text == b"meta").then_some(at);
+                }
+            } else if let Some((text, _)) = &mut self.name {
+                // Enough to tell `meta` from every other name.
+                if text.len() <= 4 {
+                    text.push(b);
+                }
+            }
+            return Told::Nothing;
+        }
+        match b {
+            b'"' => {
+                self.in_string = true;
+                if self.depth == 1 {
+                    if std::mem::take(&mut self.expect_name) {
+                        self.name = Some((Vec::new(), here));
+                    } else {
+                        self.after_meta = None;
+                    }
+                }
+            }
+            b'{' | b'[' => {
+                if self.depth == 0 && b == b'[' {
+                    return Told::Done;
+                }
+                self.depth += 1;
+                if self.depth == 1 {
+                    self.expect_name = true;
+                } else if self.depth == 2 {
+                    if let Some(at) = self.after_meta.take() {
+                        if b == b'{' {
+                            self.held = Some((vec![b'{'], at));
+                        }
+                    }
+                }
+            }
+            b'}' | b']' => {
+                self.depth = self.depth.saturating_sub(1);
+                match self.depth {
+                    0 => return Told::Done,
+                    1 => {
+                        if let Some((bytes, at)) = self.held.take() {
+                            return Told::Meta(bytes, at);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            b',' if self.depth == 1 => {
+                self.expect_name = true;
+                self.after_meta = None;
+            }
+            b' ' | b'\t' | b'\n' | b'\r' | b':' => {}
+            // A scalar value at depth 1: not `meta`'s object.
+            _ if self.depth == 1 => self.after_meta = None,
+            _ => {}
+        }
+        Told::Nothing
+    }
+}
+
+/// The string at `/meta/version` of the object `reader` holds, wherever
+/// `meta` is among its members, and the offset of the `meta` member: read
+/// structurally, strings and brackets only, nothing checked (the validator
+/// reads the file). `None` when the root is no object, or has no `meta`
+/// whose value is an object with a string `version`, or `meta` is larger
+/// than [`META_HELD`].
+fn meta_version_anywhere(reader: impl Read) -> io::Result<Option<(String, u64)>> {
+    let mut reader = BufReader::with_capacity(64 * 1024, reader);
+    let mut root = RootMembers::default();
+    let mut offset: u64 = 0;
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(None);
+        }
+        let len = buf.len();
+        for (i, &b) in buf.iter().enumerate() {
+            match root.byte(b, offset + i as u64) {
+                Told::Nothing => {}
+                Told::Done => return Ok(None),
+                Told::Meta(bytes, at) => return Ok(version_of(&bytes, 0).map(|text| (text, at))),
+            }
+        }
+        offset += len as u64;
+        reader.consume(len);
+    }
 }
 
 /// Reads the first part of `reader` to tell what it declares, and gives the
@@ -146,7 +315,8 @@ pub fn read_declared<'a>(reader: impl Read + 'a) -> (Box<dyn Read + 'a>, Declare
     let mut head = Vec::new();
     let mut reader = reader;
     let read = (&mut reader).take(DECLARED_WITHIN).read_to_end(&mut head);
-    let found = declared(&head);
+    let whole = matches!(read, Ok(n) if (n as u64) < DECLARED_WITHIN);
+    let found = declared(&head, whole);
     let head = io::Cursor::new(head);
     match read {
         Ok(_) => (Box::new(head.chain(reader)), found),
@@ -170,41 +340,93 @@ impl Read for Failed {
 mod tests {
     use super::*;
 
+    fn version(declared: &str, as_of: Version, at: Option<u64>) -> Declared {
+        Declared::Version {
+            declared: declared.into(),
+            as_of,
+            at,
+        }
+    }
+
     #[test]
     fn a_files_version_is_told_from_its_meta() {
         let wrapped = br#"{"meta": {"date": "2022-04-25", "version": "5.2.0+20220425"}, "data": {"#;
         assert_eq!(
-            declared(wrapped),
-            Declared::Version {
-                declared: "5.2.0+20220425".into(),
-                as_of: Version::new(5, 2, 0)
-            }
+            declared(wrapped, false),
+            version("5.2.0+20220425", Version::new(5, 2, 0), None)
         );
         assert_eq!(
-            declared(br#"{"data": {}, "meta": {"version": "v5.0.0"}}"#).as_of(),
+            declared(br#"{"data": {}, "meta": {"version": "v5.0.0"}}"#, true).as_of(),
             Some(Version::new(5, 0, 0))
         );
         assert_eq!(
-            declared(br#"{"meta": {"version": "99.0.0"}}"#),
+            declared(br#"{"meta": {"version": "99.0.0"}}"#, true),
             Declared::Newer {
                 declared: "99.0.0".into()
             }
         );
         assert_eq!(
-            declared(br#"{"meta": {"version": "5.x"}}"#),
+            declared(br#"{"meta": {"version": "5.x"}}"#, true),
             Declared::Unusable {
                 declared: "5.x".into()
             }
         );
         assert_eq!(
-            declared(br#"{"meta": {"version": "3.0.0"}}"#),
+            declared(br#"{"meta": {"version": "3.0.0"}}"#, true),
             Declared::Unusable {
                 declared: "3.0.0".into()
             }
         );
-        assert_eq!(declared(br#"{"code": "NEO"}"#), Declared::Absent);
-        assert_eq!(declared(b"[1, 2"), Declared::Absent);
-        assert_eq!(declared(b""), Declared::Absent);
-        assert!(Declared::Absent.note().contains("declares no version"));
+        let absent = Declared::Absent { whole: true };
+        assert_eq!(declared(br#"{"code": "NEO"}"#, true), absent);
+        assert_eq!(declared(b"[1, 2", true), absent);
+        assert_eq!(declared(b"", true), absent);
+        assert!(absent.note().contains("declares no version"));
+        assert!(Declared::Absent { whole: false }
+            .note()
+            .contains("a stream is read once"));
+    }
+
+    #[test]
+    fn meta_is_found_among_a_sets_members_after_its_cards() {
+        // As 4.x set files keep it: sorted among the set's members.
+        let set = br#"{"cards": [{"name": "meta", "text": "a \"meta\": {\"version\": \"9\"}", "meta": {"version": "1.0.0"}}], "code": "WAR", "meta": {"date": "2019-12-22", "version": "4.6.1+20191222"}, "tokens": []}"#;
+        let at = set.windows(6).rposition(|w| w == b"\"meta\"").unwrap() as u64;
+        assert_eq!(
+            declared_anywhere(&set[..]).unwrap(),
+            version("4.6.1+20191222", Version::new(4, 6, 1), Some(at))
+        );
+        // `meta` after the data of a wrapped document.
+        assert_eq!(
+            declared_anywhere(&br#"{"data": {"code": "X"}, "meta": {"version": "5.1.0"}}"#[..])
+                .unwrap()
+                .as_of(),
+            Some(Version::new(5, 1, 0))
+        );
+    }
+
+    #[test]
+    fn nothing_else_is_taken_for_meta() {
+        let absent = Declared::Absent { whole: true };
+        for text in [
+            // Deeper than the root's members.
+            &br#"{"data": {"meta": {"version": "5.1.0"}}}"#[..],
+            // A string, not a member's name.
+            br#"{"a": "meta", "b": {"version": "5.1.0"}}"#,
+            br#"{"meta": "5.1.0", "x": {"version": "5.1.0"}}"#,
+            // No object at the root.
+            br#"[{"meta": {"version": "5.1.0"}}]"#,
+            br#""#,
+            br#"{"meta": {"version": 5}}"#,
+            // Cut short.
+            br#"{"meta": {"version": "5.1"#,
+        ] {
+            assert_eq!(declared_anywhere(text).unwrap(), absent, "{text:?}");
+        }
+        let huge = format!(
+            r#"{{"meta": {{"x": "{}", "version": "5.1.0"}}}}"#,
+            "a".repeat(META_HELD)
+        );
+        assert_eq!(declared_anywhere(huge.as_bytes()).unwrap(), absent);
     }
 }

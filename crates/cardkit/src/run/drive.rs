@@ -4,10 +4,11 @@
 
 use std::cell::Cell;
 use std::collections::HashMap;
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::time::Instant;
 
-use super::declared::{hint, latest, read_declared, since, Declared};
+use super::declared::{declared_anywhere, latest, read_declared, since, Declared};
 use super::decode::Stored;
 use super::discover::Discovered;
 use super::exit::ExitStatus;
@@ -16,7 +17,7 @@ use super::settings::Settings;
 use crate::diagnostic::{Detail, Severity};
 use crate::model::Kind;
 use crate::render::{FileEnd, Renderer};
-use crate::report::{DocumentReport, Layout, Summary};
+use crate::report::{DocumentReport, Layout, Reading, Summary, VersionFrom, WayOut};
 use crate::table::{names, Names, Version};
 use crate::validate::{Filter, Options, Validator};
 
@@ -217,6 +218,7 @@ impl<'r> Run<'r> {
             size,
             json_lines,
             compressed,
+            again,
         } = opened;
         let mut options = Options {
             json_lines,
@@ -234,32 +236,64 @@ impl<'r> Run<'r> {
         };
         // The version the file declares, read from its first part (given
         // back in front of the rest): checked as of it under `--as-of auto`,
-        // else named in a hint when errors are of fields introduced after it.
-        // JSON Lines declare none, and are not held up to read one unless
+        // else named in a way out when errors are of fields introduced after
+        // it. JSON Lines declare none, and are not held up to read one unless
         // asked.
         let reads_head = self.as_declared || (self.hints_version && !json_lines);
-        let (mut reader, declared): (Box<dyn Read + '_>, _) = if reads_head {
+        let (mut reader, mut declared): (Box<dyn Read + '_>, _) = if reads_head {
             read_declared(&mut counted)
         } else {
-            (Box::new(&mut counted), Declared::Absent)
+            (Box::new(&mut counted), Declared::Absent { whole: false })
         };
-        let mut note = None;
-        let mut declared_before = None;
-        if self.as_declared {
-            options.as_of = declared.as_of();
-            note = Some(declared.note());
-        } else if self.hints_version && options.as_of.is_none() {
-            // Only a file older than the latest version can have errors of
-            // later fields.
-            declared_before = declared.as_of().filter(|&version| version < latest());
+        // A 4.x set file keeps `meta` among the set's members, after its
+        // cards: a file that can be read again is looked through once more.
+        if reads_head && !json_lines && declared == (Declared::Absent { whole: false }) {
+            if let Some(found) = again
+                .as_ref()
+                .and_then(|path| File::open(path).and_then(declared_anywhere).ok())
+            {
+                declared = found;
+            }
         }
-        let mut later = 0;
-        // Members read as unknown that are the publishers' names of fields,
-        // under the spec's names: the file may want `--names upstream`.
-        let mut upstream = UpstreamNamed::default();
-        let spec_names = options.names == Names::Spec;
-        // Each field's version tag, looked up once per kind and field.
-        let mut tags: HashMap<Kind, HashMap<String, Option<Version>>> = HashMap::new();
+        let version = if self.as_declared {
+            options.as_of = declared.as_of();
+            let from = if options.as_of.is_some() {
+                VersionFrom::Declared
+            } else {
+                VersionFrom::Latest
+            };
+            (options.as_of, from, declared.note())
+        } else {
+            let said = match options.as_of {
+                Some(as_of) => format!("checked as of {as_of} (as asked)"),
+                None => format!("checked as of the latest version, {} (as asked)", latest()),
+            };
+            (options.as_of, VersionFrom::Asked, said)
+        };
+        // Only a file declaring a version older than the one it is checked
+        // as of can have errors of fields it need not have.
+        let declared_before = match declared.as_of() {
+            Some(own) if !self.as_declared && own < options.as_of.unwrap_or_else(latest) => {
+                Some(own)
+            }
+            _ => None,
+        };
+        let declared_text = match &declared {
+            Declared::Version { declared, .. }
+            | Declared::Newer { declared }
+            | Declared::Unusable { declared } => Some(declared.clone()),
+            Declared::Absent { .. } => None,
+        };
+        let mut way_out = WayOutCounts {
+            declared_before,
+            upstream: UpstreamNamed::default(),
+            spec_names: options.names == Names::Spec,
+            later: 0,
+            tags: HashMap::new(),
+        };
+        let names_asked = options.names != Names::Auto;
+        let mut reading: Option<Reading> = None;
+        let mut documents_by_names = [0usize; 3];
         let mut valid = true;
         let mut written = Ok(());
         let (renderer, out, summary, shown) = (
@@ -270,27 +304,27 @@ impl<'r> Run<'r> {
         );
         let checked = check(&name, &mut reader, &options, &mut |document| {
             valid &= document.is_valid();
-            if let (Some(version), Some(kind)) = (declared_before, document.kind) {
-                later += document
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.severity == Severity::Error)
-                    .filter_map(|d| d.field.as_deref())
-                    .filter(|field| {
-                        let of_kind = tags.entry(kind).or_default();
-                        // Looked up by `&str`: a String is made once per field.
-                        let tag = match of_kind.get(*field) {
-                            Some(&tag) => tag,
-                            None => *of_kind
-                                .entry((*field).to_owned())
-                                .or_insert_with(|| since(kind, field)),
-                        };
-                        tag.is_some_and(|since| since > version)
-                    })
-                    .count();
-            }
-            if spec_names {
-                upstream.count(document);
+            way_out.count(document);
+            let kind = document
+                .kind
+                .filter(|kind| kind.has_names() || kind.has_versions());
+            if let Some(kind) = kind {
+                documents_by_names[document.names.written() as usize] += 1;
+                if reading.is_none() {
+                    // Said once, at the top of the file's report: how its
+                    // first document of such a kind was read.
+                    let mut first = Reading::new(
+                        document.names,
+                        names_asked,
+                        kind.has_versions().then(|| version.clone()),
+                        declared_text.clone(),
+                    );
+                    first.way_out = way_out.way_out();
+                    if written.is_ok() {
+                        written = renderer.reading(out, &name, &first);
+                    }
+                    reading = Some(first);
+                }
             }
             summary.add_document(document);
             progress.document(document, summary);
@@ -303,7 +337,29 @@ impl<'r> Run<'r> {
         if let Some((stored, _)) = &counted.stored {
             self.summary.add_compressed(stored.read(), bytes.get());
         }
-        note = join(note.or_else(|| hint(&declared, later)), upstream.hint());
+        // Said last too, for the whole file: the way out, and documents
+        // read under other names than its first.
+        let mut note = None;
+        if let Some(reading) = &mut reading {
+            reading.way_out = way_out.way_out();
+            self.summary.add_reading(reading);
+            note = reading.way_out.as_ref().map(ToString::to_string);
+            let first = reading.names;
+            let others: usize = Names::FIXED
+                .iter()
+                .filter(|names| names.name() != first)
+                .map(|&names| documents_by_names[names as usize])
+                .sum();
+            if others > 0 {
+                let all: usize = documents_by_names.iter().sum();
+                note = join(
+                    Some(format!(
+                        "{others} of its {all} documents are read under other names than its first"
+                    )),
+                    note,
+                );
+            }
+        }
         progress.done();
         written?;
         let error = match checked {
@@ -317,6 +373,7 @@ impl<'r> Run<'r> {
                         valid,
                         error: None,
                         note: note.as_deref(),
+                        reading: reading.as_ref(),
                     },
                 );
             }
@@ -335,6 +392,7 @@ impl<'r> Run<'r> {
             valid: false,
             error: Some(&error),
             note: note.as_deref(),
+            reading: reading.as_ref(),
         };
         self.renderer.end_file(self.out, &name, end)
     }
@@ -456,16 +514,79 @@ impl UpstreamNamed {
             }
         }
     }
+}
 
-    /// The hint naming `--names upstream`, when the file has such members.
-    fn hint(&self) -> Option<String> {
-        (self.members > 0).then(|| {
-            format!(
-                "{} of this file's members are the publishers' names of the spec's fields ({}{}): read them as those fields with --names upstream",
-                self.members,
-                self.names.join(", "),
-                if self.members > self.names.len() { ", …" } else { "" }
-            )
+/// What a file's documents tell of an option that would read it as it
+/// declares itself: members that are the publishers' names read under the
+/// spec's, errors of fields newer than the version it declares.
+struct WayOutCounts {
+    /// The version the file declares, when it is checked as of a later one.
+    declared_before: Option<Version>,
+    upstream: UpstreamNamed,
+    /// The spec's names were asked for.
+    spec_names: bool,
+    /// Errors of fields introduced after `declared_before`.
+    later: usize,
+    /// Each field's version tag, looked up once per kind and field.
+    tags: HashMap<Kind, HashMap<String, Option<Version>>>,
+}
+
+impl WayOutCounts {
+    fn count(&mut self, document: &DocumentReport) {
+        if self.spec_names {
+            self.upstream.count(document);
+        }
+        let (Some(version), Some(kind)) = (self.declared_before, document.kind) else {
+            return;
+        };
+        let tags = &mut self.tags;
+        self.later += document
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .filter_map(|d| d.field.as_deref())
+            .filter(|field| {
+                let of_kind = tags.entry(kind).or_default();
+                // Looked up by `&str`: a String is made once per field.
+                let tag = match of_kind.get(*field) {
+                    Some(&tag) => tag,
+                    None => *of_kind
+                        .entry((*field).to_owned())
+                        .or_insert_with(|| since(kind, field)),
+                };
+                tag.is_some_and(|since| since > version)
+            })
+            .count();
+    }
+
+    /// The option that would change the verdict, when there is one: the
+    /// names first (a file read under the wrong names has errors of every
+    /// renamed field, whatever the version).
+    fn way_out(&self) -> Option<WayOut> {
+        if self.upstream.members > 0 {
+            return Some(WayOut {
+                option: "names",
+                value: "auto",
+                why: format!(
+                    "{} of its members are the publishers' names of the spec's fields ({}{}), read under the spec's names as unknown",
+                    self.upstream.members,
+                    self.upstream.names.join(", "),
+                    if self.upstream.members > self.upstream.names.len() {
+                        ", …"
+                    } else {
+                        ""
+                    }
+                ),
+            });
+        }
+        let version = self.declared_before?;
+        (self.later > 0).then(|| WayOut {
+            option: "as-of",
+            value: "auto",
+            why: format!(
+                "it declares version {version}; {} of its errors are of fields introduced after it",
+                self.later
+            ),
         })
     }
 }

@@ -29,7 +29,14 @@ mod settings;
 mod until_closed;
 
 pub use archive::ZipMember;
-pub use declared::{declared, read_declared, Declared, DECLARED_WITHIN};
+pub use declared::{declared, declared_anywhere, read_declared, Declared, DECLARED_WITHIN};
+
+/// The format's latest version: what a file that declares none is checked
+/// as of.
+#[must_use]
+pub fn latest_version() -> crate::schema::Version {
+    declared::latest()
+}
 pub use decode::{Compression, Stored};
 pub use discover::{discover, Discovered, Input, COMPRESSED_ENDINGS, ENDINGS, ZIP_ENDING};
 pub use drive::{Check, Failure, Progress, Run, Shown};

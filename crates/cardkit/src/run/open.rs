@@ -9,6 +9,7 @@
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::path::PathBuf;
 
 use super::decode::{decode, Compression, Stored};
 use super::discover::Input;
@@ -30,6 +31,10 @@ pub struct Opened {
     /// many of its bytes as stored have been read, which is what `size`
     /// counts. `None` for a plain input, whose bytes read are its size's.
     pub compressed: Option<(Compression, Stored)>,
+    /// The file it is, when it can be opened again and read from its start
+    /// as it is (a plain file, not a stream or an archive's member): a
+    /// second look for what it declares past its first part.
+    pub again: Option<PathBuf>,
 }
 
 /// An input that could not be opened: its name and why.
@@ -57,8 +62,14 @@ pub fn open(input: Input) -> Result<Opened, Unopened> {
         Input::File(path) => {
             let name = path.display().to_string();
             let opened = File::open(&path).and_then(|file| {
-                let size = file.metadata().ok().map(|m| m.len());
-                opened(&name, Some(&name), size, file, FILE_SNIFF_LIMIT)
+                let metadata = file.metadata().ok();
+                let size = metadata.as_ref().map(std::fs::Metadata::len);
+                let regular = metadata.is_some_and(|m| m.is_file());
+                let mut opened = opened(&name, Some(&name), size, file, FILE_SNIFF_LIMIT)?;
+                if regular && opened.compressed.is_none() {
+                    opened.again = Some(path.clone());
+                }
+                Ok(opened)
             });
             (name, opened)
         }
@@ -108,6 +119,7 @@ pub fn open_stream(name: &str, input: impl Read + 'static, json_lines: bool) -> 
         size: None,
         json_lines,
         compressed,
+        again: None,
     })
 }
 
@@ -154,6 +166,7 @@ fn opened(
         size,
         json_lines,
         compressed,
+        again: None,
     })
 }
 

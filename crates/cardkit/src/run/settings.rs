@@ -19,7 +19,7 @@ pub struct Settings {
     /// document: newer fields are `newer_field`, and not required.
     pub as_of: Option<Version>,
     /// Check each file as of the version its `meta.version` declares
-    /// (`--as-of auto`); `as_of` is then unused.
+    /// (`--as-of auto`, the default); `as_of` is then unused.
     pub as_of_auto: bool,
     /// With `as_of`, newer fields are errors instead of warnings.
     pub strict_version: bool,
@@ -36,8 +36,8 @@ pub struct Settings {
     pub error_limit: Option<usize>,
     /// Diagnostics ignored and members allowed by a configuration file.
     pub filter: Option<&'static Filter>,
-    /// The wire names documents use (`--names`): the spec's or the
-    /// publishers'.
+    /// The wire names documents use (`--names`): each document's own (the
+    /// default), the spec's or the publishers'.
     pub names: Names,
 }
 
@@ -46,19 +46,31 @@ impl Default for Settings {
         Settings {
             kind: None,
             as_of: None,
-            as_of_auto: false,
+            as_of_auto: true,
             strict_version: false,
             deny_unknown_fields: false,
             warn_deprecated: false,
             warning_limit: WarningFilter::DEFAULT_LIMIT,
             error_limit: None,
             filter: None,
-            names: Names::Spec,
+            names: Names::Auto,
         }
     }
 }
 
 impl Settings {
+    /// The settings that check against the spec itself (`--strict`): its
+    /// names and its latest version, whatever a file uses or declares.
+    #[must_use]
+    pub fn strict(self) -> Settings {
+        Settings {
+            as_of: None,
+            as_of_auto: false,
+            names: Names::Spec,
+            ..self
+        }
+    }
+
     /// What the settings ask that cannot be done together.
     ///
     /// # Errors

@@ -26,7 +26,7 @@ use crate::schema::words::{
     default_words, doc_words, field_type_words, format_words, since_words, tag_default, tag_words,
     type_words, Presence,
 };
-use crate::table::{models_of, FieldDef, ModelDef, Type};
+use crate::table::{models_of, names, FieldDef, ModelDef, Names, Type};
 
 /// What a pointer names, in words.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -95,6 +95,87 @@ pub fn explain(kind: Kind, input: &str) -> Result<Explanation, LookupError> {
             .map(|place| explain_place(kind, place))
             .collect(),
     })
+}
+
+/// Explains what `input` names in a document of `kind` whose members have
+/// the names `names`: under the publishers' names (and under
+/// [`Names::Auto`], which reads either), a publishers' name (`keyruneCode`,
+/// `/cards/0/identifiers/scryfallId`) is explained as the field it is read
+/// as, with a line saying so; under the spec's, it names no field.
+///
+/// # Errors
+/// The input names no field ([`resolve`]).
+pub fn explain_named(kind: Kind, input: &str, names: Names) -> Result<Explanation, LookupError> {
+    if names == Names::Spec {
+        return explain(kind, input);
+    }
+    let (spec_input, renamed) = spec_spelling(kind, input);
+    if renamed.is_empty() {
+        return explain(kind, input);
+    }
+    let mut explanation = explain(kind, &spec_input)?;
+    let field = explanation.field.is_some();
+    explanation.pointer = (!field).then(|| input.to_owned());
+    explanation.field = field.then(|| input.to_owned());
+    let said: Vec<String> = renamed
+        .iter()
+        .map(|(upstream, spec)| format!("`{upstream}` is the publishers' name of `{spec}`"))
+        .collect();
+    for place in &mut explanation.places {
+        place.lines.insert(
+            0,
+            Line {
+                label: "read as",
+                text: format!(
+                    "{}: read as it under --names {} ({})",
+                    said.join(", "),
+                    names.name(),
+                    if names == Names::Auto {
+                        "each document under the names it uses"
+                    } else {
+                        "the publishers' names"
+                    }
+                ),
+            },
+        );
+    }
+    Ok(explanation)
+}
+
+/// `input` with the publishers' names it holds written as the spec's, and
+/// which were: each reference token of a pointer, or the member of a
+/// `Model.field`, that the publishers name otherwise (a migration's own
+/// renaming only in a migration).
+fn spec_spelling(kind: Kind, input: &str) -> (String, Vec<(String, &'static str)>) {
+    let mut renamed = Vec::new();
+    let mut spec_of = |model: Option<&str>, token: &str| -> Option<&'static str> {
+        let spec = match model {
+            Some(model) => names::spec_name(model, token),
+            None => names::UPSTREAM
+                .iter()
+                .filter(|rename| {
+                    rename
+                        .model
+                        .is_none_or(|m| kind == Kind::Migration && m == "Migration")
+                })
+                .find(|rename| rename.upstream == token)
+                .map(|rename| rename.spec),
+        }?;
+        renamed.push((token.to_owned(), spec));
+        Some(spec)
+    };
+    let spelled = match as_field(input) {
+        Some((model, member)) => match spec_of(Some(model), member) {
+            Some(spec) => format!("{model}.{spec}"),
+            None => input.to_owned(),
+        },
+        None => input
+            .split('/')
+            .map(|token| spec_of(None, token).unwrap_or(token))
+            .collect::<Vec<_>>()
+            .join("/"),
+    };
+    (spelled, renamed)
 }
 
 impl Explanation {

@@ -263,7 +263,7 @@ fn field_places(
         .filter(|spec| members_of(model).contains(spec));
     let (reason, nearest) = if let Some(spec) = renamed {
         (
-            format!("{model} has no member `{member}`; `{member}` is the publishers' name of `{spec}`, read as it with --names upstream"),
+            format!("{model} has no member `{member}` under the spec's names; `{member}` is the publishers' name of `{spec}`, read as it under --names auto (the default) or upstream"),
             Some(format!("{model}.{spec}")),
         )
     } else if models.contains(&model) {

@@ -353,9 +353,9 @@ pub fn nearest_field(model: &'static ModelDef, name: &str, names: Names) -> Opti
         if remembered.len() >= REMEMBERED {
             remembered.clear();
         }
-        let other = match names {
-            Names::Spec => Names::Upstream,
+        let other = match names.written() {
             Names::Upstream => Names::Spec,
+            _ => Names::Upstream,
         };
         let near = match other.field(model, name) {
             Some((_, field)) => Some(names.wire_name(model, field)),

@@ -20,8 +20,14 @@ use super::{Describe, FieldDef, ModelDef, Type};
 /// Which wire names documents use.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Names {
-    /// The spec's neutral names.
+    /// Each document's own: the first member that is named one way or the
+    /// other (`iconCode` or `keyruneCode`) decides for the whole document,
+    /// and a document that has none is read under the spec's names (the
+    /// same verdict either way). What is written under these names is
+    /// written under the spec's.
     #[default]
+    Auto,
+    /// The spec's neutral names.
     Spec,
     /// The publishers' names of [`UPSTREAM`]; every other field keeps the
     /// spec's name.
@@ -94,14 +100,38 @@ pub const UPSTREAM: &[Rename] = &[
 
 impl Names {
     /// Every choice, in the order of [`Names::name`]s offered to users.
-    pub const ALL: [Names; 2] = [Names::Spec, Names::Upstream];
+    pub const ALL: [Names; 3] = [Names::Auto, Names::Spec, Names::Upstream];
 
-    /// The choice's name, as users give it (`spec`, `upstream`).
+    /// The choices that name fields one way: those a schema, a listing or a
+    /// notice can be written under.
+    pub const FIXED: [Names; 2] = [Names::Spec, Names::Upstream];
+
+    /// The choice's name, as users give it (`auto`, `spec`, `upstream`).
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
+            Names::Auto => "auto",
             Names::Spec => "spec",
             Names::Upstream => "upstream",
+        }
+    }
+
+    /// The names something is written under: these, or the spec's for
+    /// [`Names::Auto`] (which names nothing of its own).
+    #[must_use]
+    pub fn written(self) -> Names {
+        match self {
+            Names::Auto | Names::Spec => Names::Spec,
+            Names::Upstream => Names::Upstream,
+        }
+    }
+
+    /// In words, for a report: `the spec's names`, `the publishers' names`.
+    #[must_use]
+    pub fn words(self) -> &'static str {
+        match self.written() {
+            Names::Upstream => "the publishers' names",
+            _ => "the spec's names",
         }
     }
 
@@ -112,13 +142,15 @@ impl Names {
     }
 
     /// How `model`'s fields are named, when some differ from the spec's
-    /// names: `None` costs the validator nothing.
+    /// names: `None` costs the validator nothing. Under [`Names::Auto`],
+    /// the publishers' names of the model, which the validator tells a
+    /// document's first renamed member by.
     #[inline]
     #[must_use]
     pub fn of(self, model: &'static ModelDef) -> Option<&'static WireNames> {
         match self {
             Names::Spec => None,
-            Names::Upstream => upstream_models()
+            Names::Auto | Names::Upstream => upstream_models()
                 .iter()
                 .find(|(at, _)| *at == address(model))
                 .map(|(_, names)| names),
@@ -128,7 +160,7 @@ impl Names {
     /// The wire name of `field` of `model`.
     #[must_use]
     pub fn wire_name(self, model: &'static ModelDef, field: &'static FieldDef) -> &'static str {
-        match self.of(model) {
+        match self.written().of(model) {
             Some(names) => model
                 .fields
                 .iter()
@@ -141,7 +173,7 @@ impl Names {
     /// The wire name of `field`, whichever model holds it.
     #[must_use]
     pub fn name_of_field(self, field: &'static FieldDef) -> &'static str {
-        if self == Names::Spec {
+        if self.written() == Names::Spec {
             return field.name;
         }
         upstream_models()
@@ -157,9 +189,13 @@ impl Names {
     #[must_use]
     pub fn field(self, model: &'static ModelDef, name: &str) -> Option<(usize, &'static FieldDef)> {
         let found = model.field(name);
-        match self.of(model) {
-            Some(names) => names.resolve(model, found, || name.as_bytes().into()),
-            None => found,
+        match (self, self.of(model)) {
+            // Either name, as a document that has not decided reads it.
+            (Names::Auto, Some(names)) => {
+                found.or_else(|| names.resolve(model, None, || name.as_bytes().into()))
+            }
+            (_, Some(names)) => names.resolve(model, found, || name.as_bytes().into()),
+            (_, None) => found,
         }
     }
 }
@@ -219,7 +255,8 @@ impl Names {
         }
     }
 
-    /// Reads a `T` from JSON whose members have these names.
+    /// Reads a `T` from JSON whose members have these names (under
+    /// [`Names::Auto`], either name of each field).
     ///
     /// # Errors
     /// The bytes are not JSON, or not a `T`.
@@ -262,11 +299,42 @@ pub struct WireNames {
     fields: &'static [FieldDef],
     /// Bit `i` is set when `names[i]` is not the spec's name.
     renamed: u128,
+    /// Of those, the renamings of one model only (a migration's
+    /// `performed_at`): a word of the publishers' data, not a brand the
+    /// spec replaced, that documents in the spec's names carry too.
+    weak: u128,
     /// The renamed fields, by their wire name (a few per model).
     by_name: Vec<(&'static str, usize)>,
 }
 
 impl WireNames {
+    /// Whether the field at `index` is named otherwise by the publishers.
+    #[inline]
+    #[must_use]
+    pub fn renames(&self, index: usize) -> bool {
+        self.renamed & (1 << index) != 0
+    }
+
+    /// Whether some of the model's renamings tell less than the others
+    /// (see [`WireNames::strong`]).
+    #[inline]
+    #[must_use]
+    pub fn has_weak(&self) -> bool {
+        self.weak != 0
+    }
+
+    /// The renamed fields whose names tell a document's names apart: the
+    /// spec's name and the publishers' of each (a migration's
+    /// `old_catalogA_id` and `old_scryfall_id`, not `performed_at`, which
+    /// documents in the spec's names carry as an extra member).
+    pub fn strong(&self) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+        self.fields
+            .iter()
+            .enumerate()
+            .filter(|&(index, _)| self.renames(index) && self.weak & (1 << index) == 0)
+            .map(|(index, field)| (field.name, self.names[index]))
+    }
+
     /// The field a member is, given what the spec's names found for it
     /// (`found`) and its name as UTF-8 (read only when the spec's names
     /// found nothing): a spec name another name replaces is no field, and a
@@ -336,13 +404,21 @@ fn upstream_models() -> &'static [(usize, WireNames)] {
                 names: model.fields.iter().map(|f| f.name).collect(),
                 fields: model.fields,
                 renamed: 0,
+                weak: 0,
                 by_name: Vec::new(),
             };
             for (index, field) in model.fields.iter().enumerate() {
-                if let Some(upstream) = upstream_name(model.name, field.name) {
-                    names.names[index] = upstream;
+                let rename = UPSTREAM
+                    .iter()
+                    .filter(|rename| rename.model.is_none_or(|m| m == model.name))
+                    .find(|rename| rename.spec == field.name);
+                if let Some(rename) = rename {
+                    names.names[index] = rename.upstream;
                     names.renamed |= 1 << index;
-                    names.by_name.push((upstream, index));
+                    if rename.model.is_some() {
+                        names.weak |= 1 << index;
+                    }
+                    names.by_name.push((rename.upstream, index));
                 }
             }
             if names.renamed != 0 {

@@ -9,6 +9,7 @@ use crate::json::{
     push_escaped, skip_raw, DuplicateKeys, FoundValue, Scanner, Syntax, SyntaxError,
 };
 use crate::model::Kind;
+use crate::table::Names;
 
 use super::documents::{Documents, KindRule, Stop, MAX_CHAR_BYTES};
 use super::findings::{severity, Added, Findings};
@@ -112,6 +113,7 @@ impl Outside {
             diagnostics: self.diagnostics,
             omitted,
             ignored,
+            names: Names::Auto,
         })
     }
 }

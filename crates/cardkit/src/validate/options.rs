@@ -26,7 +26,8 @@ pub struct Options {
     /// What a configuration leaves out: diagnostics ignored, members
     /// allowed. `None` costs the validator one branch per diagnostic.
     pub filter: Option<&'static Filter>,
-    /// The wire names documents use: the spec's, or the publishers'.
+    /// The wire names documents use: each document's own (by default), the
+    /// spec's, or the publishers'.
     pub names: Names,
 }
 
@@ -40,7 +41,7 @@ impl Options {
         strict_version: false,
         warn_deprecated: false,
         filter: None,
-        names: Names::Spec,
+        names: Names::Auto,
     };
 }
 

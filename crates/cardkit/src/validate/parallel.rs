@@ -447,7 +447,7 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
         let outcome = checker.document(kind);
         spans.push(outcome.is_ok().then_some(start..checker.pos()));
         tapes.push(checker.take_tape().unwrap_or_default());
-        let (diagnostics, omitted, ignored) = checker.into_diagnostics();
+        let (diagnostics, omitted, ignored, names) = checker.into_diagnostics();
         let pointer = Quoted::from(unit.pointer);
         reports.push(DocumentReport {
             pointer: pointer.text,
@@ -457,6 +457,7 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
             diagnostics,
             omitted,
             ignored,
+            names,
         });
         if let Err(Malformed) = outcome {
             malformed = Some(unit.at);

@@ -19,6 +19,7 @@ use super::part::{Part, Sink};
 use super::source::Source;
 use super::tape::Tape;
 use crate::report::{DocumentReport, Omitted};
+use crate::table::Names;
 
 /// Validates each document as it is found, on this thread.
 pub(crate) struct Sequential<'s> {
@@ -48,7 +49,7 @@ impl Documents for Sequential<'_> {
         let mut resolved = None;
         let mut tape = Tape::default();
         let recording = self.sink.wants_tape();
-        let (mut diagnostics, omitted, ignored, outcome, end) =
+        let (mut diagnostics, omitted, ignored, names, outcome, end) =
             walk_unit(src, at, &pointer, options, |c| {
                 if recording {
                     c.record_tape();
@@ -69,6 +70,7 @@ impl Documents for Sequential<'_> {
             diagnostics,
             omitted,
             ignored,
+            names,
         };
         let whole = outcome
             .is_ok()
@@ -89,7 +91,7 @@ pub(crate) fn walk_unit(
     pointer: &str,
     options: &Options,
     mut walk: impl FnMut(&mut Checker<'_>) -> Flow,
-) -> Result<(Vec<Diagnostic>, Omitted, usize, Flow, usize), Stop> {
+) -> Result<(Vec<Diagnostic>, Omitted, usize, Names, Flow, usize), Stop> {
     // Reading ahead makes it rare that a value goes on beyond the bytes at
     // hand, which costs walking it again.
     while src.end() - at < src.buffering.read_ahead && src.fill()? {}
@@ -110,11 +112,11 @@ pub(crate) fn walk_unit(
             }
         };
         let end = src.base + checker.pos();
-        let (diagnostics, omitted, ignored) = checker.into_diagnostics();
+        let (diagnostics, omitted, ignored, names) = checker.into_diagnostics();
         if cut_short && src.fill()? {
             continue;
         }
-        return Ok((diagnostics, omitted, ignored, outcome, end));
+        return Ok((diagnostics, omitted, ignored, names, outcome, end));
     }
 }
 

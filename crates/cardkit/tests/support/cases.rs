@@ -89,10 +89,11 @@ impl Case {
             strict_version,
             warn_deprecated,
             filter,
-            names,
+            // A schema is written under each names: the one a document was
+            // read under is compared.
+            names: _,
         } = self.options;
         !deny_unknown_fields
-            && names == Names::Spec
             && as_of.is_none()
             && !strict_version
             && !warn_deprecated

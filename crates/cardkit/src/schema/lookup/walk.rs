@@ -373,7 +373,7 @@ impl Walk {
         };
         let publishers = renamed
             .map(|spec| {
-                format!("; `{token}` is the publishers' name of `{spec}`, read as it with --names upstream")
+                format!("; `{token}` is the publishers' name of `{spec}`, read as it under --names auto (the default) or upstream")
             })
             .unwrap_or_default();
         (

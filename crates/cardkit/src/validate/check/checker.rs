@@ -7,6 +7,7 @@ use crate::json::{DuplicateKeys, Str, SyntaxError};
 use crate::model::Kind;
 use crate::report::Omitted;
 use crate::schema::MAX_DEPTH;
+use crate::table::Names;
 
 use super::super::findings::{Added, Findings};
 use super::super::options::Options;
@@ -53,6 +54,9 @@ pub(crate) struct Checker<'a> {
     pub(super) options: &'a Options,
     /// Inside the value of a field newer than `options.as_of`.
     pub(super) inside_newer: bool,
+    /// The names the document is read under: `options.names`, until a
+    /// document read under [`Names::Auto`] shows which it uses.
+    pub(super) names: Names,
     depth: usize,
     /// Where the tags of union objects are, once a look-ahead needed them.
     pub(super) tags: TagIndex,
@@ -83,6 +87,7 @@ impl<'a> Checker<'a> {
             found: Findings::new(options).within(prefix),
             options,
             inside_newer: false,
+            names: options.names,
             depth: 0,
             tags: TagIndex::default(),
             malformed_at: None,
@@ -122,11 +127,12 @@ impl<'a> Checker<'a> {
 
     /// The diagnostics found, in document order (missing members are found
     /// at the end of their object but belong where it starts), those
-    /// counted but not kept, and how many the configuration ignored.
-    pub fn into_diagnostics(self) -> (Vec<Diagnostic>, Omitted, usize) {
+    /// counted but not kept, how many the configuration ignored, and the
+    /// names the document was read under.
+    pub fn into_diagnostics(self) -> (Vec<Diagnostic>, Omitted, usize, Names) {
         let mut out = self.found.out;
         out.sort_by_key(|d| d.offset);
-        (out, self.found.omitted, self.found.ignored)
+        (out, self.found.omitted, self.found.ignored, self.names)
     }
 
     /// Validates the document at the cursor as `kind` (`None`: its kind

@@ -8,6 +8,8 @@ use crate::diagnostic::{Code, Detail};
 use crate::json::DuplicateKeys;
 use crate::schema::words::nearest_field;
 use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
+use crate::table::names::WireNames;
+use crate::table::Names;
 
 use super::super::findings::Added;
 use super::super::tape::Step;
@@ -24,9 +26,14 @@ impl Checker<'_> {
         // Unknown members whose `unknown_field` was only counted.
         let mut counted_unknown: HashSet<Cow<'_, str>> = HashSet::new();
         let mut earlier = EarlierValues::default();
-        // The publishers' names, when documents use them and this model has
-        // some; `None` (the spec's names) costs nothing more.
-        let names = self.options.names.of(model);
+        // The publishers' names, when documents use them (or may) and this
+        // model has some; `None` (the spec's names) costs nothing more.
+        let names = self.names.of(model);
+        if self.names == Names::Auto {
+            if let Some(names) = names.filter(|names| names.has_weak()) {
+                self.decide_names_ahead(names);
+            }
+        }
         self.step(|_| Step::Open);
         self.members(|c, key, key_at| {
             let mut found = if key.escaped {
@@ -35,7 +42,7 @@ impl Checker<'_> {
                 model.field_at(c.read.scan.bytes, key.start, key.end)
             };
             if let Some(names) = names {
-                found = names.resolve(model, found, || {
+                found = read_name(&mut c.names, model, names, found, || {
                     if key.escaped {
                         Cow::Owned(c.read.scan.decode(key).into_owned().into_bytes())
                     } else {
@@ -44,7 +51,7 @@ impl Checker<'_> {
                 });
             }
             if let Some((index, field)) = found {
-                let wire = names.map_or(field.name, |names| names.names[index]);
+                let wire = c.wire_name(names, index, field);
                 // On the tape, the member's value is invalid if any error is
                 // found about it: its key given again, too new, or inside.
                 let errors = c.recording().then(|| c.found.errors_found());
@@ -110,7 +117,7 @@ impl Checker<'_> {
                         String::new()
                     },
                     suggestion: if kept {
-                        nearest_field(model, &name, c.options.names)
+                        nearest_field(model, &name, c.names.written())
                     } else {
                         None
                     },
@@ -129,7 +136,7 @@ impl Checker<'_> {
         if seen & required != required {
             for (index, field) in model.fields.iter().enumerate() {
                 if required & !seen & (1u128 << index) != 0 {
-                    let wire = names.map_or(field.name, |names| names.names[index]);
+                    let wire = self.wire_name(names, index, field);
                     let detail = Detail::MissingField {
                         model: model.name,
                         field: wire,
@@ -139,6 +146,38 @@ impl Checker<'_> {
             }
         }
         Ok(())
+    }
+
+    /// At `{` of an object whose model has renamings that tell less than
+    /// others (a migration's `performed_at`, which comes before its catalog
+    /// ids): its names are told by a look-ahead for the others, so that
+    /// the weaker, read first, does not decide.
+    fn decide_names_ahead(&mut self, names: &'static WireNames) {
+        for (spec, upstream) in names.strong() {
+            if matches!(self.look_ahead(spec), Lookup::Found(_)) {
+                self.names = Names::Spec;
+                return;
+            }
+            if matches!(self.look_ahead(upstream), Lookup::Found(_)) {
+                self.names = Names::Upstream;
+                return;
+            }
+        }
+    }
+
+    /// The wire name of `model`'s field at `index`, as the document names
+    /// it (`names`: the model's publishers' names, when it has some).
+    #[inline]
+    fn wire_name(
+        &self,
+        names: Option<&'static WireNames>,
+        index: usize,
+        field: &'static FieldDef,
+    ) -> &'static str {
+        match names {
+            Some(names) if self.names == Names::Upstream => names.names[index],
+            _ => field.name,
+        }
     }
 
     /// The fields of `model` that must be present: with `as_of`, those
@@ -366,4 +405,39 @@ fn unknown_label(name: &str) -> Cow<'_, str> {
         end -= 1;
     }
     Cow::Owned(format!("{}…", &name[..end]))
+}
+
+/// The field a member is, given what the spec's names found for it
+/// (`found`) and its name (read only when they found nothing), under the
+/// names the document is read under (`read_under`): under [`Names::Auto`],
+/// the first member that one of the names has and the other has not decides
+/// for the rest of the document. Members read before it read alike under
+/// both, so the document is read under one name per field.
+#[inline]
+fn read_name<'n>(
+    read_under: &mut Names,
+    model: &'static ModelDef,
+    names: &'static WireNames,
+    found: Option<(usize, &'static FieldDef)>,
+    name: impl FnOnce() -> Cow<'n, [u8]>,
+) -> Option<(usize, &'static FieldDef)> {
+    match *read_under {
+        Names::Spec => found,
+        Names::Upstream => names.resolve(model, found, name),
+        Names::Auto => match found {
+            Some((index, _)) => {
+                if names.renames(index) {
+                    *read_under = Names::Spec;
+                }
+                found
+            }
+            None => {
+                let upstream = names.resolve(model, None, name);
+                if upstream.is_some() {
+                    *read_under = Names::Upstream;
+                }
+                upstream
+            }
+        },
+    }
 }
