@@ -96,7 +96,7 @@ impl Args {
 /// Every warning is shown: each one is something the output lost.
 fn renderer(format: ReportFormat, colored: bool) -> Box<dyn Renderer> {
     let every = || WarningFilter::new(usize::MAX);
-    format.renderer(every(), every(), colored)
+    format.renderer(every(), every(), colored, None)
 }
 
 pub fn run(args: &Args, options: &ImportOptions) -> io::Result<ExitStatus> {

@@ -43,21 +43,45 @@ pub enum ReportFormat {
 
 impl ReportFormat {
     /// The renderer of the format: the text report shows what `text_filter`
-    /// lets through (coloured when `colored`), the others what `filter` does.
+    /// lets through (coloured when `colored`), the others what `filter` does;
+    /// the formats with a cap write at most `max_results` results (`None`:
+    /// all).
     pub fn renderer(
         self,
         filter: WarningFilter,
         text_filter: WarningFilter,
         colored: bool,
+        max_results: Option<usize>,
     ) -> Box<dyn Renderer> {
         match self {
             ReportFormat::Text => Box::new(Text::new(text_filter).colored(colored)),
             ReportFormat::Concise => Box::new(Concise::new(filter)),
             ReportFormat::Json => Box::new(Json::new(filter)),
-            ReportFormat::Github => Box::new(Github::new(filter)),
-            ReportFormat::Sarif => Box::new(Sarif::new(filter, std::env::current_dir().ok())),
+            ReportFormat::Github => Box::new(Github::new(filter).max_results(max_results)),
+            ReportFormat::Sarif => {
+                Box::new(Sarif::new(filter, std::env::current_dir().ok()).max_results(max_results))
+            }
             ReportFormat::Junit => Box::new(Junit::new(filter)),
         }
+    }
+
+    /// The cap `--max-results` sets by default, for the formats that have
+    /// one (see each renderer's `DEFAULT_MAX_RESULTS` for why).
+    pub fn default_max_results(self) -> Option<usize> {
+        match self {
+            ReportFormat::Github => Some(Github::DEFAULT_MAX_RESULTS),
+            ReportFormat::Sarif => Some(Sarif::DEFAULT_MAX_RESULTS),
+            ReportFormat::Text
+            | ReportFormat::Concise
+            | ReportFormat::Json
+            | ReportFormat::Junit => None,
+        }
+    }
+
+    /// The name `--format` gives the format.
+    pub fn name(self) -> String {
+        self.to_possible_value()
+            .map_or_else(String::new, |value| value.get_name().to_owned())
     }
 }
 

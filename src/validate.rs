@@ -33,6 +33,15 @@ pub struct Args {
     #[arg(long, conflicts_with = "format")]
     statistics: bool,
 
+    /// The most results the CI formats write: `sarif` keeps 25,000 by
+    /// default (the most GitHub code scanning accepts in a run), `github`
+    /// 50 (the most annotations GitHub shows for a job). Errors are kept
+    /// before warnings, and a closing note says how many were left out; 0
+    /// keeps all. The exit status never changes with it.
+    /// Example: --format sarif --max-results 0
+    #[arg(long, value_name = "N")]
+    max_results: Option<usize>,
+
     #[command(flatten)]
     pub validation: Validation,
 
@@ -44,7 +53,27 @@ impl Args {
     /// What the arguments ask that cannot be done, beyond what clap checks.
     pub fn check(&self) -> Result<(), String> {
         check_paths(&self.paths)?;
+        if self.max_results.is_some() && self.format.default_max_results().is_none() {
+            let format = if self.statistics {
+                "--statistics".to_owned()
+            } else {
+                format!("--format {}", self.format.name())
+            };
+            return Err(format!(
+                "--max-results caps only --format sarif and --format github, not {format}"
+            ));
+        }
         self.validation.settings().check()
+    }
+
+    /// The cap of the format's results: the flag's (0: none), else the
+    /// format's default.
+    fn max_results(&self) -> Option<usize> {
+        match self.max_results {
+            Some(0) => None,
+            Some(limit) => Some(limit),
+            None => self.format.default_max_results(),
+        }
     }
 }
 
@@ -57,6 +86,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
             settings.warning_filter(),
             settings.text_filter(),
             args.running.colored(&io::stdout()),
+            args.max_results(),
         )
     };
     let mut out = io::BufWriter::new(UntilClosed::new(io::stdout().lock()));

@@ -1,6 +1,7 @@
 //! The SARIF logs as GitHub code scanning reads them: the SARIF Multitool,
 //! with GitHub's rules (`--rule-kind Gh`), finds no error in the logs of the
-//! README's command on the examples, of the corpus and of the service; and
+//! README's command on the examples, of the corpus, of a run capped by
+//! `--max-results` and of the service; and
 //! every file name, however hostile, is written as a URI reference that
 //! Python's `urllib.parse` and Node's `URL` resolve back to the file.
 //!
@@ -156,6 +157,28 @@ fn the_corpus_log_passes_github_rules() {
     let Some(shared) = shared_dir() else { return };
     let log = sarif_of(&shared, &["corpus"]);
     passes_github_rules(&npm, "the corpus", &log);
+}
+
+/// A capped run's log, with the notification of what it left out.
+#[test]
+fn a_capped_log_passes_github_rules() {
+    let Some(npm) = tools::npm() else { return };
+    let log = sarif_of(&workspace_dir(), &["--max-results", "5", "examples/"]);
+    let parsed: Value = serde_json::from_str(&log).expect("JSON");
+    assert_eq!(
+        parsed["runs"][0]["results"].as_array().map(Vec::len),
+        Some(5)
+    );
+    let notifications = &parsed["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    assert!(
+        notifications
+            .as_array()
+            .expect("notifications")
+            .iter()
+            .any(|n| n["properties"]["maxResults"] == 5),
+        "{notifications}"
+    );
+    passes_github_rules(&npm, "a capped run", &log);
 }
 
 #[test]

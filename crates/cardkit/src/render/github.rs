@@ -1,9 +1,10 @@
 //! GitHub Actions workflow commands: one `::error` or `::warning` annotation
 //! per diagnostic, on the file, line and column it is about, grouped per
 //! file, and a closing `::notice` with the totals. GitHub shows at most 10
-//! error and 10 warning annotations of a step (50 of a job): every
-//! diagnostic is written all the same, in document order, and the notice says
-//! how many went beyond what GitHub shows.
+//! error and 10 warning annotations of a step (50 of a job): annotations
+//! are written up to a cap (`--max-results`, 50 by default), in document
+//! order with errors kept before warnings, a notice says how many the cap
+//! left out, and the closing notice how many went beyond what GitHub shows.
 //!
 //! Values are escaped as the Actions toolkit escapes them (`%`, CR and LF in
 //! messages; `:` and `,` as well in properties), so any path or message comes
@@ -12,6 +13,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+use super::cap::Cap;
 use super::renderer::{FileEnd, Renderer};
 use super::words;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -25,8 +27,10 @@ pub const SHOWN_PER_STEP: usize = 10;
 #[derive(Debug, Default)]
 pub struct Github {
     filter: WarningFilter,
+    /// Annotations offered (those the cap left out included).
     errors: usize,
     warnings: usize,
+    cap: Cap,
 }
 
 impl Github {
@@ -37,7 +41,25 @@ impl Github {
             filter,
             errors: 0,
             warnings: 0,
+            cap: Cap::default(),
         }
+    }
+
+    /// `--max-results`' default for annotations: the most GitHub shows for
+    /// a whole job (10 errors and 10 warnings of a step, 50 annotations of
+    /// a job, as the Actions toolkit documents). More could never be shown
+    /// as annotations, only lengthen the log: a catalog with 60,000
+    /// problems would write 60,000 lines. The first 50 leave a few past
+    /// what one step shows to read in the log, errors first.
+    pub const DEFAULT_MAX_RESULTS: usize = 50;
+
+    /// The same renderer writing at most `limit` annotations of diagnostics
+    /// (`None`: all), errors kept before warnings, with a notice of what was
+    /// left out.
+    #[must_use]
+    pub fn max_results(mut self, limit: Option<usize>) -> Self {
+        self.cap = Cap::new(limit, b"");
+        self
     }
 
     /// A message (the part after `::`), escaped as the toolkit's
@@ -75,8 +97,9 @@ impl Github {
         } else {
             diagnostic.pointer_shown()
         };
+        let mut line = Vec::new();
         writeln!(
-            out,
+            line,
             "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
             Self::escape_property(path),
             diagnostic.line,
@@ -85,7 +108,8 @@ impl Github {
             diagnostic.column,
             Self::escape_property(&format!("cardkit {}", diagnostic.code)),
             Self::escape_data(&format!("{} (at {pointer})", diagnostic.message())),
-        )
+        )?;
+        self.cap.result(out, diagnostic.severity, line)
     }
 }
 
@@ -109,7 +133,11 @@ fn escape<'a>(text: &'a str, special: &[char]) -> Cow<'a, str> {
 
 impl Renderer for Github {
     fn begin_file(&mut self, out: &mut dyn Write, path: &str) -> io::Result<()> {
-        writeln!(out, "::group::{}", Self::escape_data(path))
+        writeln!(
+            self.cap.through(out),
+            "::group::{}",
+            Self::escape_data(path)
+        )
     }
 
     fn document(
@@ -125,7 +153,7 @@ impl Renderer for Github {
         }
         if let Some(note) = words::omitted(document) {
             writeln!(
-                out,
+                self.cap.through(out),
                 "::notice file={}::{}",
                 Self::escape_property(path),
                 Self::escape_data(&note)
@@ -147,16 +175,17 @@ impl Renderer for Github {
         if let Some(error) = end.error {
             self.errors += 1;
             writeln!(
-                out,
+                self.cap.through(out),
                 "::error file={},title=cardkit::{}",
                 Self::escape_property(path),
                 Self::escape_data(&format!("cannot read: {error}"))
             )?;
         }
-        writeln!(out, "::endgroup::")
+        writeln!(self.cap.through(out), "::endgroup::")
     }
 
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
+        self.cap.release(out)?;
         for hidden in self.filter.suppressed() {
             writeln!(
                 out,
@@ -172,8 +201,18 @@ impl Renderer for Github {
             totals.push_str("; ");
             totals.push_str(&line);
         }
-        let beyond_errors = self.errors.saturating_sub(SHOWN_PER_STEP);
-        let beyond_warnings = self.warnings.saturating_sub(SHOWN_PER_STEP);
+        let left_out = self.cap.left_out();
+        if let (Some(cap), 1..) = (self.cap.limit(), left_out.total()) {
+            writeln!(
+                out,
+                "::notice title=cardkit::{}",
+                Self::escape_data(&words::left_out(left_out, cap, "annotation"))
+            )?;
+        }
+        let errors = self.errors.saturating_sub(left_out.errors);
+        let warnings = self.warnings.saturating_sub(left_out.warnings);
+        let beyond_errors = errors.saturating_sub(SHOWN_PER_STEP);
+        let beyond_warnings = warnings.saturating_sub(SHOWN_PER_STEP);
         if beyond_errors + beyond_warnings > 0 {
             totals.push_str(&format!(
                 "; GitHub shows {SHOWN_PER_STEP} error and {SHOWN_PER_STEP} warning annotations of a step: \

@@ -2,6 +2,7 @@
 //! document at a time, as validation goes, so a large file's reports can be
 //! written before it is all read.
 
+mod cap;
 mod concise;
 mod github;
 mod json;
@@ -13,6 +14,7 @@ mod statistics;
 mod text;
 pub mod words;
 
+pub use cap::LeftOut;
 pub use concise::Concise;
 pub use github::Github;
 pub use json::{DocumentEntry, FileTail, Json};

@@ -3,7 +3,10 @@
 //! region, JSON Pointer and a fingerprint that stays the same from run to run
 //! while the problem does. Results are written as they come; what is known
 //! only at the end (paths that could not be read, counts of what was not
-//! shown) follows them as notifications of the run's invocation.
+//! shown) follows them as notifications of the run's invocation. A cap
+//! (`--max-results`) keeps a run within what code scanning accepts (results
+//! from the first warning on are then held until the end, see `cap.rs`),
+//! and a notification says how many results it left out.
 
 use std::hash::Hasher;
 use std::io::{self, Write};
@@ -13,6 +16,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use serde::Serialize;
 use serde_json::json;
 
+use super::cap::Cap;
 use super::renderer::{FileEnd, Renderer};
 use super::words;
 use crate::diagnostic::{Code, Diagnostic, Severity};
@@ -29,7 +33,7 @@ pub struct Sarif {
     /// Paths under it are written relative to it.
     base: Option<PathBuf>,
     head_written: bool,
-    results_written: usize,
+    cap: Cap,
     notifications: Vec<serde_json::Value>,
     unreadable: bool,
 }
@@ -44,10 +48,23 @@ impl Sarif {
             filter,
             base,
             head_written: false,
-            results_written: 0,
+            cap: Cap::new(None, b","),
             notifications: Vec::new(),
             unreadable: false,
         }
+    }
+
+    /// The most results GitHub code scanning accepts in one run: it refuses
+    /// a log with more, so this is `--max-results`' default for SARIF.
+    pub const DEFAULT_MAX_RESULTS: usize = 25_000;
+
+    /// The same renderer writing at most `limit` results (`None`: all),
+    /// errors kept before warnings, with a notification of what was left
+    /// out.
+    #[must_use]
+    pub fn max_results(mut self, limit: Option<usize>) -> Self {
+        self.cap = Cap::new(limit, b",");
+        self
     }
 
     /// The URI of `path` (RFC 3986): a relative reference, percent-encoded,
@@ -401,12 +418,9 @@ impl Renderer for Sarif {
                     field: diagnostic.field.as_deref(),
                 },
             };
-            if self.results_written > 0 {
-                out.write_all(b",")?;
-            }
-            self.results_written += 1;
-            out.write_all(b"\n")?;
-            serde_json::to_writer(&mut *out, &result)?;
+            let mut line = b"\n".to_vec();
+            serde_json::to_writer(&mut line, &result)?;
+            self.cap.result(out, diagnostic.severity, line)?;
         }
         if let Some(note) = words::omitted(document) {
             self.notify("warning", note, Some(uri));
@@ -431,8 +445,21 @@ impl Renderer for Sarif {
 
     fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         self.head(out)?;
+        self.cap.release(out)?;
         for hidden in self.filter.suppressed() {
             self.notify("note", words::suppressed(&hidden), None);
+        }
+        let left_out = self.cap.left_out();
+        if let (Some(cap), 1..) = (self.cap.limit(), left_out.total()) {
+            self.notify("warning", words::left_out(left_out, cap, "result"), None);
+            if let Some(notification) = self.notifications.last_mut() {
+                notification["properties"] = json!({
+                    "maxResults": cap,
+                    "resultsLeftOut": left_out.total(),
+                    "errorsLeftOut": left_out.errors,
+                    "warningsLeftOut": left_out.warnings,
+                });
+            }
         }
         let mut invocation = json!({
             "executionSuccessful": !self.unreadable,

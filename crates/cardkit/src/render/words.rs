@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use super::cap::LeftOut;
 use crate::diagnostic::Code;
 use crate::report::{DocumentReport, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
 use crate::report::{Summary, Suppressed};
@@ -190,5 +191,90 @@ pub fn plural(n: usize, word: &str) -> String {
         format!("1 {word}")
     } else {
         format!("{n} {word}s")
+    }
+}
+
+/// What `--max-results` left out, and how to see it: `41,642 results were
+/// left out (cap 25,000): 1,000 errors and 40,642 warnings; run with
+/// --max-results 0 or --format json to see them all` (`word`: what the
+/// format calls a result).
+#[must_use]
+pub fn left_out(left_out: LeftOut, cap: usize, word: &str) -> String {
+    let total = left_out.total();
+    let were = if total == 1 { "was" } else { "were" };
+    let noun = if total == 1 {
+        word.to_owned()
+    } else {
+        format!("{word}s")
+    };
+    format!(
+        "{} {noun} {were} left out (cap {}): {} and {}; run with --max-results 0 or --format json to see {}",
+        grouped(total),
+        grouped(cap),
+        grouped_plural(left_out.errors, "error"),
+        grouped_plural(left_out.warnings, "warning"),
+        if total == 1 { "it" } else { "them all" },
+    )
+}
+
+/// `n` of a thing, its digits grouped by thousands: `1 error`, `40,642
+/// warnings`.
+fn grouped_plural(n: usize, word: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} {word}{s}", grouped(n))
+}
+
+/// `n` with its digits grouped by thousands, as the README writes numbers:
+/// `25,000`.
+#[must_use]
+pub fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
+    for (at, digit) in digits.chars().enumerate() {
+        if at > 0 && (digits.len() - at).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        for (n, text) in [
+            (0, "0"),
+            (999, "999"),
+            (1_000, "1,000"),
+            (25_000, "25,000"),
+            (1_234_567, "1,234,567"),
+        ] {
+            assert_eq!(grouped(n), text);
+        }
+    }
+
+    #[test]
+    fn what_the_cap_left_out_in_words() {
+        let many = LeftOut {
+            errors: 1_000,
+            warnings: 40_642,
+        };
+        assert_eq!(
+            left_out(many, 25_000, "result"),
+            "41,642 results were left out (cap 25,000): 1,000 errors and 40,642 warnings; \
+             run with --max-results 0 or --format json to see them all"
+        );
+        let one = LeftOut {
+            errors: 0,
+            warnings: 1,
+        };
+        assert_eq!(
+            left_out(one, 50, "annotation"),
+            "1 annotation was left out (cap 50): 0 errors and 1 warning; \
+             run with --max-results 0 or --format json to see it"
+        );
     }
 }
