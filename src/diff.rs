@@ -14,7 +14,7 @@ use cardkit_diff::pointer::{Ignore, Pattern};
 use cardkit_diff::{render, DiffOptions};
 use clap::ValueEnum;
 
-use crate::options::{Running, Validation};
+use crate::options::{ways_out_first, Running, Validation};
 use crate::output::{note, Shared};
 use crate::progress::Bar;
 
@@ -148,10 +148,10 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         let line = format!("{} {}: {}", p.path, p.at, p.message);
         writeln!(err.borrow_mut(), "cardkit diff: {}", Text::escape(&line))?;
     }
-    let (_, read) = run.finish()?;
+    let (read_summary, read) = run.finish()?;
     drop(err);
     if !diff.problems.is_empty() && on_invalid == cardkit_diff::OnInvalid::Fail {
-        note("diff", "the builds were not diffed: some documents are invalid or not sets (--on-invalid skip leaves them out, keep diffs them as far as they parse)");
+        note("diff", &format!("the builds were not diffed: some documents are invalid or not sets ({}--on-invalid skip leaves them out, keep diffs them as far as they parse)", ways_out_first(&read_summary)));
         return Ok(ExitStatus::Failed);
     }
     if on_invalid == cardkit_diff::OnInvalid::Skip && !diff.problems.is_empty() {

@@ -10,7 +10,7 @@ use cardkit::run::{discover, ExitStatus, Failure, Run, Shown, UntilClosed};
 use cardkit_export::layout::layout;
 use cardkit_export::{Exporter, InputError, Mode, OnInvalid, Target, Totals};
 
-use crate::options::{check_paths, OnInvalidWords, Running, Validation};
+use crate::options::{check_paths, ways_out_first, OnInvalidWords, Running, Validation};
 use crate::output::{note, Shared};
 use crate::progress::Bar;
 
@@ -194,9 +194,10 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     };
     if totals.failed {
         note("export", &format!(
-            "nothing was exported to {target}: {} of {} are invalid or cannot be exported (--on-invalid skip leaves them out, keep exports them with NULLs)",
+            "nothing was exported to {target}: {} of {} are invalid or cannot be exported ({}--on-invalid skip leaves them out, keep exports them with NULLs)",
             totals.left_out,
-            plural(summary.documents, "document")
+            plural(summary.documents, "document"),
+            ways_out_first(&summary)
         ));
         return Ok(status.and(ExitStatus::Invalid));
     }

@@ -429,3 +429,14 @@ pub enum OnInvalidWords {
     /// Use them too, as far as they go.
     Keep,
 }
+
+/// The options that would read some files as they declare themselves, as
+/// the closing line of a run names them before `--on-invalid`: `1 file
+/// would be read as it declares itself with --names auto; ` (nothing when
+/// none would).
+pub fn ways_out_first(summary: &cardkit::report::Summary) -> String {
+    cardkit::render::words::ways_out(summary)
+        .into_iter()
+        .map(|way_out| format!("{way_out}; "))
+        .collect()
+}

@@ -305,7 +305,13 @@ fn every_command_of_the_quick_start_runs_as_the_readme_says() {
             .any(|command| words.iter().all(|word| command.contains(word)))
     };
     assert!(has(&["cardkit validate"]), "{ran:#?}");
-    assert!(has(&["cardkit validate", "--as-of auto"]), "{ran:#?}");
+    assert!(
+        has(&["cardkit validate", "examples/published/"]),
+        "{ran:#?}"
+    );
+    assert!(has(&["cardkit validate", "--as-of latest"]), "{ran:#?}");
+    assert!(has(&["cardkit validate", "--strict"]), "{ran:#?}");
+    assert!(has(&["sqlite3 published.db", "catalog_a_id"]), "{ran:#?}");
     assert!(has(&["cardkit explain set /"]), "{ran:#?}");
     assert!(has(&["cardkit explain missing_field"]), "{ran:#?}");
     assert!(has(&["cardkit export --to cards.db"]), "{ran:#?}");

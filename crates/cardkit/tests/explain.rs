@@ -10,8 +10,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use cardkit::codes::explain_code;
-use cardkit::schema::explain::explain;
+use cardkit::schema::explain::explain_named;
 use cardkit::schema::fields::escape_token;
+use cardkit::table::Names;
 use cardkit::{validate, Code, Diagnostic, Kind, Options};
 
 #[test]
@@ -94,7 +95,8 @@ fn check_files(files: &[PathBuf]) -> usize {
                     pattern(&diagnostic.pointer),
                 );
                 if seen.insert(key) {
-                    if let Err(why) = check(kind, diagnostic) {
+                    // Under the names the document was read under.
+                    if let Err(why) = check(kind, document.names, diagnostic) {
                         failures.push(format!("{}: {why}", path.display()));
                     }
                 }
@@ -122,12 +124,12 @@ fn pattern(pointer: &str) -> String {
 
 /// The diagnostic's pointer and field explain for `kind`; an unknown
 /// member's name the nearest known one, as the diagnostic suggests it.
-fn check(kind: Kind, diagnostic: &Diagnostic) -> Result<(), String> {
+fn check(kind: Kind, names: Names, diagnostic: &Diagnostic) -> Result<(), String> {
     let unknown = diagnostic.code == Code::UnknownField;
     let suggestion = diagnostic.detail.suggestion();
     let pointer = &diagnostic.pointer;
     let said = |what: &str| format!("{kind} {} {what}", diagnostic.code);
-    match (explain(kind, pointer), unknown) {
+    match (explain_named(kind, pointer, names), unknown) {
         (Ok(_), false) => {}
         (Err(error), false) => return Err(said(&format!("`{pointer}`: {error}"))),
         // A member of another branch of a union (a text's `x` in a group).
@@ -155,7 +157,7 @@ fn check(kind: Kind, diagnostic: &Diagnostic) -> Result<(), String> {
     let Some(field) = &diagnostic.field else {
         return Ok(());
     };
-    match (explain(kind, field), unknown) {
+    match (explain_named(kind, field, names), unknown) {
         (Ok(_), false) => Ok(()),
         (Err(error), false) => Err(said(&format!("`{field}`: {error}"))),
         (Ok(_), true) => Err(said(&format!("`{field}` explains"))),

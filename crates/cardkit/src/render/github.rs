@@ -164,7 +164,7 @@ impl Renderer for Github {
 
     fn reading(&mut self, out: &mut dyn Write, path: &str, reading: &Reading) -> io::Result<()> {
         writeln!(
-            out,
+            self.cap.through(out),
             "::notice file={},title=cardkit::{}",
             Self::escape_property(path),
             Self::escape_data(&reading.said())

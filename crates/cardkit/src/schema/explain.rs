@@ -236,6 +236,9 @@ fn explain_place(kind: Kind, place: &Place) -> Explained {
         Member::Field(field) => match place.item {
             None => {
                 field_lines(&mut lines, place, field);
+                if let Some(habit) = publishers_habit(place.model, field.name) {
+                    lines.push("publishers", habit.to_owned());
+                }
                 let owner = models_of(kind.model())
                     .into_iter()
                     .find(|model| model.name == place.model);
@@ -275,6 +278,18 @@ fn explain_place(kind: Kind, place: &Place) -> Explained {
         pointer: place.pointer.clone(),
         lines: lines.0,
         row: place.item.is_none().then(|| Row::of(place)),
+    }
+}
+
+/// What the publishers' data does with a field otherwise than the spec
+/// asks, and how a project that takes their files as they are can leave
+/// that one finding out (the verdict stays the spec's).
+fn publishers_habit(model: &str, field: &str) -> Option<&'static str> {
+    match (model, field) {
+        ("Set", "sealedProduct") => Some(
+            "the publishers leave the key out when a set has no sealed products (a missing_field error: the spec requires the key, null allowed); to leave that one finding out of your reports, ignore = [\"Set.sealedProduct\"] in cardkit.toml (counted as ignored, never shown)",
+        ),
+        _ => None,
     }
 }
 
