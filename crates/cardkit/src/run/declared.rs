@@ -4,6 +4,7 @@
 
 use std::io::{self, Read};
 
+use super::settings::{Setting, Wording};
 use crate::json::{Scanner, BOM};
 use crate::model::Kind;
 use crate::table::{versions, ModelDef, Version};
@@ -84,15 +85,17 @@ pub fn since(kind: Kind, field: &str) -> Option<Version> {
 }
 
 /// The hint a report gives of a file checked as of the latest version whose
-/// errors are in part of fields introduced after the version it declares.
+/// errors are in part of fields introduced after the version it declares,
+/// naming the setting as `wording` does.
 #[must_use]
-pub fn hint(declared: &Declared, later: usize) -> Option<String> {
+pub fn hint(declared: &Declared, later: usize, wording: Wording) -> Option<String> {
     let Declared::Version { declared, as_of } = declared else {
         return None;
     };
     (later > 0).then(|| {
         format!(
-            "this file declares version {declared}; {later} of its errors are of fields introduced after {as_of}: check it as of its own version with --as-of auto"
+            "this file declares version {declared}; {later} of its errors are of fields introduced after {as_of}: check it as of its own version with {}",
+            wording(Setting::AsOf, "auto")
         )
     })
 }
@@ -206,5 +209,19 @@ mod tests {
         assert_eq!(declared(b"[1, 2"), Declared::Absent);
         assert_eq!(declared(b""), Declared::Absent);
         assert!(Declared::Absent.note().contains("declares no version"));
+    }
+
+    #[test]
+    fn a_hint_names_the_setting_as_the_front_end_words_it() {
+        let declared = Declared::Version {
+            declared: "5.0.0".into(),
+            as_of: Version::new(5, 0, 0),
+        };
+        let flagged = hint(&declared, 2, super::super::settings::as_flag).expect("a hint");
+        assert!(flagged.ends_with("with --as-of auto"), "{flagged}");
+        let keyword = |setting: Setting, value: &str| format!("{setting:?}={value:?}");
+        let worded = hint(&declared, 2, keyword).expect("a hint");
+        assert!(worded.ends_with(r#"with AsOf="auto""#), "{worded}");
+        assert_eq!(hint(&declared, 0, keyword), None);
     }
 }

@@ -12,7 +12,7 @@ use super::decode::Stored;
 use super::discover::Discovered;
 use super::exit::ExitStatus;
 use super::open::{open, Opened, Unopened};
-use super::settings::Settings;
+use super::settings::{as_flag, Setting, Settings, Wording};
 use crate::diagnostic::{Detail, Severity};
 use crate::model::Kind;
 use crate::render::{FileEnd, Renderer};
@@ -84,6 +84,8 @@ pub struct Run<'r> {
     /// An input's errors of fields later than the version it declares get a
     /// hint naming `--as-of auto`.
     hints_version: bool,
+    /// How hints name the settings they suggest.
+    wording: Wording,
 }
 
 impl<'r> Run<'r> {
@@ -102,6 +104,7 @@ impl<'r> Run<'r> {
             aborted: None,
             as_declared: false,
             hints_version: false,
+            wording: as_flag,
         }
     }
 
@@ -124,6 +127,14 @@ impl<'r> Run<'r> {
     #[must_use]
     pub fn hinting_version(mut self, on: bool) -> Self {
         self.hints_version = on;
+        self
+    }
+
+    /// Words the settings that hints suggest as `wording` does (the command
+    /// line's flags by default).
+    #[must_use]
+    pub fn wording(mut self, wording: Wording) -> Self {
+        self.wording = wording;
         self
     }
 
@@ -303,7 +314,11 @@ impl<'r> Run<'r> {
         if let Some((stored, _)) = &counted.stored {
             self.summary.add_compressed(stored.read(), bytes.get());
         }
-        note = join(note.or_else(|| hint(&declared, later)), upstream.hint());
+        let wording = self.wording;
+        note = join(
+            note.or_else(|| hint(&declared, later, wording)),
+            upstream.hint(wording),
+        );
         progress.done();
         written?;
         let error = match checked {
@@ -457,14 +472,16 @@ impl UpstreamNamed {
         }
     }
 
-    /// The hint naming `--names upstream`, when the file has such members.
-    fn hint(&self) -> Option<String> {
+    /// The hint naming `--names upstream` (as `wording` words it), when the
+    /// file has such members.
+    fn hint(&self, wording: Wording) -> Option<String> {
         (self.members > 0).then(|| {
             format!(
-                "{} of this file's members are the publishers' names of the spec's fields ({}{}): read them as those fields with --names upstream",
+                "{} of this file's members are the publishers' names of the spec's fields ({}{}): read them as those fields with {}",
                 self.members,
                 self.names.join(", "),
-                if self.members > self.names.len() { ", …" } else { "" }
+                if self.members > self.names.len() { ", …" } else { "" },
+                wording(Setting::Names, "upstream")
             )
         })
     }
