@@ -22,11 +22,14 @@ class TablesRead:
     @property
     def note_count(self) -> int: ...
     @property
+    def skipped(self) -> str: ...
+    @property
     def message(self) -> str: ...
 
-__all__ = ["MAX_JOBS", "validate_json", "schema_json", "fields_json", "explain_json", "dummy_json", "iter_documents_json", "DocumentStream", "read_tables", "TablesRead"]
+__all__ = ["MAX_JOBS", "validate_json", "schema_json", "fields_json", "explain_json", "dummy_json", "iter_documents_json", "DocumentStream", "read_tables", "TablesRead", "__version__"]
 
 MAX_JOBS: int
+__version__: str
 
 def validate_json(
     source: Any,
