@@ -181,6 +181,10 @@ pub enum OnInvalid {
 /// How many of the keys read twice in a run are told one by one.
 pub const TOLD_DUPLICATES: usize = 20;
 
+/// What a note on a document left out of the export says after its place
+/// (`sets.jsonl:2: left out: it is invalid`), before why.
+pub const LEFT_OUT: &str = "left out";
+
 /// Where a document was read: its input (by number) and its place there.
 struct ReadAt {
     input: usize,
@@ -489,7 +493,7 @@ impl Exporter {
             let what = if self.on_invalid == OnInvalid::Fail {
                 "not exported (nothing will be committed)"
             } else {
-                "left out"
+                LEFT_OUT
             };
             on_note(&format!("{}: {what}: {why}", place()));
             return Ok(());

@@ -14,7 +14,6 @@ Run: python spark_recipe.py FILE.jsonl | SET.json...  (local mode)
 
 from __future__ import annotations
 
-import json
 import pathlib
 import sys
 from typing import Iterator, List
@@ -44,7 +43,7 @@ def validate_lines(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch
     for batch in batches:
         rows = {name: [] for name in DIAGNOSTICS.names}
         for path, line, text in zip(*(batch.column(c).to_pylist() for c in ("path", "line", "text"))):
-            report = cardkit.validate(text, name=path, kind="card", jobs=1)
+            report = cardkit.validate(text=text, name=path, kind="card", jobs=1)
             for document in report.documents:
                 for found in document.diagnostics:
                     rows["path"].append(path)
@@ -80,7 +79,7 @@ def storage(schema: pa.Schema) -> pa.Schema:
 
 
 # The cards table's columns, as every read gives them.
-CARDS = storage(cardkit.read_tables(json.dumps(cardkit.dummy("set")))["cards"].schema)
+CARDS = storage(cardkit.read_tables(cardkit.dummy("set"))["cards"].schema)
 
 
 def cards(spark: SparkSession, paths: List[str], on_invalid: str = "fail") -> DataFrame:

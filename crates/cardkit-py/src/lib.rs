@@ -3,6 +3,7 @@
 //! calls what the command line calls, and gives back the report as the
 //! command line's JSON, which `python/cardkit` turns into objects.
 
+use std::cell::RefCell;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -15,16 +16,17 @@ use cardkit::render::words::plural;
 use cardkit::render::{FileEnd, Json, Renderer};
 use cardkit::report::{Reading, Summary};
 use cardkit::run::{
-    self, discover, open, open_reader, Failure, Opened, Run, Settings, Shown, Unopened, MAX_JOBS,
+    self, discover, open, open_reader, Failure, Opened, Run, Setting, Settings, Shown, Unopened,
+    MAX_JOBS,
 };
-use cardkit::schema::explain::explain;
+use cardkit::schema::explain::explain_named;
 use cardkit::schema::json_schema::{json_schema_with, SchemaOptions};
 use cardkit::schema::listing::{self, Listing};
 use cardkit::schema::minimal::dummy;
 use cardkit::schema::Version;
 use cardkit::table::Names;
 use cardkit::validate;
-use cardkit::{Code, DocumentReport, Kind};
+use cardkit::{Code, DocumentReport, Kind, Severity};
 use cardkit_design::import::explain_code;
 use cardkit_export::arrow::{ArrowTable, Tables};
 use cardkit_export::{Exporter, InputError, OnInvalid};
@@ -55,8 +57,8 @@ fn settings(
         })?),
     };
     let (as_of, as_of_auto) = match as_of {
-        None => (None, false),
-        Some("auto") => (None, true),
+        None | Some("auto") => (None, true),
+        Some("latest") => (None, false),
         Some(version) => (
             Some(
                 validate::as_of_version(version)
@@ -87,6 +89,16 @@ fn settings(
         })
     })?;
     Ok(settings)
+}
+
+/// A setting and its value as a hint names them to Python users: the
+/// keyword argument (`as_of="auto"`), not the command line's flag.
+fn keyword(setting: Setting, value: &str) -> String {
+    let name = match setting {
+        Setting::AsOf => "as_of",
+        Setting::Names => "names",
+    };
+    format!("{name}={value:?}")
 }
 
 /// The threads asked for, checked as the command line checks `--jobs`.
@@ -149,7 +161,7 @@ impl Source {
             return Ok(Source::File(name, PyReader::new(source.clone().unbind())));
         }
         Err(PyTypeError::new_err(format!(
-            "source is a {}: expected bytes, str (a document's text), an os.PathLike or a binary file object",
+            "source is a {}: expected bytes, a document's text (str), an os.PathLike or a binary file object",
             source.get_type().name()?
         )))
     }
@@ -272,7 +284,7 @@ impl Read for PyReader {
 /// GIL released: the report's JSON text and the exit status (0 valid, 1
 /// invalid, 2 unreadable or nothing checked).
 #[pyfunction]
-#[pyo3(signature = (source, *, kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="spec", jobs=None, warning_limit=None, error_limit=None, name=None))]
+#[pyo3(signature = (source, *, kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="auto", jobs=None, warning_limit=None, error_limit=None, name=None))]
 #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
 fn validate_json(
     py: Python<'_>,
@@ -299,7 +311,7 @@ fn validate_json(
         error_limit,
     )?;
     let jobs = self::jobs(jobs)?;
-    let source = Source::of(source, name)?;
+    let source = Source::of_many(source, name)?;
     let raised = source.raised();
     let (json, status) = detached(py, raised, |interrupt| {
         run(&settings, source, jobs, interrupt)
@@ -373,7 +385,7 @@ fn run_with_into(
     jobs: usize,
     interrupt: &Arc<Interrupt>,
 ) -> io::Result<u8> {
-    let mut run = Run::with_settings(renderer, out, settings);
+    let mut run = Run::with_settings(renderer, out, settings).wording(keyword);
     each_input(source, interrupt, |input| match input {
         Ok(opened) => run.validate_input(opened, jobs),
         Err(unopened) => run.unopened(&unopened),
@@ -609,7 +621,7 @@ impl DocumentStream {
 /// Validates `source` as [`validate_json`] does, on a thread of its own,
 /// handing over each document's entry as it is known.
 #[pyfunction]
-#[pyo3(signature = (source, *, kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="spec", jobs=None, warning_limit=None, error_limit=None, name=None))]
+#[pyo3(signature = (source, *, kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="auto", jobs=None, warning_limit=None, error_limit=None, name=None))]
 #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
 fn iter_documents_json(
     source: &Bound<'_, PyAny>,
@@ -635,7 +647,7 @@ fn iter_documents_json(
         error_limit,
     )?;
     let jobs = self::jobs(jobs)?;
-    let source = Source::of(source, name)?;
+    let source = Source::of_many(source, name)?;
     let raised = source.raised();
     let (sender, receiver) = sync_channel(STREAM_BOUND);
     std::thread::Builder::new()
@@ -682,6 +694,9 @@ struct TablesRead {
     /// The export's notes, the first [`KEPT_NOTES`], and how many there were.
     notes: Vec<String>,
     note_count: usize,
+    /// What was left out of the tables and why, as JSON text (see
+    /// [`Skipped`]).
+    skipped: String,
     /// Why the outcome is not `"ok"`, in words.
     message: String,
 }
@@ -694,14 +709,125 @@ struct Collecting {
     status: u8,
     notes: Vec<String>,
     note_count: usize,
+    skipped: Skipped,
+    /// The documents read and the inputs that could not be, as the
+    /// summary counts them.
+    documents: usize,
+    unreadable: usize,
     message: String,
+}
+
+/// What a read left out of its tables: each document left out (the first
+/// [`KEPT_NOTES`] described, all counted) and each input's note or error.
+#[derive(Default)]
+struct Skipped {
+    /// Each document left out: its input, place, kind, why in the export's
+    /// words, and its first error when it is invalid.
+    documents: Vec<serde_json::Value>,
+    /// How many documents were left out, and how many of them are invalid.
+    left_out: usize,
+    invalid: usize,
+    /// The inputs with a note (how they were checked, a hint) or an error
+    /// (they could not be read to their end), the first [`KEPT_NOTES`].
+    files: Vec<serde_json::Value>,
+}
+
+impl Skipped {
+    fn to_json(&self, documents: usize, unreadable: usize) -> String {
+        serde_json::json!({
+            "documents": documents,
+            "left_out": self.left_out,
+            "invalid": self.invalid,
+            "unreadable": unreadable,
+            "skipped": self.documents,
+            "files": self.files,
+        })
+        .to_string()
+    }
+}
+
+/// The document whose report was the last handed over: the export's notes
+/// on it come next.
+struct Current {
+    place: String,
+    pointer: String,
+    line: Option<usize>,
+    kind: Option<Kind>,
+    /// Its first error, as the JSON report has it (`None`: it is valid).
+    first_error: Option<serde_json::Value>,
+}
+
+impl Current {
+    fn of(name: &str, document: &DocumentReport) -> Self {
+        Current {
+            place: document.place(name),
+            pointer: document.pointer.clone(),
+            line: document.line,
+            kind: document.kind,
+            first_error: document
+                .diagnostics
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+                .and_then(|d| serde_json::to_value(d).ok())
+                .or_else(|| (!document.is_valid()).then_some(serde_json::Value::Null)),
+        }
+    }
+
+    /// Why the export left the document out, when `note` says it did.
+    fn left_out<'n>(&self, note: &'n str) -> Option<&'n str> {
+        note.strip_prefix(self.place.as_str())?
+            .strip_prefix(": ")?
+            .strip_prefix(cardkit_export::LEFT_OUT)?
+            .strip_prefix(": ")
+    }
+}
+
+/// A renderer that hands everything on to `inner`, and keeps each input's
+/// note and error for [`Skipped`].
+struct Noting<'a> {
+    inner: &'a mut dyn Renderer,
+    files: &'a mut Vec<serde_json::Value>,
+}
+
+impl Renderer for Noting<'_> {
+    fn begin_file(&mut self, out: &mut dyn Write, path: &str) -> io::Result<()> {
+        self.inner.begin_file(out, path)
+    }
+
+    fn document(
+        &mut self,
+        out: &mut dyn Write,
+        path: &str,
+        document: &DocumentReport,
+    ) -> io::Result<()> {
+        self.inner.document(out, path, document)
+    }
+
+    fn reading(&mut self, out: &mut dyn Write, path: &str, reading: &Reading) -> io::Result<()> {
+        self.inner.reading(out, path, reading)
+    }
+
+    fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        if (end.note.is_some() || end.error.is_some()) && self.files.len() < KEPT_NOTES {
+            self.files.push(serde_json::json!({
+                "path": path,
+                "note": end.note,
+                "error": end.error,
+            }));
+        }
+        self.inner.end_file(out, path, end)
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
+        self.inner.finish(out, summary)
+    }
 }
 
 /// Validates and exports `source` as `cardkit export` does, into tables
 /// held in Arrow memory, with the GIL released; each table is handed to
 /// pyarrow through the Arrow C data interface.
 #[pyfunction]
-#[pyo3(signature = (source, *, on_invalid="fail", kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="spec", keep_unknown=false, jobs=None, warning_limit=None, error_limit=None, name=None))]
+#[pyo3(signature = (source, *, on_invalid="fail", kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="auto", keep_unknown=false, jobs=None, warning_limit=None, error_limit=None, name=None))]
 #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
 fn read_tables(
     py: Python<'_>,
@@ -764,6 +890,9 @@ fn read_tables(
         status: collected.status,
         notes: collected.notes,
         note_count: collected.note_count,
+        skipped: collected
+            .skipped
+            .to_json(collected.documents, collected.unreadable),
         message: collected.message,
     })
 }
@@ -781,7 +910,12 @@ fn collect_tables(
     let (store, collected) = Tables::new();
     let mut exporter = Exporter::with_store(Box::new(store), on_invalid, jobs);
     exporter.keep_unknown(keep_unknown);
-    let mut renderer = Json::new(settings.warning_filter());
+    let mut json = Json::new(settings.warning_filter());
+    let mut skipped = Skipped::default();
+    let mut renderer = Noting {
+        inner: &mut json,
+        files: &mut skipped.files,
+    };
     // The report is raised with under `fail` only: under the others, the
     // invalid documents' entries are not kept.
     let mut report = Vec::new();
@@ -793,19 +927,47 @@ fn collect_tables(
     };
     let mut notes = Vec::new();
     let mut note_count = 0;
-    let mut run = Run::with_settings(&mut renderer, out, settings).showing(Shown::Invalid);
+    let (mut skipped_documents, mut left_out, mut invalid) = (Vec::new(), 0, 0);
+    let mut run = Run::with_settings(&mut renderer, out, settings)
+        .showing(Shown::Invalid)
+        .wording(keyword);
     let mut check = |name: &str,
                      reader: &mut dyn Read,
                      options: &cardkit::Options,
                      on_document: &mut dyn FnMut(&DocumentReport)| {
-        let noted = |text: &str| {
-            note_count += 1;
-            if notes.len() < KEPT_NOTES {
-                notes.push(text.to_owned());
-            }
+        // Shared by the two callbacks: the export's notes on a document
+        // come right after its report.
+        let current = RefCell::new(None);
+        let watched = |document: &DocumentReport| {
+            *current.borrow_mut() = Some(Current::of(name, document));
+            on_document(document);
         };
         exporter
-            .input(name, reader, options, on_document, noted)
+            .input(name, reader, options, watched, |text: &str| {
+                note_count += 1;
+                if notes.len() < KEPT_NOTES {
+                    notes.push(text.to_owned());
+                }
+                let current = current.borrow();
+                let Some(document) = current.as_ref() else {
+                    return;
+                };
+                let Some(why) = document.left_out(text) else {
+                    return;
+                };
+                left_out += 1;
+                invalid += usize::from(document.first_error.is_some());
+                if skipped_documents.len() < KEPT_NOTES {
+                    skipped_documents.push(serde_json::json!({
+                        "path": name,
+                        "pointer": document.pointer,
+                        "line": document.line,
+                        "kind": document.kind,
+                        "reason": why,
+                        "error": document.first_error,
+                    }));
+                }
+            })
             .map_err(|error| match error {
                 InputError::Read(error) => Failure::Read(error),
                 InputError::Store(error) => Failure::Abort(error.to_string()),
@@ -817,6 +979,9 @@ fn collect_tables(
     })?;
     let (nothing, aborted) = (run.checked_nothing(), run.aborted().map(str::to_owned));
     let (summary, status) = run.finish()?;
+    skipped.documents = skipped_documents;
+    skipped.left_out = left_out;
+    skipped.invalid = invalid;
     let mut collecting = Collecting {
         outcome: "ok",
         tables: Vec::new(),
@@ -824,6 +989,9 @@ fn collect_tables(
         status: status.code(),
         notes,
         note_count,
+        skipped,
+        documents: summary.documents,
+        unreadable: summary.unreadable,
         message: String::new(),
     };
     let mut stop = |outcome, message: String| {
@@ -900,7 +1068,7 @@ fn kind_named(name: &str, argument: &str) -> PyResult<Kind> {
 /// The wire names named by the caller.
 fn names_named(names: &str) -> PyResult<Names> {
     Names::named(names).ok_or_else(|| {
-        PyValueError::new_err(format!("names is {names:?}: expected 'spec' or 'upstream'"))
+        PyValueError::new_err(format!("names is {names:?}: expected 'auto', 'spec' or 'upstream'"))
     })
 }
 
@@ -973,13 +1141,15 @@ fn fields_json(kind: &str, since: Option<&str>, deprecated: bool, names: &str) -
 /// A field of a kind, or a diagnostic code, explained as `cardkit explain
 /// --format json` does: its JSON text.
 #[pyfunction]
-#[pyo3(signature = (kind_or_code, pointer=None))]
-fn explain_json(kind_or_code: &str, pointer: Option<&str>) -> PyResult<String> {
+#[pyo3(signature = (kind_or_code, pointer=None, *, names="auto"))]
+fn explain_json(kind_or_code: &str, pointer: Option<&str>, names: &str) -> PyResult<String> {
+    let names = names_named(names)?;
     let kind = kind_or_code.parse::<Kind>().ok();
     let code = kind_or_code.parse::<Code>().ok();
     match (kind, code, pointer) {
         (Some(kind), _, Some(pointer)) => json_text(serde_json::to_string(
-            &explain(kind, pointer).map_err(|error| PyValueError::new_err(error.to_string()))?,
+            &explain_named(kind, pointer, names)
+                .map_err(|error| PyValueError::new_err(error.to_string()))?,
         )),
         (_, Some(code), None) => json_text(serde_json::to_string(&explain_code(code))),
         (Some(kind), _, None) => Err(PyValueError::new_err(format!(
@@ -1015,6 +1185,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(read_tables, module)?)?;
     module.add_class::<TablesRead>()?;
     module.add("MAX_JOBS", MAX_JOBS)?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
 

@@ -38,7 +38,8 @@ def missing(why: str) -> None:
 
 
 def run_cli(cli: str, args: List[str], stdin: Optional[bytes] = None) -> Dict[str, Any]:
-    """`cardkit validate --format json` with `args`: its report."""
+    """`cardkit validate --format json` with `args`: its report, its notes
+    worded as the package words them."""
     done = subprocess.run(
         [cli, "validate", "--format", "json", "--no-config", "--quiet", *args],
         input=stdin,
@@ -48,7 +49,24 @@ def run_cli(cli: str, args: List[str], stdin: Optional[bytes] = None) -> Dict[st
     assert done.returncode in (0, 1, 2), done.stderr.decode(errors="replace")
     report = json.loads(done.stdout)
     report["status"] = done.returncode
+    for entry in report["files"]:
+        if "note" in entry:
+            entry["note"] = python_worded(entry["note"])
     return report
+
+
+#: The command line's flags in its reports' hints, and the keyword
+#: arguments the package's reports name instead: the one way the two
+#: reports differ.
+KEYWORDS = {"--as-of auto": 'as_of="auto"', "--names upstream": 'names="upstream"'}
+
+
+def python_worded(note: str) -> str:
+    """A note of the command line's report as the package words it."""
+    for flag, keyword in KEYWORDS.items():
+        note = note.replace(flag, keyword)
+    assert "--" not in note, f"a flag with no keyword argument in {note!r}"
+    return note
 
 
 def timeless(report: Dict[str, Any]) -> Dict[str, Any]:

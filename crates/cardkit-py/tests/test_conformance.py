@@ -96,7 +96,7 @@ def test_case_same_from_every_source(path: pathlib.Path) -> None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return
-    assert timeless(cardkit.validate(text, name=str(path), **kwargs).to_dict()) == expected
+    assert timeless(cardkit.validate(text=text, name=str(path), **kwargs).to_dict()) == expected
 
 
 CORPUS_FILES = sorted(CORPUS.rglob("*.json")) if CORPUS.is_dir() else []

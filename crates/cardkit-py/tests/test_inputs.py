@@ -50,12 +50,12 @@ def test_sources_agree() -> None:
         data,
         bytearray(data),
         memoryview(data),
-        data.decode(),
         io.BytesIO(data),
         gzip.compress(data),
         io.BytesIO(gzip.compress(data)),
     ):
         assert renamed(cardkit.validate(source).to_dict(), "x") == expected, type(source)
+    assert renamed(cardkit.validate(text=data.decode()).to_dict(), "x") == expected
 
 
 def test_compressed_file(tmp_path: pathlib.Path) -> None:
@@ -79,7 +79,7 @@ def test_names() -> None:
     with open(SET, "rb") as file:
         assert cardkit.validate(file).files[0].path == str(SET)
     assert cardkit.validate(io.BytesIO(b"{}")).files[0].path == "<stream>"
-    assert cardkit.validate("{}").files[0].path == "<str>"
+    assert cardkit.validate(text="{}").files[0].path == "<str>"
 
 
 @pytest.mark.parametrize(
@@ -120,7 +120,7 @@ def test_bad_sources_raise() -> None:
 def test_text_that_is_not_unicode_raises_value_error() -> None:
     # A lone surrogate cannot be UTF-8: UnicodeEncodeError, a ValueError.
     with pytest.raises(ValueError):
-        cardkit.validate('{"name": "\udc80"}')
+        cardkit.validate(text='{"name": "\udc80"}')
 
 
 def test_file_object_exception_raised_again() -> None:
@@ -214,7 +214,7 @@ def test_hostile_input_never_crashes(expression: str, jobs: int) -> None:
         f"data = {expression}\n"
         f"report = cardkit.validate(data, jobs={jobs})\n"
         "assert report.status in (1, 2), report.to_dict()\n"
-        f"text = cardkit.validate(data.decode('latin-1'), jobs={jobs})\n"
+        f"text = cardkit.validate(text=data.decode('latin-1'), jobs={jobs})\n"
         "print(report.status)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300)

@@ -176,12 +176,15 @@ def test_same_tables_from_every_source(catalog: pathlib.Path) -> None:
     expected = cardkit.read_tables(catalog)
     data = catalog.read_bytes()
     with open(catalog, "rb") as file:
-        sources = [data, data.decode(), file, [catalog]]
-        for source in sources:
-            got = cardkit.read_tables(source, name=str(catalog))
-            assert list(got) == list(expected)
-            for name in expected:
-                assert got[name].equals(expected[name]), (type(source), name)
+        reads = [
+            cardkit.read_tables(source, name=str(catalog))
+            for source in (data, file, [catalog], str(catalog), [str(catalog)])
+        ]
+    reads.append(cardkit.read_tables(text=data.decode(), name=str(catalog)))
+    for got in reads:
+        assert list(got) == list(expected)
+        for name in expected:
+            assert got[name].equals(expected[name]), name
 
 
 def test_same_tables_whatever_the_jobs(catalog: pathlib.Path) -> None:
@@ -248,8 +251,8 @@ def test_keep_unknown_fills_extra() -> None:
     document = cardkit.dummy("set")
     document["price"] = 3
     source = json.dumps(document)
-    assert cardkit.read_tables(source)["sets"].column("extra").to_pylist() == [None]
-    extra = cardkit.read_tables(source, keep_unknown=True)["sets"].column("extra").to_pylist()
+    assert cardkit.read_tables(text=source)["sets"].column("extra").to_pylist() == [None]
+    extra = cardkit.read_tables(text=source, keep_unknown=True)["sets"].column("extra").to_pylist()
     assert [json.loads(e) for e in extra] == [{"price": 3}]
 
 
@@ -291,7 +294,7 @@ def test_bad_sources_are_refused(tmp_path: pathlib.Path) -> None:
 
 
 def test_a_template_is_out_of_scope() -> None:
-    template = json.dumps(cardkit.dummy("template"))
+    template = cardkit.dummy("template")
     with pytest.raises(cardkit.InvalidDocumentsError) as raised:
         cardkit.read_tables(template)
     assert "out of the export's scope" in raised.value.notes[0]
@@ -308,3 +311,76 @@ def test_pandas_and_duckdb_read_the_tables(catalog: pathlib.Path) -> None:
     counted = duckdb.sql("SELECT parent_set_code, count(*) AS n FROM cards GROUP BY parent_set_code ORDER BY parent_set_code").fetchall()
     by_pandas = sorted(frame.groupby("parent_set_code").size().items())
     assert counted == [(code, n) for code, n in by_pandas]
+
+
+def test_skip_returns_what_it_skipped_and_warns_once() -> None:
+    source = lines(valid_set("AAA"), invalid_set(), valid_set("CCC"))
+    with pytest.warns(cardkit.SkippedWarning) as warned:
+        tables = cardkit.read_tables(source, on_invalid="skip", name="sets.jsonl")
+    assert len(warned) == 1
+    message = str(warned[0].message)
+    assert "left out 1 of 3 documents (1 invalid)" in message
+    assert isinstance(tables, dict) and tables["sets"].num_rows == 2
+    skipped = tables.skipped
+    assert skipped and (skipped.document_count, skipped.invalid_count, skipped.read_count) == (1, 1, 3)
+    [document] = skipped.documents
+    assert (document.path, document.line, document.kind) == ("sets.jsonl", 2, "set")
+    assert document.reason == "it is invalid"
+    assert document.error is not None and document.error.severity == "error"
+    first = cardkit.validate(invalid_set(), kind="set").diagnostics[0]
+    assert (document.error.code, document.error.pointer) == (first.code, first.pointer)
+    # The warning names the first reason.
+    assert document.error.code in message and "sets.jsonl:2" in message
+
+
+def test_skip_says_why_a_valid_document_is_left_out(recwarn: pytest.WarningsRecorder) -> None:
+    tables = cardkit.read_tables(cardkit.dummy("template"), on_invalid="skip")
+    [document] = tables.skipped.documents
+    assert document.error is None and "out of the export's scope" in document.reason
+    assert tables.skipped.invalid_count == 0
+    assert len(recwarn.list) == 1 and "out of the export's scope" in str(recwarn.list[0].message)
+
+
+def test_an_unreadable_input_skipped_is_named(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "good.json").write_bytes(valid_set("AAA"))
+    (tmp_path / "broken.json.gz").write_bytes(b"\x1f\x8b\x08\x00 not gzip")
+    with pytest.warns(cardkit.SkippedWarning, match="1 input that could not be read"):
+        tables = cardkit.read_tables(str(tmp_path), on_invalid="skip")
+    [(path, why)] = tables.skipped.unreadable
+    assert path == str(tmp_path / "broken.json.gz") and why
+    assert tables.skipped.unreadable_count == 1 and tables.skipped.document_count == 0
+
+
+def test_nothing_skipped_warns_nothing() -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tables = cardkit.read_tables(valid_set("AAA"), on_invalid="skip")
+    assert not tables.skipped and tables.skipped.documents == []
+
+
+def test_published_sets_skipped_say_why_and_how_to_read_them() -> None:
+    raw = SHARED / "corpus" / "raw" / "set" / "jsonsets_LEA.json"
+    if not raw.exists():
+        missing(f"no published set at {raw}")
+    with pytest.warns(cardkit.SkippedWarning) as warned:
+        tables = cardkit.read_tables(str(raw), on_invalid="skip")
+    assert len(warned) == 1 and 'names="upstream"' in str(warned[0].message)
+    [document] = tables.skipped.documents
+    assert document.path == str(raw) and document.error is not None
+    assert document.note is not None and 'names="upstream"' in document.note
+
+
+def test_extra_as_text_is_plain_strings() -> None:
+    document = cardkit.dummy("set")
+    document["price"] = 3
+    tables = cardkit.read_tables(document, keep_unknown=True)
+    assert isinstance(tables["sets"].schema.field("extra").type, pa.BaseExtensionType)
+    plain = tables.extra_as_text()
+    assert plain.skipped is tables.skipped and list(plain) == list(tables)
+    for name, table in plain.items():
+        assert not any(isinstance(f.type, pa.BaseExtensionType) for f in table.schema), name
+        assert table.num_rows == tables[name].num_rows
+    extra = plain["sets"].column("extra")
+    assert extra.type == pa.string() and json.loads(extra[0].as_py()) == {"price": 3}

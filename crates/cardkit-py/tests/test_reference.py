@@ -57,7 +57,7 @@ def test_dummy_as_the_command_line(cli: str, kind: str) -> None:
 def test_dummy_is_valid() -> None:
     assert cardkit.dummy() == cardkit.dummy("template")
     for kind in KINDS:
-        assert cardkit.validate(json.dumps(cardkit.dummy(kind)), kind=kind).valid, kind
+        assert cardkit.validate(cardkit.dummy(kind), kind=kind).valid, kind
 
 
 @pytest.mark.parametrize(

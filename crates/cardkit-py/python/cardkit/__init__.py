@@ -8,7 +8,7 @@ Example::
 
     import cardkit
 
-    report = cardkit.validate(pathlib.Path("LEA.json.gz"), kind="set")
+    report = cardkit.validate("LEA.json.gz", kind="set")
     if not report.valid:
         for file in report.files:
             for document in file.documents:
@@ -18,11 +18,14 @@ Example::
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
+import pathlib
+import warnings
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, BinaryIO, Dict, Iterator, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
 
 from . import _native
 
@@ -33,6 +36,10 @@ __all__ = [
     "validate",
     "iter_documents",
     "read_tables",
+    "Tables",
+    "Skipped",
+    "SkippedDocument",
+    "SkippedWarning",
     "InvalidDocumentsError",
     "schema",
     "fields",
@@ -43,12 +50,34 @@ __all__ = [
     "DocumentReport",
     "Diagnostic",
     "MAX_JOBS",
+    "Source",
 ]
+
+#: The package's version: the cardkit release it was built from.
+__version__: str = _native.__version__
 
 #: The most threads ``jobs`` may ask for.
 MAX_JOBS: int = _native.MAX_JOBS
 
-Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", BinaryIO]
+#: What the functions that validate take: a path (``str`` or
+#: ``os.PathLike``), a list of paths, ``bytes``, a binary file object, or a
+#: parsed document (``dict``, ``list``). A document's text goes as ``text=``.
+Source = Union[
+    str,
+    "os.PathLike[str]",
+    bytes,
+    bytearray,
+    memoryview,
+    BinaryIO,
+    Dict[str, Any],
+    List[Any],
+    Tuple[Union[str, "os.PathLike[str]"], ...],
+]
+
+
+def __dir__() -> List[str]:
+    # The public API only: not the modules and names the package uses.
+    return sorted([*__all__, "__version__"])
 
 
 @dataclass(frozen=True)
@@ -128,15 +157,20 @@ class DocumentReport:
 
 @dataclass(frozen=True)
 class FileReport:
-    """One input: its ``path`` (``<bytes>``, ``<str>`` or the file object's
-    name for inputs without one), its documents, and ``error`` when it could
-    not be read to its end."""
+    """One input: its ``path`` (``<bytes>``, ``<str>``, ``<dict>``,
+    ``<list>`` or the file object's name for inputs without one), its
+    documents, ``error`` when it could not be read to its end, and ``note``
+    when the report says how it was checked or hints at an option
+    (``"checked as of v5.2.0, the version its meta.version declares
+    (5.2.0+20220425)"``; ``"... read them as those fields with
+    names=\"upstream\""``)."""
 
     path: str
     documents: List[DocumentReport]
     valid: bool
     error: Optional[str]
     raw: Dict[str, Any] = field(repr=False, compare=False)
+    note: Optional[str] = None
 
     @classmethod
     def _from(cls, entry: Dict[str, Any]) -> "FileReport":
@@ -146,6 +180,7 @@ class FileReport:
             valid=bool(entry.get("valid")),
             error=entry.get("error"),
             raw=entry,
+            note=entry.get("note"),
         )
 
 
@@ -196,31 +231,93 @@ class Report:
         )
 
 
-def _checked_source(source: Any) -> Any:
-    """Refuses, with the reason, what cannot be read as a source."""
+def _checked_source(source: Any, text: Optional[str], name: Optional[str]) -> Tuple[Any, Optional[str]]:
+    """What the native module reads for ``source`` or ``text`` (a ``str``
+    there is a document's text, a path is an ``os.PathLike``), and the name
+    of a source without a path; refuses, with the reason, what cannot be
+    read."""
+    if text is not None:
+        if source is not None:
+            raise TypeError("give a source or text=, not both")
+        if not isinstance(text, str):
+            raise TypeError(
+                f"text is a {type(text).__name__}: expected str (give bytes as the source)"
+            )
+        return text, name
+    if source is None:
+        raise TypeError(
+            "nothing to read: give a source (a path, bytes, a file object, a dict or a list) or text="
+        )
+    if isinstance(source, str):
+        return _existing_path(source), name
     if isinstance(source, memoryview):
-        return source.tobytes()
+        return source.tobytes(), name
+    if isinstance(source, (bytes, bytearray, os.PathLike)):
+        return source, name
+    if isinstance(source, dict):
+        return _serialised(source), name or "<dict>"
+    if isinstance(source, (list, tuple)):
+        if not source:
+            raise ValueError(f"source is an empty {type(source).__name__}: give a path")
+        if all(isinstance(item, (str, os.PathLike)) for item in source):
+            return [_existing_path(p) if isinstance(p, str) else p for p in source], name
+        if isinstance(source, tuple):
+            raise TypeError(
+                f"source is a tuple holding a {_first_not_path(source)}: a tuple holds paths (str or os.PathLike)"
+            )
+        return _serialised(source), name or "<list>"
     if isinstance(source, io.TextIOBase):
         raise TypeError(
             "source is a text file object: open it in binary mode ('rb')"
         )
-    if not isinstance(source, (bytes, bytearray, str, os.PathLike)) and hasattr(
-        source, "read"
-    ):
-        if getattr(source, "closed", False):
-            raise ValueError("source is a closed file")
-    return source
+    if hasattr(source, "read") and getattr(source, "closed", False):
+        raise ValueError("source is a closed file")
+    return source, name
+
+
+def _existing_path(path: str) -> pathlib.Path:
+    """A path given as a ``str``, which must exist (``-`` is no standard
+    input here): one that does not is named, with a word for JSON text
+    given where a path goes."""
+    if os.path.exists(path):
+        return pathlib.Path(path)
+    if path.lstrip()[:1] in ("{", "["):
+        shown = path if len(path) <= 60 else path[:57] + "..."
+        raise FileNotFoundError(
+            errno.ENOENT,
+            "No such file or directory (a str is a path; to validate text, pass text=...)",
+            shown,
+        )
+    raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+
+
+def _first_not_path(items: Any) -> str:
+    return next(type(i).__name__ for i in items if not isinstance(i, (str, os.PathLike)))
+
+
+def _serialised(document: Any) -> str:
+    """A parsed document as JSON text, in one line (the report's lines and
+    columns are in it)."""
+    try:
+        return json.dumps(document, ensure_ascii=False)
+    except TypeError as error:
+        kind = type(document).__name__
+        raise TypeError(
+            f"source is a {kind} that cannot be JSON ({error}): a list holds paths "
+            "(str or os.PathLike) or a parsed document's values"
+        ) from None
 
 
 def validate(
-    source: Source,
+    source: Optional[Source] = None,
     *,
+    text: Optional[str] = None,
     kind: str = "auto",
     as_of: Optional[str] = None,
     strict_version: bool = False,
     deny_unknown_fields: bool = False,
     warn_deprecated: bool = False,
-    names: str = "spec",
+    names: str = "auto",
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
@@ -235,31 +332,44 @@ def validate(
     Args:
         source: what to validate.
 
+            - ``str`` or ``os.PathLike``: a path, as ``cardkit validate
+              PATH`` takes it: a file, read streaming and decoded when
+              compressed (gzip, zstd, xz, bzip2; ``.jsonl``/``.ndjson`` are
+              JSON Lines); a directory, searched for documents as the
+              command line does; a zip archive. A list (or tuple) of paths
+              is read in turn, as ``cardkit validate PATH...``.
             - ``bytes`` (or ``bytearray``, ``memoryview``): a document, a
-              catalog or JSON Lines, compressed (gzip, zstd, xz, bzip2) or not.
-            - ``str``: a document's text (give a path as ``pathlib.Path``).
-            - ``os.PathLike``: a file, read streaming and decoded when
-              compressed (``.jsonl``/``.ndjson`` are JSON Lines); a directory,
-              searched for documents as the command line does; a zip archive.
+              catalog or JSON Lines, compressed or not.
             - a binary file object: read by its ``read(n)``.
+            - ``dict`` or ``list``: a parsed document (or an array of
+              documents), serialised as JSON in one line and validated: the
+              report's pointers are the value's own, but its lines, columns
+              and offsets are in that serialisation, not in any file the
+              value came from. A float NaN or infinity is not JSON: it is
+              reported where it stands.
+        text: a document's text (a catalog, JSON Lines...), instead of
+            ``source``.
         kind: ``"auto"`` (each document's kind told from its members),
             ``"template"``, ``"card"``, ``"set"`` or ``"migration"``.
-        as_of: validate as consumers of this version of the format see the
-            documents (``"v5.0.0"``): newer fields are ``newer_field``
-            warnings and not required; ``"auto"``: as of the version each
-            file's ``meta.version`` declares.
+        as_of: ``None`` or ``"auto"`` (the default): each file as of the
+            version its ``meta.version`` declares (the latest when it
+            declares none); ``"latest"``: as of the latest version; a
+            version (``"v5.0.0"``): as consumers of it see the documents,
+            newer fields ``newer_field`` warnings and not required.
         strict_version: with ``as_of``, newer fields are errors.
         deny_unknown_fields: members the spec does not define are errors.
         warn_deprecated: deprecated fields present are reported.
-        names: ``"spec"`` (the spec's names) or ``"upstream"`` (the
-            publishers' names, such as ``keyruneCode``).
+        names: ``"auto"`` (the default: each document under the names it
+            uses, told from its members), ``"spec"`` (the spec's names) or
+            ``"upstream"`` (the publishers' names, such as ``keyruneCode``).
         jobs: threads validating (1 to ``MAX_JOBS``); default one per core.
             The report is the same whatever the number.
         warning_limit: warnings of each kind shown before the rest are only
             counted (``0``: all); default 3, as the command line.
         error_limit: errors of each kind shown (``0`` or ``None``: all).
         name: the ``path`` the report gives a source that has none
-            (default ``<bytes>``, ``<str>``, or the file object's ``name``).
+            (default ``<bytes>``, ``<str>`` for ``text``, ``<dict>``,
+            ``<list>``, or the file object's ``name``).
 
     Returns:
         The :class:`Report`; ``report.to_dict()`` equals the command line's
@@ -267,24 +377,32 @@ def validate(
 
     Raises:
         ValueError: a bad ``kind``, ``as_of``, ``names`` or ``jobs``, or
-            ``strict_version`` without ``as_of``; a closed file object; a
-            ``str`` that cannot be UTF-8 (``UnicodeEncodeError``: a lone
-            surrogate).
-        TypeError: a source of another type, or a text-mode file object.
+            ``strict_version`` without ``as_of``; a closed file object; an
+            empty list; text that cannot be UTF-8 (``UnicodeEncodeError``: a
+            lone surrogate).
+        TypeError: a source of another type, both ``source`` and ``text``
+            or neither, a ``dict`` or ``list`` that cannot be JSON, or a
+            text-mode file object.
         OSError: a path that cannot be opened (``FileNotFoundError``,
-            ``PermissionError``...). A file object's own exception is raised
-            again as it was.
+            ``PermissionError``...); a ``str`` that names nothing raises
+            ``FileNotFoundError`` naming it. A file object's own exception
+            is raised again as it was.
+
+    A ``str`` is a path, as pandas, pyarrow, polars and DuckDB take it (it
+    was read as a document's text before: pass that as ``text=``).
 
     Example:
         >>> import cardkit
-        >>> report = cardkit.validate(b'{"code": "LEA"}', kind="card")
+        >>> report = cardkit.validate(text='{"code": "LEA"}', kind="card")
         >>> report.valid
         False
         >>> report.diagnostics[0].code
         'missing_field'
+        >>> cardkit.validate({"code": "LEA"}, kind="card").files[0].path
+        '<dict>'
     """
-    source = _checked_source(source)
-    text, status = _native.validate_json(
+    source, name = _checked_source(source, text, name)
+    json_text, status = _native.validate_json(
         source,
         kind=kind,
         as_of=as_of,
@@ -297,7 +415,7 @@ def validate(
         error_limit=error_limit,
         name=name,
     )
-    return Report(json.loads(text), status)
+    return Report(json.loads(json_text), status)
 
 
 def schema(
@@ -366,7 +484,9 @@ def fields(
     )
 
 
-def explain(kind_or_code: str, pointer: Optional[str] = None) -> Dict[str, Any]:
+def explain(
+    kind_or_code: str, pointer: Optional[str] = None, *, names: str = "auto"
+) -> Dict[str, Any]:
     """A field of a kind, or a diagnostic code, in plain words, as
     ``cardkit explain --format json`` gives it.
 
@@ -376,6 +496,10 @@ def explain(kind_or_code: str, pointer: Optional[str] = None) -> Dict[str, Any]:
         pointer: the field's JSON Pointer (``"/cards/0/uuid"``, items by
             index or ``*``; from the document's root or the file's, as
             reports give it) or its ``Model.field`` (``"CardSet.uuid"``).
+        names: the names the field is given in, as :func:`validate` reads
+            documents: ``"auto"`` (the default) and ``"upstream"`` take the
+            publishers' names (``"Set.keyruneCode"``) as the fields they are
+            read as; ``"spec"`` only the spec's.
 
     Raises:
         ValueError: neither a kind nor a code, a kind without a pointer, a
@@ -385,7 +509,7 @@ def explain(kind_or_code: str, pointer: Optional[str] = None) -> Dict[str, Any]:
         >>> cardkit.explain("missing_field")["code"]
         'missing_field'
     """
-    return json.loads(_native.explain_json(kind_or_code, pointer))
+    return json.loads(_native.explain_json(kind_or_code, pointer, names=names))
 
 
 def dummy(kind: str = "template") -> Dict[str, Any]:
@@ -400,21 +524,22 @@ def dummy(kind: str = "template") -> Dict[str, Any]:
         ValueError: a bad kind.
 
     Example:
-        >>> cardkit.validate(json.dumps(cardkit.dummy("set")), kind="set").valid
+        >>> cardkit.validate(cardkit.dummy("set"), kind="set").valid
         True
     """
     return json.loads(_native.dummy_json(kind))
 
 
 def iter_documents(
-    source: Source,
+    source: Optional[Source] = None,
     *,
+    text: Optional[str] = None,
     kind: str = "auto",
     as_of: Optional[str] = None,
     strict_version: bool = False,
     deny_unknown_fields: bool = False,
     warn_deprecated: bool = False,
-    names: str = "spec",
+    names: str = "auto",
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
@@ -431,6 +556,7 @@ def iter_documents(
 
     Args:
         source: as for :func:`validate`.
+        text: as for :func:`validate`.
         kind: as for :func:`validate`.
         as_of: as for :func:`validate`.
         strict_version: as for :func:`validate`.
@@ -449,11 +575,11 @@ def iter_documents(
             exception is raised again.
 
     Example:
-        >>> lines = b'{"name": "a"}\n{"name": "b"}\n'
-        >>> [d.line for d in cardkit.iter_documents(lines, kind="card")]
+        >>> lines = '{"name": "a"}\n{"name": "b"}\n'
+        >>> [d.line for d in cardkit.iter_documents(text=lines, kind="card")]
         [1, 2]
     """
-    source = _checked_source(source)
+    source, name = _checked_source(source, text, name)
     stream = _native.iter_documents_json(
         source,
         kind=kind,
@@ -491,16 +617,172 @@ class InvalidDocumentsError(ValueError):
         self.note_count = note_count
 
 
+@dataclass(frozen=True)
+class SkippedDocument:
+    """A document :func:`read_tables` left out of its tables: its input's
+    ``path``, its ``pointer`` and ``line`` there, its ``kind``, ``reason``
+    (why, as ``cardkit export`` says it: ``"it is invalid"``, ``"templates
+    are out of the export's scope"``...), ``error`` (its first error, when
+    it is invalid) and ``note`` (its input's note, as
+    :attr:`FileReport.note`: how it was checked, or an option that would
+    read it, such as ``names="upstream"``)."""
+
+    path: str
+    pointer: str
+    line: Optional[int]
+    kind: Optional[str]
+    reason: str
+    error: Optional[Diagnostic]
+    note: Optional[str] = None
+
+    def __str__(self) -> str:
+        place = self.path if self.line is None else f"{self.path}:{self.line}"
+        if self.pointer:
+            place += f" {self.pointer}"
+        if self.error is None:
+            return f"{place}: {self.reason}"
+        error = self.error
+        return f"{place}: {error.code} at {error.pointer or '/'}: {error.message}"
+
+
+class Skipped:
+    """What :func:`read_tables` left out of its tables, and why (empty under
+    ``on_invalid="fail"``, which reads everything or raises).
+
+    Attributes:
+        documents: the documents left out, the first 100, in the order
+            read (:class:`SkippedDocument`).
+        document_count: how many documents were left out in all;
+            ``invalid_count`` of them were invalid (the others cannot be
+            exported: out of the export's scope, or with values that cannot
+            be stored).
+        read_count: how many documents were read in all.
+        unreadable: the inputs that could not be read (to their end), the
+            first 100: each ``(path, why)``; ``unreadable_count`` counts all.
+        notes: each input's note by its path (the first 100), as
+            :attr:`FileReport.note`.
+    """
+
+    __slots__ = (
+        "documents",
+        "document_count",
+        "invalid_count",
+        "read_count",
+        "unreadable",
+        "unreadable_count",
+        "notes",
+    )
+
+    def __init__(self, read: Dict[str, Any]) -> None:
+        files = read.get("files", [])
+        self.notes: Dict[str, str] = {f["path"]: f["note"] for f in files if f.get("note")}
+        self.unreadable: List[Tuple[str, str]] = [
+            (f["path"], f["error"]) for f in files if f.get("error")
+        ]
+        self.unreadable_count: int = read.get("unreadable", 0)
+        self.document_count: int = read.get("left_out", 0)
+        self.invalid_count: int = read.get("invalid", 0)
+        self.read_count: int = read.get("documents", 0)
+        self.documents: List[SkippedDocument] = [
+            SkippedDocument(
+                path=d["path"],
+                pointer=d.get("pointer", ""),
+                line=d.get("line"),
+                kind=d.get("kind"),
+                reason=d.get("reason", ""),
+                error=Diagnostic._from(d["error"]) if d.get("error") else None,
+                note=self.notes.get(d["path"]),
+            )
+            for d in read.get("skipped", [])
+        ]
+
+    def __bool__(self) -> bool:
+        return bool(self.document_count or self.unreadable_count)
+
+    def summary(self) -> str:
+        """What was left out, and the first reason, in one line."""
+        left = (
+            f"left out {self.document_count} of {_counted(self.read_count, 'document')} "
+            f"({self.invalid_count} invalid)"
+        )
+        if self.unreadable_count:
+            left += f" and {_counted(self.unreadable_count, 'input')} that could not be read"
+        if self.documents:
+            first = self.documents[0]
+            left += f"; the first: {first}"
+            if first.note:
+                left += f" (note: {first.note})"
+        elif self.unreadable:
+            path, why = self.unreadable[0]
+            left += f"; the first: {path}: {why}"
+        return left
+
+    def __repr__(self) -> str:
+        return (
+            f"<cardkit.Skipped documents={self.document_count} invalid={self.invalid_count} "
+            f"unreadable={self.unreadable_count}>"
+        )
+
+
+def _counted(count: int, what: str) -> str:
+    return f"{count} {what}" if count == 1 else f"{count} {what}s"
+
+
+class SkippedWarning(UserWarning):
+    """Warned once by :func:`read_tables` when it left documents or inputs
+    out of its tables (``on_invalid="skip"`` or ``"keep"``): the counts and
+    the first reason; the returned tables' ``skipped`` has the rest."""
+
+
+class Tables(Dict[str, "pyarrow.Table"]):
+    """What :func:`read_tables` returns: a ``dict`` from each table's name to
+    its ``pyarrow.Table``, with ``skipped``, the :class:`Skipped` report of
+    what was left out of them and why."""
+
+    skipped: Skipped
+
+    def __init__(self, tables: Any = (), skipped: Optional[Skipped] = None) -> None:
+        super().__init__(tables)
+        self.skipped = skipped if skipped is not None else Skipped({})
+
+    def extra_as_text(self) -> "Tables":
+        """The same tables with their ``extra`` column as plain text: its
+        JSON in Arrow's ``string``, the storage of the ``arrow.json``
+        extension type it has, for readers that do not take extension types
+        (``polars.from_arrow``, Spark). No value is copied.
+
+        Example:
+            >>> tables = cardkit.read_tables(cardkit.dummy("set")).extra_as_text()
+            >>> str(tables["sets"].schema.field("extra").type)
+            'string'
+        """
+        import pyarrow
+
+        plain = {}
+        for name, table in self.items():
+            columns = [
+                pyarrow.chunked_array(
+                    [chunk.storage for chunk in column.chunks], type=column.type.storage_type
+                )
+                if isinstance(column.type, pyarrow.BaseExtensionType)
+                else column
+                for column in table.columns
+            ]
+            plain[name] = pyarrow.table(columns, names=table.column_names)
+        return Tables(plain, self.skipped)
+
+
 def read_tables(
-    source: Union[Source, Sequence["os.PathLike[str]"]],
+    source: Optional[Source] = None,
     *,
+    text: Optional[str] = None,
     on_invalid: str = "fail",
     kind: str = "auto",
     as_of: Optional[str] = None,
     strict_version: bool = False,
     deny_unknown_fields: bool = False,
     warn_deprecated: bool = False,
-    names: str = "spec",
+    names: str = "auto",
     keep_unknown: bool = False,
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
@@ -523,16 +805,18 @@ def read_tables(
     files' Hive partition (``--build``), and a read has one build.
 
     Args:
-        source: as for :func:`validate` (a path, ``bytes``, a document's
-            text, a binary file object), or a list of paths, read in turn
-            as ``cardkit export PATH...`` reads them.
+        source: as for :func:`validate` (a path or a list of paths, read in
+            turn as ``cardkit export PATH...`` reads them; ``bytes``, a
+            binary file object, a parsed ``dict`` or ``list``).
+        text: as for :func:`validate`.
         on_invalid: what is done with a document that is invalid or cannot
             be exported, as ``cardkit export --on-invalid``: ``"fail"`` (the
             default) reads nothing and raises
             :class:`InvalidDocumentsError`; ``"skip"`` leaves it out;
             ``"keep"`` reads it too, its invalid or missing values NULL. An
             input that cannot be read raises under ``"fail"``, and is left
-            out under the others.
+            out under the others. What is left out is in the result's
+            ``skipped``, and warned once (:class:`SkippedWarning`).
         kind: as for :func:`validate`; templates and cards are out of the
             export's scope (they are left out, or fail the read).
         as_of: as for :func:`validate`.
@@ -553,9 +837,11 @@ def read_tables(
             path, in the ``meta`` table's ``input`` column and the report.
 
     Returns:
-        A dict from each table's name (``"sets"``, ``"cards"``, ``"meta"``...)
-        to its ``pyarrow.Table``, every table of the layout, in its order
-        (tables the documents make no rows of are empty).
+        :class:`Tables`: a dict from each table's name (``"sets"``,
+        ``"cards"``, ``"meta"``...) to its ``pyarrow.Table``, every table of
+        the layout, in its order (tables the documents make no rows of are
+        empty); its ``skipped`` (:class:`Skipped`) says which documents and
+        inputs were left out and why.
 
     Raises:
         InvalidDocumentsError: under ``on_invalid="fail"``, an invalid or
@@ -568,15 +854,16 @@ def read_tables(
         ImportError: pyarrow is not installed.
 
     Example:
-        >>> tables = cardkit.read_tables(json.dumps(cardkit.dummy("set")), name="set.json")
+        >>> tables = cardkit.read_tables(cardkit.dummy("set"), name="set.json")
         >>> tables["sets"].num_rows, tables["meta"].column("input").to_pylist()
         (1, ['set.json'])
-        >>> cards = cardkit.read_tables(pathlib.Path("sets/"), on_invalid="skip")["cards"]  # doctest: +SKIP
-        >>> cards.to_pandas().groupby("set_code").size()  # doctest: +SKIP
+        >>> tables = cardkit.read_tables("sets/", on_invalid="skip")  # doctest: +SKIP
+        >>> tables.skipped.document_count, tables.skipped.documents[0].error  # doctest: +SKIP
+        >>> tables["cards"].to_pandas().groupby("set_code").size()  # doctest: +SKIP
     """
     import pyarrow  # noqa: F401  (the tables are made by pyarrow: it is needed)
 
-    source = _checked_source(source)
+    source, name = _checked_source(source, text, name)
     read = _native.read_tables(
         source,
         on_invalid=on_invalid,
@@ -593,7 +880,10 @@ def read_tables(
         name=name,
     )
     if read.outcome == "ok":
-        return dict(read.tables)
+        skipped = Skipped(json.loads(read.skipped))
+        if skipped:
+            warnings.warn(f"read_tables {skipped.summary()}", SkippedWarning, stacklevel=2)
+        return Tables(read.tables, skipped)
     if read.outcome in ("invalid", "unreadable"):
         report = Report(json.loads(read.report), read.status)
         raise InvalidDocumentsError(read.message, report, list(read.notes), read.note_count)

@@ -3,7 +3,7 @@ reference functions take and give."""
 
 import os
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Sequence, Union
+from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
 
 import pyarrow  # type: ignore[import-untyped]
 
@@ -11,6 +11,10 @@ __all__ = [
     "validate",
     "iter_documents",
     "read_tables",
+    "Tables",
+    "Skipped",
+    "SkippedDocument",
+    "SkippedWarning",
     "InvalidDocumentsError",
     "schema",
     "fields",
@@ -21,11 +25,25 @@ __all__ = [
     "DocumentReport",
     "Diagnostic",
     "MAX_JOBS",
+    "Source",
 ]
 
-Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", BinaryIO]
+Source = Union[
+    str,
+    os.PathLike[str],
+    bytes,
+    bytearray,
+    memoryview,
+    BinaryIO,
+    Dict[str, Any],
+    List[Any],
+    Tuple[Union[str, os.PathLike[str]], ...],
+]
 
+__version__: str
 MAX_JOBS: int
+
+def __dir__() -> List[str]: ...
 
 @dataclass(frozen=True)
 class Diagnostic:
@@ -60,6 +78,7 @@ class FileReport:
     valid: bool
     error: Optional[str]
     raw: Dict[str, Any]
+    note: Optional[str] = None
 
 class Report:
     status: int
@@ -76,28 +95,30 @@ class Report:
     def to_dict(self) -> Dict[str, Any]: ...
 
 def validate(
-    source: Source,
+    source: Optional[Source] = None,
     *,
+    text: Optional[str] = None,
     kind: str = "auto",
     as_of: Optional[str] = None,
     strict_version: bool = False,
     deny_unknown_fields: bool = False,
     warn_deprecated: bool = False,
-    names: str = "spec",
+    names: str = "auto",
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
     name: Optional[str] = None,
 ) -> Report: ...
 def iter_documents(
-    source: Source,
+    source: Optional[Source] = None,
     *,
+    text: Optional[str] = None,
     kind: str = "auto",
     as_of: Optional[str] = None,
     strict_version: bool = False,
     deny_unknown_fields: bool = False,
     warn_deprecated: bool = False,
-    names: str = "spec",
+    names: str = "auto",
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
@@ -118,7 +139,9 @@ def fields(
     *,
     names: str = "spec",
 ) -> List[Dict[str, Any]]: ...
-def explain(kind_or_code: str, pointer: Optional[str] = None) -> Dict[str, Any]: ...
+def explain(
+    kind_or_code: str, pointer: Optional[str] = None, *, names: str = "auto"
+) -> Dict[str, Any]: ...
 def dummy(kind: str = "template") -> Dict[str, Any]: ...
 
 class InvalidDocumentsError(ValueError):
@@ -127,19 +150,49 @@ class InvalidDocumentsError(ValueError):
     note_count: int
     def __init__(self, message: str, report: Report, notes: List[str], note_count: int) -> None: ...
 
+@dataclass(frozen=True)
+class SkippedDocument:
+    path: str
+    pointer: str
+    line: Optional[int]
+    kind: Optional[str]
+    reason: str
+    error: Optional[Diagnostic]
+    note: Optional[str] = None
+
+class Skipped:
+    documents: List[SkippedDocument]
+    document_count: int
+    invalid_count: int
+    read_count: int
+    unreadable: List[Tuple[str, str]]
+    unreadable_count: int
+    notes: Dict[str, str]
+    def __init__(self, read: Dict[str, Any]) -> None: ...
+    def __bool__(self) -> bool: ...
+    def summary(self) -> str: ...
+
+class SkippedWarning(UserWarning): ...
+
+class Tables(Dict[str, pyarrow.Table]):
+    skipped: Skipped
+    def __init__(self, tables: Any = (), skipped: Optional[Skipped] = None) -> None: ...
+    def extra_as_text(self) -> Tables: ...
+
 def read_tables(
-    source: Union[Source, Sequence[os.PathLike[str]]],
+    source: Optional[Source] = None,
     *,
+    text: Optional[str] = None,
     on_invalid: str = "fail",
     kind: str = "auto",
     as_of: Optional[str] = None,
     strict_version: bool = False,
     deny_unknown_fields: bool = False,
     warn_deprecated: bool = False,
-    names: str = "spec",
+    names: str = "auto",
     keep_unknown: bool = False,
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
     name: Optional[str] = None,
-) -> Dict[str, pyarrow.Table]: ...
+) -> Tables: ...

@@ -22,11 +22,14 @@ class TablesRead:
     @property
     def note_count(self) -> int: ...
     @property
+    def skipped(self) -> str: ...
+    @property
     def message(self) -> str: ...
 
-__all__ = ["MAX_JOBS", "validate_json", "schema_json", "fields_json", "explain_json", "dummy_json", "iter_documents_json", "DocumentStream", "read_tables", "TablesRead"]
+__all__ = ["MAX_JOBS", "validate_json", "schema_json", "fields_json", "explain_json", "dummy_json", "iter_documents_json", "DocumentStream", "read_tables", "TablesRead", "__version__"]
 
 MAX_JOBS: int
+__version__: str
 
 def validate_json(
     source: Any,
@@ -36,7 +39,7 @@ def validate_json(
     strict_version: bool = False,
     deny_unknown_fields: bool = False,
     warn_deprecated: bool = False,
-    names: str = "spec",
+    names: str = "auto",
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
@@ -53,7 +56,9 @@ def schema_json(
 def fields_json(
     kind: str, *, since: Optional[str] = None, deprecated: bool = False, names: str = "spec"
 ) -> str: ...
-def explain_json(kind_or_code: str, pointer: Optional[str] = None) -> str: ...
+def explain_json(
+    kind_or_code: str, pointer: Optional[str] = None, *, names: str = "auto"
+) -> str: ...
 def dummy_json(kind: str = "template") -> str: ...
 def iter_documents_json(
     source: Any,
@@ -63,7 +68,7 @@ def iter_documents_json(
     strict_version: bool = False,
     deny_unknown_fields: bool = False,
     warn_deprecated: bool = False,
-    names: str = "spec",
+    names: str = "auto",
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
@@ -78,7 +83,7 @@ def read_tables(
     strict_version: bool = False,
     deny_unknown_fields: bool = False,
     warn_deprecated: bool = False,
-    names: str = "spec",
+    names: str = "auto",
     keep_unknown: bool = False,
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,

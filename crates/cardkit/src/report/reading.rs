@@ -7,6 +7,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::run::{Setting, Wording};
 use crate::schema::Version;
 use crate::table::Names;
 
@@ -48,22 +49,36 @@ pub struct WayOut {
     pub option: &'static str,
     /// Its value (`auto`).
     pub value: &'static str,
+    /// The option and its value as the front end names them (`--names
+    /// auto` on the command line, `names="auto"` in Python).
+    pub said: String,
     /// Why, in words.
     pub why: String,
 }
 
 impl fmt::Display for WayOut {
-    /// As the command line gives it: `--names auto: why`.
+    /// `--names auto: why`, as the front end words the option.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.flag(), self.why)
+        write!(f, "{}: {}", self.said, self.why)
     }
 }
 
 impl WayOut {
-    /// The command line's flag and value: `--names auto`.
+    /// The way out `setting` = `value`, worded by `wording`.
+    #[must_use]
+    pub fn new(setting: Setting, value: &'static str, wording: Wording, why: String) -> WayOut {
+        WayOut {
+            option: setting.key(),
+            value,
+            said: wording(setting, value),
+            why,
+        }
+    }
+
+    /// The option and its value as the front end names them.
     #[must_use]
     pub fn flag(&self) -> String {
-        format!("--{} {}", self.option, self.value)
+        self.said.clone()
     }
 }
 

@@ -13,7 +13,7 @@ use super::decode::Stored;
 use super::discover::Discovered;
 use super::exit::ExitStatus;
 use super::open::{open, Opened, Unopened};
-use super::settings::Settings;
+use super::settings::{as_flag, Setting, Settings, Wording};
 use crate::diagnostic::{Detail, Severity};
 use crate::model::Kind;
 use crate::render::{FileEnd, Renderer};
@@ -85,6 +85,8 @@ pub struct Run<'r> {
     /// An input's errors of fields later than the version it declares get a
     /// hint naming `--as-of auto`.
     hints_version: bool,
+    /// How the way out names the setting it suggests.
+    wording: Wording,
 }
 
 impl<'r> Run<'r> {
@@ -103,6 +105,7 @@ impl<'r> Run<'r> {
             aborted: None,
             as_declared: false,
             hints_version: false,
+            wording: as_flag,
         }
     }
 
@@ -125,6 +128,14 @@ impl<'r> Run<'r> {
     #[must_use]
     pub fn hinting_version(mut self, on: bool) -> Self {
         self.hints_version = on;
+        self
+    }
+
+    /// Words the settings that a way out suggests as `wording` does (the
+    /// command line's flags by default).
+    #[must_use]
+    pub fn wording(mut self, wording: Wording) -> Self {
+        self.wording = wording;
         self
     }
 
@@ -285,6 +296,7 @@ impl<'r> Run<'r> {
             Declared::Absent { .. } => None,
         };
         let mut way_out = WayOutCounts {
+            wording: self.wording,
             declared_before,
             upstream: UpstreamNamed::default(),
             spec_names: options.names == Names::Spec,
@@ -520,6 +532,7 @@ impl UpstreamNamed {
 /// declares itself: members that are the publishers' names read under the
 /// spec's, errors of fields newer than the version it declares.
 struct WayOutCounts {
+    wording: Wording,
     /// The version the file declares, when it is checked as of a later one.
     declared_before: Option<Version>,
     upstream: UpstreamNamed,
@@ -564,10 +577,11 @@ impl WayOutCounts {
     /// renamed field, whatever the version).
     fn way_out(&self) -> Option<WayOut> {
         if self.upstream.members > 0 {
-            return Some(WayOut {
-                option: "names",
-                value: "auto",
-                why: format!(
+            return Some(WayOut::new(
+                Setting::Names,
+                "auto",
+                self.wording,
+                format!(
                     "{} of its members are the publishers' names of the spec's fields ({}{}), read under the spec's names as unknown",
                     self.upstream.members,
                     self.upstream.names.join(", "),
@@ -577,16 +591,19 @@ impl WayOutCounts {
                         ""
                     }
                 ),
-            });
+            ));
         }
         let version = self.declared_before?;
-        (self.later > 0).then(|| WayOut {
-            option: "as-of",
-            value: "auto",
-            why: format!(
-                "it declares version {version}; {} of its errors are of fields introduced after it",
-                self.later
-            ),
+        (self.later > 0).then(|| {
+            WayOut::new(
+                Setting::AsOf,
+                "auto",
+                self.wording,
+                format!(
+                    "it declares version {version}; {} of its errors are of fields introduced after it",
+                    self.later
+                ),
+            )
         })
     }
 }

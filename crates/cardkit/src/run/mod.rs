@@ -42,7 +42,7 @@ pub use discover::{discover, Discovered, Input, COMPRESSED_ENDINGS, ENDINGS, ZIP
 pub use drive::{Check, Failure, Progress, Run, Shown};
 pub use exit::ExitStatus;
 pub use open::{json_lines_by_name, open, open_reader, open_stream, Opened, Unopened};
-pub use settings::Settings;
+pub use settings::{as_flag, Setting, Settings, Wording};
 pub use until_closed::UntilClosed;
 
 /// The most threads `jobs` may ask for: more than any machine this runs on

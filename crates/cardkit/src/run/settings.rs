@@ -124,6 +124,47 @@ impl Settings {
     }
 }
 
+/// A setting that a report's hint suggests (`as_of` under `--as-of auto`),
+/// for each front end to name as its users name it: the library words the
+/// hint, the door words the setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting {
+    /// The version checked as of ([`Settings::as_of`], `--as-of`).
+    AsOf,
+    /// The wire names ([`Settings::names`], `--names`).
+    Names,
+}
+
+impl Setting {
+    /// Its key in a configuration file (`as-of`), as reports name it.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            Setting::AsOf => "as-of",
+            Setting::Names => "names",
+        }
+    }
+
+    /// The command line's flag for it.
+    #[must_use]
+    pub fn flag(self) -> &'static str {
+        match self {
+            Setting::AsOf => "--as-of",
+            Setting::Names => "--names",
+        }
+    }
+}
+
+/// How a front end words a setting given a value in a hint (`--as-of auto`
+/// on the command line, `as_of="auto"` in Python).
+pub type Wording = fn(Setting, &str) -> String;
+
+/// The command line's wording: the flag, then the value.
+#[must_use]
+pub fn as_flag(setting: Setting, value: &str) -> String {
+    format!("{} {value}", setting.flag())
+}
+
 /// A limit as the options give it: `0` for no limit.
 fn all_if_zero(limit: usize) -> usize {
     if limit == 0 {
