@@ -1068,7 +1068,9 @@ fn kind_named(name: &str, argument: &str) -> PyResult<Kind> {
 /// The wire names named by the caller.
 fn names_named(names: &str) -> PyResult<Names> {
     Names::named(names).ok_or_else(|| {
-        PyValueError::new_err(format!("names is {names:?}: expected 'auto', 'spec' or 'upstream'"))
+        PyValueError::new_err(format!(
+            "names is {names:?}: expected 'auto', 'spec' or 'upstream'"
+        ))
     })
 }
 

@@ -159,11 +159,13 @@ class DocumentReport:
 class FileReport:
     """One input: its ``path`` (``<bytes>``, ``<str>``, ``<dict>``,
     ``<list>`` or the file object's name for inputs without one), its
-    documents, ``error`` when it could not be read to its end, and ``note``
-    when the report says how it was checked or hints at an option
-    (``"checked as of v5.2.0, the version its meta.version declares
-    (5.2.0+20220425)"``; ``"... read them as those fields with
-    names=\"upstream\""``)."""
+    documents, ``error`` when it could not be read to its end, ``reading``
+    (how it was read: ``names``, ``as_of``, how each was decided, and its
+    ``note``: ``"read under the publishers' names (told from its members);
+    checked as of v5.2.0, the version its meta.version declares
+    (5.2.0+20220425)"``) for files of sets and migrations, and ``note``
+    when the report names an option that would read it as it declares
+    itself (``"names=\"auto\": ..."``)."""
 
     path: str
     documents: List[DocumentReport]
@@ -171,6 +173,7 @@ class FileReport:
     error: Optional[str]
     raw: Dict[str, Any] = field(repr=False, compare=False)
     note: Optional[str] = None
+    reading: Optional[Dict[str, Any]] = None
 
     @classmethod
     def _from(cls, entry: Dict[str, Any]) -> "FileReport":
@@ -181,6 +184,7 @@ class FileReport:
             error=entry.get("error"),
             raw=entry,
             note=entry.get("note"),
+            reading=entry.get("reading"),
         )
 
 

@@ -79,6 +79,7 @@ class FileReport:
     error: Optional[str]
     raw: Dict[str, Any]
     note: Optional[str] = None
+    reading: Optional[Dict[str, Any]] = None
 
 class Report:
     status: int

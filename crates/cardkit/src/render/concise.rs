@@ -13,13 +13,19 @@ use crate::report::{DocumentReport, Reading, Summary, WarningFilter};
 #[derive(Debug, Default)]
 pub struct Concise {
     filter: WarningFilter,
+    /// How the current file was read, written before its first line: a
+    /// file with no line has none, and the closing `read:` line counts it.
+    reading: Option<String>,
 }
 
 impl Concise {
     /// A concise renderer that shows repeated diagnostics as `filter` allows.
     #[must_use]
     pub fn new(filter: WarningFilter) -> Self {
-        Concise { filter }
+        Concise {
+            filter,
+            reading: None,
+        }
     }
 }
 
@@ -33,6 +39,9 @@ impl Renderer for Concise {
         let path = Text::escape(path);
         for d in &document.diagnostics {
             if self.filter.admit(d) {
+                if let Some(line) = self.reading.take() {
+                    out.write_all(line.as_bytes())?;
+                }
                 writeln!(
                     out,
                     "{path}:{}:{}: {}[{}]: {}",
@@ -47,16 +56,19 @@ impl Renderer for Concise {
         Ok(())
     }
 
-    fn reading(&mut self, out: &mut dyn Write, path: &str, reading: &Reading) -> io::Result<()> {
-        writeln!(
-            out,
-            "{}: note: {}",
+    fn reading(&mut self, _out: &mut dyn Write, path: &str, reading: &Reading) -> io::Result<()> {
+        self.reading = Some(format!(
+            "{}: note: {}\n",
             Text::escape(path),
             Text::escape(&reading.said())
-        )
+        ));
+        Ok(())
     }
 
     fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        if let Some(line) = self.reading.take().filter(|_| end.error.is_some()) {
+            out.write_all(line.as_bytes())?;
+        }
         match end.error {
             Some(error) => writeln!(
                 out,

@@ -35,6 +35,10 @@ pub struct Text {
     /// The codes of the diagnostics shown, in order of first appearance.
     shown: Vec<Code>,
     palette: Palette,
+    /// How the current file was read, written before the first thing its
+    /// block shows: a file with nothing to show has no block, and the
+    /// closing `read:` line counts it.
+    reading: Option<String>,
 }
 
 /// The styles of the report, when it is coloured: as compilers colour
@@ -85,6 +89,7 @@ impl Text {
             filter,
             shown: Vec::new(),
             palette: Palette::default(),
+            reading: None,
         }
     }
 
@@ -135,7 +140,22 @@ fn unsafe_on_a_terminal(c: char) -> bool {
         || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+impl Text {
+    /// Writes how the current file was read, if it is not written yet.
+    fn open_block(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        match self.reading.take() {
+            Some(line) => out.write_all(line.as_bytes()),
+            None => Ok(()),
+        }
+    }
+}
+
 impl Renderer for Text {
+    fn begin_file(&mut self, _out: &mut dyn Write, _path: &str) -> io::Result<()> {
+        self.reading = None;
+        Ok(())
+    }
+
     fn document(
         &mut self,
         out: &mut dyn Write,
@@ -163,12 +183,14 @@ impl Renderer for Text {
                 [one] => diagnostic_text(path, one, self.palette),
                 several => missing_text(path, several, self.palette),
             };
+            self.open_block(out)?;
             out.write_all(text.as_bytes())?;
             if !self.shown.contains(&first.code) {
                 self.shown.push(first.code);
             }
         }
         if let Some(note) = words::omitted(document) {
+            self.open_block(out)?;
             writeln!(
                 out,
                 "{}: {} {}\n",
@@ -181,18 +203,22 @@ impl Renderer for Text {
         Ok(())
     }
 
-    fn reading(&mut self, out: &mut dyn Write, path: &str, reading: &Reading) -> io::Result<()> {
-        writeln!(
-            out,
-            "{} {} {}\n",
+    fn reading(&mut self, _out: &mut dyn Write, path: &str, reading: &Reading) -> io::Result<()> {
+        self.reading = Some(format!(
+            "{} {} {}\n\n",
             self.palette
                 .paint(PLACE, format_args!("{}:", Text::escape(path))),
             self.palette.paint(NOTE, "note:"),
             Text::escape(&reading.said())
-        )
+        ));
+        Ok(())
     }
 
     fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        if end.note.is_some() || end.error.is_some() {
+            self.open_block(out)?;
+        }
+        self.reading = None;
         if let Some(note) = end.note {
             writeln!(
                 out,
