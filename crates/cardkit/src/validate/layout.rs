@@ -141,7 +141,11 @@ fn member(
         });
     }
     if let Some(kind) = signs.kind_of_key(key) {
-        return Ok(Guess::Kind(kind));
+        return Ok(match key {
+            COMMON_TYPE => Guess::Unknown,
+            COMMON_DEPENDENCIES => dependencies(bytes, value_at, complete)?,
+            _ => Guess::Kind(kind),
+        });
     }
     let unknown_object = first == Some(b'{') && !signs.known.contains(key);
     if unknown_object && depth == Depth::Root {
@@ -150,6 +154,41 @@ fn member(
         }
     }
     Ok(Guess::Unknown)
+}
+
+/// Members that only one kind's top-level model has, but that other JSON
+/// files have too: a package manifest's (`package.json`) `type` and
+/// `dependencies`. `type` tells nothing on its own (a set has members that
+/// do); `dependencies` tells a card design only when it holds the spec's
+/// `Dependencies` members.
+const COMMON_TYPE: &str = "type";
+const COMMON_DEPENDENCIES: &str = "dependencies";
+
+/// What a root's `dependencies` at `value_at` says: a card design when it
+/// is an object of `Dependencies` members (`extensions`, `template`) or no
+/// object at all (a card's `dependencies` of the wrong type); nothing when
+/// it is empty or holds other members (a package's `{"lodash": "^4"}`).
+fn dependencies(bytes: &[u8], value_at: usize, complete: bool) -> Result<Guess, NeedMore> {
+    if bytes.get(value_at) != Some(&b'{') {
+        return Ok(Guess::Kind(Kind::Card));
+    }
+    let fields = <crate::model::Dependencies as crate::schema::Model>::model().fields;
+    let mut members = Scanner::new(bytes, value_at).members();
+    let mut any = false;
+    for member in members.by_ref() {
+        if !fields.iter().any(|field| field.name == member.name) {
+            return Ok(Guess::Unknown);
+        }
+        any = true;
+    }
+    if members.cut_short() && !complete {
+        return Err(NeedMore);
+    }
+    Ok(if any {
+        Guess::Kind(Kind::Card)
+    } else {
+        Guess::Unknown
+    })
 }
 
 /// The kind a member beside a container's `data` says the whole object is,
