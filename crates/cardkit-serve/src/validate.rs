@@ -387,6 +387,8 @@ impl Job {
                     json_lines: self.asked.json_lines,
                     // Decoded by its Content-Encoding.
                     compressed: None,
+                    // A body sent is named: always checked.
+                    found: false,
                 },
                 Err(error) => {
                     if let Some(problem) = problem(halt_of(&halted, &error)) {

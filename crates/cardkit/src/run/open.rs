@@ -30,6 +30,10 @@ pub struct Opened {
     /// many of its bytes as stored have been read, which is what `size`
     /// counts. `None` for a plain input, whose bytes read are its size's.
     pub compressed: Option<(Compression, Stored)>,
+    /// It was found (in a directory searched, or an archive), not named: it
+    /// is checked only when its first document's kind can be told, and
+    /// skipped otherwise (a `package.json` beside the sets).
+    pub found: bool,
 }
 
 /// An input that could not be opened: its name and why.
@@ -48,19 +52,20 @@ pub struct Unopened {
 /// The input cannot be opened, its first bytes cannot be read, or it is a
 /// zip archive that cannot be read as a stream (on standard input, say).
 pub fn open(input: Input) -> Result<Opened, Unopened> {
+    let found = matches!(input, Input::Found(_));
     let (name, opened) = match input {
         Input::Stdin => {
             let name = "<stdin>".to_owned();
             let opened = opened(&name, None, None, io::stdin().lock(), STDIN_SNIFF_LIMIT);
             (name, opened)
         }
-        Input::File(path) => {
+        Input::File(path) | Input::Found(path) => {
             let name = path.display().to_string();
             let opened = File::open(&path).and_then(|file| {
                 let size = file.metadata().ok().map(|m| m.len());
                 opened(&name, Some(&name), size, file, FILE_SNIFF_LIMIT)
             });
-            (name, opened)
+            (name, opened.map(|opened| Opened { found, ..opened }))
         }
         Input::ZipMember(member) => {
             let name = member.name();
@@ -76,6 +81,7 @@ pub fn open(input: Input) -> Result<Opened, Unopened> {
                         FILE_SNIFF_LIMIT,
                     )?;
                     opened.compressed = Some((Compression::Zip, stored));
+                    opened.found = true;
                     Ok(opened)
                 });
             (name, opened)
@@ -108,6 +114,7 @@ pub fn open_stream(name: &str, input: impl Read + 'static, json_lines: bool) -> 
         size: None,
         json_lines,
         compressed,
+        found: false,
     })
 }
 
@@ -154,6 +161,7 @@ fn opened(
         size,
         json_lines,
         compressed,
+        found: false,
     })
 }
 

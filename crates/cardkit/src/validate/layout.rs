@@ -322,3 +322,59 @@ static SIGNS: LazyLock<Signs> = LazyLock::new(|| {
         known,
     }
 });
+
+/// Whether the kind of an input's first document can be told from `head`,
+/// the input's first bytes (`complete`: all of them; `json_lines`: one
+/// document or container per line). `false` when it cannot: the first
+/// document's members name no kind (a `package.json`), the items of an
+/// array are no objects, or the input is no JSON where it starts
+/// (comments, text, nothing). `true` when it can, or may be past `head`;
+/// for an empty array, a container of no documents; and for UTF-16, which
+/// the validator reports as such.
+pub(crate) fn first_kind_told(head: &[u8], complete: bool, json_lines: bool) -> bool {
+    let head = head.strip_prefix(crate::json::BOM).unwrap_or(head);
+    if crate::json::utf16(head).is_some() {
+        return true;
+    }
+    let (bytes, complete) = if json_lines {
+        // The first line that is not blank: whole when its newline is in
+        // `head`, or `head` is the whole input.
+        let mut rest = head;
+        loop {
+            match rest.iter().position(|&b| b == b'\n') {
+                Some(end) if rest[..end].trim_ascii().is_empty() => rest = &rest[end + 1..],
+                Some(end) => break (&rest[..end], true),
+                None if rest.trim_ascii().is_empty() => return !complete,
+                None => break (rest, complete),
+            }
+        }
+    } else {
+        (head, complete)
+    };
+    let Some(pos) = bytes.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return !complete;
+    };
+    let first = match bytes[pos] {
+        b'{' => pos,
+        b'[' => match bytes[pos + 1..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+        {
+            Some(at) if bytes[pos + 1 + at] == b'{' => pos + 1 + at,
+            // An empty array is a container of no documents (a day's feed
+            // of migrations with none): it is checked.
+            Some(at) if bytes[pos + 1 + at] == b']' => return true,
+            // Items that are no objects.
+            Some(_) => return false,
+            None => return !complete,
+        },
+        _ => return false,
+    };
+    match root(bytes, first, complete, Depth::Root) {
+        Ok(Guess::Kind(_)) => true,
+        // An array's item is a document only by its own members.
+        Ok(Guess::Container(..)) => first == pos,
+        Ok(Guess::Unknown) => false,
+        Err(NeedMore) => true,
+    }
+}
