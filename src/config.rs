@@ -6,9 +6,9 @@ use std::io::{self, Write};
 use cardkit::config::Config;
 use serde_json::{json, Value};
 
-use cardkit::run::ExitStatus;
+use cardkit::run::{ExitStatus, DEFAULT_EXCLUDE};
 
-use crate::options::{ColorWhen, Origins, Running, Validation};
+use crate::options::{ColorWhen, Discovery, Origins, Running, Validation};
 use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
@@ -20,6 +20,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub validation: Validation,
+
+    #[command(flatten)]
+    pub discovery: Discovery,
 
     #[command(flatten)]
     pub running: Running,
@@ -59,6 +62,16 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
                     .and_then(|c| c.extend_allowed.as_ref())
                     .map(|e| &e.value),
             ),
+            "exclude" => match config.and_then(|c| c.exclude.as_ref()) {
+                Some(entry) => json!(entry.value),
+                None => json!(DEFAULT_EXCLUDE),
+            },
+            // `--exclude` adds to the file's list.
+            "extend-exclude" => {
+                let file = config.and_then(|c| c.extend_exclude.as_ref());
+                let globs = file.iter().flat_map(|e| &e.value);
+                json!(globs.chain(&args.discovery.exclude).collect::<Vec<_>>())
+            }
             _ => Value::Null,
         }
     };
@@ -101,7 +114,13 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
                     (*key, shown, from.as_str())
                 })
                 .collect();
-            let width = shown.iter().map(|(_, v, _)| v.chars().count()).max();
+            // A long list (the default `exclude`) runs past the column
+            // rather than push every other line's origin out.
+            let width = shown
+                .iter()
+                .map(|(_, v, _)| v.chars().count())
+                .filter(|&n| n <= VALUE_COLUMN)
+                .max();
             for (key, shown, from) in &shown {
                 writeln!(
                     out,
@@ -113,3 +132,6 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
     }
     Ok(ExitStatus::Valid)
 }
+
+/// The widest value the text listing lines up the origins after.
+const VALUE_COLUMN: usize = 48;

@@ -9,12 +9,12 @@ use std::path::PathBuf;
 
 use cardkit::render::words::were;
 use cardkit::render::Text;
-use cardkit::run::{ExitStatus, Run, Shown, UntilClosed};
+use cardkit::run::{ExitStatus, Run, Shown, UntilClosed, Walk};
 use cardkit_diff::pointer::{Ignore, Pattern};
 use cardkit_diff::{render, DiffOptions};
 use clap::ValueEnum;
 
-use crate::options::{ways_out_first, Running, Validation};
+use crate::options::{ways_out_first, Discovery, Running, Validation};
 use crate::output::{note, Shared};
 use crate::progress::Bar;
 
@@ -67,6 +67,9 @@ pub struct Args {
     pub validation: Validation,
 
     #[command(flatten)]
+    pub discovery: Discovery,
+
+    #[command(flatten)]
     pub running: Running,
 }
 
@@ -89,7 +92,7 @@ enum OnInvalid {
     Keep,
 }
 
-pub fn run(args: &Args) -> io::Result<ExitStatus> {
+pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
     let settings = args.validation.settings();
     if let Err(why) = settings.check() {
         crate::usage_error("diff", &why);
@@ -118,6 +121,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         jobs: args.running.jobs(),
         ignore: Ignore(args.ignore.clone()),
         on_invalid,
+        walk,
     };
     // Invalid documents are reported on standard error as `validate`
     // reports them, with the closing summary; the notes go there too, in

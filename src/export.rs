@@ -6,11 +6,11 @@ use std::io::{self, Write};
 
 use cardkit::render::words::{plural, were};
 use cardkit::render::Text;
-use cardkit::run::{discover, ExitStatus, Failure, Run, Shown, UntilClosed};
+use cardkit::run::{ExitStatus, Failure, Run, Shown, UntilClosed, Walk};
 use cardkit_export::layout::layout;
 use cardkit_export::{Exporter, InputError, Mode, OnInvalid, Target, Totals};
 
-use crate::options::{check_paths, ways_out_first, OnInvalidWords, Running, Validation};
+use crate::options::{check_paths, ways_out_first, Discovery, OnInvalidWords, Running, Validation};
 use crate::output::{note, Shared};
 use crate::progress::Bar;
 
@@ -72,6 +72,9 @@ pub struct Args {
     pub validation: Validation,
 
     #[command(flatten)]
+    pub discovery: Discovery,
+
+    #[command(flatten)]
     pub running: Running,
 }
 
@@ -87,7 +90,7 @@ impl Args {
     }
 }
 
-pub fn run(args: &Args) -> io::Result<ExitStatus> {
+pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
     if args.describe {
         let mut out = io::stdout().lock();
         out.write_all(
@@ -161,7 +164,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
                 }
             })
     };
-    run.all(discover(&args.paths), &mut check)?;
+    run.all(walk.discover(&args.paths), &mut check)?;
     let (nothing, aborted) = (run.checked_nothing(), run.aborted().map(str::to_owned));
     let (summary, status) = run.finish()?;
     drop(err);

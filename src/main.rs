@@ -232,11 +232,12 @@ fn main() -> ExitCode {
     let matches = matches.subcommand().map_or(&matches, |(_, sub)| sub);
     let result = match cli.command {
         Command::Validate(mut args) => {
-            configured("validate", &mut args.validation, &mut args.running, matches);
+            let (config, _) =
+                configured("validate", &mut args.validation, &mut args.running, matches);
             if let Err(why) = args.check() {
                 usage_error("validate", &why);
             }
-            validate::run(&args)
+            validate::run(&args, args.discovery.walk(config.as_ref()))
         }
         Command::Dummy(args) => dummy::run(&args),
         Command::Import(args) => match args.options() {
@@ -250,8 +251,8 @@ fn main() -> ExitCode {
         Command::Schema(args) => schema::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Diff(mut args) => {
-            configured("diff", &mut args.validation, &mut args.running, matches);
-            diff::run(&args)
+            let (config, _) = configured("diff", &mut args.validation, &mut args.running, matches);
+            diff::run(&args, args.discovery.walk(config.as_ref()))
         }
         Command::Config(mut args) => {
             let (config, origins) =
@@ -274,11 +275,12 @@ fn main() -> ExitCode {
         Command::Symbols(args) => symbols::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Export(mut args) => {
-            configured("export", &mut args.validation, &mut args.running, matches);
+            let (config, _) =
+                configured("export", &mut args.validation, &mut args.running, matches);
             if let Err(why) = args.check() {
                 usage_error("export", &why);
             }
-            export::run(&args)
+            export::run(&args, &args.discovery.walk(config.as_ref()))
         }
     };
     match result {

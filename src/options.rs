@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use cardkit::config::{Color, Config, ConfigError};
 use cardkit::report::WarningFilter;
-use cardkit::run::{Settings, MAX_JOBS};
+use cardkit::run::{check_glob, Settings, Walk, MAX_JOBS};
 use cardkit::schema::Version;
 use cardkit::table::Names;
 use cardkit::validate::{self, Filter};
@@ -232,7 +232,7 @@ pub fn configure(
 }
 
 /// The configuration's keys, with the id and the flag of each.
-const FLAGS: [(&str, &str, &str); 13] = [
+const FLAGS: [(&str, &str, &str); 15] = [
     ("kind", "kind", "--kind"),
     ("as-of", "as_of", "--as-of"),
     ("names", "names", "--names"),
@@ -250,6 +250,9 @@ const FLAGS: [(&str, &str, &str); 13] = [
     ("color", "color", "--color"),
     ("ignore", "", ""),
     ("extend-allowed", "", ""),
+    ("exclude", "", ""),
+    // `--exclude` adds to the file's `extend-exclude`.
+    ("extend-exclude", "exclude", "--exclude"),
 ];
 
 /// What `--as-of` takes: `auto`, `latest`, or a version.
@@ -352,6 +355,41 @@ impl Validation {
         } else {
             settings
         }
+    }
+}
+
+/// How directories given are searched for inputs.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Discovery")]
+pub struct Discovery {
+    /// Leaves out of the directories searched what GLOB matches: a
+    /// .gitignore pattern, relative to the working directory (repeatable).
+    /// It adds to the configuration's `exclude` and `extend-exclude`; paths
+    /// named are never left out. Example: --exclude drafts/ --exclude '*.tmp.json'
+    #[arg(long, value_name = "GLOB", value_parser = glob)]
+    pub exclude: Vec<String>,
+
+    /// Searches directories without honouring .gitignore, .ignore and git's
+    /// excludes, and without skipping hidden files and folders. The
+    /// `exclude` globs still apply. Example: --no-ignore
+    #[arg(long)]
+    pub no_ignore: bool,
+}
+
+/// Reads `--exclude`: a glob as a .gitignore reads it.
+fn glob(text: &str) -> Result<String, String> {
+    check_glob(text).map(|()| text.to_owned())
+}
+
+impl Discovery {
+    /// How directories are searched: the configuration's (or the default)
+    /// `exclude` lists, with `--exclude` and `--no-ignore`.
+    pub fn walk(&self, config: Option<&Config>) -> Walk {
+        let mut walk = config.map_or_else(Walk::default, Config::walk);
+        // Each glob was checked as the command line was parsed.
+        let _ = walk.exclude.add(std::path::Path::new("."), &self.exclude);
+        walk.ignore_files = !self.no_ignore;
+        walk
     }
 }
 

@@ -2,10 +2,10 @@
 
 use std::io;
 
-use cardkit::render::{Renderer, Statistics};
-use cardkit::run::{discover, ExitStatus, Run, UntilClosed};
+use cardkit::render::{words, Renderer, Statistics};
+use cardkit::run::{ExitStatus, Run, UntilClosed, Walk};
 
-use crate::options::{check_paths, Running, Validation};
+use crate::options::{check_paths, Discovery, Running, Validation};
 use crate::output::{note, ReportFormat};
 use crate::progress::Bar;
 
@@ -13,7 +13,10 @@ use crate::progress::Bar;
 pub struct Args {
     /// Files or directories to validate; `-` reads standard input (once).
     /// Directories are searched recursively for *.json, *.jsonl and *.ndjson
-    /// (in any case), following symbolic links.
+    /// (in any case), following symbolic links, leaving out what .gitignore
+    /// and .ignore ignore, hidden files and folders, and what `exclude`
+    /// matches (node_modules/, …); a file found whose kind cannot be told (a
+    /// package.json) is skipped and counted. Files named are always checked.
     /// Example: cardkit validate examples/ extra/set.json
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
@@ -42,8 +45,18 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     max_results: Option<usize>,
 
+    /// Skips the files named whose first document's kind cannot be told,
+    /// as files found in directories are, instead of reporting them
+    /// (`unknown_kind`); a run that skipped every file passes. For hooks
+    /// that name every JSON file changed. Example: --skip-unknown-kind
+    #[arg(long)]
+    skip_unknown_kind: bool,
+
     #[command(flatten)]
     pub validation: Validation,
+
+    #[command(flatten)]
+    pub discovery: Discovery,
 
     #[command(flatten)]
     pub running: Running,
@@ -77,7 +90,7 @@ impl Args {
     }
 }
 
-pub fn run(args: &Args) -> io::Result<ExitStatus> {
+pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
     let settings = args.validation.settings();
     let mut renderer: Box<dyn Renderer> = if args.statistics {
         Box::new(Statistics::new())
@@ -91,27 +104,46 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     };
     let mut out = io::BufWriter::new(UntilClosed::new(io::stdout().lock()));
     let progress = Bar::new(args.running.quiet);
-    let found = discover(&args.paths);
-    for directory in &found.empty {
+    let walk = Walk {
+        skip_named_unknown_kind: args.skip_unknown_kind,
+        ..walk
+    };
+    let found = walk.discover(&args.paths);
+    for empty in &found.empty {
+        // A directory's files may be there, but left out (a zip archive's
+        // members are not).
+        let left_out = if empty.is_dir() {
+            " that is not ignored, hidden or excluded"
+        } else {
+            ""
+        };
         note(
             "validate",
             &format!(
-                "note: {} holds no *.json, *.jsonl or *.ndjson file",
-                directory.display()
+                "note: {} holds no *.json, *.jsonl or *.ndjson file{left_out}",
+                empty.display()
             ),
         );
     }
     let mut run = Run::with_settings(&mut *renderer, &mut out, &settings).with_progress(&progress);
     run.validate_all(found, args.running.jobs())?;
     let nothing = run.checked_nothing();
-    let (_, status) = run.finish()?;
+    let (summary, status) = run.finish()?;
+    if nothing && args.skip_unknown_kind && summary.skipped > 0 {
+        // The files a hook names were all skipped: there was nothing of
+        // cardkit's to check, not a wrong path.
+        return Ok(ExitStatus::Valid);
+    }
     if nothing {
         // A run that passes on nothing would let a CI job pass on a wrong
         // path: it is an error.
-        note(
-            "validate",
-            "error: nothing was checked: no input was found in the paths given",
-        );
+        let why = match words::skipped(&summary) {
+            None => "no input was found in the paths given".to_owned(),
+            Some(skipped) => format!(
+                "no card document was found in the paths given ({skipped}: name one, or give --kind, to check it)"
+            ),
+        };
+        note("validate", &format!("error: nothing was checked: {why}"));
     }
     Ok(status)
 }

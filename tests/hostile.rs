@@ -225,10 +225,10 @@ fn a_run_that_checks_nothing_says_so_and_fails() {
             .assert()
             .code(2)
             .stderr(contains(format!(
-                "cardkit validate: note: {empty} holds no *.json, *.jsonl or *.ndjson file\n"
+                "cardkit validate: note: {empty} holds no *.json, *.jsonl or *.ndjson file that is not ignored, hidden or excluded\n"
             )))
             .stderr(contains(format!(
-                "cardkit validate: note: {notes} holds no *.json, *.jsonl or *.ndjson file\n"
+                "cardkit validate: note: {notes} holds no *.json, *.jsonl or *.ndjson file that is not ignored, hidden or excluded\n"
             )))
             .stderr(contains(
                 "cardkit validate: error: nothing was checked: no input was found",
@@ -248,7 +248,7 @@ fn a_run_that_checks_nothing_says_so_and_fails() {
         .code(0)
         .stdout("checked 1 document in 1 file: 1 valid, 0 invalid\n")
         .stderr(format!(
-            "cardkit validate: note: {empty} holds no *.json, *.jsonl or *.ndjson file\n"
+            "cardkit validate: note: {empty} holds no *.json, *.jsonl or *.ndjson file that is not ignored, hidden or excluded\n"
         ));
     // A file with no document in it was checked: no note.
     let dir = dir_with(&[("list/none.json", "[]")]);

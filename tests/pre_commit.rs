@@ -1,6 +1,6 @@
 //! The hooks of `.pre-commit-hooks.yaml`, run for real: `pre-commit try-repo`
 //! on this repository, in a temporary git repository that holds valid and
-//! invalid documents and a file that is no JSON.
+//! invalid documents, a file that is no JSON, and other tools' JSON files.
 //!
 //! try-repo takes the repository as it is on disk: uncommitted changes to
 //! tracked files (and staged new files) are committed in a shadow clone;
@@ -28,14 +28,33 @@ const FILES: &[(&str, &str)] = &[
     ("invalid/template-problems.json", "broken/template.json"),
 ];
 
+/// Other tools' JSON files: those the hooks' `exclude` leaves out, and one
+/// it does not, which cardkit skips (its kind cannot be told).
+const OTHER_TOOLS: &[(&str, &str)] = &[
+    (
+        "package.json",
+        r#"{"name": "site", "version": "1.0.0", "dependencies": {"lodash": "^4"}}"#,
+    ),
+    (
+        "web/tsconfig.json",
+        r#"{"compilerOptions": {"strict": true}}"#,
+    ),
+    (".vscode/settings.json", r#"{"editor.tabSize": 2}"#),
+    ("tool-config.json", r#"{"level": "info"}"#),
+];
+
 /// What both hooks must say about the valid files (and `notes.txt`, which
-/// the hooks' `files` pattern leaves out: read as JSON it would be invalid).
+/// the hooks' `files` pattern leaves out: read as JSON it would be invalid;
+/// and the other tools' files that their `exclude` leaves out).
 const VALID_FILES: &[&str] = &[
     "card.json",
     "designs/TEMPLATE.JSON",
     "migrations.jsonl",
     "feeds/migrations.ndjson",
     "notes.txt",
+    "package.json",
+    "web/tsconfig.json",
+    ".vscode/settings.json",
 ];
 const VALID_SUMMARY: &str = "checked 6 documents in 4 files: 6 valid, 0 invalid";
 
@@ -94,6 +113,11 @@ fn project() -> tempfile::TempDir {
         std::fs::copy(examples_dir().join(from), &to).expect("copy an example");
     }
     std::fs::write(dir.path().join("notes.txt"), "{not JSON\n").expect("write notes.txt");
+    for (name, text) in OTHER_TOOLS {
+        let to = dir.path().join(name);
+        std::fs::create_dir_all(to.parent().expect("a parent")).expect("create folders");
+        std::fs::write(to, text).expect("write another tool's file");
+    }
     git(dir.path(), &["init", "-q"]);
     git(dir.path(), &["config", "user.name", "cardkit tests"]);
     git(
@@ -167,7 +191,26 @@ fn check_hook(hook: &str, path: Option<OsString>) {
     );
     assert!(
         out.contains(VALID_SUMMARY),
-        "{hook} must check the 4 JSON files, not notes.txt:\n{out}"
+        "{hook} must check the 4 JSON files, not notes.txt nor other tools' files:\n{out}"
+    );
+    // Left out by the hooks' `exclude`, they are not even skipped.
+    assert!(
+        !out.contains("skipped") && !out.contains("tsconfig.json"),
+        "{hook} was given other tools' files:\n{out}"
+    );
+
+    // A commit of no card data passes: a JSON file that `exclude` lets
+    // through is skipped, not reported.
+    let files = ["tool-config.json"];
+    let (code, out) = try_repo(&pre_commit, project.path(), hook, path.clone(), &files);
+    assert_eq!(
+        code,
+        Some(0),
+        "{hook} on another tool's file must pass:\n{out}"
+    );
+    assert!(
+        out.contains("1 JSON file is not a card document: skipped"),
+        "{out}"
     );
 
     let files = ["broken/template.json", "card.json"];

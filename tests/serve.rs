@@ -151,7 +151,7 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
         .inputs
         .into_iter()
         .map(|input| match input {
-            cardkit::run::Input::File(path) => path,
+            cardkit::run::Input::Found(path) => path,
             other => panic!("{other:?} below {}", dir.display()),
         })
         .collect()

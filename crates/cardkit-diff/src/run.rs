@@ -10,7 +10,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use cardkit::render::Text;
-use cardkit::run::{discover, open, Failure, Input, Run};
+use cardkit::run::{open, Failure, Input, Run, Walk};
 use cardkit::Options;
 
 use crate::compare::compare;
@@ -49,6 +49,9 @@ pub struct DiffOptions {
     pub ignore: Ignore,
     /// What to do with documents that are invalid or not sets.
     pub on_invalid: OnInvalid,
+    /// How a directory given is searched for the build's files (ignore
+    /// files, hidden files, excluded globs), as `validate` searches it.
+    pub walk: Walk,
 }
 
 /// Why an input cannot be read twice, in words, for the messages that
@@ -97,7 +100,7 @@ impl Side {
         if let Some(why) = unseekable(path) {
             return Err(Error::new(why));
         }
-        let found = discover(&[path]);
+        let found = options.walk.discover(&[path]);
         if let Some(empty) = found.empty.first() {
             return Err(Error::new(format!(
                 "{}: holds no *.json, *.jsonl or *.ndjson file",
@@ -109,7 +112,7 @@ impl Side {
         let mut paths = Vec::new();
         for input in found.inputs {
             let file = match &input {
-                Input::File(file) => file.clone(),
+                Input::File(file) | Input::Found(file) => file.clone(),
                 // `discover` gives standard input for `-` only, refused
                 // above.
                 Input::Stdin => {
@@ -137,10 +140,10 @@ impl Side {
                     Text::escape(&opened.name)
                 )));
             }
-            paths.push(file);
             // A build read in part cannot be diffed: the run is aborted,
             // and the diff fails with why.
             let mut failed = None;
+            let files_before = build.files.len();
             run.input(opened, &mut |name, reader, validate, on_document| {
                 build
                     .read(
@@ -160,6 +163,11 @@ impl Side {
             .map_err(|error| Error::new(format!("the report cannot be written: {error}")))?;
             if let Some(why) = failed {
                 return Err(Error::new(why));
+            }
+            // A file found that is no card document is skipped by the run,
+            // unread: the paths go with the build's files, index for index.
+            if build.files.len() > files_before {
+                paths.push(file);
             }
         }
         let mut by_code: BTreeMap<String, Vec<usize>> = BTreeMap::new();

@@ -405,6 +405,8 @@ impl Job {
                     // Decoded by its Content-Encoding.
                     compressed: None,
                     again: None,
+                    // A body sent is named: always checked.
+                    found: false,
                 },
                 Err(error) => {
                     if let Some(problem) = problem(halt_of(&halted, &error)) {

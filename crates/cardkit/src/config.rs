@@ -30,7 +30,7 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use crate::model::Kind;
-use crate::run::{Settings, MAX_JOBS};
+use crate::run::{check_glob, Exclude, Settings, Walk, DEFAULT_EXCLUDE, MAX_JOBS};
 use crate::schema::words::nearest_name;
 use crate::schema::Version;
 use crate::table::Names;
@@ -44,7 +44,7 @@ pub const PYPROJECT: &str = "pyproject.toml";
 
 /// Every key of the configuration, in the order `cardkit config` lists
 /// them (the command line's flags without their `--`).
-pub const KEYS: [&str; 13] = [
+pub const KEYS: [&str; 15] = [
     "kind",
     "as-of",
     "names",
@@ -58,6 +58,8 @@ pub const KEYS: [&str; 13] = [
     "color",
     "ignore",
     "extend-allowed",
+    "exclude",
+    "extend-exclude",
 ];
 
 /// A value of the file and the line it is on.
@@ -135,6 +137,11 @@ pub struct Config {
     pub extend_allowed: Option<Entry<Vec<String>>>,
     /// `ignore` and `extend-allowed` compiled, when either holds anything.
     pub filter: Option<&'static Filter>,
+    /// `exclude`: `.gitignore` patterns of what directories searched leave
+    /// out, relative to the file's folder, instead of [`DEFAULT_EXCLUDE`].
+    pub exclude: Option<Entry<Vec<String>>>,
+    /// `extend-exclude`: more of them, besides `exclude`.
+    pub extend_exclude: Option<Entry<Vec<String>>>,
 }
 
 /// An invalid configuration: the file, where in it, the key, and why.
@@ -296,6 +303,42 @@ impl Config {
             ignore: None,
             extend_allowed: None,
             filter: None,
+            exclude: None,
+            extend_exclude: None,
+        }
+    }
+
+    /// What directories searched leave out: `exclude` (else
+    /// [`DEFAULT_EXCLUDE`]), then `extend-exclude`, matched relative to the
+    /// folder of the file.
+    #[must_use]
+    pub fn exclude(&self) -> Exclude {
+        let folder = match self.path.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
+        let base: Vec<&str> = match &self.exclude {
+            Some(entry) => entry.value.iter().map(String::as_str).collect(),
+            None => DEFAULT_EXCLUDE.to_vec(),
+        };
+        let extended = self.extend_exclude.iter().flat_map(|e| &e.value);
+        let globs: Vec<&str> = base
+            .into_iter()
+            .chain(extended.map(String::as_str))
+            .collect();
+        let mut exclude = Exclude::none();
+        // Every glob was checked as the file was read.
+        let _ = exclude.add(folder, &globs);
+        exclude
+    }
+
+    /// How directories are searched under this configuration: as ripgrep
+    /// searches, leaving out [`Config::exclude`].
+    #[must_use]
+    pub fn walk(&self) -> Walk {
+        Walk {
+            exclude: self.exclude(),
+            ..Walk::default()
         }
     }
 
@@ -351,6 +394,8 @@ impl Config {
             "color" => self.color.as_ref().map(|e| e.line),
             "ignore" => self.ignore.as_ref().map(|e| e.line),
             "extend-allowed" => self.extend_allowed.as_ref().map(|e| e.line),
+            "exclude" => self.exclude.as_ref().map(|e| e.line),
+            "extend-exclude" => self.extend_exclude.as_ref().map(|e| e.line),
             _ => None,
         }?;
         Some(format!("{}:{line}", self.path.display()))
@@ -480,6 +525,19 @@ impl Config {
                     self.ignore = Some(items);
                 } else {
                     self.extend_allowed = Some(items);
+                }
+            }
+            "exclude" | "extend-exclude" => {
+                let items = strings(value)
+                    .ok_or_else(|| wrong("an array of globs (.gitignore patterns)"))?;
+                for (text, span) in &items {
+                    check_glob(text).map_err(|why| lines.error(span.clone(), Some(name), why))?;
+                }
+                let items = Entry::on(line, items.into_iter().map(|(text, _)| text).collect());
+                if name == "exclude" {
+                    self.exclude = Some(items);
+                } else {
+                    self.extend_exclude = Some(items);
                 }
             }
             _ => {
@@ -642,6 +700,47 @@ mod tests {
         );
         assert!(error("as-of = \"v3.0.0\"").contains("older than the first version"));
         assert!(error("as-of = ").starts_with("cardkit.toml:1:"));
+    }
+
+    #[test]
+    fn exclude_replaces_the_default_list_and_extend_exclude_adds_to_it() {
+        let config = |text: &str| Config::parse(text, Path::new("cards/cardkit.toml")).unwrap();
+        let cards = std::path::absolute("cards").unwrap();
+        let excluded = |config: &Config, path: &str, is_dir: bool| {
+            config.exclude().excludes(&cards.join(path), is_dir)
+        };
+        let default = config("");
+        assert!(excluded(&default, "node_modules", true));
+        assert!(excluded(&default, "sets/.venv", true));
+        assert!(!excluded(&default, "sets", true));
+
+        let extended = config("extend-exclude = [\"drafts/\", \"/sets/*.tmp.json\"]\n");
+        assert_eq!(
+            extended.source("extend-exclude").unwrap(),
+            "cards/cardkit.toml:1"
+        );
+        assert!(excluded(&extended, "node_modules", true));
+        assert!(excluded(&extended, "sets/old/drafts", true));
+        assert!(!excluded(&extended, "drafts", false));
+        assert!(excluded(&extended, "sets/a.tmp.json", false));
+        // Anchored to the configuration's folder.
+        assert!(!excluded(&extended, "more/sets/a.tmp.json", false));
+
+        let replaced = config("exclude = [\"legacy\"]\n");
+        assert!(!excluded(&replaced, "node_modules", true));
+        assert!(excluded(&replaced, "sets/legacy", true));
+    }
+
+    #[test]
+    fn an_exclude_glob_that_is_no_glob_names_its_line() {
+        assert_eq!(
+            error("\nexclude = [\"sets/[z-a].json\"]\n"),
+            "cardkit.toml:2:12: exclude: `sets/[z-a].json` is no glob: invalid range; 'z' > 'a'"
+        );
+        assert_eq!(
+            error("extend-exclude = \"drafts\"\n"),
+            "cardkit.toml:1:18: extend-exclude: expected an array of globs (.gitignore patterns), found string \"drafts\""
+        );
     }
 
     #[test]

@@ -42,7 +42,7 @@ fn directories_are_searched_in_name_order_for_json_endings_in_any_case() {
         .inputs
         .iter()
         .map(|input| match input {
-            Input::File(path) => path.strip_prefix(dir.path()).unwrap().display().to_string(),
+            Input::Found(path) => path.strip_prefix(dir.path()).unwrap().display().to_string(),
             other => format!("{other:?}"),
         })
         .collect();

@@ -483,6 +483,10 @@ impl Renderer for Sarif {
             invocation["properties"]["ignored"] = json!(summary.ignored);
             invocation["properties"]["ignoredNote"] = json!(ignored);
         }
+        if let Some(skipped) = words::skipped(summary) {
+            invocation["properties"]["skipped"] = json!(summary.skipped);
+            invocation["properties"]["skippedNote"] = json!(skipped);
+        }
         out.write_all(b"\n],\n\"invocations\":[")?;
         serde_json::to_writer(&mut *out, &invocation)?;
         out.write_all(b"]}]}\n")

@@ -58,7 +58,8 @@ pub fn checked(summary: &Summary) -> String {
 }
 
 /// `errors: 3 (missing_field 2, wrong_type 1)` and the same for warnings,
-/// for those there are; then how many the configuration ignored.
+/// for those there are; then how many the configuration ignored, and how
+/// many files found were skipped.
 #[must_use]
 pub fn counts(summary: &Summary) -> Vec<String> {
     [
@@ -70,6 +71,7 @@ pub fn counts(summary: &Summary) -> Vec<String> {
     .map(|(label, counts, total)| format!("{label}: {total} ({})", by_code(counts)))
     .chain(ignored(summary))
     .chain(read(summary))
+    .chain(skipped(summary))
     .collect()
 }
 
@@ -123,6 +125,16 @@ pub fn ways_out(summary: &Summary) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// `12 JSON files are not card documents: skipped`, when files found were
+/// skipped.
+#[must_use]
+pub fn skipped(summary: &Summary) -> Option<String> {
+    (summary.skipped > 0).then(|| match summary.skipped {
+        1 => "1 JSON file is not a card document: skipped".to_owned(),
+        n => format!("{n} JSON files are not card documents: skipped"),
+    })
 }
 
 /// `ignored: 12 (by cardkit.toml)`, when a configuration ignored any.

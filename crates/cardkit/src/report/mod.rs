@@ -40,6 +40,12 @@ pub struct Summary {
     /// Where that configuration is (`cardkit.toml`), when one was used.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ignored_by: Option<&'static str>,
+    /// Files found in directories searched (or in archives) that are no
+    /// card documents: their first document's kind cannot be told (a
+    /// `package.json`). Not read further, not counted in `files`, never an
+    /// error; counted, so that nothing vanishes silently.
+    #[serde(skip_serializing_if = "document::is_zero")]
+    pub skipped: usize,
     /// Bytes read (decoded, of a compressed input).
     pub bytes: u64,
     /// Of `bytes`, those decoded from compressed inputs (zip members too).
@@ -140,6 +146,11 @@ impl Summary {
         if let Some(way_out) = &reading.way_out {
             *self.ways_out.entry(way_out.flag()).or_default() += 1;
         }
+    }
+
+    /// Counts a file found that is no card document, skipped.
+    pub fn add_skipped(&mut self) {
+        self.skipped += 1;
     }
 
     /// Counts a path that could not be read.

@@ -325,7 +325,7 @@ pub fn read_declared<'a>(reader: impl Read + 'a) -> (Box<dyn Read + 'a>, Declare
 }
 
 /// A reader whose next read fails with the error it holds.
-struct Failed(Option<io::Error>);
+pub(super) struct Failed(pub(super) Option<io::Error>);
 
 impl Read for Failed {
     fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {

@@ -14,6 +14,7 @@ use super::discover::Discovered;
 use super::exit::ExitStatus;
 use super::open::{open, Opened, Unopened};
 use super::settings::{as_flag, Setting, Settings, Wording};
+use super::skip::{judge, Judged};
 use crate::diagnostic::{Detail, Severity};
 use crate::model::Kind;
 use crate::render::{FileEnd, Renderer};
@@ -217,11 +218,19 @@ impl<'r> Run<'r> {
             .unreadable(self.out, &unopened.name, &unopened.reason)
     }
 
-    /// Checks one input, rendering each document's report as it comes.
+    /// Checks one input, rendering each document's report as it comes; one
+    /// found whose kind cannot be told is skipped, and only counted.
     ///
     /// # Errors
     /// Writing the report failed.
     pub fn input(&mut self, opened: Opened, check: &mut Check<'_>) -> io::Result<()> {
+        let opened = match judge(opened, self.options.kind) {
+            Judged::Check(opened) => opened,
+            Judged::Skip => {
+                self.summary.add_skipped();
+                return Ok(());
+            }
+        };
         self.inputs += 1;
         let Opened {
             name,
@@ -230,6 +239,7 @@ impl<'r> Run<'r> {
             json_lines,
             compressed,
             again,
+            found: _,
         } = opened;
         let mut options = Options {
             json_lines,

@@ -26,6 +26,7 @@ mod drive;
 mod exit;
 mod open;
 mod settings;
+mod skip;
 mod until_closed;
 
 pub use archive::ZipMember;
@@ -38,7 +39,10 @@ pub fn latest_version() -> crate::schema::Version {
     declared::latest()
 }
 pub use decode::{Compression, Stored};
-pub use discover::{discover, Discovered, Input, COMPRESSED_ENDINGS, ENDINGS, ZIP_ENDING};
+pub use discover::{
+    check_glob, discover, Discovered, Exclude, Input, Walk, COMPRESSED_ENDINGS, DEFAULT_EXCLUDE,
+    ENDINGS, ZIP_ENDING,
+};
 pub use drive::{Check, Failure, Progress, Run, Shown};
 pub use exit::ExitStatus;
 pub use open::{json_lines_by_name, open, open_reader, open_stream, Opened, Unopened};

@@ -35,6 +35,10 @@ pub struct Opened {
     /// as it is (a plain file, not a stream or an archive's member): a
     /// second look for what it declares past its first part.
     pub again: Option<PathBuf>,
+    /// It was found (in a directory searched, or an archive), not named: it
+    /// is checked only when its first document's kind can be told, and
+    /// skipped otherwise (a `package.json` beside the sets).
+    pub found: bool,
 }
 
 /// An input that could not be opened: its name and why.
@@ -53,13 +57,14 @@ pub struct Unopened {
 /// The input cannot be opened, its first bytes cannot be read, or it is a
 /// zip archive that cannot be read as a stream (on standard input, say).
 pub fn open(input: Input) -> Result<Opened, Unopened> {
+    let found = matches!(input, Input::Found(_));
     let (name, opened) = match input {
         Input::Stdin => {
             let name = "<stdin>".to_owned();
             let opened = opened(&name, None, None, io::stdin().lock(), STDIN_SNIFF_LIMIT);
             (name, opened)
         }
-        Input::File(path) => {
+        Input::File(path) | Input::Found(path) => {
             let name = path.display().to_string();
             let opened = File::open(&path).and_then(|file| {
                 let metadata = file.metadata().ok();
@@ -71,7 +76,7 @@ pub fn open(input: Input) -> Result<Opened, Unopened> {
                 }
                 Ok(opened)
             });
-            (name, opened)
+            (name, opened.map(|opened| Opened { found, ..opened }))
         }
         Input::ZipMember(member) => {
             let name = member.name();
@@ -87,6 +92,7 @@ pub fn open(input: Input) -> Result<Opened, Unopened> {
                         FILE_SNIFF_LIMIT,
                     )?;
                     opened.compressed = Some((Compression::Zip, stored));
+                    opened.found = true;
                     Ok(opened)
                 });
             (name, opened)
@@ -120,6 +126,7 @@ pub fn open_stream(name: &str, input: impl Read + 'static, json_lines: bool) -> 
         json_lines,
         compressed,
         again: None,
+        found: false,
     })
 }
 
@@ -167,6 +174,7 @@ fn opened(
         json_lines,
         compressed,
         again: None,
+        found: false,
     })
 }
 

@@ -141,7 +141,11 @@ fn member(
         });
     }
     if let Some(kind) = signs.kind_of_key(key) {
-        return Ok(Guess::Kind(kind));
+        return Ok(match key {
+            COMMON_TYPE => Guess::Unknown,
+            COMMON_DEPENDENCIES => dependencies(bytes, value_at, complete)?,
+            _ => Guess::Kind(kind),
+        });
     }
     let unknown_object = first == Some(b'{') && !signs.known.contains(key);
     if unknown_object && depth == Depth::Root {
@@ -150,6 +154,41 @@ fn member(
         }
     }
     Ok(Guess::Unknown)
+}
+
+/// Members that only one kind's top-level model has, but that other JSON
+/// files have too: a package manifest's (`package.json`) `type` and
+/// `dependencies`. `type` tells nothing on its own (a set has members that
+/// do); `dependencies` tells a card design only when it holds the spec's
+/// `Dependencies` members.
+const COMMON_TYPE: &str = "type";
+const COMMON_DEPENDENCIES: &str = "dependencies";
+
+/// What a root's `dependencies` at `value_at` says: a card design when it
+/// is an object of `Dependencies` members (`extensions`, `template`) or no
+/// object at all (a card's `dependencies` of the wrong type); nothing when
+/// it is empty or holds other members (a package's `{"lodash": "^4"}`).
+fn dependencies(bytes: &[u8], value_at: usize, complete: bool) -> Result<Guess, NeedMore> {
+    if bytes.get(value_at) != Some(&b'{') {
+        return Ok(Guess::Kind(Kind::Card));
+    }
+    let fields = <crate::model::Dependencies as crate::schema::Model>::model().fields;
+    let mut members = Scanner::new(bytes, value_at).members();
+    let mut any = false;
+    for member in members.by_ref() {
+        if !fields.iter().any(|field| field.name == member.name) {
+            return Ok(Guess::Unknown);
+        }
+        any = true;
+    }
+    if members.cut_short() && !complete {
+        return Err(NeedMore);
+    }
+    Ok(if any {
+        Guess::Kind(Kind::Card)
+    } else {
+        Guess::Unknown
+    })
 }
 
 /// The kind a member beside a container's `data` says the whole object is,
@@ -283,3 +322,59 @@ static SIGNS: LazyLock<Signs> = LazyLock::new(|| {
         known,
     }
 });
+
+/// Whether the kind of an input's first document can be told from `head`,
+/// the input's first bytes (`complete`: all of them; `json_lines`: one
+/// document or container per line). `false` when it cannot: the first
+/// document's members name no kind (a `package.json`), the items of an
+/// array are no objects, or the input is no JSON where it starts
+/// (comments, text, nothing). `true` when it can, or may be past `head`;
+/// for an empty array, a container of no documents; and for UTF-16, which
+/// the validator reports as such.
+pub(crate) fn first_kind_told(head: &[u8], complete: bool, json_lines: bool) -> bool {
+    let head = head.strip_prefix(crate::json::BOM).unwrap_or(head);
+    if crate::json::utf16(head).is_some() {
+        return true;
+    }
+    let (bytes, complete) = if json_lines {
+        // The first line that is not blank: whole when its newline is in
+        // `head`, or `head` is the whole input.
+        let mut rest = head;
+        loop {
+            match rest.iter().position(|&b| b == b'\n') {
+                Some(end) if rest[..end].trim_ascii().is_empty() => rest = &rest[end + 1..],
+                Some(end) => break (&rest[..end], true),
+                None if rest.trim_ascii().is_empty() => return !complete,
+                None => break (rest, complete),
+            }
+        }
+    } else {
+        (head, complete)
+    };
+    let Some(pos) = bytes.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return !complete;
+    };
+    let first = match bytes[pos] {
+        b'{' => pos,
+        b'[' => match bytes[pos + 1..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+        {
+            Some(at) if bytes[pos + 1 + at] == b'{' => pos + 1 + at,
+            // An empty array is a container of no documents (a day's feed
+            // of migrations with none): it is checked.
+            Some(at) if bytes[pos + 1 + at] == b']' => return true,
+            // Items that are no objects.
+            Some(_) => return false,
+            None => return !complete,
+        },
+        _ => return false,
+    };
+    match root(bytes, first, complete, Depth::Root) {
+        Ok(Guess::Kind(_)) => true,
+        // An array's item is a document only by its own members.
+        Ok(Guess::Container(..)) => first == pos,
+        Ok(Guess::Unknown) => false,
+        Err(NeedMore) => true,
+    }
+}

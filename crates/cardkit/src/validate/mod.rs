@@ -50,6 +50,8 @@ pub use validator::{Extracting, Found, Validated, Validator, MAX_JOBS};
 
 use crate::json::BOM;
 
+pub(crate) use layout::first_kind_told;
+
 /// Validates every document of a file held in memory: the shorthand of
 /// [`Validator::slice`] on one thread.
 #[must_use]
