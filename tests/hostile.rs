@@ -37,7 +37,7 @@ fn jobs_beyond_256_is_a_usage_error() {
             .args(["validate", "--jobs", jobs, &set])
             .assert()
             .code(0)
-            .stdout("checked 1 document in 1 file: 1 valid, 0 invalid\n");
+            .stdout("checked 1 document in 1 file: 1 valid, 0 invalid\nread: 1 file under the spec's names; as of v5.2.1 (1 file)\n");
     }
     let output = cardkit().args(["validate", "--help"]).assert().code(0);
     let help = String::from_utf8_lossy(&output.get_output().stdout).into_owned();
@@ -207,7 +207,10 @@ fn standard_input_named_twice_is_a_usage_error() {
         .write_stdin(MIGRATION)
         .assert()
         .code(0)
-        .stdout("checked 2 documents in 2 files: 2 valid, 0 invalid\n");
+        .stdout(
+            "checked 2 documents in 2 files: 2 valid, 0 invalid\n\
+             read: 2 files under the spec's names; as of v5.2.1 (1 file)\n",
+        );
 }
 
 #[test]
@@ -246,7 +249,7 @@ fn a_run_that_checks_nothing_says_so_and_fails() {
         .args(["validate", &empty, &set])
         .assert()
         .code(0)
-        .stdout("checked 1 document in 1 file: 1 valid, 0 invalid\n")
+        .stdout("checked 1 document in 1 file: 1 valid, 0 invalid\nread: 1 file under the spec's names; as of v5.2.1 (1 file)\n")
         .stderr(format!(
             "cardkit validate: note: {empty} holds no *.json, *.jsonl or *.ndjson file that is not ignored, hidden or excluded\n"
         ));
@@ -446,9 +449,16 @@ fn text_output_escapes_control_characters_from_inputs() {
                 || line.starts_with(&root)
                 || line.starts_with(" --> ")
                 || excerpt
-                || ["note: ", "checked ", "errors: ", "warnings: ", "help: "]
-                    .iter()
-                    .any(|start| line.starts_with(start)),
+                || [
+                    "note: ",
+                    "checked ",
+                    "errors: ",
+                    "warnings: ",
+                    "help: ",
+                    "read: "
+                ]
+                .iter()
+                .any(|start| line.starts_with(start)),
             "a line split: {line:?}\n{stdout}"
         );
     }

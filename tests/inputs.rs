@@ -109,7 +109,7 @@ fn stdin_holds_one_document() {
         .write_stdin(MIGRATION)
         .assert()
         .code(0)
-        .stdout("checked 1 document in 1 file: 1 valid, 0 invalid\n");
+        .stdout("checked 1 document in 1 file: 1 valid, 0 invalid\nread: 1 file under the spec's names\n");
 
     let report = json_report(&["-"], Some(MIGRATION), 0);
     let file = &report["files"][0];

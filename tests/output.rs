@@ -22,7 +22,7 @@ fn a_valid_file_exits_0_with_only_the_summary() {
         .arg(dir.path().join("m.json"))
         .assert()
         .code(0)
-        .stdout("checked 1 document in 1 file: 1 valid, 0 invalid\n")
+        .stdout("checked 1 document in 1 file: 1 valid, 0 invalid\nread: 1 file under the spec's names\n")
         .stderr("");
 }
 
@@ -85,7 +85,11 @@ fn json_output_has_the_documented_shape() {
     let files = report["files"].as_array().expect("files is an array");
     assert_eq!(files.len(), 2);
     let file = &files[0];
-    assert_eq!(keys(file), ["documents", "layout", "path", "valid"]);
+    // A migration's file says how it was read (its names).
+    assert_eq!(
+        keys(file),
+        ["documents", "layout", "path", "reading", "valid"]
+    );
     assert_eq!(file["path"], bad.as_str());
     assert_eq!(file["valid"], false);
     assert_eq!(file["layout"], "bare");
@@ -143,6 +147,7 @@ fn json_output_has_the_documented_shape() {
             "errors",
             "files",
             "invalid",
+            "read_under",
             "seconds",
             "unreadable",
             "valid",
@@ -207,9 +212,9 @@ fn the_readme_command_reports_the_bundled_examples() {
         .collect();
     let (help, totals) = after.split_last().expect("lines after the summary");
     assert!(
-        totals
-            .iter()
-            .all(|l| l.starts_with("errors: ") || l.starts_with("warnings: ")),
+        totals.iter().all(|l| l.starts_with("errors: ")
+            || l.starts_with("warnings: ")
+            || l.starts_with("read: ")),
         "{after:?}"
     );
     assert!(
@@ -227,7 +232,7 @@ fn the_readme_command_reports_the_bundled_examples() {
     let report = parse(&output.get_output().stdout);
     let files = report["files"].as_array().expect("files");
     let mut on_disk: Vec<String> = Vec::new();
-    for folder in ["invalid", "valid"] {
+    for folder in ["invalid", "published", "valid"] {
         let mut names: Vec<String> = std::fs::read_dir(examples_dir().join(folder))
             .expect("examples folder")
             .map(|entry| {

@@ -30,26 +30,30 @@ fn corpus(shared: &Path, names: &str, file: &str) -> String {
 }
 
 #[test]
-fn a_file_of_publishers_names_gets_one_hint_and_reads_clean_with_the_option() {
+fn a_file_of_publishers_names_read_under_the_spec_names_gets_the_way_out_and_reads_clean_by_default(
+) {
     let Some(shared) = shared_dir() else {
         return;
     };
     let raw = corpus(&shared, "raw", NEO);
     let hinted = |text: &str| {
         text.lines()
-            .filter(|line| line.contains("--names upstream"))
+            .filter(|line| line.contains("--names auto"))
             .count()
     };
-    let (text, status) = run(&["validate", "--color", "never", &raw]);
+    let (text, status) = run(&["validate", "--color", "never", "--names", "spec", &raw]);
     assert_eq!(status, 1);
-    assert_eq!(hinted(&text), 1, "{text}");
+    // First in the file's block, at its end, and last in the report.
+    assert_eq!(hinted(&text), 3, "{text}");
     assert!(text.contains("keyruneCode") || text.contains("edhrecRank"));
 
+    let (text, status) = run(&["validate", &raw]);
+    assert_eq!((hinted(&text), status), (0, 0), "{text}");
     let (text, status) = run(&["validate", "--as-of", "auto", "--names", "upstream", &raw]);
     assert_eq!((hinted(&text), status), (0, 0), "{text}");
 
     let neutral = corpus(&shared, "neutral", NEO);
-    let (text, _) = run(&["validate", &neutral]);
+    let (text, _) = run(&["validate", "--names", "spec", &neutral]);
     assert_eq!(hinted(&text), 0, "{text}");
 }
 

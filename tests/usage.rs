@@ -113,12 +113,18 @@ fn a_malformed_or_too_old_version_is_a_usage_error() {
             .code(2)
             .stdout("")
             .stderr(contains(format!(
-                "invalid value '{version}' for '--as-of <vX.Y.Z|auto>'"
+                "invalid value '{version}' for '--as-of <auto|latest|vX.Y.Z>'"
             )))
             .stderr(contains(why));
     }
     cardkit()
-        .args(["validate", "--strict-version", "x.json"])
+        .args([
+            "validate",
+            "--as-of",
+            "latest",
+            "--strict-version",
+            "x.json",
+        ])
         .assert()
         .code(2)
         .stderr(contains("--as-of"));
