@@ -1197,7 +1197,7 @@ mod tests {
 
     #[test]
     fn the_defaults_are_every_doors_defaults() {
-        let asked = settings("auto", None, false, false, false, "spec", None, None).unwrap();
+        let asked = settings("auto", None, false, false, false, "auto", None, None).unwrap();
         assert_eq!(asked, Settings::default());
     }
 

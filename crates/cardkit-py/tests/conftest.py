@@ -52,13 +52,23 @@ def run_cli(cli: str, args: List[str], stdin: Optional[bytes] = None) -> Dict[st
     for entry in report["files"]:
         if "note" in entry:
             entry["note"] = python_worded(entry["note"])
+        way_out = entry.get("reading", {}).get("way_out")
+        if way_out:
+            way_out["said"] = python_worded(way_out["said"])
+    ways_out = report["summary"].get("ways_out")
+    if ways_out:
+        report["summary"]["ways_out"] = {python_worded(k): v for k, v in ways_out.items()}
     return report
 
 
 #: The command line's flags in its reports' hints, and the keyword
 #: arguments the package's reports name instead: the one way the two
 #: reports differ.
-KEYWORDS = {"--as-of auto": 'as_of="auto"', "--names upstream": 'names="upstream"'}
+KEYWORDS = {
+    "--as-of auto": 'as_of="auto"',
+    "--names auto": 'names="auto"',
+    "--names upstream": 'names="upstream"',
+}
 
 
 def python_worded(note: str) -> str:

@@ -38,18 +38,23 @@ def test_a_file_checked_as_of_its_version_has_a_note(tmp_path: pathlib.Path) -> 
     document = {"meta": {"version": "5.0.0+20200101"}, "data": cardkit.dummy("set")}
     path = tmp_path / "set.json"
     path.write_text(json.dumps(document))
-    [file] = cardkit.validate(path, as_of="auto").files
-    assert file.note is not None and file.note.startswith("checked as of v5.0.0")
-    assert file.note == file.raw["note"]
-    [plain] = cardkit.validate(path).files
-    assert plain.note is None
+    [file] = cardkit.validate(path).files
+    assert file.reading is not None and file.reading == file.raw["reading"]
+    assert file.reading["as_of"] == "v5.0.0" and file.reading["version_from"] == "declared"
+    assert "checked as of v5.0.0, the version its meta.version declares" in file.reading["note"]
+    assert file.note is None
+    [latest] = cardkit.validate(path, as_of="latest").files
+    assert latest.reading is not None and latest.reading["version_from"] == "asked"
 
 
 def test_hints_name_the_keyword_arguments() -> None:
     if not RAW_SET.exists():
         missing(f"no published set at {RAW_SET}")
     [file] = cardkit.validate(RAW_SET).files
+    assert file.reading is not None and file.reading["names"] == "upstream"
+    assert file.note is None
+    [file] = cardkit.validate(RAW_SET, names="spec").files
     # The publishers' names (keyruneCode...) read under the spec's: the
-    # hint names Python's keyword argument, not the command line's flag.
-    assert file.note is not None and 'names="upstream"' in file.note, file.note
+    # way out names Python's keyword argument, not the command line's flag.
+    assert file.note is not None and 'names="auto"' in file.note, file.note
     assert "--" not in file.note

@@ -272,7 +272,7 @@ def test_an_unreadable_input_fails_the_read_or_is_left_out(tmp_path: pathlib.Pat
         ({"on_invalid": "ignore"}, "on_invalid is \"ignore\": expected 'fail', 'skip' or 'keep'"),
         ({"kind": "deck"}, "kind is \"deck\""),
         ({"jobs": 0}, "jobs is 0"),
-        ({"strict_version": True}, "strict_version needs as_of"),
+        ({"strict_version": True, "as_of": "latest"}, "strict_version needs as_of"),
     ],
 )
 def test_bad_arguments_are_refused(arguments: Dict[str, Any], message: str) -> None:
@@ -365,11 +365,14 @@ def test_published_sets_skipped_say_why_and_how_to_read_them() -> None:
     if not raw.exists():
         missing(f"no published set at {raw}")
     with pytest.warns(cardkit.SkippedWarning) as warned:
-        tables = cardkit.read_tables(str(raw), on_invalid="skip")
-    assert len(warned) == 1 and 'names="upstream"' in str(warned[0].message)
+        tables = cardkit.read_tables(str(raw), on_invalid="skip", names="spec")
+    assert len(warned) == 1 and 'names="auto"' in str(warned[0].message)
     [document] = tables.skipped.documents
     assert document.path == str(raw) and document.error is not None
-    assert document.note is not None and 'names="upstream"' in document.note
+    assert document.note is not None and 'names="auto"' in document.note
+    # Read as it declares itself, by default, it is not skipped.
+    tables = cardkit.read_tables(str(raw), on_invalid="skip")
+    assert not tables.skipped and tables["cards"].num_rows > 0
 
 
 def test_extra_as_text_is_plain_strings() -> None:

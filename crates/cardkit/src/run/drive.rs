@@ -260,11 +260,16 @@ impl<'r> Run<'r> {
         // else named in a way out when errors are of fields introduced after
         // it. JSON Lines declare none, and are not held up to read one unless
         // asked.
-        let reads_head = self.as_declared || (self.hints_version && !json_lines);
+        let reads_head = !json_lines && (self.as_declared || self.hints_version);
         let (mut reader, mut declared): (Box<dyn Read + '_>, _) = if reads_head {
             read_declared(&mut counted)
         } else {
-            (Box::new(&mut counted), Declared::Absent { whole: false })
+            // JSON Lines declare no version of their own (nor is a line
+            // held up to look for one).
+            (
+                Box::new(&mut counted),
+                Declared::Absent { whole: json_lines },
+            )
         };
         // A 4.x set file keeps `meta` among the set's members, after its
         // cards: a file that can be read again is looked through once more.
