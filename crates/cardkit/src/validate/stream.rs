@@ -49,17 +49,23 @@ impl Documents for Sequential<'_> {
         let mut resolved = None;
         let mut tape = Tape::default();
         let recording = self.sink.wants_tape();
-        let (mut diagnostics, omitted, ignored, names, outcome, end) =
-            walk_unit(src, at, &pointer, options, |c| {
-                if recording {
-                    c.record_tape();
-                }
-                let kind = kind.resolve(c.read.scan.bytes, c.pos());
-                resolved = Some(kind);
-                let outcome = c.document(kind);
-                tape = c.take_tape().unwrap_or_default();
-                outcome
-            })?;
+        let Walked {
+            mut diagnostics,
+            omitted,
+            ignored,
+            names,
+            outcome,
+            end,
+        } = walk_unit(src, at, &pointer, options, |c| {
+            if recording {
+                c.record_tape();
+            }
+            let kind = kind.resolve(c.read.scan.bytes, c.pos());
+            resolved = Some(kind);
+            let outcome = c.document(kind);
+            tape = c.take_tape().unwrap_or_default();
+            outcome
+        })?;
         src.locate(&mut diagnostics)?;
         let pointer = Quoted::from(pointer);
         let report = DocumentReport {
@@ -81,17 +87,31 @@ impl Documents for Sequential<'_> {
     }
 }
 
+/// What walking one value found, and where it ended.
+pub(crate) struct Walked {
+    /// The diagnostics, in document order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Those counted but not kept.
+    pub omitted: Omitted,
+    /// How many the configuration ignored.
+    pub ignored: usize,
+    /// The names the document was read under.
+    pub names: Names,
+    /// How the walk ended.
+    pub outcome: Flow,
+    /// The offset after the value.
+    pub end: usize,
+}
+
 /// Runs `walk` over the value at file offset `at`, reading more of the input
-/// whenever the value may go on beyond the bytes at hand. Returns the
-/// diagnostics in document order, those counted but not kept and how many
-/// were ignored, how the walk ended and the offset after the value.
+/// whenever the value may go on beyond the bytes at hand.
 pub(crate) fn walk_unit(
     src: &mut Source<'_>,
     at: usize,
     pointer: &str,
     options: &Options,
     mut walk: impl FnMut(&mut Checker<'_>) -> Flow,
-) -> Result<(Vec<Diagnostic>, Omitted, usize, Names, Flow, usize), Stop> {
+) -> Result<Walked, Stop> {
     // Reading ahead makes it rare that a value goes on beyond the bytes at
     // hand, which costs walking it again.
     while src.end() - at < src.buffering.read_ahead && src.fill()? {}
@@ -116,7 +136,14 @@ pub(crate) fn walk_unit(
         if cut_short && src.fill()? {
             continue;
         }
-        return Ok((diagnostics, omitted, ignored, names, outcome, end));
+        return Ok(Walked {
+            diagnostics,
+            omitted,
+            ignored,
+            names,
+            outcome,
+            end,
+        });
     }
 }
 
