@@ -87,11 +87,13 @@ def test_names() -> None:
     [
         {"kind": "deck"},
         {"as_of": "v1.0.0"},
-        {"as_of": "latest"},
+        {"as_of": "newest"},
         {"names": "mine"},
         {"jobs": 0},
         {"jobs": cardkit.MAX_JOBS + 1},
-        {"strict_version": True},
+        # As of the latest, no field is newer (by default each file is
+        # checked as of its own version, whose newer fields then are errors).
+        {"strict_version": True, "as_of": "latest"},
     ],
 )
 def test_bad_options_raise_value_error(options: dict) -> None:
