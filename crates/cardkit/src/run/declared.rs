@@ -11,8 +11,15 @@ use crate::json::{Scanner, BOM};
 use crate::model::Kind;
 use crate::table::{versions, ModelDef, Version};
 
-/// How much of an input is read to find its `meta.version`.
+/// How much of a file is read to find its `meta.version` before it is
+/// looked through whole.
 pub const DECLARED_WITHIN: u64 = 1 << 20;
+
+/// How much of a stream (standard input, a request's body, a compressed or
+/// archived file) is read ahead to find its `meta.version`: enough for
+/// `meta` where publishers write it, first, and little enough that a body
+/// is validated as it arrives.
+pub const STREAM_DECLARED_WITHIN: u64 = 64 << 10;
 
 /// The version a file is checked as of under `--as-of auto`, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,7 +94,7 @@ impl Declared {
                 latest()
             ),
             Declared::Absent { whole: false } => format!(
-                "it declares no version in its first MiB (a stream is read once: a meta.version later in it is not seen): checked as of the latest ({})",
+                "it declares no version at its start (a stream is read once: a meta.version later in it is not seen): checked as of the latest ({})",
                 latest()
             ),
         }
@@ -307,15 +314,16 @@ fn meta_version_anywhere(reader: impl Read) -> io::Result<Option<(String, u64)>>
     }
 }
 
-/// Reads the first part of `reader` to tell what it declares, and gives the
+/// Reads the first part of `reader` (`within` bytes) to tell what it
+/// declares, and gives the
 /// bytes read back in front of the rest. An error reading that part is
 /// given back too, after the bytes read before it, as it came (a caller may
 /// tell its cause), for whoever reads on to meet it in its place.
-pub fn read_declared<'a>(reader: impl Read + 'a) -> (Box<dyn Read + 'a>, Declared) {
+pub fn read_declared<'a>(reader: impl Read + 'a, within: u64) -> (Box<dyn Read + 'a>, Declared) {
     let mut head = Vec::new();
     let mut reader = reader;
-    let read = (&mut reader).take(DECLARED_WITHIN).read_to_end(&mut head);
-    let whole = matches!(read, Ok(n) if (n as u64) < DECLARED_WITHIN);
+    let read = (&mut reader).take(within).read_to_end(&mut head);
+    let whole = matches!(read, Ok(n) if (n as u64) < within);
     let found = declared(&head, whole);
     let head = io::Cursor::new(head);
     match read {

@@ -8,7 +8,10 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::time::Instant;
 
-use super::declared::{declared_anywhere, latest, read_declared, since, Declared};
+use super::declared::{
+    declared_anywhere, latest, read_declared, since, Declared, DECLARED_WITHIN,
+    STREAM_DECLARED_WITHIN,
+};
 use super::decode::Stored;
 use super::discover::Discovered;
 use super::exit::ExitStatus;
@@ -262,7 +265,15 @@ impl<'r> Run<'r> {
         // asked.
         let reads_head = !json_lines && (self.as_declared || self.hints_version);
         let (mut reader, mut declared): (Box<dyn Read + '_>, _) = if reads_head {
-            read_declared(&mut counted)
+            // A file that can be read again is looked through past its
+            // first MiB; a stream's `meta` is sought where publishers write
+            // it, at its start, so that it is validated as it arrives.
+            let within = if again.is_some() {
+                DECLARED_WITHIN
+            } else {
+                STREAM_DECLARED_WITHIN
+            };
+            read_declared(&mut counted, within)
         } else {
             // JSON Lines declare no version of their own (nor is a line
             // held up to look for one).
