@@ -1,8 +1,7 @@
 //! The diff as typed data; the renderers only format it.
 
 use serde::Serialize;
-
-use crate::value::Json;
+use serde_json::Value;
 
 /// A document that is not a whole valid set.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -56,10 +55,10 @@ pub struct FieldChange {
     pub pointer: String,
     /// The old value; absent when the member was absent.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub old: Option<Json>,
+    pub old: Option<Value>,
     /// The new value; absent when the member is absent.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub new: Option<Json>,
+    pub new: Option<Value>,
 }
 
 /// A card, token or sealed product that was added, removed or changed.
@@ -215,10 +214,6 @@ pub struct Summary {
     pub records_reidentified: usize,
     /// Values changed, in every changed or re-keyed record and set.
     pub field_changes: usize,
-    /// Numbers the same by value but written another way (`3.0` for `3`,
-    /// `1e1` for `10`) in the records and sets compared: not changes, so
-    /// no record or set changed for them alone.
-    pub numbers_rewritten: usize,
     /// Fields that drifted.
     pub drift: usize,
     /// Migration notices made.
@@ -226,14 +221,12 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Whether nothing changed (numbers written another way are the same
-    /// values).
+    /// Whether nothing changed.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         *self
             == Summary {
                 migrations: self.migrations,
-                numbers_rewritten: self.numbers_rewritten,
                 ..Summary::default()
             }
     }
