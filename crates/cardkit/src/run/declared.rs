@@ -5,7 +5,7 @@
 //! file that declares nothing in its first part is looked through once more
 //! ([`declared_anywhere`]) when it can be read again.
 
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 
 use crate::json::{Scanner, BOM};
 use crate::model::Kind;
@@ -168,15 +168,44 @@ fn version_of(bytes: &[u8], at: usize) -> Option<String> {
 }
 
 /// What a file declares wherever its root object keeps `meta`: read once
-/// more, in constant memory (only `meta`'s value is held).
+/// more, in constant memory (only `meta`'s value is held). A file without
+/// the bytes `"meta"` anywhere (most files that declare nothing) is told so
+/// at the speed of a substring search; only one that has them is read
+/// again, structurally.
 ///
 /// # Errors
 /// The file cannot be read.
-pub fn declared_anywhere(reader: impl Read) -> io::Result<Declared> {
+pub fn declared_anywhere(mut reader: impl Read + Seek) -> io::Result<Declared> {
+    if !holds(&mut reader, b"\"meta\"")? {
+        return Ok(Declared::Absent { whole: true });
+    }
+    reader.seek(SeekFrom::Start(0))?;
     Ok(match meta_version_anywhere(reader)? {
         Some((text, at)) => version_declared(text, Some(at)),
         None => Declared::Absent { whole: true },
     })
+}
+
+/// Whether `needle` is anywhere in what `reader` reads.
+fn holds(reader: &mut impl Read, needle: &[u8]) -> io::Result<bool> {
+    let finder = memchr::memmem::Finder::new(needle);
+    let keep = needle.len() - 1;
+    let mut buffer = vec![0; 256 * 1024];
+    // The last bytes of the previous chunk, in front of the next, so that
+    // a needle across two chunks is found.
+    let mut kept = 0;
+    loop {
+        let n = reader.read(&mut buffer[kept..])?;
+        if n == 0 {
+            return Ok(false);
+        }
+        let filled = kept + n;
+        if finder.find(&buffer[..filled]).is_some() {
+            return Ok(true);
+        }
+        kept = keep.min(filled);
+        buffer.copy_within(filled - kept..filled, 0);
+    }
 }
 
 /// The most of `meta`'s value that is held to read its `version`.
@@ -401,16 +430,36 @@ mod tests {
         let set = br#"{"cards": [{"name": "meta", "text": "a \"meta\": {\"version\": \"9\"}", "meta": {"version": "1.0.0"}}], "code": "WAR", "meta": {"date": "2019-12-22", "version": "4.6.1+20191222"}, "tokens": []}"#;
         let at = set.windows(6).rposition(|w| w == b"\"meta\"").unwrap() as u64;
         assert_eq!(
-            declared_anywhere(&set[..]).unwrap(),
+            declared_anywhere(io::Cursor::new(&set[..])).unwrap(),
             version("4.6.1+20191222", Version::new(4, 6, 1), Some(at))
         );
         // `meta` after the data of a wrapped document.
         assert_eq!(
-            declared_anywhere(&br#"{"data": {"code": "X"}, "meta": {"version": "5.1.0"}}"#[..])
-                .unwrap()
-                .as_of(),
+            declared_anywhere(io::Cursor::new(
+                &br#"{"data": {"code": "X"}, "meta": {"version": "5.1.0"}}"#[..]
+            ))
+            .unwrap()
+            .as_of(),
             Some(Version::new(5, 1, 0))
         );
+    }
+
+    #[test]
+    fn meta_is_found_across_the_searchs_chunks() {
+        // `"meta"` across the 256 KiB chunks of the substring search.
+        for pad in (256 * 1024 - 8)..(256 * 1024 + 2) {
+            let text = format!(
+                r#"{{"a": "{}", "meta": {{"version": "5.1.0"}}}}"#,
+                "x".repeat(pad)
+            );
+            assert_eq!(
+                declared_anywhere(io::Cursor::new(text.as_bytes()))
+                    .unwrap()
+                    .as_of(),
+                Some(Version::new(5, 1, 0)),
+                "{pad}"
+            );
+        }
     }
 
     #[test]
@@ -429,12 +478,19 @@ mod tests {
             // Cut short.
             br#"{"meta": {"version": "5.1"#,
         ] {
-            assert_eq!(declared_anywhere(text).unwrap(), absent, "{text:?}");
+            assert_eq!(
+                declared_anywhere(io::Cursor::new(text)).unwrap(),
+                absent,
+                "{text:?}"
+            );
         }
         let huge = format!(
             r#"{{"meta": {{"x": "{}", "version": "5.1.0"}}}}"#,
             "a".repeat(META_HELD)
         );
-        assert_eq!(declared_anywhere(huge.as_bytes()).unwrap(), absent);
+        assert_eq!(
+            declared_anywhere(io::Cursor::new(huge.as_bytes())).unwrap(),
+            absent
+        );
     }
 }
