@@ -38,6 +38,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Text, value_name = "FORMAT")]
     format: Format,
 
+    /// Prints the summary alone (each build and the totals), in the
+    /// format asked for: no sets, records or drift.
+    #[arg(long)]
+    stat: bool,
+
     /// Writes a Migration notice (JSON Lines) for every catalog id NEW no
     /// longer has: `merge` when the printing is there under another id,
     /// `delete` when it is gone. Example: --emit-migrations notices.jsonl
@@ -187,10 +192,13 @@ pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
     // A closed pipe (`cardkit diff … | head`) stops the output, not the run:
     // the exit status still says whether the builds differ.
     let mut out = BufWriter::new(UntilClosed::new(io::stdout().lock()));
-    match args.format {
-        Format::Text => render::text(&diff, &mut out)?,
-        Format::Json => render::json(&diff, &mut out)?,
-        Format::Jsonl => render::json_lines(&diff, &mut out)?,
+    match (args.format, args.stat) {
+        (Format::Text, false) => render::text(&diff, &mut out)?,
+        (Format::Json, false) => render::json(&diff, &mut out)?,
+        (Format::Jsonl, false) => render::json_lines(&diff, &mut out)?,
+        (Format::Text, true) => render::text_stat(&diff, &mut out)?,
+        (Format::Json, true) => render::json_stat(&diff, &mut out)?,
+        (Format::Jsonl, true) => render::json_lines_stat(&diff, &mut out)?,
     }
     out.flush()?;
     // The status tells whether the builds differ: documents left out or

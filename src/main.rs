@@ -133,7 +133,7 @@ enum Command {
     /// for usage errors, paths that cannot be read, and invalid documents
     /// (unless --on-invalid skip or keep).
     #[command(
-        after_help = "Examples:\n  cardkit diff old/AllPrintings.json new/AllPrintings.json\n  cardkit diff sets-2024-05-01/ sets-2024-05-02/\n  cardkit diff --on-invalid skip --format json old/ new/ > diff.json\n  cardkit diff --format json --ignore '/cards/*/purchaseUrls' old.json new.json\n  cardkit diff --emit-migrations notices.jsonl old.json new.json"
+        after_help = "Examples:\n  cardkit diff old/AllPrintings.json new/AllPrintings.json\n  cardkit diff sets-2024-05-01/ sets-2024-05-02/\n  cardkit diff --stat old/AllPrintings.json new/AllPrintings.json\n  cardkit diff --on-invalid skip --format json old/ new/ > diff.json\n  cardkit diff --format json --ignore '/cards/*/purchaseUrls' old.json new.json\n  cardkit diff --emit-migrations notices.jsonl old.json new.json"
     )]
     Diff(diff::Args),
     /// Prints the options in effect for the commands that validate, and

@@ -51,6 +51,87 @@ fn diff_exits_0_when_the_same_1_when_not_and_writes_valid_notices() {
     assert!(written.contains(r#""migration_strategy":"merge""#));
 }
 
+/// `cardkit diff ARGS…`: the exit status and standard output.
+fn diff_output(args: &[&std::ffi::OsStr]) -> (i32, String) {
+    let output = cardkit().arg("diff").args(args).output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    (output.status.code().unwrap(), stdout)
+}
+
+#[test]
+fn numbers_written_another_way_are_the_same_build_and_counted() {
+    let text = std::fs::read_to_string(SET).unwrap();
+    let rewrites = [
+        ("\"baseSetSize\": 2,", "\"baseSetSize\": 2.0,"),
+        ("\"convertedManaCost\": 5.0", "\"convertedManaCost\": 5"),
+        ("\"registryId\": 12345\n", "\"registryId\": 1.2345e4\n"),
+        ("\"productSize\": 36,", "\"productSize\": 36.00,"),
+    ];
+    let mut rewritten = text.clone();
+    let mut numbers = 0;
+    for (from, to) in rewrites {
+        numbers += rewritten.matches(from).count();
+        rewritten = rewritten.replace(from, to);
+    }
+    assert_eq!(numbers, 6, "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let new = dir.path().join("new.json");
+    std::fs::write(&new, rewritten).unwrap();
+    let json = std::ffi::OsStr::new("--format=json");
+    let (status, out) = diff_output(&[json, SET.as_ref(), new.as_os_str()]);
+    assert_eq!(status, 0, "{out}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["sets"], serde_json::json!([]));
+    assert_eq!(report["summary"]["numbers_rewritten"], numbers);
+    assert_eq!(report["summary"]["records_changed"], 0);
+    let (status, out) = diff_output(&[SET.as_ref(), new.as_os_str()]);
+    assert_eq!(status, 0, "{out}");
+    assert!(
+        out.contains("\nnumbers: 6 written another way (same value, not a change)\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn stat_prints_the_summary_alone_in_each_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = changed(dir.path());
+    let (old, new) = (std::ffi::OsStr::new(SET), new.as_os_str());
+    let stat = std::ffi::OsStr::new("--stat");
+    for format in ["text", "json", "jsonl"] {
+        let format = format!("--format={format}");
+        let format = std::ffi::OsStr::new(&format);
+        let (status, whole) = diff_output(&[format, old, new]);
+        let (stat_status, alone) = diff_output(&[format, stat, old, new]);
+        assert_eq!((status, stat_status), (1, 1));
+        match format.to_str() {
+            Some("--format=text") => {
+                // The set at the file's root is named so.
+                assert!(whole.contains(") at (the root)\n"), "{whole}");
+                let summary_end = whole.find("\n\nset ").unwrap() + 1;
+                assert_eq!(alone, whole[..summary_end]);
+                assert!(alone.ends_with("migrations: 1\n"), "{alone}");
+            }
+            Some("--format=json") => {
+                let whole: serde_json::Value = serde_json::from_str(&whole).unwrap();
+                let alone: serde_json::Value = serde_json::from_str(&alone).unwrap();
+                let expected = serde_json::json!({
+                    "old": whole["old"],
+                    "new": whole["new"],
+                    "summary": whole["summary"],
+                });
+                assert_eq!(alone, expected);
+            }
+            _ => {
+                let lines: Vec<&str> = whole.lines().collect();
+                let expected = [lines[0], lines[1], lines[lines.len() - 1]];
+                assert!(expected[2].starts_with(r#"{"type":"summary""#));
+                assert_eq!(alone.lines().collect::<Vec<_>>(), expected);
+            }
+        }
+    }
+}
+
 #[test]
 fn diff_stops_on_invalid_documents_with_status_2() {
     let out = cardkit()

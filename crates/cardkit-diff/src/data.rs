@@ -1,7 +1,8 @@
 //! The diff as typed data; the renderers only format it.
 
 use serde::Serialize;
-use serde_json::Value;
+
+use crate::value::Json;
 
 /// A document that is not a whole valid set.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -55,10 +56,10 @@ pub struct FieldChange {
     pub pointer: String,
     /// The old value; absent when the member was absent.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub old: Option<Value>,
+    pub old: Option<Json>,
     /// The new value; absent when the member is absent.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub new: Option<Value>,
+    pub new: Option<Json>,
 }
 
 /// A card, token or sealed product that was added, removed or changed.
@@ -214,6 +215,10 @@ pub struct Summary {
     pub records_reidentified: usize,
     /// Values changed, in every changed or re-keyed record and set.
     pub field_changes: usize,
+    /// Numbers the same by value but written another way (`3.0` for `3`,
+    /// `1e1` for `10`) in the records and sets compared: not changes, so
+    /// no record or set changed for them alone.
+    pub numbers_rewritten: usize,
     /// Fields that drifted.
     pub drift: usize,
     /// Migration notices made.
@@ -221,12 +226,14 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Whether nothing changed.
+    /// Whether nothing changed (numbers written another way are the same
+    /// values).
     #[must_use]
     pub fn is_empty(&self) -> bool {
         *self
             == Summary {
                 migrations: self.migrations,
+                numbers_rewritten: self.numbers_rewritten,
                 ..Summary::default()
             }
     }

@@ -10,7 +10,8 @@
 //! product its `uuid`, its natural key, its catalog id, a hash of its content
 //! and where it is ([`read`]). Records whose hashes differ are read again
 //! from both builds' files (so inputs must be files, not pipes) and
-//! compared value by value ([`compare`]). Removed and added records with the
+//! compared value by value ([`compare`]; numbers by their value,
+//! [`number`], as read again into [`value::Json`]). Removed and added records with the
 //! same natural key are one printing whose uuid changed ([`rekey`]);
 //! what the fields of a build look like is summed up on the way and compared
 //! ([`drift`]); catalog ids that the new build no longer has become
@@ -39,11 +40,13 @@ mod data;
 pub mod drift;
 pub mod fields;
 pub mod notices;
+pub mod number;
 pub mod pointer;
 pub mod read;
 pub mod rekey;
 pub mod render;
 mod run;
+pub mod value;
 
 pub use data::{
     Change, Diff, DriftKind, DriftReport, FieldChange, RecordDiff, SetDiff, SideSummary, Summary,

@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use cardkit::render::Text;
 use cardkit::run::{open, Failure, Input, Run, Walk};
 use cardkit::Options;
-use serde_json::Value;
 
 use crate::compare::compare;
 use crate::data::{Change, Diff, FieldChange, RecordDiff, SetDiff, SideSummary, Summary};
@@ -20,6 +19,7 @@ use crate::fields::facts;
 use crate::notices::{notice, Evidence, Fate};
 use crate::pointer::Ignore;
 use crate::read::{Build, RecordPrint, SetPrint};
+use crate::value::Json;
 use crate::Error;
 
 pub use crate::data::Problem;
@@ -211,16 +211,16 @@ impl Side {
     }
 
     /// A record of `set`, read again as a value.
-    fn record(&self, set: &SetPrint, record: &RecordPrint) -> Result<Value, Error> {
+    fn record(&self, set: &SetPrint, record: &RecordPrint) -> Result<Json, Error> {
         let bytes = self.bytes(set.file, record.offset, u64::from(record.len))?;
         parse(&bytes, &self.build.files[set.file], record.offset)
     }
 
     /// A set's members other than its records, read again.
-    fn set_members(&self, set: &SetPrint) -> Result<Value, Error> {
+    fn set_members(&self, set: &SetPrint) -> Result<Json, Error> {
         let bytes = self.bytes(set.file, set.offset, set.len)?;
         let mut value = parse(&bytes, &self.build.files[set.file], set.offset)?;
-        if let Value::Object(members) = &mut value {
+        if let Json::Object(members) = &mut value {
             for list in &facts().lists {
                 members.remove(list.name);
             }
@@ -254,8 +254,8 @@ impl Side {
     }
 }
 
-fn parse(bytes: &[u8], path: &str, offset: u64) -> Result<Value, Error> {
-    serde_json::from_slice(bytes).map_err(|e| {
+fn parse(bytes: &[u8], path: &str, offset: u64) -> Result<Json, Error> {
+    Json::parse(bytes).map_err(|e| {
         Error::new(format!(
             "{path}: the value at byte {offset} cannot be read again: {e} (did the file change while being diffed?)"
         ))
@@ -264,11 +264,8 @@ fn parse(bytes: &[u8], path: &str, offset: u64) -> Result<Value, Error> {
 
 /// The text of a record's member (by wire name, when its model has it),
 /// when a string.
-fn text(value: &Value, member: Option<&str>) -> Option<String> {
-    value
-        .get(member?)
-        .and_then(Value::as_str)
-        .map(str::to_owned)
+fn text(value: &Json, member: Option<&str>) -> Option<String> {
+    value.get(member?).and_then(Json::as_str).map(str::to_owned)
 }
 
 /// What a diff found of one record, before it is reported.
@@ -355,6 +352,7 @@ pub fn diff_in(
     // Re-keyed printings, old (set, record) to new (set, record), for the
     // notices.
     let mut rekeyed: HashMap<(usize, usize), (usize, usize)> = HashMap::new();
+    let mut numbers_rewritten = 0;
     for code in codes {
         let none = Vec::new();
         let (olds, news) = (
@@ -363,7 +361,15 @@ pub fn diff_in(
         );
         for i in 0..olds.len().max(news.len()) {
             let pair = (olds.get(i).copied(), news.get(i).copied());
-            if let Some(set) = diff_set(&old, &new, pair, options, &mut rekeyed)? {
+            let found = diff_set(
+                &old,
+                &new,
+                pair,
+                options,
+                &mut rekeyed,
+                &mut numbers_rewritten,
+            )?;
+            if let Some(set) = found {
                 diff.sets.push(set);
             }
         }
@@ -371,6 +377,7 @@ pub fn diff_in(
     diff.drift = crate::drift::compare(&old.build.tree, &new.build.tree);
     diff.migrations = migrations(&old, &new, &left_out, &rekeyed)?;
     diff.summary = summary(&diff);
+    diff.summary.numbers_rewritten = numbers_rewritten;
     Ok(diff)
 }
 
@@ -401,13 +408,15 @@ fn summary(diff: &Diff) -> Summary {
     s
 }
 
-/// The diff of one set (old and new by index), `None` when unchanged.
+/// The diff of one set (old and new by index), `None` when unchanged; the
+/// numbers it has written another way are added to `numbers_rewritten`.
 fn diff_set(
     old: &Side,
     new: &Side,
     (o, n): (Option<usize>, Option<usize>),
     options: &DiffOptions,
     rekeyed: &mut HashMap<(usize, usize), (usize, usize)>,
+    numbers_rewritten: &mut usize,
 ) -> Result<Option<SetDiff>, Error> {
     let (os, ns) = (o.map(|o| &old.build.sets[o]), n.map(|n| &new.build.sets[n]));
     let (Some(os), Some(ns)) = (os, ns) else {
@@ -442,12 +451,14 @@ fn diff_set(
         a == b
     };
     if !same_members {
-        fields = compare(
+        let compared = compare(
             &old.set_members(os)?,
             &new.set_members(ns)?,
             &[],
             &options.ignore,
         );
+        fields = compared.changes;
+        *numbers_rewritten += compared.numbers_rewritten;
     }
     // Records by (list, uuid, occurrence).
     let before = keyed(&os.records);
@@ -517,7 +528,7 @@ fn diff_set(
     }
     let mut changes = Vec::new();
     for f in found {
-        if let Some(record) = report(old, new, os, ns, &f, &options.ignore)? {
+        if let Some(record) = report(old, new, os, ns, &f, &options.ignore, numbers_rewritten)? {
             changes.push(record);
         }
     }
@@ -580,7 +591,8 @@ fn record_pointer(set: &SetPrint, record: &RecordPrint) -> String {
 }
 
 /// The report of one record, read again; `None` when it is unchanged after
-/// all (its hash differed for what the comparison leaves out).
+/// all (its hash differed for what the comparison leaves out, or for
+/// numbers written another way, which are added to `numbers_rewritten`).
 fn report(
     old: &Side,
     new: &Side,
@@ -588,13 +600,18 @@ fn report(
     ns: &SetPrint,
     found: &Found<'_>,
     ignore: &Ignore,
+    numbers_rewritten: &mut usize,
 ) -> Result<Option<RecordDiff>, Error> {
     let before = found.old.map(|r| old.record(os, r)).transpose()?;
     let after = found.new.map(|r| new.record(ns, r)).transpose()?;
     let some = found.new.or(found.old).map_or(0, |r| r.list);
     let list = &facts().lists[usize::from(some)];
     let mut fields = match (&before, &after) {
-        (Some(a), Some(b)) => compare(a, b, &[list.name, "*"], ignore),
+        (Some(a), Some(b)) => {
+            let compared = compare(a, b, &[list.name, "*"], ignore);
+            *numbers_rewritten += compared.numbers_rewritten;
+            compared.changes
+        }
         _ => Vec::new(),
     };
     if found.change == Change::Rekeyed {

@@ -6,13 +6,14 @@
 mod support;
 
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
 use cardkit::table::Names;
 use cardkit::validate::validate;
 use cardkit::{Kind, Options};
 use cardkit_diff::apply::{Notice, Outcome, Plan};
 use cardkit_diff::pointer::{Ignore, Pattern};
-use cardkit_diff::{diff, render, Change, Diff, DiffOptions};
+use cardkit_diff::{diff, render, Change, Diff, DiffOptions, Summary};
 use proptest::prelude::*;
 use support::pairs::{Made, Spec};
 
@@ -91,6 +92,59 @@ fn check(spec: &Spec, jobs: usize) {
     let same = diff(&old, &old, &options(jobs)).unwrap();
     assert!(same.summary.is_empty() && same.sets.is_empty() && same.drift.is_empty());
     assert!(same.migrations.is_empty());
+    // Every number of NEW written another way: the same changes, the same
+    // notices, and the numbers of the records and sets compared counted
+    // apart.
+    assert_eq!(d.summary.numbers_rewritten, 0);
+    let (new_rewritten, _) = rewritten_copy(&new);
+    let r = diff(&old, &new_rewritten, &options(jobs)).unwrap();
+    assert_eq!(reported(&r), expected.records, "{spec:?}");
+    assert_eq!(changed_pointers(&r), changed_pointers(&d));
+    assert_eq!(r.drift, d.drift);
+    assert_eq!(r.migrations, d.migrations);
+    let counted = r.summary.numbers_rewritten;
+    assert_eq!(
+        Summary {
+            numbers_rewritten: 0,
+            ..r.summary
+        },
+        d.summary
+    );
+    // Every number of OLD written another way: no change, every number
+    // counted (OLD's set and records are all compared, for their numbers
+    // all differ in writing).
+    let (old_rewritten, numbers) = rewritten_copy(&old);
+    let same = diff(&old, &old_rewritten, &options(jobs)).unwrap();
+    assert!(same.sets.is_empty() && same.drift.is_empty() && same.migrations.is_empty());
+    assert!(same.summary.is_empty(), "{:?}", same.summary);
+    assert_eq!(same.summary.numbers_rewritten, numbers);
+    assert!(counted <= numbers);
+}
+
+/// A copy of a build beside it with every number written another way, and
+/// how many numbers it has.
+fn rewritten_copy(path: &Path) -> (PathBuf, usize) {
+    let (text, numbers) =
+        support::numbers::rewrite_numbers(&std::fs::read_to_string(path).unwrap());
+    let copy = path.with_extension("rewritten.json");
+    std::fs::write(&copy, text).unwrap();
+    (copy, numbers)
+}
+
+/// Each value changed, by set, record and pointer.
+fn changed_pointers(diff: &Diff) -> BTreeSet<(String, String, String)> {
+    let mut out = BTreeSet::new();
+    for set in &diff.sets {
+        for f in &set.fields {
+            out.insert((set.code.clone(), String::new(), f.pointer.clone()));
+        }
+        for r in &set.changes {
+            for f in &r.fields {
+                out.insert((set.code.clone(), r.uuid.clone(), f.pointer.clone()));
+            }
+        }
+    }
+    out
 }
 
 proptest! {
@@ -186,6 +240,216 @@ fn snapshots_of_the_reports() {
         .map(|n| serde_json::to_string(n).unwrap())
         .collect();
     insta::assert_snapshot!("migrations", notices.join("\n"));
+    // `--stat`: the summary alone, in each format; against NEW with its
+    // numbers written another way, counted apart.
+    let (rewritten, _) = rewritten_copy(&new);
+    let mut d = diff(&old, &rewritten, &options(1)).unwrap();
+    d.old.bytes = 0;
+    d.new.bytes = 0;
+    assert!(d.summary.numbers_rewritten > 0);
+    let mut text = Vec::new();
+    render::text_stat(&d, &mut text).unwrap();
+    insta::assert_snapshot!(
+        "text_stat",
+        stable(&String::from_utf8(text).unwrap(), dir.path())
+    );
+    let mut json = Vec::new();
+    render::json_stat(&d, &mut json).unwrap();
+    insta::assert_snapshot!(
+        "json_stat",
+        stable(&String::from_utf8(json).unwrap(), dir.path())
+    );
+    let mut lines = Vec::new();
+    render::json_lines_stat(&d, &mut lines).unwrap();
+    insta::assert_snapshot!(
+        "jsonl_stat",
+        stable(&String::from_utf8(lines).unwrap(), dir.path())
+    );
+}
+
+/// The example set, bare (at its file's root), with `edit` made to it, as
+/// a file of `dir`.
+fn example_set(dir: &Path, name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> PathBuf {
+    let text = std::fs::read_to_string("../../examples/valid/set.json").unwrap();
+    let mut set: serde_json::Value = serde_json::from_str(&text).unwrap();
+    edit(&mut set);
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_string_pretty(&set).unwrap()).unwrap();
+    path
+}
+
+/// The diff's reports: text, JSON and JSON Lines.
+fn rendered(d: &Diff) -> (String, serde_json::Value, Vec<serde_json::Value>) {
+    let (mut text, mut json, mut lines) = (Vec::new(), Vec::new(), Vec::new());
+    render::text(d, &mut text).unwrap();
+    render::json(d, &mut json).unwrap();
+    render::json_lines(d, &mut lines).unwrap();
+    let lines = String::from_utf8(lines).unwrap();
+    (
+        String::from_utf8(text).unwrap(),
+        serde_json::from_slice(&json).unwrap(),
+        lines
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect(),
+    )
+}
+
+#[test]
+fn a_set_against_its_numbers_rewritten_has_no_change_and_counts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = example_set(dir.path(), "old.json", |_| {});
+    let (rewritten, numbers) = rewritten_copy(&old);
+    // `10` as `10.0`, `1e1`, `10.00`…: the rewriting is what it says.
+    assert_eq!(
+        support::numbers::rewrite_numbers(r#"[10, 10, 10, 10, "1 \"2", 5.0, 1e5, -0]"#),
+        (
+            r#"[10.0, 1e1, 10.00, 100e-1, "1 \"2", 5.0e0, 1.0e5, -0.00]"#.to_owned(),
+            7
+        )
+    );
+    let d = diff(&old, &rewritten, &options(1)).unwrap();
+    assert!(d.sets.is_empty(), "{:?}", d.sets);
+    assert!(d.summary.is_empty() && d.drift.is_empty() && d.migrations.is_empty());
+    assert!(numbers >= 8, "{numbers}");
+    assert_eq!(d.summary.numbers_rewritten, numbers);
+    let (text, json, lines) = rendered(&d);
+    assert!(
+        text.contains(&format!(
+            "\nnumbers: {numbers} written another way (same value, not a change)\n"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("records: 0 added, 0 removed, 0 changed"),
+        "{text}"
+    );
+    assert_eq!(json["summary"]["numbers_rewritten"], numbers);
+    assert_eq!(json["summary"]["records_changed"], 0);
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["numbers_rewritten"], numbers);
+    // Beside a real change, the change alone is reported.
+    let (changed, _) = rewritten_copy(&example_set(dir.path(), "changed.json", |set| {
+        set["cards"][0]["artist"] = "Someone Else".into();
+    }));
+    let d = diff(&old, &changed, &options(1)).unwrap();
+    assert_eq!(d.summary.records_changed, 1);
+    assert_eq!(d.summary.field_changes, 1);
+    assert_eq!(d.sets[0].changes[0].fields[0].pointer, "/artist");
+    assert_eq!(d.summary.numbers_rewritten, numbers);
+}
+
+#[test]
+fn numbers_are_compared_exactly_beyond_what_a_float_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    // `popularity` is a member the spec does not define: any number.
+    let with = |name: &str, values: [&str; 4]| {
+        let path = example_set(dir.path(), name, |set| {
+            for (card, value) in set["cards"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .zip(["a", "b"])
+            {
+                card["popularity"] = value.into();
+            }
+        });
+        // The literals written into the text as they are: serde_json would
+        // round them.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text = text
+            .replacen(
+                "\"popularity\": \"a\"",
+                &format!("\"popularity\": [{}, {}]", values[0], values[1]),
+                1,
+            )
+            .replacen(
+                "\"popularity\": \"b\"",
+                &format!(
+                    "\"popularity\": {{\"x\": {}, \"y\": {}}}",
+                    values[2], values[3]
+                ),
+                1,
+            );
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let old = with(
+        "old.json",
+        [
+            "9007199254740993",
+            "0.1",
+            "123456789012345678901234567890",
+            "1e300",
+        ],
+    );
+    let new = with(
+        "new.json",
+        [
+            "9007199254740992",
+            "0.10000000000000000001",
+            "123456789012345678901234567891",
+            "10e299",
+        ],
+    );
+    let d = diff(&old, &new, &options(1)).unwrap();
+    assert!(d.problems.is_empty(), "{:?}", d.problems);
+    let changes: Vec<(&str, String, String)> = d.sets[0]
+        .changes
+        .iter()
+        .flat_map(|r| &r.fields)
+        .map(|f| {
+            let shown = |v: &Option<cardkit_diff::value::Json>| v.as_ref().unwrap().to_string();
+            (f.pointer.as_str(), shown(&f.old), shown(&f.new))
+        })
+        .collect();
+    // Each value as written; the list is one change, `1e300` and `10e299`
+    // are one value.
+    assert_eq!(
+        changes,
+        [
+            (
+                "/popularity",
+                "[9007199254740993,0.1]".into(),
+                "[9007199254740992,0.10000000000000000001]".into()
+            ),
+            (
+                "/popularity/x",
+                "123456789012345678901234567890".into(),
+                "123456789012345678901234567891".into()
+            ),
+        ]
+    );
+    assert_eq!(d.summary.numbers_rewritten, 1);
+    let (_, json, _) = rendered(&d);
+    let x = &json["sets"][0]["changes"][1]["fields"][0];
+    assert_eq!(x["pointer"], "/popularity/x");
+    // Written to JSON as read: no float in between.
+    let report = serde_json::to_string(&d.sets[0].changes[1].fields[0]).unwrap();
+    assert!(
+        report.contains(r#""new":123456789012345678901234567891"#),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_set_at_its_files_root_is_named_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = example_set(dir.path(), "old.json", |_| {});
+    let new = example_set(dir.path(), "new.json", |set| {
+        set["name"] = "Renamed".into();
+        set["cards"][0]["artist"] = "Someone Else".into();
+    });
+    let mut d = diff(&old, &new, &options(1)).unwrap();
+    d.old.bytes = 0;
+    d.new.bytes = 0;
+    let (text, json, _) = rendered(&d);
+    insta::assert_snapshot!("root", stable(&text, dir.path()));
+    assert!(text.contains(") at (the root)\n"), "{text}");
+    // The JSON report keeps the pointer: the root's is empty.
+    assert_eq!(json["sets"][0]["new_pointer"], "");
+    assert_eq!(json["sets"][0]["changes"][0]["new_pointer"], "/cards/0");
 }
 
 #[test]

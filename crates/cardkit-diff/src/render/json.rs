@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::data::{Diff, SetDiff};
+use crate::data::{Diff, SetDiff, SideSummary, Summary};
 
 /// The diff as one JSON document (the serialization of [`Diff`]).
 ///
@@ -12,6 +12,29 @@ use crate::data::{Diff, SetDiff};
 /// Writing failed.
 pub fn json(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, diff)?;
+    writeln!(out)
+}
+
+/// The summary alone: each build and the totals, members of [`Diff`].
+#[derive(Serialize)]
+struct Stat<'a> {
+    old: &'a SideSummary,
+    new: &'a SideSummary,
+    summary: &'a Summary,
+}
+
+/// The summary alone, as one JSON document: `old`, `new` and `summary`, as
+/// in the whole diff's.
+///
+/// # Errors
+/// Writing failed.
+pub fn json_stat(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
+    let stat = Stat {
+        old: &diff.old,
+        new: &diff.new,
+        summary: &diff.summary,
+    };
+    serde_json::to_writer_pretty(&mut *out, &stat)?;
     writeln!(out)
 }
 
@@ -52,11 +75,7 @@ fn plain<'a, T: Serialize>(kind: &'a str, item: &'a T) -> Line<'a, T> {
 /// # Errors
 /// Writing failed.
 pub fn json_lines(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
-    for (side, build) in [("old", &diff.old), ("new", &diff.new)] {
-        let mut build_line = plain("build", build);
-        build_line.side = Some(side);
-        line(out, &build_line)?;
-    }
+    build_lines(diff, out)?;
     for problem in &diff.problems {
         line(out, &plain("problem", problem))?;
     }
@@ -76,4 +95,23 @@ pub fn json_lines(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
         line(out, &plain("drift", drift))?;
     }
     line(out, &plain("summary", &diff.summary))
+}
+
+/// The summary alone, as JSON Lines: the `build` lines and the `summary`
+/// line of the whole diff's.
+///
+/// # Errors
+/// Writing failed.
+pub fn json_lines_stat(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
+    build_lines(diff, out)?;
+    line(out, &plain("summary", &diff.summary))
+}
+
+fn build_lines(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
+    for (side, build) in [("old", &diff.old), ("new", &diff.new)] {
+        let mut build_line = plain("build", build);
+        build_line.side = Some(side);
+        line(out, &build_line)?;
+    }
+    Ok(())
 }

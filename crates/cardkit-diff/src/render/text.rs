@@ -1,21 +1,29 @@
 //! The diff as text, in the style of the validator: the summary first, then
-//! each set that changed, then the drift.
+//! each set that changed, then the drift (or the summary alone, for
+//! `--stat`).
 
 use std::io::{self, Write};
 
 use cardkit::render::Text;
-use serde_json::Value;
 
 use crate::data::{Change, Diff, FieldChange, RecordDiff, SetDiff};
+use crate::value::Json;
+
+/// How a set at the root of its file is named: its pointer is empty.
+pub const THE_ROOT: &str = "(the root)";
 
 /// The longest value written whole; longer ones are cut (with `…`).
 const VALUE_CHARS: usize = 100;
 
-fn value(v: Option<&Value>) -> String {
-    let Some(v) = v else {
+fn value(v: Option<&Json>) -> String {
+    shown(v.map(Json::to_string))
+}
+
+/// A value's JSON text as shown: cut when long, escaped.
+fn shown(text: Option<String>) -> String {
+    let Some(text) = text else {
         return "(absent)".to_owned();
     };
-    let text = v.to_string();
     let text = if text.chars().count() > VALUE_CHARS {
         let cut: String = text.chars().take(VALUE_CHARS).collect();
         format!("{cut}…")
@@ -38,19 +46,7 @@ fn plural(n: usize, word: &str) -> String {
 /// # Errors
 /// Writing failed.
 pub fn text(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
-    let s = &diff.summary;
-    for (label, side) in [("old", &diff.old), ("new", &diff.new)] {
-        writeln!(
-            out,
-            "{label}: {} ({}, {}{})",
-            Text::escape(&side.path),
-            plural(side.sets, "set"),
-            plural(side.records, "record"),
-            side.date
-                .as_ref()
-                .map_or(String::new(), |d| format!(", dated {d}"))
-        )?;
-    }
+    builds(diff, out)?;
     if !diff.problems.is_empty() {
         writeln!(out)?;
         for p in &diff.problems {
@@ -64,6 +60,48 @@ pub fn text(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
         }
     }
     writeln!(out)?;
+    totals(diff, out)?;
+    for set in &diff.sets {
+        writeln!(out)?;
+        write_set(set, out)?;
+    }
+    if !diff.drift.is_empty() {
+        writeln!(out)?;
+        write_drift(diff, out)?;
+    }
+    Ok(())
+}
+
+/// The summary alone, as text: each build, then the totals.
+///
+/// # Errors
+/// Writing failed.
+pub fn text_stat(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
+    builds(diff, out)?;
+    writeln!(out)?;
+    totals(diff, out)
+}
+
+/// A line for each build.
+fn builds(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
+    for (label, side) in [("old", &diff.old), ("new", &diff.new)] {
+        writeln!(
+            out,
+            "{label}: {} ({}, {}{})",
+            Text::escape(&side.path),
+            plural(side.sets, "set"),
+            plural(side.records, "record"),
+            side.date
+                .as_ref()
+                .map_or(String::new(), |d| format!(", dated {d}"))
+        )?;
+    }
+    Ok(())
+}
+
+/// The totals.
+fn totals(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
+    let s = &diff.summary;
     writeln!(
         out,
         "sets: {} added, {} removed, {} changed",
@@ -81,45 +119,47 @@ pub fn text(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
         count(s.records_reidentified as u64),
         plural(s.field_changes, "value"),
     )?;
+    writeln!(
+        out,
+        "numbers: {} written another way (same value, not a change)",
+        count(s.numbers_rewritten as u64)
+    )?;
     writeln!(out, "drift: {}", plural(s.drift, "field"))?;
-    writeln!(out, "migrations: {}", count(s.migrations as u64))?;
-    for set in &diff.sets {
-        writeln!(out)?;
-        write_set(set, out)?;
-    }
-    if !diff.drift.is_empty() {
-        writeln!(out)?;
-        writeln!(out, "drift")?;
-        for d in &diff.drift {
-            let what = match d.kind {
-                crate::DriftKind::TypeChanged => {
-                    format!("{} -> {}", d.old_types.join(", "), d.new_types.join(", "))
-                }
-                crate::DriftKind::NewValues => d
-                    .values
-                    .iter()
-                    .map(|(v, n)| {
-                        format!("{} ({})", value(Some(&Value::from(v.as_str()))), count(*n))
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                _ => d
-                    .old_types
-                    .iter()
-                    .chain(&d.new_types)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            };
-            writeln!(
-                out,
-                "  {} {}: {what}; {}, e.g. {}",
-                d.kind.as_str(),
-                Text::escape(&d.pattern),
-                plural(usize::try_from(d.count).unwrap_or(usize::MAX), "value"),
-                Text::escape(&d.example)
-            )?;
-        }
+    writeln!(out, "migrations: {}", count(s.migrations as u64))
+}
+
+fn write_drift(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "drift")?;
+    for d in &diff.drift {
+        let what = match d.kind {
+            crate::DriftKind::TypeChanged => {
+                format!("{} -> {}", d.old_types.join(", "), d.new_types.join(", "))
+            }
+            crate::DriftKind::NewValues => d
+                .values
+                .iter()
+                .map(|(v, n)| {
+                    let json = serde_json::Value::from(v.as_str()).to_string();
+                    format!("{} ({})", shown(Some(json)), count(*n))
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            _ => d
+                .old_types
+                .iter()
+                .chain(&d.new_types)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        writeln!(
+            out,
+            "  {} {}: {what}; {}, e.g. {}",
+            d.kind.as_str(),
+            Text::escape(&d.pattern),
+            plural(usize::try_from(d.count).unwrap_or(usize::MAX), "value"),
+            Text::escape(&d.example)
+        )?;
     }
     Ok(())
 }
@@ -133,6 +173,7 @@ fn write_set(set: &SetDiff, out: &mut dyn Write) -> io::Result<()> {
     let place = match set.new_file.as_ref().or(set.old_file.as_ref()) {
         Some(file) if at.is_empty() => format!("in {}", Text::escape(file)),
         Some(file) => format!("in {} at {}", Text::escape(file), Text::escape(at)),
+        None if at.is_empty() => format!("at {THE_ROOT}"),
         None => format!("at {}", Text::escape(at)),
     };
     writeln!(

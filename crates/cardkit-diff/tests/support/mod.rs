@@ -1,6 +1,7 @@
 //! What the tests of cardkit-diff share.
 #![allow(dead_code)]
 
+pub mod numbers;
 pub mod pairs;
 
 #[path = "../../../cardkit/tests/support/shared.rs"]
