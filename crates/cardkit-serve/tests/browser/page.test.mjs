@@ -533,9 +533,9 @@ test('as of auto is offered, and checks the minified set as of the version it de
   assert.equal(await page.getByLabel('Newer fields are errors').isDisabled(), false);
   await validate();
   assert.equal(await page.locator('#status .verdict').textContent(), 'Valid, with warnings');
-  const note = report.files[0].note;
-  assert.match(note, /^checked as of v\d+\.\d+\.\d+, the version its meta.version declares/);
-  assert.ok((await page.locator('#status .file-note').textContent()).includes(note.replace(/^checked /, '')));
+  const note = report.files[0].reading.note;
+  assert.match(note, /checked as of v\d+\.\d+\.\d+, the version its meta.version declares/);
+  assert.ok((await page.locator('#status .file-note').textContent()).includes(note.slice(1)));
   assert.deepEqual(await listed(), expectedListing(diagnosticsOf(report).slice(0, PAGE_SIZE)));
   assert.equal(await page.getByLabel('Formatted', { exact: true }).isChecked(), true, 'the same text, the same view');
   await asOf.fill('');
