@@ -144,7 +144,7 @@ impl Summary {
             *self.checked_as_of.entry(as_of.clone()).or_default() += 1;
         }
         if let Some(way_out) = &reading.way_out {
-            *self.ways_out.entry(way_out.flag()).or_default() += 1;
+            *self.ways_out.entry(way_out.said.clone()).or_default() += 1;
         }
     }
 

@@ -74,12 +74,6 @@ impl WayOut {
             why,
         }
     }
-
-    /// The option and its value as the front end names them.
-    #[must_use]
-    pub fn flag(&self) -> String {
-        self.said.clone()
-    }
 }
 
 /// How the version was decided, for [`Reading::new`].

@@ -284,7 +284,7 @@ impl<'r> Run<'r> {
         };
         // A 4.x set file keeps `meta` among the set's members, after its
         // cards: a file that can be read again is looked through once more.
-        if reads_head && !json_lines && declared == (Declared::Absent { whole: false }) {
+        if reads_head && declared == (Declared::Absent { whole: false }) {
             if let Some(found) = again
                 .as_ref()
                 .and_then(|path| File::open(path).and_then(declared_anywhere).ok())

@@ -381,11 +381,16 @@ pub fn spec_name(model: &str, wire: &str) -> Option<&'static str> {
 /// when they name it otherwise.
 #[must_use]
 pub fn upstream_name(model: &str, spec: &str) -> Option<&'static str> {
+    renaming_of(model, spec).map(|rename| rename.upstream)
+}
+
+/// The renaming of the field `spec` of the model named `model`, when the
+/// publishers name it otherwise.
+fn renaming_of(model: &str, spec: &str) -> Option<&'static Rename> {
     UPSTREAM
         .iter()
         .filter(|rename| rename.model.is_none_or(|m| m == model))
         .find(|rename| rename.spec == spec)
-        .map(|rename| rename.upstream)
 }
 
 fn address(model: &'static ModelDef) -> usize {
@@ -408,11 +413,7 @@ fn upstream_models() -> &'static [(usize, WireNames)] {
                 by_name: Vec::new(),
             };
             for (index, field) in model.fields.iter().enumerate() {
-                let rename = UPSTREAM
-                    .iter()
-                    .filter(|rename| rename.model.is_none_or(|m| m == model.name))
-                    .find(|rename| rename.spec == field.name);
-                if let Some(rename) = rename {
+                if let Some(rename) = renaming_of(model.name, field.name) {
                     names.names[index] = rename.upstream;
                     names.renamed |= 1 << index;
                     if rename.model.is_some() {
