@@ -6,12 +6,12 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use cardkit::render::Text;
-use cardkit::run::ExitStatus;
 use cardkit_design::assets::manifest::{check, manifest, Entry, Missing};
 use cardkit_design::assets::rebase::rebase;
 use cardkit_design::assets::{Resolver, Root};
 use cardkit_design::source::Design;
+use cardkit_run::render::Text;
+use cardkit_run::ExitStatus;
 use serde_json::json;
 
 use crate::design_file::{error, read_bytes};

@@ -3,10 +3,10 @@
 
 use std::io::{self, Write};
 
-use cardkit::config::Config;
+use cardkit_run::config::Config;
 use serde_json::{json, Value};
 
-use cardkit::run::{ExitStatus, DEFAULT_EXCLUDE};
+use cardkit_run::{ExitStatus, DEFAULT_EXCLUDE};
 
 use crate::options::{ColorWhen, Discovery, Origins, Running, Validation};
 use crate::output::ListingFormat;

@@ -1,17 +1,17 @@
 //! `cardkit diff OLD NEW`: what changed between two builds of sets, through
 //! `cardkit_diff`; this module parses arguments and renders. Each build is
-//! read through a `cardkit::run::Run`, so that invalid documents are
+//! read through a `cardkit_run::Run`, so that invalid documents are
 //! reported as `validate` reports them.
 
 use std::cell::RefCell;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
-use cardkit::render::words::were;
-use cardkit::render::Text;
-use cardkit::run::{ExitStatus, Run, Shown, UntilClosed, Walk};
 use cardkit_diff::pointer::{Ignore, Pattern};
 use cardkit_diff::{render, DiffOptions};
+use cardkit_run::render::words::were;
+use cardkit_run::render::Text;
+use cardkit_run::{ExitStatus, Run, Shown, UntilClosed, Walk};
 use clap::ValueEnum;
 
 use crate::options::{ways_out_first, Discovery, Running, Validation};

@@ -4,9 +4,9 @@
 
 use std::io::{self, Write};
 
-use cardkit::run::ExitStatus;
 use cardkit::schema::minimal::dummy;
 use cardkit::Kind;
+use cardkit_run::ExitStatus;
 
 use crate::kind;
 

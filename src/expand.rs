@@ -5,8 +5,8 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use cardkit::run::ExitStatus;
 use cardkit_design::expand::{expand, Fill, Request};
+use cardkit_run::ExitStatus;
 
 use crate::design_file::{error, read_design};
 

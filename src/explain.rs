@@ -8,10 +8,11 @@
 
 use std::io::{self, Write};
 
-use cardkit::run::ExitStatus;
-use cardkit::schema::explain::explain_named;
 use cardkit::table::Names;
-use cardkit::{Code, Kind};
+use cardkit::Code;
+use cardkit::Kind;
+use cardkit_run::explain::explain_named;
+use cardkit_run::ExitStatus;
 // The import's codes are explained with the diagnostics importing their
 // examples gives; every other code as the library explains it.
 use crate::options::WireNames;

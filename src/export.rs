@@ -4,11 +4,11 @@
 use std::cell::RefCell;
 use std::io::{self, Write};
 
-use cardkit::render::words::{plural, were};
-use cardkit::render::Text;
-use cardkit::run::{ExitStatus, Failure, Run, Shown, UntilClosed, Walk};
 use cardkit_export::layout::layout;
 use cardkit_export::{Exporter, InputError, Mode, OnInvalid, Target, Totals};
+use cardkit_run::render::words::{plural, were};
+use cardkit_run::render::Text;
+use cardkit_run::{ExitStatus, Failure, Run, Shown, UntilClosed, Walk};
 
 use crate::options::{check_paths, ways_out_first, Discovery, OnInvalidWords, Running, Validation};
 use crate::output::{note, Shared};

@@ -3,11 +3,11 @@
 
 use std::io::{self, Write};
 
-use cardkit::schema::listing::{Filter, Listing};
 use cardkit::schema::Version;
 use cardkit::Kind;
+use cardkit_run::listing::{Filter, Listing};
 
-use cardkit::run::ExitStatus;
+use cardkit_run::ExitStatus;
 
 use crate::kind;
 use crate::options::WireNames;

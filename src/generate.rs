@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use cardkit::run::ExitStatus;
+use cardkit_run::ExitStatus;
 use clap::Command;
 use clap_complete::Shell;
 

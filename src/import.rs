@@ -6,12 +6,12 @@ use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use cardkit::render::Renderer;
 use cardkit::report::{Summary, WarningFilter};
-use cardkit::run::{ExitStatus, UntilClosed};
 use cardkit_design::import::{
     file_names, import, From, ImportOptions, ImportedDocument, MAX_INPUT_BYTES,
 };
+use cardkit_run::render::Renderer;
+use cardkit_run::{ExitStatus, UntilClosed};
 use clap::ValueEnum;
 
 use crate::output::ReportFormat;

@@ -6,9 +6,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use cardkit::model::Tag;
-use cardkit::render::Text;
-use cardkit::run::ExitStatus;
 use cardkit_design::layers::{parse_tag, HitSummary, LayerQueries, LayerType};
+use cardkit_run::render::Text;
+use cardkit_run::ExitStatus;
 use regex::Regex;
 
 use crate::design_file::{error, read_design};

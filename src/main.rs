@@ -31,7 +31,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use cardkit::run::ExitStatus;
+use cardkit_run::ExitStatus;
 
 use crate::options::{Origins, Running, Validation};
 
@@ -303,7 +303,7 @@ fn configured(
     validation: &mut Validation,
     running: &mut Running,
     matches: &ArgMatches,
-) -> (Option<cardkit::config::Config>, Origins) {
+) -> (Option<cardkit_run::config::Config>, Origins) {
     match options::configure(validation, running, matches) {
         Ok(configured) => configured,
         Err(error) => {

@@ -5,12 +5,12 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use cardkit::run::{discover, jobs, open, ExitStatus};
 use cardkit_diff::apply::{
     apply_files, read_notices, store, ApplyOptions, OnDelete, Output, Plan, References, Report,
 };
 use cardkit_diff::pointer::Pattern;
 use cardkit_export::Target;
+use cardkit_run::{discover, jobs, open, ExitStatus};
 use clap::{Subcommand, ValueEnum};
 
 use crate::options::WireNames;

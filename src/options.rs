@@ -4,13 +4,13 @@
 
 use std::path::PathBuf;
 
-use cardkit::config::{Color, Config, ConfigError};
 use cardkit::report::WarningFilter;
-use cardkit::run::{check_glob, Settings, Walk, MAX_JOBS};
 use cardkit::schema::Version;
 use cardkit::table::Names;
 use cardkit::validate::{self, Filter};
 use cardkit::Kind;
+use cardkit_run::config::{Color, Config, ConfigError};
+use cardkit_run::{check_glob, Settings, Walk, MAX_JOBS};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, ValueEnum};
 
@@ -264,12 +264,12 @@ pub enum AsOf {
     Version(Option<Version>),
 }
 
-impl From<cardkit::config::AsOf> for AsOf {
-    fn from(as_of: cardkit::config::AsOf) -> Self {
+impl From<cardkit_run::config::AsOf> for AsOf {
+    fn from(as_of: cardkit_run::config::AsOf) -> Self {
         match as_of {
-            cardkit::config::AsOf::Auto => AsOf::Auto,
-            cardkit::config::AsOf::Latest => AsOf::Version(None),
-            cardkit::config::AsOf::Version(version) => AsOf::Version(Some(version)),
+            cardkit_run::config::AsOf::Auto => AsOf::Auto,
+            cardkit_run::config::AsOf::Latest => AsOf::Version(None),
+            cardkit_run::config::AsOf::Version(version) => AsOf::Version(Some(version)),
         }
     }
 }
@@ -432,7 +432,7 @@ pub enum ColorWhen {
 impl Running {
     /// The threads to validate on.
     pub fn jobs(&self) -> usize {
-        cardkit::run::jobs(self.jobs.map(usize::from))
+        cardkit_run::jobs(self.jobs.map(usize::from))
     }
 
     /// Whether the text report written to `stream` is coloured.
@@ -473,7 +473,7 @@ pub enum OnInvalidWords {
 /// would be read as it declares itself with --names auto; ` (nothing when
 /// none would).
 pub fn ways_out_first(summary: &cardkit::report::Summary) -> String {
-    cardkit::render::words::ways_out(summary)
+    cardkit_run::render::words::ways_out(summary)
         .into_iter()
         .map(|way_out| format!("{way_out}; "))
         .collect()

@@ -4,8 +4,8 @@
 use std::cell::RefCell;
 use std::io::{self, Write};
 
-use cardkit::render::{Concise, Github, Json, Junit, Renderer, Sarif, Text};
 use cardkit::report::WarningFilter;
+use cardkit_run::render::{Concise, Github, Json, Junit, Renderer, Sarif, Text};
 use clap::ValueEnum;
 
 /// A writer shared through a `RefCell`: the report of a run writes through

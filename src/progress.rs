@@ -3,8 +3,8 @@
 use std::cell::RefCell;
 use std::io::{self, IsTerminal};
 
-use cardkit::render::words::plural;
 use cardkit::report::Summary;
+use cardkit_run::render::words::plural;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Inputs at least this large get a progress bar (on a terminal).
@@ -26,7 +26,7 @@ impl Bar {
     }
 }
 
-impl cardkit::run::Progress for Bar {
+impl cardkit_run::Progress for Bar {
     fn start(&self, size: Option<u64>) {
         let large = size.is_none_or(|size| size >= LARGE);
         if !self.shown || !large {

@@ -5,9 +5,9 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use cardkit::model::{Card, Template};
-use cardkit::run::ExitStatus;
 use cardkit_design::assets::Root;
 use cardkit_render::{render, Options};
+use cardkit_run::ExitStatus;
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("output").required(true).multiple(true).args(["svg", "png", "out_dir"])))]

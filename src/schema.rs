@@ -7,7 +7,7 @@ use cardkit::schema::json_schema::{json_schema_with, SchemaOptions};
 use cardkit::schema::Version;
 use cardkit::Kind;
 
-use cardkit::run::ExitStatus;
+use cardkit_run::ExitStatus;
 
 use crate::kind;
 use crate::options::{self, WireNames};

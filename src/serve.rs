@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use cardkit::run::{ExitStatus, Settings, MAX_JOBS};
+use cardkit_run::{ExitStatus, Settings, MAX_JOBS};
 use cardkit_serve::Config;
 
 use crate::options::ConfigFile;

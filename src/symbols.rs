@@ -5,9 +5,9 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use cardkit::render::Text;
-use cardkit::run::ExitStatus;
 use cardkit_design::symbols::{split, Piece, Run, SymbolTable};
+use cardkit_run::render::Text;
+use cardkit_run::ExitStatus;
 use serde_json::{json, Value};
 
 use crate::design_file::{error, read_design};

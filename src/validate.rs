@@ -2,8 +2,8 @@
 
 use std::io;
 
-use cardkit::render::{words, Renderer, Statistics};
-use cardkit::run::{ExitStatus, Run, UntilClosed, Walk};
+use cardkit_run::render::{words, Renderer, Statistics};
+use cardkit_run::{ExitStatus, Run, UntilClosed, Walk};
 
 use crate::options::{check_paths, Discovery, Running, Validation};
 use crate::output::{note, ReportFormat};

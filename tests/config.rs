@@ -364,9 +364,9 @@ fn the_readmes_configuration_is_valid_and_gives_every_key() {
         !example.is_empty(),
         "the README has no `# cardkit.toml` example"
     );
-    let config = cardkit::config::Config::parse(&example, Path::new("cardkit.toml"))
+    let config = cardkit_run::config::Config::parse(&example, Path::new("cardkit.toml"))
         .unwrap_or_else(|e| panic!("the README's cardkit.toml: {e}"));
-    for key in cardkit::config::KEYS {
+    for key in cardkit_run::config::KEYS {
         assert!(
             config.source(key).is_some(),
             "the README's cardkit.toml does not give `{key}`"

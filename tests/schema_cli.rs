@@ -4,9 +4,10 @@
 
 mod support;
 
-use cardkit::schema::explain::explain;
 use cardkit::schema::json_schema::{json_schema, json_schema_with, SchemaOptions};
-use cardkit::{Code, Kind};
+use cardkit::Code;
+use cardkit::Kind;
+use cardkit_run::explain::explain;
 use predicates::str::contains;
 use serde_json::Value;
 use support::{cardkit, stdout_of as run};

@@ -27,7 +27,8 @@ use cardkit::model::Layout;
 use cardkit::schema::json_schema::{container_name, json_schema_with, SchemaOptions, CONTAINERS};
 use cardkit::schema::versions;
 use cardkit::validate::{validate, Options};
-use cardkit::{Code, Kind};
+use cardkit::Code;
+use cardkit::Kind;
 use serde_json::{json, Value};
 
 // ---------------------------------------------------------------------------

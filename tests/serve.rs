@@ -159,11 +159,11 @@ fn the_service_reports_as_the_command_line_on_every_case_and_corpus_file() {
 
 /// Every JSON file below `dir`, as `validate` finds them.
 fn json_files(dir: &Path) -> Vec<PathBuf> {
-    cardkit::run::discover(&[dir])
+    cardkit_run::discover(&[dir])
         .inputs
         .into_iter()
         .map(|input| match input {
-            cardkit::run::Input::Found(path) => path,
+            cardkit_run::Input::Found(path) => path,
             other => panic!("{other:?} below {}", dir.display()),
         })
         .collect()

@@ -8,7 +8,8 @@ use std::sync::LazyLock;
 
 use cardkit::schema::json_schema::json_schema;
 use cardkit::validate::{validate, Layout, Options};
-use cardkit::{Code, Kind};
+use cardkit::Code;
+use cardkit::Kind;
 use cardkit_fuzz::{with_deep_stack, Json};
 use libfuzzer_sys::fuzz_target;
 use serde::Deserialize;

@@ -6,7 +6,8 @@
 #![no_main]
 
 use cardkit::validate::{validate, Options, MAX_DEPTH};
-use cardkit::{Code, Kind};
+use cardkit::Code;
+use cardkit::Kind;
 use cardkit_fuzz::{max_nesting, Json};
 use libfuzzer_sys::fuzz_target;
 

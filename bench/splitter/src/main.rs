@@ -11,7 +11,7 @@
 //! of each over the rounds, and checks that all three find the same ends.
 use std::time::Instant;
 
-use cardkit::json::{skip_raw, Scanner};
+use cardkit_json::{skip_raw, Scanner};
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -4,9 +4,9 @@
 
 use std::fmt;
 
-use cardkit::json::Scanner;
 use cardkit::model::{Card, Template};
 use cardkit::ParseError;
+use cardkit_json::Scanner;
 
 use crate::layers::{LayerQueries, LayerQuery};
 

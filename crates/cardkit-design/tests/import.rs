@@ -11,10 +11,11 @@ mod shared;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use cardkit::render::{Renderer, Text};
 use cardkit::report::{FileReport, Summary, WarningFilter};
-use cardkit::{Code, Kind};
+use cardkit::Code;
+use cardkit::Kind;
 use cardkit_design::import::{import, Format, ImportOptions, Imported};
+use cardkit_run::render::{Renderer, Text};
 use serde_json::{Map, Value};
 
 /// The text report of one input, as `cardkit import` prints it.

@@ -1,7 +1,7 @@
 //! What changed between two builds of trading-card sets, and Migration
 //! notices applied to the references that others keep.
 //!
-//! **Diffing** ([`diff()`], or [`diff_in`] through a [`cardkit::run::Run`]
+//! **Diffing** ([`diff()`], or [`diff_in`] through a [`cardkit_run::Run`]
 //! that renders the documents' reports): each build (a file, or every JSON
 //! file of a directory) is read once, validated as it is read
 //! ([`cardkit::Validator::extracting`]), and kept as fingerprints:

@@ -14,11 +14,14 @@
 use std::collections::HashSet;
 use std::io::{self, Read};
 
-use cardkit::json::{Scanner, Str};
 use cardkit::report::Layout;
 use cardkit::table::Names;
 use cardkit::validate::{Found, Validated, Validator};
-use cardkit::{DocumentReport, Kind, Options, Severity};
+use cardkit::DocumentReport;
+use cardkit::Kind;
+use cardkit::Options;
+use cardkit::Severity;
+use cardkit_json::{Scanner, Str};
 
 use crate::data::Problem;
 use crate::drift::{JsonType, Tree, ROOT};
@@ -453,7 +456,7 @@ impl<'a> Walker<'a, '_> {
     }
 }
 
-fn syntax(error: cardkit::json::SyntaxError) -> String {
+fn syntax(error: cardkit_json::SyntaxError) -> String {
     format!("malformed JSON at byte {}", error.at)
 }
 

@@ -9,9 +9,9 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use cardkit::render::Text;
-use cardkit::run::{open, Failure, Input, Run, Walk};
 use cardkit::Options;
+use cardkit_run::render::Text;
+use cardkit_run::{open, Failure, Input, Run, Walk};
 
 use crate::compare::compare;
 use crate::data::{Change, Diff, FieldChange, RecordDiff, SetDiff, SideSummary, Summary};

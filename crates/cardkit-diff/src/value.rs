@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use cardkit::json::Scanner;
+use cardkit_json::Scanner;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 
@@ -67,7 +67,7 @@ impl Json {
     }
 }
 
-fn syntax(error: &cardkit::json::SyntaxError) -> String {
+fn syntax(error: &cardkit_json::SyntaxError) -> String {
     format!("malformed JSON at byte {}", error.at)
 }
 

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use cardkit::table::Names;
 use cardkit::validate::validate;
-use cardkit::{Kind, Options};
+use cardkit::Kind;
+use cardkit::Options;
 use cardkit_diff::apply::{Notice, Outcome, Plan};
 use cardkit_diff::pointer::{Ignore, Pattern};
 use cardkit_diff::{diff, render, Change, Diff, DiffOptions, Summary};

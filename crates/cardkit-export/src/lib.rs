@@ -43,7 +43,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use cardkit::validate::{Found, Validated, Validator};
-use cardkit::{Code, DocumentReport, Kind, Options};
+use cardkit::Code;
+use cardkit::DocumentReport;
+use cardkit::Kind;
+use cardkit::Options;
 
 pub use crate::keys::Changes;
 use crate::layout::{layout, MetaFact, Source};

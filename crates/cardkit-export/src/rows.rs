@@ -22,8 +22,8 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use cardkit::json::{push_escaped, skip_raw, Scanner};
 use cardkit::validate::{Step, Tape};
+use cardkit_json::{push_escaped, skip_raw, Scanner};
 
 use crate::layout::{layout, ColumnType, Place, Source};
 

@@ -12,24 +12,26 @@ use std::time::{Duration, Instant};
 
 use arrow_pyarrow::IntoPyArrow;
 use cardkit::model::Layout;
-use cardkit::render::words::plural;
-use cardkit::render::{FileEnd, Json, Renderer};
 use cardkit::report::{Reading, Summary};
-use cardkit::run::{
-    self, discover, open, open_reader, Failure, Opened, Run, Setting, Settings, Shown, Unopened,
-    MAX_JOBS,
-};
-use cardkit::schema::explain::explain_named;
 use cardkit::schema::json_schema::{json_schema_with, SchemaOptions};
-use cardkit::schema::listing::{self, Listing};
 use cardkit::schema::minimal::dummy;
 use cardkit::schema::Version;
 use cardkit::table::Names;
 use cardkit::validate;
-use cardkit::{Code, DocumentReport, Kind, Severity};
+use cardkit::Code;
+use cardkit::DocumentReport;
+use cardkit::Kind;
+use cardkit::Severity;
 use cardkit_design::import::explain_code;
 use cardkit_export::arrow::{ArrowTable, Tables};
 use cardkit_export::{Exporter, InputError, OnInvalid};
+use cardkit_run::explain::explain_named;
+use cardkit_run::listing::{self, Listing};
+use cardkit_run::render::words::plural;
+use cardkit_run::render::{FileEnd, Json, Renderer};
+use cardkit_run::{
+    discover, open, open_reader, Failure, Opened, Run, Setting, Settings, Shown, Unopened, MAX_JOBS,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
@@ -107,7 +109,7 @@ fn jobs(asked: Option<usize>) -> PyResult<usize> {
         Some(n) if n == 0 || n > MAX_JOBS => Err(PyValueError::new_err(format!(
             "jobs is {n}: expected 1 to {MAX_JOBS}, or None for one per core"
         ))),
-        asked => Ok(run::jobs(asked)),
+        asked => Ok(cardkit_run::jobs(asked)),
     }
 }
 

@@ -1,6 +1,6 @@
 //! The OpenAPI document, generated from the handlers' annotations. The bodies
 //! it describes are described by the types that write them: the library's
-//! report types (`cardkit::render`, with its `openapi` feature) and the
+//! report types (`cardkit_run::render`, with its `openapi` feature) and the
 //! service's problem details.
 
 use std::borrow::Cow;
@@ -31,13 +31,13 @@ use crate::problem::Problem;
 pub struct ApiDoc;
 
 /// The report of `POST /v1/validate` (`application/json`).
-pub type Report = cardkit::render::Report<'static>;
+pub type Report = cardkit_run::render::Report<'static>;
 /// One line of the JSON Lines report (`application/x-ndjson`).
-pub type ReportLine = cardkit::render::ReportLine<'static>;
+pub type ReportLine = cardkit_run::render::ReportLine<'static>;
 /// The SARIF report (`application/sarif+json`).
-pub type Sarif = cardkit::render::SarifLog<'static>;
+pub type Sarif = cardkit_run::render::SarifLog<'static>;
 /// A code explained (`GET /v1/explain/code/{code}`).
-pub type CodeExplained = cardkit::codes::CodeExplained;
+pub type CodeExplained = cardkit_run::codes::CodeExplained;
 /// An object of any members: the JSON Schema of a kind, a field's
 /// explanation and a field's row, whose types the library does not describe
 /// (yet).

@@ -6,12 +6,13 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use cardkit::schema::explain::explain_named;
 use cardkit::schema::json_schema::{container_name, json_schema_with, SchemaOptions, CONTAINERS};
-use cardkit::schema::listing::{Filter, Listing};
 use cardkit::schema::Version;
-use cardkit::{Code, Kind};
+use cardkit::Code;
+use cardkit::Kind;
 use cardkit_design::import::explain_code;
+use cardkit_run::explain::explain_named;
+use cardkit_run::listing::{Filter, Listing};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -133,7 +134,7 @@ pub struct FieldsParams {
     tag = "reference",
     params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), FieldsParams),
     responses(
-        (status = 200, description = "One object per field", body = Vec<cardkit::schema::listing::Row>, content_type = "application/json"),
+        (status = 200, description = "One object per field", body = Vec<cardkit_run::listing::Row>, content_type = "application/json"),
         (status = 400, description = "A bad parameter", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such kind", body = Problem, content_type = "application/problem+json"),
     )
@@ -192,7 +193,7 @@ pub struct ExplainParams {
     tag = "reference",
     params(("kind" = String, Path, description = "`template`, `card`, `set` or `migration`", example = "set"), ExplainParams),
     responses(
-        (status = 200, description = "The explanation of each place the pointer names", body = cardkit::schema::explain::Explanation, content_type = "application/json"),
+        (status = 200, description = "The explanation of each place the pointer names", body = cardkit_run::explain::Explanation, content_type = "application/json"),
         (status = 400, description = "No `pointer`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such kind, or the pointer or field names no field (the nearest known one is suggested when one is close)", body = Problem, content_type = "application/problem+json"),
     )

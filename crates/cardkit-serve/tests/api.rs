@@ -137,8 +137,8 @@ fn codes(report: &Value) -> Vec<String> {
 /// The library's own JSON report of `input`, as `cardkit validate --format
 /// json` writes it, without its time.
 fn library_report(input: &[u8], name: &str, json_lines: bool) -> Value {
-    use cardkit::render::{Json, Renderer};
     use cardkit::report::{Summary, WarningFilter};
+    use cardkit_run::render::{Json, Renderer};
     let options = cardkit::Options {
         json_lines,
         ..cardkit::Options::default()
@@ -833,11 +833,11 @@ async fn reference_routes_give_the_librarys_outputs() {
         .json()
         .await
         .unwrap();
-    let filter = cardkit::schema::listing::Filter {
+    let filter = cardkit_run::listing::Filter {
         since: Some("v5.2.0".parse().unwrap()),
-        ..cardkit::schema::listing::Filter::default()
+        ..cardkit_run::listing::Filter::default()
     };
-    let listing = cardkit::schema::listing::Listing::new(cardkit::Kind::Set, &filter);
+    let listing = cardkit_run::listing::Listing::new(cardkit::Kind::Set, &filter);
     assert_eq!(fields, serde_json::to_value(listing.rows()).unwrap());
     let explained: Value = get("/v1/explain/set?pointer=/cards/3/uuid")
         .await
@@ -848,7 +848,7 @@ async fn reference_routes_give_the_librarys_outputs() {
     assert_eq!(
         explained,
         serde_json::to_value(
-            cardkit::schema::explain::explain(cardkit::Kind::Set, "/cards/3/uuid").unwrap()
+            cardkit_run::explain::explain(cardkit::Kind::Set, "/cards/3/uuid").unwrap()
         )
         .unwrap()
     );
@@ -863,7 +863,7 @@ async fn reference_routes_give_the_librarys_outputs() {
             .json()
             .await
             .unwrap();
-        let library = cardkit::schema::explain::explain(cardkit::Kind::Set, input).unwrap();
+        let library = cardkit_run::explain::explain(cardkit::Kind::Set, input).unwrap();
         assert_eq!(explained, serde_json::to_value(library).unwrap(), "{input}");
     }
     let code: Value = get("/v1/explain/code/missing_field")
@@ -872,7 +872,7 @@ async fn reference_routes_give_the_librarys_outputs() {
         .json()
         .await
         .unwrap();
-    let library = cardkit::codes::explain_code(cardkit::Code::MissingField);
+    let library = cardkit_run::codes::explain_code(cardkit::Code::MissingField);
     assert_eq!(code, serde_json::to_value(library).unwrap());
     assert_eq!(code["diagnostics"][0]["code"], "missing_field");
     // The import's codes are explained with the diagnostic the import gives.

@@ -14,16 +14,11 @@
 // The derive macro names this crate by its absolute path, also from inside it.
 extern crate self as cardkit;
 
-pub mod codes;
-pub mod config;
 pub mod diagnostic;
 pub mod format;
-pub mod json;
 pub mod model;
 mod parse;
-pub mod render;
 pub mod report;
-pub mod run;
 pub mod schema;
 pub mod table;
 pub mod validate;

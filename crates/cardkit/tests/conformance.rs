@@ -26,7 +26,9 @@ mod support;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use cardkit::{validate, FileReport, Kind};
+use cardkit::validate;
+use cardkit::FileReport;
+use cardkit::Kind;
 use libtest_mimic::{Arguments, Failed, Trial};
 use support::cases::Case;
 

@@ -13,7 +13,11 @@ mod support;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use cardkit::{validate, Code, Kind, Options, Severity};
+use cardkit::validate;
+use cardkit::Code;
+use cardkit::Kind;
+use cardkit::Options;
+use cardkit::Severity;
 
 /// (code, `Model.field`) → count.
 type Tally = BTreeMap<(String, String), usize>;

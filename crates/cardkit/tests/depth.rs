@@ -3,7 +3,8 @@
 //! thread (test threads have 2 MiB).
 
 use cardkit::validate::{validate, Options, MAX_DEPTH};
-use cardkit::{Code, Kind};
+use cardkit::Code;
+use cardkit::Kind;
 
 fn card_with_nested_groups(levels: usize) -> String {
     format!(

@@ -9,16 +9,20 @@ mod support;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use cardkit::codes::explain_code;
-use cardkit::schema::explain::explain_named;
 use cardkit::schema::fields::escape_token;
 use cardkit::table::Names;
-use cardkit::{validate, Code, Diagnostic, Kind, Options};
+use cardkit::validate;
+use cardkit::Code;
+use cardkit::Diagnostic;
+use cardkit::Kind;
+use cardkit::Options;
+use cardkit_run::codes::explain_code;
+use cardkit_run::explain::explain_named;
 
 #[test]
 fn every_code_has_an_explanation_whose_example_gives_it() {
     for &code in Code::ALL {
-        let explanation = code.explanation();
+        let explanation = cardkit_run::codes::explanation(code);
         assert!(!explanation.meaning.is_empty(), "{code}: no meaning");
         assert!(!explanation.fix.is_empty(), "{code}: no fix");
         let example = &explanation.example;

@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use cardkit::validate::{validate, Buffering, Found, Options, Validated, Validator, AROUND_LIMIT};
-use cardkit::{Code, DocumentReport};
+use cardkit::Code;
+use cardkit::DocumentReport;
 use serde_json::Value;
 
 /// What an extractor sees of one document: its pointer and line, and its

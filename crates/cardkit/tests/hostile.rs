@@ -3,7 +3,9 @@
 //! the verdict and the diagnostics, never a panic or a lost report.
 
 use cardkit::validate::{validate, Options};
-use cardkit::{Code, FileReport, Kind};
+use cardkit::Code;
+use cardkit::FileReport;
+use cardkit::Kind;
 
 fn codes(report: &FileReport) -> Vec<Code> {
     report

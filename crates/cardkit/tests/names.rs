@@ -11,7 +11,10 @@ use std::path::{Path, PathBuf};
 use cardkit::schema::json_schema::json_schema_named;
 use cardkit::table::names::UPSTREAM;
 use cardkit::table::Names;
-use cardkit::{validate, Kind, Options, Severity};
+use cardkit::validate;
+use cardkit::Kind;
+use cardkit::Options;
+use cardkit::Severity;
 
 use support::shared_dir;
 

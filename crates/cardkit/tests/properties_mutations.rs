@@ -14,8 +14,9 @@
 use std::collections::HashMap;
 
 use cardkit::validate::{validate, Options};
+use cardkit::Code;
 use cardkit::Kind;
-use cardkit::{Code, Severity};
+use cardkit::Severity;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::TestCaseError;

@@ -14,8 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use cardkit::schema::{ModelDef, Type};
 use cardkit::validate::{validate, Options};
+use cardkit::Code;
 use cardkit::Kind;
-use cardkit::{Code, Severity};
+use cardkit::Severity;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::strategy::BoxedStrategy;

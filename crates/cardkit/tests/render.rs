@@ -8,10 +8,10 @@
 //! `INSTA_UPDATE=always cargo test -p cardkit --test render` and review the
 //! diff.
 
-use cardkit::render::{Json, Renderer, Text};
 use cardkit::report::{Summary, WarningFilter};
 use cardkit::validate::{validate, Options};
 use cardkit::Kind;
+use cardkit_run::render::{Json, Renderer, Text};
 
 /// One input of a run.
 enum Input<'a> {

@@ -4,10 +4,10 @@
 use std::fs;
 use std::io::Read;
 
-use cardkit::render::Json;
 use cardkit::report::WarningFilter;
-use cardkit::run::{discover, json_lines_by_name, open, ExitStatus, Failure, Input, Run, Settings};
 use cardkit::Options;
+use cardkit_run::render::Json;
+use cardkit_run::{discover, json_lines_by_name, open, ExitStatus, Failure, Input, Run, Settings};
 use serde_json::Value;
 
 const MIGRATION: &str = r#"{"object": "migration", "id": "0fca5b4c-3a5a-4a22-bd26-4b7a3f1b4c9e", "uri": "https://example.org/m/1", "created_at": "2023-01-15", "migration_strategy": "merge", "old_catalogA_id": "2b3c4d5e-6f70-4182-9394-a5b6c7d8e9f0", "new_catalogA_id": "7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b"}"#;

@@ -12,7 +12,8 @@ use std::io::Read;
 
 use cardkit::diagnostic::Detail;
 use cardkit::validate::{validate, Buffering, Layout, Options, Validator};
-use cardkit::{Code, DocumentReport};
+use cardkit::Code;
+use cardkit::DocumentReport;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 

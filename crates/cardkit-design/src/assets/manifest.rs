@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 
-use cardkit::json::{Scanner, SyntaxError};
+use cardkit_json::{Scanner, SyntaxError};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 

@@ -5,7 +5,8 @@
 //! `filters` may be copied onto its layers (`--push-filters`).
 
 use cardkit::diagnostic::Detail;
-use cardkit::{Kind, Severity};
+use cardkit::Kind;
+use cardkit::Severity;
 use serde_json::{Map, Value};
 
 use super::notes::{join, Notes};

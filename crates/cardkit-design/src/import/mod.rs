@@ -38,9 +38,10 @@ mod notes;
 mod offsets;
 mod ordered;
 
-use cardkit::codes::CodeExplained;
 use cardkit::report::{DocumentReport, FileReport, Layout, Omitted};
-use cardkit::{Code, Kind};
+use cardkit::Code;
+use cardkit::Kind;
+use cardkit_run::codes::CodeExplained;
 use serde_json::Value;
 
 pub use detect::Format;
@@ -246,7 +247,7 @@ fn read(bytes: &[u8]) -> Result<Value, Box<Part>> {
             notes,
         }));
     }
-    let text = bytes.strip_prefix(cardkit::json::BOM).unwrap_or(bytes);
+    let text = bytes.strip_prefix(cardkit_json::BOM).unwrap_or(bytes);
     let mut deserializer = serde_json::Deserializer::from_slice(text);
     deserializer.disable_recursion_limit();
     let deserializer = serde_stacker::Deserializer::new(&mut deserializer);
@@ -281,7 +282,7 @@ fn read(bytes: &[u8]) -> Result<Value, Box<Part>> {
 /// the import's own codes (the validator cannot give them).
 #[must_use]
 pub fn explain_code(code: Code) -> CodeExplained {
-    let mut explained = cardkit::codes::explain_code(code);
+    let mut explained = cardkit_run::codes::explain_code(code);
     if code.is_import() {
         let imported = import(explained.example.as_bytes(), &ImportOptions::default());
         explained.diagnostics = imported

@@ -3,7 +3,8 @@
 //! the whole input is converted (one pass finds every pointer's offset).
 
 use cardkit::diagnostic::Detail;
-use cardkit::{Diagnostic, Severity};
+use cardkit::Diagnostic;
+use cardkit::Severity;
 use serde_json::Value;
 
 use super::offsets;

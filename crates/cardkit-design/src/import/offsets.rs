@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use cardkit::json::{skip_raw, Scanner, BOM};
+use cardkit_json::{skip_raw, Scanner, BOM};
 
 /// The offsets found.
 pub(super) struct Offsets {

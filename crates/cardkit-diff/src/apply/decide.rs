@@ -68,7 +68,7 @@ impl Applied {
 
 /// `place:at` for a file's line, `place at` for a table's row.
 fn located(place: &str, at: &str, keyed: bool) -> String {
-    let place = cardkit::render::Text::escape(place);
+    let place = cardkit_run::render::Text::escape(place);
     if keyed {
         format!("{place} {at}")
     } else {
@@ -208,7 +208,7 @@ impl Report {
                 .map(|(path, bytes)| {
                     format!(
                         "{}, {bytes} bytes",
-                        cardkit::render::Text::escape(&path.display().to_string())
+                        cardkit_run::render::Text::escape(&path.display().to_string())
                     )
                 })
                 .collect();

@@ -11,7 +11,7 @@
 
 use std::io::{BufRead, Write};
 
-use cardkit::json::Scanner;
+use cardkit_json::Scanner;
 
 use super::decide::{decide, Action, ApplyOptions, Report};
 use super::notices::Plan;
@@ -42,7 +42,7 @@ struct Walk<'a> {
     report: &'a mut Report,
 }
 
-fn malformed(name: &str, at: &dyn std::fmt::Display, e: &cardkit::json::SyntaxError) -> Error {
+fn malformed(name: &str, at: &dyn std::fmt::Display, e: &cardkit_json::SyntaxError) -> Error {
     Error::new(format!(
         "{name}:{at}: malformed JSON at byte {} ({:?}); nothing was written",
         e.at, e.syntax
@@ -68,7 +68,7 @@ impl Walk<'_> {
         }
     }
 
-    fn fail(&self, e: &cardkit::json::SyntaxError) -> Error {
+    fn fail(&self, e: &cardkit_json::SyntaxError) -> Error {
         let at = self.line_of(e.at.min(self.scan.bytes.len()));
         malformed(self.name, &at, e)
     }

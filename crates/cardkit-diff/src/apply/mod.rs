@@ -193,7 +193,7 @@ fn rewrite_file(
     // would be garbled, and written back in place uncompressed.
     let first = io::BufRead::fill_buf(&mut reader)
         .map_err(|e| Error::new(format!("{name}: cannot be read: {e}")))?;
-    if let Some(format) = cardkit::run::Compression::of(first) {
+    if let Some(format) = cardkit_run::Compression::of(first) {
         return Err(Error::new(format!(
             "{name}: it is {format}-compressed, and migrate apply rewrites a plain file's bytes (--in-place would write it back uncompressed): decompress it first"
         )));

@@ -15,7 +15,8 @@ use std::io::{BufRead, Read};
 use cardkit::model::Migration;
 use cardkit::table::Names;
 use cardkit::validate::{Found, Validated, Validator};
-use cardkit::{Kind, Options};
+use cardkit::Kind;
+use cardkit::Options;
 
 use crate::Error;
 

@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use cardkit::render::Text;
+use cardkit_run::render::Text;
 
 use crate::data::{Change, Diff, FieldChange, RecordDiff, SetDiff};
 use crate::value::Json;

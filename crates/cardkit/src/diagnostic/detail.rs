@@ -1,9 +1,9 @@
 //! What a diagnostic says, as data: the problem, what was expected and what
 //! was found. Every message is made from this by [`super::words`].
 
-use crate::json::{FoundValue, Syntax};
 use crate::model::Kind;
 use crate::table::{Format, TaggedUnion, Type, Version};
+use cardkit_json::{FoundValue, Syntax};
 
 use super::code::Code;
 

@@ -3,7 +3,7 @@
 //! [`QUOTED_BYTES`] bytes (16 KiB), then `…`; its whole length is said beside it (the
 //! JSON report's `pointer_bytes`, ` (N bytes)` in the other formats). Names
 //! and literals quoted in messages are cut shorter still (40 characters, see
-//! [`crate::json::QUOTED_CHARS`]). So no input makes a report larger than a
+//! [`cardkit_json::QUOTED_CHARS`]). So no input makes a report larger than a
 //! bounded size per diagnostic, and no diagnostic holds a copy of a huge key.
 
 /// The most bytes of a pointer or label a report carries: room for the
@@ -90,7 +90,7 @@ impl PointerWriter {
             while !token.is_char_boundary(end) {
                 end -= 1;
             }
-            crate::json::push_escaped(&mut self.text, &token[..end]);
+            cardkit_json::push_escaped(&mut self.text, &token[..end]);
         }
     }
 
@@ -128,7 +128,7 @@ pub fn shown(text: &str, whole: Option<usize>) -> std::borrow::Cow<'_, str> {
 /// (`kkkk… (1000000 characters)`). Only the start of a long name is read.
 #[must_use]
 pub fn name(key: &str) -> String {
-    use crate::json::QUOTED_CHARS;
+    use cardkit_json::QUOTED_CHARS;
     // The characters shown and whether there are more than fit.
     let mut head = key.char_indices().skip(QUOTED_CHARS + 2);
     if head.next().is_none() {

@@ -2,9 +2,9 @@
 //! of the JSON report, are made here from a diagnostic's [`Detail`], for
 //! every renderer alike.
 
-use crate::json::{Expect, FoundByte, FoundValue, Syntax};
 use crate::model::Kind;
 use crate::schema::words::{quoted, type_with_article as a_type};
+use cardkit_json::{Expect, FoundByte, FoundValue, Syntax};
 
 use super::detail::Detail;
 

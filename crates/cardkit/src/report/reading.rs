@@ -7,7 +7,6 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::run::{Setting, Wording};
 use crate::schema::Version;
 use crate::table::Names;
 
@@ -64,13 +63,14 @@ impl fmt::Display for WayOut {
 }
 
 impl WayOut {
-    /// The way out `setting` = `value`, worded by `wording`.
+    /// The way out `option` = `value` (by its configuration key), as the
+    /// front end says it (`said`).
     #[must_use]
-    pub fn new(setting: Setting, value: &'static str, wording: Wording, why: String) -> WayOut {
+    pub fn new(option: &'static str, value: &'static str, said: String, why: String) -> WayOut {
         WayOut {
-            option: setting.key(),
+            option,
             value,
-            said: wording(setting, value),
+            said,
             why,
         }
     }
@@ -120,7 +120,7 @@ impl Reading {
                 };
                 (
                     Some(as_of.map_or_else(
-                        || crate::run::latest_version().to_string(),
+                        || crate::schema::latest_version().to_string(),
                         |v| v.to_string(),
                     )),
                     Some(from),

@@ -3,10 +3,8 @@
 //! pointer names. The validator interprets the same tables; nothing here is
 //! written by hand twice.
 
-pub mod explain;
 pub mod fields;
 pub mod json_schema;
-pub mod listing;
 pub mod lookup;
 pub mod minimal;
 pub mod reference;
@@ -17,6 +15,20 @@ pub use crate::table::{
     key_hash, key_words, models_of, versions, Describe, FieldDef, Format, Model, ModelDef, ModelFn,
     ParseVersionError, TaggedUnion, Type, Version, MAX_DEPTH, NO_FIELD,
 };
+
+/// The format's latest version tag: what a file that declares none is
+/// checked as of.
+#[must_use]
+pub fn latest_version() -> Version {
+    let roots: Vec<&'static ModelDef> = crate::model::Kind::ALL
+        .iter()
+        .map(|kind| kind.model())
+        .collect();
+    versions(&roots)
+        .last()
+        .copied()
+        .unwrap_or(Version::new(0, 0, 0))
+}
 
 #[cfg(test)]
 mod tests {

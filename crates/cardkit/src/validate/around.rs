@@ -6,8 +6,8 @@
 //! [`MAX_DEPTH`] (past which the syntax is still checked).
 
 use crate::diagnostic::Detail;
-use crate::json::{push_escaped, scalar_end, DuplicateKeys, Scanner, Syntax};
 use crate::schema::MAX_DEPTH;
+use cardkit_json::{push_escaped, scalar_end, DuplicateKeys, Scanner, Syntax};
 
 use super::container::Container;
 use super::documents::{Documents, Stop};

@@ -5,11 +5,11 @@
 //! [`Outside`]. The values around documents are read past in `around.rs`.
 
 use crate::diagnostic::{quote, Detail, Diagnostic};
-use crate::json::{
-    push_escaped, skip_raw, DuplicateKeys, FoundValue, Scanner, Syntax, SyntaxError,
-};
 use crate::model::Kind;
 use crate::table::Names;
+use cardkit_json::{
+    push_escaped, skip_raw, DuplicateKeys, FoundValue, Scanner, Syntax, SyntaxError,
+};
 
 use super::documents::{Documents, KindRule, Stop, MAX_CHAR_BYTES};
 use super::findings::{severity, Added, Findings};
@@ -139,7 +139,7 @@ impl<D: Documents> Container<'_, '_, D> {
     fn file(&mut self) -> Result<(), Stop> {
         while self.src.end() < self.pos + 4 && self.src.fill()? {}
         let start = self.pos - self.src.base;
-        if let Some(utf16) = crate::json::utf16(&self.src.bytes()[start..]) {
+        if let Some(utf16) = cardkit_json::utf16(&self.src.bytes()[start..]) {
             let at = self.pos;
             self.report(Detail::Syntax(utf16), at, String::new())?;
             return Err(Stop::Malformed);
@@ -509,7 +509,7 @@ impl<D: Documents> Container<'_, '_, D> {
     }
 
     fn found_value(&mut self) -> FoundValue {
-        crate::json::found_at(self.src.bytes(), self.pos - self.src.base)
+        cardkit_json::found_at(self.src.bytes(), self.pos - self.src.base)
     }
 
     /// Records a problem at file offset `at`: keeps it, located, within the

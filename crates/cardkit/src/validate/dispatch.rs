@@ -5,7 +5,7 @@
 use std::io;
 
 use crate::diagnostic::Detail;
-use crate::json::{Syntax, BOM};
+use cardkit_json::{Syntax, BOM};
 
 use super::container::{container, diagnostic, Outside};
 use super::documents::Stop;

@@ -4,10 +4,10 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use crate::json::{skip_raw, Scanner};
 use crate::model::card::LAYERS as LAYER_TAG;
 use crate::model::Kind;
 use crate::model::Layout;
+use cardkit_json::{skip_raw, Scanner};
 
 /// The bytes end before the question is answered: read more and ask again.
 #[derive(Debug)]
@@ -331,9 +331,10 @@ static SIGNS: LazyLock<Signs> = LazyLock::new(|| {
 /// (comments, text, nothing). `true` when it can, or may be past `head`;
 /// for an empty array, a container of no documents; and for UTF-16, which
 /// the validator reports as such.
-pub(crate) fn first_kind_told(head: &[u8], complete: bool, json_lines: bool) -> bool {
-    let head = head.strip_prefix(crate::json::BOM).unwrap_or(head);
-    if crate::json::utf16(head).is_some() {
+#[doc(hidden)]
+pub fn first_kind_told(head: &[u8], complete: bool, json_lines: bool) -> bool {
+    let head = head.strip_prefix(cardkit_json::BOM).unwrap_or(head);
+    if cardkit_json::utf16(head).is_some() {
         return true;
     }
     let (bytes, complete) = if json_lines {

@@ -48,9 +48,10 @@ pub use source::Buffering;
 pub use tape::{Step, Tape};
 pub use validator::{Extracting, Found, Validated, Validator, MAX_JOBS};
 
-use crate::json::BOM;
+use cardkit_json::BOM;
 
-pub(crate) use layout::first_kind_told;
+#[doc(hidden)]
+pub use layout::first_kind_told;
 
 /// Validates every document of a file held in memory: the shorthand of
 /// [`Validator::slice`] on one thread.
@@ -66,7 +67,7 @@ pub fn validate(input: &[u8], options: &Options) -> FileReport {
 pub fn looks_like_json_lines(input: &[u8]) -> bool {
     let input = input.strip_prefix(BOM).unwrap_or(input);
     let start = input.iter().position(|b| !b.is_ascii_whitespace());
-    let Some(Ok(end)) = start.map(|start| crate::json::skip_raw(input, start)) else {
+    let Some(Ok(end)) = start.map(|start| cardkit_json::skip_raw(input, start)) else {
         return false;
     };
     let rest = &input[end..];

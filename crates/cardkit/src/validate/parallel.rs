@@ -20,8 +20,8 @@ use super::options::Options;
 use super::part::{extracted, Extract, Part, Sink};
 use super::source::Source;
 use super::stream::{for_each_line, validate_line, Sequential};
-use crate::json::skip_raw;
 use crate::report::{DocumentReport, Layout};
+use cardkit_json::skip_raw;
 
 /// The most documents in one batch: a batch of tiny documents can hold
 /// far more reports than bytes, and the reports of every batch in flight

@@ -3,7 +3,7 @@
 //! file, and the path from the unit's root to the value being read.
 
 use crate::diagnostic::quote::{PointerWriter, Quoted};
-use crate::json::{Scanner, Str};
+use cardkit_json::{Scanner, Str};
 
 /// One step of the path from the unit's root to the current value.
 #[derive(Debug, Clone, Copy)]

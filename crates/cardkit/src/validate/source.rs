@@ -5,7 +5,7 @@
 use std::io::{self, Read};
 
 use crate::diagnostic::Diagnostic;
-use crate::json::utf8_prefix;
+use cardkit_json::utf8_prefix;
 
 use super::check::Checker;
 use super::locate::{self, Position, CONTEXT_BYTES};

@@ -8,7 +8,7 @@ use crate::diagnostic::quote::Quoted;
 use std::io;
 
 use crate::diagnostic::Diagnostic;
-use crate::json::skip_raw;
+use cardkit_json::skip_raw;
 
 use super::check::{Checker, Flow, Malformed};
 use super::container::container;

@@ -16,7 +16,8 @@
 use std::path::{Path, PathBuf};
 
 use cardkit::table::Names;
-use cardkit::{Kind, Options};
+use cardkit::Kind;
+use cardkit::Options;
 
 /// One conformance case.
 #[derive(Debug, Clone)]

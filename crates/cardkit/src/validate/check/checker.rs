@@ -3,11 +3,11 @@
 //! and scalars is in `object.rs` and `value.rs`.
 
 use crate::diagnostic::{Detail, Diagnostic};
-use crate::json::{DuplicateKeys, Str, SyntaxError};
 use crate::model::Kind;
 use crate::report::Omitted;
 use crate::schema::MAX_DEPTH;
 use crate::table::Names;
+use cardkit_json::{DuplicateKeys, Str, SyntaxError};
 
 use super::super::findings::{Added, Findings};
 use super::super::options::Options;
@@ -205,7 +205,7 @@ impl<'a> Checker<'a> {
                 Ok(()) => Ok(()),
                 Err(_) => self.malformed(SyntaxError {
                     at,
-                    syntax: crate::json::Syntax::MalformedTooDeep,
+                    syntax: cardkit_json::Syntax::MalformedTooDeep,
                 }),
             };
         }

@@ -5,11 +5,11 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::diagnostic::{Code, Detail};
-use crate::json::DuplicateKeys;
 use crate::schema::words::nearest_field;
 use crate::schema::{FieldDef, ModelDef, TaggedUnion, Type};
 use crate::table::names::WireNames;
 use crate::table::Names;
+use cardkit_json::DuplicateKeys;
 
 use super::super::findings::Added;
 use super::super::tape::Step;
@@ -250,7 +250,7 @@ impl Checker<'_> {
                 return self.skip_value();
             }
             Lookup::Found(at) => {
-                let value = crate::json::Scanner::new(self.read.scan.bytes, at).string_here();
+                let value = cardkit_json::Scanner::new(self.read.scan.bytes, at).string_here();
                 match value.as_deref().and_then(|tag| union.variant(tag)) {
                     Some(model) => model,
                     // A union of one shape (the card's top group): its tag is
@@ -327,7 +327,7 @@ impl Checker<'_> {
         };
         let bytes = self.read.scan.bytes;
         let tag =
-            found.and_then(|value_at| crate::json::Scanner::new(bytes, value_at).string_here());
+            found.and_then(|value_at| cardkit_json::Scanner::new(bytes, value_at).string_here());
         if let Some(&(model, ..)) = shapes
             .iter()
             .find(|(_, _, value)| Some(*value) == tag.as_deref())

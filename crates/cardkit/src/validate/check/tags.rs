@@ -10,7 +10,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::json::{skip_raw, Scanner};
+use cardkit_json::{skip_raw, Scanner};
 
 /// What a look-ahead found for the object at an offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

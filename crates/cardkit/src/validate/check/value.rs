@@ -1,8 +1,8 @@
 //! A value against a type of the field tables.
 
 use crate::diagnostic::Detail;
-use crate::json::{FoundValue, Num};
 use crate::schema::Type;
+use cardkit_json::{FoundValue, Num};
 
 use super::super::tape::Step;
 use super::checker::{Checker, Flow, Site};
@@ -13,7 +13,7 @@ impl Checker<'_> {
         self.read.scan.ws();
         let at = self.pos();
         let Some(first) = self.read.scan.peek() else {
-            let end = self.read.scan.unexpected(crate::json::Expect::Value);
+            let end = self.read.scan.unexpected(cardkit_json::Expect::Value);
             return self.malformed(end);
         };
         if first == b'n' {
@@ -108,7 +108,7 @@ impl Checker<'_> {
 
     /// The value at `at`, described for a report.
     pub(crate) fn found_at(&self, at: usize) -> FoundValue {
-        crate::json::found_at(self.read.scan.bytes, at)
+        cardkit_json::found_at(self.read.scan.bytes, at)
     }
 
     /// Reads past a value of the wrong JSON type and reports it; something

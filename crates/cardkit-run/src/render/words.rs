@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::cap::LeftOut;
-use crate::diagnostic::Code;
-use crate::report::{DocumentReport, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
-use crate::report::{Summary, Suppressed};
+use cardkit::diagnostic::Code;
+use cardkit::report::{DocumentReport, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
+use cardkit::report::{Summary, Suppressed};
 
 /// What a document counted but did not keep (none when it kept all).
 #[must_use]
@@ -87,7 +87,7 @@ pub fn read(summary: &Summary) -> Option<String> {
     // The names most files use first.
     under.sort_by(|a, b| b.1.cmp(a.1));
     for (i, (names, &files)) in under.iter().enumerate() {
-        let words = crate::table::Names::named(names).map_or("", crate::table::Names::words);
+        let words = cardkit::table::Names::named(names).map_or("", cardkit::table::Names::words);
         if i == 0 {
             line.push_str(&format!("{} under {words}", plural(files, "file")));
         } else {

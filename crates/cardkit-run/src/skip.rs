@@ -7,7 +7,7 @@ use std::io::{self, Read};
 
 use super::declared::Failed;
 use super::open::Opened;
-use crate::model::Kind;
+use cardkit::model::Kind;
 
 /// How much of a file found is read to tell its first document's kind (as
 /// much as the validator reads to tell the layout).
@@ -40,7 +40,7 @@ pub(super) fn judge(opened: Opened, forced: Option<Kind>) -> Judged {
     let mut head = Vec::new();
     let read = (&mut reader).take(TOLD_WITHIN).read_to_end(&mut head);
     let complete = (head.len() as u64) < TOLD_WITHIN;
-    if read.is_ok() && !crate::validate::first_kind_told(&head, complete, json_lines) {
+    if read.is_ok() && !cardkit::validate::first_kind_told(&head, complete, json_lines) {
         return Judged::Skip;
     }
     let head = io::Cursor::new(head);

@@ -1,6 +1,6 @@
 //! The exit status of a run, as every command documents it.
 
-use crate::report::Summary;
+use cardkit::report::Summary;
 
 /// How a run ended, from best to worst: its exit status is [`code`].
 ///

@@ -7,9 +7,9 @@
 
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 
-use crate::json::{Scanner, BOM};
-use crate::model::Kind;
-use crate::table::{versions, ModelDef, Version};
+use cardkit::model::Kind;
+use cardkit::table::Version;
+use cardkit_json::{Scanner, BOM};
 
 /// How much of a file is read to find its `meta.version` before it is
 /// looked through whole.
@@ -106,7 +106,7 @@ impl Declared {
 #[must_use]
 pub fn since(kind: Kind, field: &str) -> Option<Version> {
     let (model, name) = field.split_once('.')?;
-    crate::table::models_of(kind.model())
+    cardkit::table::models_of(kind.model())
         .into_iter()
         .filter(|m| m.name == model)
         .find_map(|m| m.field(name))
@@ -115,11 +115,7 @@ pub fn since(kind: Kind, field: &str) -> Option<Version> {
 
 /// The format's latest version tag.
 pub(crate) fn latest() -> Version {
-    let roots: Vec<&'static ModelDef> = Kind::ALL.iter().map(|k| k.model()).collect();
-    versions(&roots)
-        .last()
-        .copied()
-        .unwrap_or(Version::new(0, 0, 0))
+    cardkit::schema::latest_version()
 }
 
 /// What `head`, the first part of a file, declares (`whole`: it is the
@@ -140,7 +136,7 @@ fn version_declared(text: String, at: Option<u64>) -> Declared {
     let core = text.split(['+', '-']).next().unwrap_or_default();
     match core.parse::<Version>() {
         Ok(version) if version > latest() => Declared::Newer { declared: text },
-        Ok(version) if crate::validate::as_of_version(core).is_ok() => Declared::Version {
+        Ok(version) if cardkit::validate::as_of_version(core).is_ok() => Declared::Version {
             declared: text,
             as_of: version,
             at,

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use super::renderer::{FileEnd, Renderer};
 use super::text::Text;
 use super::words;
-use crate::report::{DocumentReport, Reading, Summary, WarningFilter};
+use cardkit::report::{DocumentReport, Reading, Summary, WarningFilter};
 
 /// The concise renderer.
 #[derive(Debug, Default)]

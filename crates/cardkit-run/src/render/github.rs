@@ -16,9 +16,9 @@ use std::io::{self, Write};
 use super::cap::Cap;
 use super::renderer::{FileEnd, Renderer};
 use super::words;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::report::{DocumentReport, Reading};
-use crate::report::{Summary, WarningFilter};
+use cardkit::diagnostic::{Diagnostic, Severity};
+use cardkit::report::{DocumentReport, Reading};
+use cardkit::report::{Summary, WarningFilter};
 
 /// The most annotations of each severity that GitHub shows for one step.
 pub const SHOWN_PER_STEP: usize = 10;
@@ -279,7 +279,7 @@ mod tests {
                 line: 3,
                 column: 7,
                 ..Diagnostic::new(
-                    crate::diagnostic::Detail::DuplicateKey { name: key.clone() },
+                    cardkit::diagnostic::Detail::DuplicateKey { name: key.clone() },
                     Severity::Warning,
                     pointer.clone(),
                     None,

@@ -22,8 +22,8 @@ use anstyle::{AnsiColor, Style};
 
 use super::renderer::{FileEnd, Renderer};
 use super::words;
-use crate::diagnostic::{words as said, Code, Detail, Diagnostic, Excerpt, Severity};
-use crate::report::{DocumentReport, Reading, Summary, WarningFilter};
+use cardkit::diagnostic::{words as said, Code, Detail, Diagnostic, Excerpt, Severity};
+use cardkit::report::{DocumentReport, Reading, Summary, WarningFilter};
 
 /// Runs that read at least this many bytes end with their throughput.
 const THROUGHPUT_FROM: u64 = 1_000_000;

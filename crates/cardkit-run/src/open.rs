@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use super::decode::{decode, Compression, Stored};
 use super::discover::Input;
-use crate::validate::looks_like_json_lines;
+use cardkit::validate::looks_like_json_lines;
 
 /// An input opened.
 pub struct Opened {
@@ -265,7 +265,7 @@ fn sniff(input: impl Read + 'static, limit: u64) -> io::Result<(Box<dyn Read>, b
 /// Whether `bytes` hold the first value whole and something after it.
 fn first_value_told(bytes: &[u8]) -> bool {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
-    let end = start.and_then(|start| crate::json::skip_raw(bytes, start).ok());
+    let end = start.and_then(|start| cardkit_json::skip_raw(bytes, start).ok());
     end.is_some_and(|end| bytes[end..].iter().any(|b| !b.is_ascii_whitespace()))
 }
 

@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use super::json::{DocumentEntry, FileTail};
 use super::renderer::{FileEnd, Renderer};
-use crate::report::{DocumentReport, Reading};
-use crate::report::{Summary, Suppressed, WarningFilter};
+use cardkit::report::{DocumentReport, Reading};
+use cardkit::report::{Summary, Suppressed, WarningFilter};
 
 /// The JSON Lines renderer.
 #[derive(Debug, Default)]

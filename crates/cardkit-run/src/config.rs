@@ -7,8 +7,8 @@
 //! parameters over those).
 //!
 //! ```
-//! use cardkit::config::Config;
-//! use cardkit::run::Settings;
+//! use cardkit_run::config::Config;
+//! use cardkit_run::Settings;
 //!
 //! let text = "as-of = \"v5.0.0\"\nignore = [\"unknown_field\", \"/cards/*/purchaseUrls\"]\n";
 //! let config = Config::parse(text, "cardkit.toml".as_ref()).unwrap();
@@ -29,12 +29,12 @@ use serde::Serialize;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-use crate::model::Kind;
-use crate::run::{check_glob, Exclude, Settings, Walk, DEFAULT_EXCLUDE, MAX_JOBS};
-use crate::schema::words::nearest_name;
-use crate::schema::Version;
-use crate::table::Names;
-use crate::validate::{as_of_version, Filter};
+use crate::{check_glob, Exclude, Settings, Walk, DEFAULT_EXCLUDE, MAX_JOBS};
+use cardkit::model::Kind;
+use cardkit::schema::words::nearest_name;
+use cardkit::schema::Version;
+use cardkit::table::Names;
+use cardkit::validate::{as_of_version, Filter};
 
 /// The configuration file's name.
 pub const FILE_NAME: &str = "cardkit.toml";

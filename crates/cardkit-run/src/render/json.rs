@@ -7,12 +7,12 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::renderer::{FileEnd, Renderer};
-use crate::diagnostic::Diagnostic;
-use crate::model::Kind;
+use cardkit::diagnostic::Diagnostic;
+use cardkit::model::Kind;
 #[cfg(feature = "openapi")]
-use crate::report::Suppressed;
-use crate::report::{DocumentReport, Layout, Omitted, Reading};
-use crate::report::{Summary, WarningFilter};
+use cardkit::report::Suppressed;
+use cardkit::report::{DocumentReport, Layout, Omitted, Reading};
+use cardkit::report::{Summary, WarningFilter};
 
 /// The JSON renderer.
 #[derive(Debug, Default)]

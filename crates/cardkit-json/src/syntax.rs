@@ -38,8 +38,9 @@ fn ascii_nonzero(byte: u8) -> bool {
 }
 
 /// What is wrong with malformed JSON.
+// Exhaustive: every variant has its words in `cardkit`'s diagnostics, which
+// a new one must not slip past.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Syntax {
     /// Something else was expected here.
     Expected {
@@ -85,8 +86,8 @@ pub enum Syntax {
 }
 
 /// What the reader expected where it found something else.
+// Exhaustive, as `Syntax` is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Expect {
     /// Any JSON value.
     Value,

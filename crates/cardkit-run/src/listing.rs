@@ -3,7 +3,7 @@
 //! serializable rows or as an aligned text table.
 //!
 //! ```
-//! use cardkit::schema::listing::{Filter, Listing};
+//! use cardkit_run::listing::{Filter, Listing};
 //! use cardkit::schema::Version;
 //! use cardkit::Kind;
 //!
@@ -19,13 +19,13 @@
 
 use serde::Serialize;
 
-use crate::model::Kind;
-use crate::schema::fields::{fields_named, Choice, Member, Place};
-use crate::schema::words::{
+use cardkit::model::Kind;
+use cardkit::schema::fields::{fields_named, Choice, Member, Place};
+use cardkit::schema::words::{
     default_value, default_words, field_type_label, field_type_words, tag_default, tag_words,
     type_label, type_words, Presence,
 };
-use crate::table::{Names, Version};
+use cardkit::table::{Names, Version};
 
 /// Which fields a listing keeps. The default keeps every place.
 #[derive(Debug, Clone, Copy, Default)]
@@ -252,7 +252,7 @@ impl Row {
 impl Condition {
     /// A branch as data.
     #[must_use]
-    pub fn of(branch: &crate::schema::fields::Branch) -> Condition {
+    pub fn of(branch: &cardkit::schema::fields::Branch) -> Condition {
         let mut condition = Condition {
             at: branch.at.clone(),
             count: branch.run.as_ref().map(|run| run.count),

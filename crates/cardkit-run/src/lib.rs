@@ -1,12 +1,17 @@
-//! A run over many inputs, the same for every front end: which inputs the
-//! paths given name ([`discover`]), how each is opened, decoded when it is
-//! compressed, and whether it is JSON Lines ([`open`]), how each is validated, counted, summed up and rendered
-//! ([`Run`]), and what the run's exit status is ([`ExitStatus`]).
+//! What every cardkit front end (the command line, the service, Python)
+//! shares around the validator: a run over many inputs, the same for every
+//! door: which inputs the paths given name ([`discover`]), how each is
+//! opened, decoded when it is compressed, and whether it is JSON Lines
+//! ([`open`]), how each is validated, counted, summed up and rendered
+//! ([`Run`], [`render`]), and what the run's exit status is
+//! ([`ExitStatus`]); the configuration ([`config`]), the listings of fields
+//! ([`listing`]) and the explanations of fields and codes ([`explain`],
+//! [`codes`]).
 //!
 //! ```no_run
-//! use cardkit::render::Text;
+//! use cardkit_run::render::Text;
 //! use cardkit::report::WarningFilter;
-//! use cardkit::run::{discover, Run};
+//! use cardkit_run::{discover, Run};
 //! use cardkit::Options;
 //!
 //! let mut out = std::io::stdout().lock();
@@ -17,6 +22,12 @@
 //! let (_, status) = run.finish().unwrap();
 //! std::process::exit(status.code().into());
 //! ```
+
+pub mod codes;
+pub mod config;
+pub mod explain;
+pub mod listing;
+pub mod render;
 
 mod archive;
 mod declared;
@@ -35,7 +46,7 @@ pub use declared::{declared, declared_anywhere, read_declared, Declared, DECLARE
 /// The format's latest version: what a file that declares none is checked
 /// as of.
 #[must_use]
-pub fn latest_version() -> crate::schema::Version {
+pub fn latest_version() -> cardkit::schema::Version {
     declared::latest()
 }
 pub use decode::{Compression, Stored};
@@ -51,7 +62,7 @@ pub use until_closed::UntilClosed;
 
 /// The most threads `jobs` may ask for: more than any machine this runs on
 /// has cores, and few enough that starting them cannot fail.
-pub use crate::validate::MAX_JOBS;
+pub use cardkit::validate::MAX_JOBS;
 
 /// The threads a run validates on: `asked`, or by default one per core, at
 /// most [`MAX_JOBS`].

@@ -19,9 +19,9 @@ use serde_json::json;
 use super::cap::Cap;
 use super::renderer::{FileEnd, Renderer};
 use super::words;
-use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::report::{DocumentReport, Reading};
-use crate::report::{Summary, WarningFilter};
+use cardkit::diagnostic::{Code, Diagnostic, Severity};
+use cardkit::report::{DocumentReport, Reading};
+use cardkit::report::{Summary, WarningFilter};
 
 /// Where the tool, and the section on its codes, are documented.
 pub const INFORMATION_URI: &str = env!("CARGO_PKG_REPOSITORY");
@@ -331,7 +331,7 @@ fn rules() -> Vec<Rule> {
     Code::ALL
         .iter()
         .map(|&code| {
-            let explanation = code.explanation();
+            let explanation = crate::codes::explanation(code);
             let example = &explanation.example;
             let fix = capitalized(explanation.fix);
             Rule {

@@ -12,7 +12,7 @@
 
 use std::io::{self, Write};
 
-use crate::diagnostic::Severity;
+use cardkit::diagnostic::Severity;
 
 /// How many results were left out by the cap, by severity.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! lines per place named, as data and as aligned text.
 //!
 //! ```
-//! use cardkit::schema::explain::explain;
+//! use cardkit_run::explain::explain;
 //! use cardkit::Kind;
 //!
 //! let explanation = explain(Kind::Set, "/cards/3/identifiers/shopAId").unwrap();
@@ -17,16 +17,16 @@
 
 use serde::Serialize;
 
-use crate::model::Kind;
-use crate::schema::fields::{Member, Place};
-use crate::schema::listing::Row;
-use crate::schema::lookup::LookupError;
-use crate::schema::resolve::{as_field, resolve, InFile};
-use crate::schema::words::{
+use crate::listing::Row;
+use cardkit::model::Kind;
+use cardkit::schema::fields::{Member, Place};
+use cardkit::schema::lookup::LookupError;
+use cardkit::schema::resolve::{as_field, resolve, InFile};
+use cardkit::schema::words::{
     default_words, doc_words, field_type_words, format_words, since_words, tag_default, tag_words,
     type_words, Presence,
 };
-use crate::table::{models_of, names, FieldDef, ModelDef, Names, Type};
+use cardkit::table::{models_of, names, FieldDef, ModelDef, Names, Type};
 
 /// What a pointer names, in words.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

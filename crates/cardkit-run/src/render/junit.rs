@@ -11,9 +11,9 @@ use std::io::{self, Write};
 
 use super::renderer::{FileEnd, Renderer};
 use super::words;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::report::{DocumentReport, Reading};
-use crate::report::{Summary, WarningFilter};
+use cardkit::diagnostic::{Diagnostic, Severity};
+use cardkit::report::{DocumentReport, Reading};
+use cardkit::report::{Summary, WarningFilter};
 
 /// The JUnit renderer.
 #[derive(Debug, Default)]

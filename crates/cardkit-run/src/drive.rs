@@ -18,12 +18,12 @@ use super::exit::ExitStatus;
 use super::open::{open, Opened, Unopened};
 use super::settings::{as_flag, Setting, Settings, Wording};
 use super::skip::{judge, Judged};
-use crate::diagnostic::{Detail, Severity};
-use crate::model::Kind;
 use crate::render::{FileEnd, Renderer};
-use crate::report::{DocumentReport, Layout, Reading, Summary, VersionFrom, WayOut};
-use crate::table::{names, Names, Version};
-use crate::validate::{Filter, Options, Validator};
+use cardkit::diagnostic::{Detail, Severity};
+use cardkit::model::Kind;
+use cardkit::report::{DocumentReport, Layout, Reading, Summary, VersionFrom, WayOut};
+use cardkit::table::{names, Names, Version};
+use cardkit::validate::{Filter, Options, Validator};
 
 /// How one input is checked: its name, its bytes, the options for it (the
 /// run's, with whether it is JSON Lines), and where each document's report
@@ -603,8 +603,7 @@ impl WayOutCounts {
     /// renamed field, whatever the version).
     fn way_out(&self) -> Option<WayOut> {
         if self.upstream.members > 0 {
-            return Some(WayOut::new(
-                Setting::Names,
+            return Some(Setting::Names.way_out(
                 "auto",
                 self.wording,
                 format!(
@@ -621,8 +620,7 @@ impl WayOutCounts {
         }
         let version = self.declared_before?;
         (self.later > 0).then(|| {
-            WayOut::new(
-                Setting::AsOf,
+            Setting::AsOf.way_out(
                 "auto",
                 self.wording,
                 format!(

@@ -3,11 +3,12 @@
 //! configuration file all come to [`Settings`], and [`Settings::options`] is
 //! the one mapping to the validator's [`Options`].
 
-use crate::model::Kind;
-use crate::report::WarningFilter;
-use crate::schema::Version;
-use crate::table::Names;
-use crate::validate::{Filter, Options};
+use cardkit::model::Kind;
+use cardkit::report::WarningFilter;
+use cardkit::report::WayOut;
+use cardkit::schema::Version;
+use cardkit::table::Names;
+use cardkit::validate::{Filter, Options};
 
 /// The validation settings every command that validates takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,6 +137,12 @@ pub enum Setting {
 }
 
 impl Setting {
+    /// The way out: this setting at `value`, worded by `wording`, and why.
+    #[must_use]
+    pub fn way_out(self, value: &'static str, wording: Wording, why: String) -> WayOut {
+        WayOut::new(self.key(), value, wording(self, value), why)
+    }
+
     /// Its key in a configuration file (`as-of`), as reports name it.
     #[must_use]
     pub fn key(self) -> &'static str {

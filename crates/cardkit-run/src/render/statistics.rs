@@ -8,8 +8,8 @@ use std::io::{self, Write};
 use super::renderer::{FileEnd, Renderer};
 use super::text::Text;
 use super::words;
-use crate::diagnostic::{Code, Severity};
-use crate::report::{pattern, DocumentReport, Reading, Summary};
+use cardkit::diagnostic::{Code, Severity};
+use cardkit::report::{pattern, DocumentReport, Reading, Summary};
 
 /// The statistics renderer.
 #[derive(Debug, Default)]

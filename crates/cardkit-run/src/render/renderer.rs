@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use crate::report::{DocumentReport, FileReport, Layout, Reading, Summary};
+use cardkit::report::{DocumentReport, FileReport, Layout, Reading, Summary};
 
 /// How the reading of one input ended.
 #[derive(Debug, Clone, Copy)]
