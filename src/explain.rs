@@ -8,7 +8,7 @@
 
 use std::io::{self, Write};
 
-use cardkit::table::Names;
+use cardkit::schema::Names;
 use cardkit::Code;
 use cardkit::Kind;
 use cardkit_run::explain::explain_named;

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use cardkit::report::WarningFilter;
+use cardkit::schema::Names;
 use cardkit::schema::Version;
-use cardkit::table::Names;
 use cardkit::validate::{self, Filter};
 use cardkit::Kind;
 use cardkit_run::config::{Color, Config, ConfigError};

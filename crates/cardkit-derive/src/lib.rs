@@ -278,7 +278,7 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
         let ty = &field.ty;
         let type_expr = match &attrs.ty {
             Some(expr) => quote!(#expr),
-            None => quote!(<#ty as ::cardkit::table::Describe>::TYPE),
+            None => quote!(<#ty as ::cardkit::schema::Describe>::TYPE),
         };
         let default = match &attrs.default {
             None if option && !required && nullable => {
@@ -301,7 +301,7 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
             Some(Some(path)) => quote!(Some(|| ::cardkit::__private::to_json(&#path()))),
         };
         let since = match attrs.since {
-            Some((a, b, c)) => quote!(Some(::cardkit::table::Version::new(#a, #b, #c))),
+            Some((a, b, c)) => quote!(Some(::cardkit::schema::Version::new(#a, #b, #c))),
             None => quote!(None),
         };
         if required {
@@ -315,7 +315,7 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
         let field_doc = doc(&field.attrs);
         let rust_name = rust_ident.to_string().trim_start_matches("r#").to_owned();
         fields.push(quote! {
-            ::cardkit::table::FieldDef {
+            ::cardkit::schema::FieldDef {
                 name: #wire,
                 rust_name: #rust_name,
                 ty: #type_expr,
@@ -348,23 +348,23 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
     Ok(quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals)]
-        static #table: ::cardkit::table::ModelDef = ::cardkit::table::ModelDef {
+        static #table: ::cardkit::schema::ModelDef = ::cardkit::schema::ModelDef {
             name: #model_name,
             doc: #model_doc,
             fields: &[#(#fields),*],
-            keys: &[#(::cardkit::table::key_words(#wire_names.as_bytes())),*],
+            keys: &[#(::cardkit::schema::key_words(#wire_names.as_bytes())),*],
             slots: &[#(#slots),*],
             seed: #seed,
             required: #required_mask,
         };
-        impl ::cardkit::table::Model for #ident {
-            fn model() -> &'static ::cardkit::table::ModelDef {
+        impl ::cardkit::schema::Model for #ident {
+            fn model() -> &'static ::cardkit::schema::ModelDef {
                 &#table
             }
         }
-        impl ::cardkit::table::Describe for #ident {
-            const TYPE: &'static ::cardkit::table::Type =
-                &::cardkit::table::Type::Model { model: <#ident as ::cardkit::table::Model>::model };
+        impl ::cardkit::schema::Describe for #ident {
+            const TYPE: &'static ::cardkit::schema::Type =
+                &::cardkit::schema::Type::Model { model: <#ident as ::cardkit::schema::Model>::model };
         }
     })
 }
@@ -465,26 +465,26 @@ fn derive_enum(input: &DeriveInput) -> Result<Tokens> {
                     /// The constant's only value.
                     pub const VALUE: &'static str = #value;
                 }
-                impl ::cardkit::table::Describe for #ident {
-                    const TYPE: &'static ::cardkit::table::Type =
-                        &::cardkit::table::Type::Const { value: #value };
+                impl ::cardkit::schema::Describe for #ident {
+                    const TYPE: &'static ::cardkit::schema::Type =
+                        &::cardkit::schema::Type::Const { value: #value };
                 }
             });
         }
-        quote!(::cardkit::table::Type::Enum { name: #name, values: &[#(#wire_values),*] })
+        quote!(::cardkit::schema::Type::Enum { name: #name, values: &[#(#wire_values),*] })
     } else if inner_types.iter().all(Option::is_some) {
         let inner: Vec<&Type> = inner_types.iter().flatten().collect();
         if let Some(tag) = &container.tag {
-            quote!(::cardkit::table::Type::Tagged(&::cardkit::table::TaggedUnion {
+            quote!(::cardkit::schema::Type::Tagged(&::cardkit::schema::TaggedUnion {
                 name: #name,
                 tag: #tag,
-                variants: &[#((#wire_values, <#inner as ::cardkit::table::Model>::model)),*],
+                variants: &[#((#wire_values, <#inner as ::cardkit::schema::Model>::model)),*],
                 tag_optional: false,
             }))
         } else if container.untagged {
-            quote!(::cardkit::table::Type::AnyOf {
+            quote!(::cardkit::schema::Type::AnyOf {
                 name: #name,
-                types: &[#(<#inner as ::cardkit::table::Describe>::TYPE),*],
+                types: &[#(<#inner as ::cardkit::schema::Describe>::TYPE),*],
             })
         } else {
             return Err(Error::new(
@@ -499,8 +499,8 @@ fn derive_enum(input: &DeriveInput) -> Result<Tokens> {
         ));
     };
     Ok(quote! {
-        impl ::cardkit::table::Describe for #ident {
-            const TYPE: &'static ::cardkit::table::Type = &#ty;
+        impl ::cardkit::schema::Describe for #ident {
+            const TYPE: &'static ::cardkit::schema::Type = &#ty;
         }
     })
 }

@@ -10,8 +10,8 @@
 
 use std::sync::OnceLock;
 
+use cardkit::schema::Names;
 use cardkit::schema::{FieldDef, Format, ModelDef, Type};
-use cardkit::table::Names;
 use cardkit::Kind;
 
 /// The Rust name of a set's code.

@@ -6,7 +6,7 @@
 //! gets the same id; its `uri` is the URN of that id; its `created_at` is
 //! the new build's date; its `note` the evidence.
 
-use cardkit::table::Names;
+use cardkit::schema::Names;
 use cardkit::Kind;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};

@@ -1,5 +1,10 @@
-//! JSON Pointers and pointer patterns (`/cards/*/purchaseUrls`: `*` stands
-//! for any one reference token).
+//! Pointer patterns as diff and apply walk them (`/cards/*/purchaseUrls`:
+//! `*` stands for any one reference token), read by the workspace's one
+//! JSON Pointer module.
+
+use std::borrow::Cow;
+
+use cardkit_json::pointer::{self, PointerError};
 
 /// A pointer pattern, split into reference tokens (unescaped).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,24 +18,11 @@ impl Pattern {
     /// The text does not start with `/`, or has a `~` not followed by `0`
     /// or `1` (RFC 6901): a message saying so.
     pub fn parse(text: &str) -> Result<Pattern, String> {
-        let Some(rest) = text.strip_prefix('/') else {
-            return Err(format!(
-                "`{text}` is not a JSON Pointer: it must start with `/` (e.g. /cards/*/purchaseUrls)"
-            ));
-        };
-        let mut tokens = Vec::new();
-        for token in rest.split('/') {
-            let mut chars = token.chars();
-            while let Some(c) = chars.next() {
-                if c == '~' && !matches!(chars.next(), Some('0' | '1')) {
-                    return Err(format!(
-                        "`{text}` is not a JSON Pointer: `~` is written `~0` and `/` within a token `~1` (RFC 6901), and `{token}` has a `~` followed by neither"
-                    ));
-                }
-            }
-            tokens.push(unescape(token));
+        if text.is_empty() {
+            return Err(format!("`{text}`: {}", PointerError::NoSlash));
         }
-        Ok(Pattern(tokens))
+        let tokens = pointer::tokens(text).map_err(|e| format!("`{text}`: {e}"))?;
+        Ok(Pattern(tokens.into_iter().map(Cow::into_owned).collect()))
     }
 
     /// The pattern matches `tokens` exactly (same length).
@@ -51,44 +43,7 @@ impl Pattern {
     }
 }
 
-/// The array index a reference token names: digits without a leading
-/// zero (RFC 6901: `0`, `12`; not `01`, `+1` or `-0`); `None` for any
-/// other token, which names no item.
-#[must_use]
-pub fn array_index(token: &str) -> Option<usize> {
-    let digits = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
-    if !digits || (token.len() > 1 && token.starts_with('0')) {
-        return None;
-    }
-    token.parse().ok()
-}
-
-/// `~1` → `/`, `~0` → `~`.
-#[must_use]
-pub fn unescape(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
-}
-
-/// `~` → `~0`, `/` → `~1`.
-#[must_use]
-pub fn escape(token: &str) -> String {
-    if token.contains(['~', '/']) {
-        token.replace('~', "~0").replace('/', "~1")
-    } else {
-        token.to_owned()
-    }
-}
-
-/// `base` followed by `tokens`, as a pointer.
-#[must_use]
-pub fn join<T: AsRef<str>>(base: &str, tokens: &[T]) -> String {
-    let mut out = base.to_owned();
-    for token in tokens {
-        out.push('/');
-        out.push_str(&escape(token.as_ref()));
-    }
-    out
-}
+pub use cardkit_json::pointer::{array_index, escape, join, unescape};
 
 /// Patterns to leave out of a comparison (`--ignore`), set-relative.
 #[derive(Debug, Clone, Default)]
@@ -129,10 +84,5 @@ mod tests {
             assert!(Pattern::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(Pattern::parse("/~01").unwrap().0, ["~1"]);
-        assert_eq!(array_index("0"), Some(0));
-        assert_eq!(array_index("12"), Some(12));
-        for no in ["01", "+1", "-0", "", "1a", "00"] {
-            assert_eq!(array_index(no), None, "{no}");
-        }
     }
 }

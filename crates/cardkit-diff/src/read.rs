@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use std::io::{self, Read};
 
 use cardkit::report::Layout;
-use cardkit::table::Names;
+use cardkit::schema::Names;
 use cardkit::validate::{Found, Validated, Validator};
 use cardkit::DocumentReport;
 use cardkit::Kind;

@@ -11,7 +11,7 @@ mod postgres_server;
 
 use std::path::{Path, PathBuf};
 
-use cardkit::table::Names;
+use cardkit::schema::Names;
 use cardkit_diff::apply::{
     apply_files, csv, read_notices, store, Action, ApplyOptions, Notice, OnDelete, Output, Plan,
     References, Report,

@@ -8,7 +8,7 @@ mod support;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use cardkit::table::Names;
+use cardkit::schema::Names;
 use cardkit::validate::validate;
 use cardkit::Kind;
 use cardkit::Options;

@@ -26,8 +26,8 @@
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
+use cardkit::schema::Names;
 use cardkit::schema::{FieldDef, Format, ModelDef, Type, Version};
-use cardkit::table::Names;
 use cardkit::Kind;
 
 /// The version of the layout, written into `meta`. It changes when a table

@@ -23,7 +23,8 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use cardkit::validate::{Step, Tape};
-use cardkit_json::{push_escaped, skip_raw, Scanner};
+use cardkit_json::pointer::push_escaped;
+use cardkit_json::{skip_raw, Scanner};
 
 use crate::layout::{layout, ColumnType, Place, Source};
 

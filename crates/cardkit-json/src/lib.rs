@@ -4,11 +4,13 @@
 //! reader of containers around documents, kind detection, member look-ups)
 //! reads through [`Scanner`], so a rule of JSON syntax is written once.
 //!
-//! Problems are typed ([`Syntax`]); their words are in [`crate::words`].
+//! Problems are typed ([`Syntax`]); their words are in `cardkit`'s
+//! diagnostics. JSON Pointers and the patterns over them are in [`pointer`].
 
 mod found;
 mod lanes;
 mod piece;
+pub mod pointer;
 mod scan;
 mod skip;
 mod syntax;
@@ -18,4 +20,4 @@ pub use found::{FoundByte, FoundValue, QUOTED_CHARS};
 pub use scan::{Num, Scanner, Str};
 pub use skip::{found_at, scalar_end, skip_raw};
 pub use syntax::{utf16, Expect, Syntax, SyntaxError, BOM};
-pub use text::{lossy, push_escaped, utf8_prefix, DuplicateKeys};
+pub use text::{lossy, utf8_prefix, DuplicateKeys};

@@ -25,17 +25,6 @@ pub fn utf8_prefix(bytes: &[u8]) -> usize {
     }
 }
 
-/// Appends `token` to a JSON Pointer, escaped per RFC 6901.
-pub fn push_escaped(pointer: &mut String, token: &str) {
-    for c in token.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
-    }
-}
-
 /// The keys met so far in one object, to find duplicates: a short list that
 /// becomes a set of 64-bit hashes when the object is large, so that an
 /// object of millions of keys costs a few bytes a key, not a copy of each.

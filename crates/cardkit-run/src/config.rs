@@ -32,8 +32,8 @@ use toml::Spanned;
 use crate::{check_glob, Exclude, Settings, Walk, DEFAULT_EXCLUDE, MAX_JOBS};
 use cardkit::model::Kind;
 use cardkit::schema::words::nearest_name;
+use cardkit::schema::Names;
 use cardkit::schema::Version;
-use cardkit::table::Names;
 use cardkit::validate::{as_of_version, Filter};
 
 /// The configuration file's name.

@@ -8,7 +8,7 @@
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 
 use cardkit::model::Kind;
-use cardkit::table::Version;
+use cardkit::schema::Version;
 use cardkit_json::{Scanner, BOM};
 
 /// How much of a file is read to find its `meta.version` before it is
@@ -106,7 +106,7 @@ impl Declared {
 #[must_use]
 pub fn since(kind: Kind, field: &str) -> Option<Version> {
     let (model, name) = field.split_once('.')?;
-    cardkit::table::models_of(kind.model())
+    cardkit::schema::models_of(kind.model())
         .into_iter()
         .filter(|m| m.name == model)
         .find_map(|m| m.field(name))

@@ -22,7 +22,7 @@ use crate::render::{FileEnd, Renderer};
 use cardkit::diagnostic::{Detail, Severity};
 use cardkit::model::Kind;
 use cardkit::report::{DocumentReport, Layout, Reading, Summary, VersionFrom, WayOut};
-use cardkit::table::{names, Names, Version};
+use cardkit::schema::{names, Names, Version};
 use cardkit::validate::{Filter, Options, Validator};
 
 /// How one input is checked: its name, its bytes, the options for it (the

@@ -26,7 +26,7 @@ use cardkit::schema::words::{
     default_words, doc_words, field_type_words, format_words, since_words, tag_default, tag_words,
     type_words, Presence,
 };
-use cardkit::table::{models_of, names, FieldDef, ModelDef, Names, Type};
+use cardkit::schema::{models_of, names, FieldDef, ModelDef, Names, Type};
 
 /// What a pointer names, in words.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

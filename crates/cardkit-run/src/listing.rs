@@ -25,7 +25,7 @@ use cardkit::schema::words::{
     default_value, default_words, field_type_label, field_type_words, tag_default, tag_words,
     type_label, type_words, Presence,
 };
-use cardkit::table::{Names, Version};
+use cardkit::schema::{Names, Version};
 
 /// Which fields a listing keeps. The default keeps every place.
 #[derive(Debug, Clone, Copy, Default)]

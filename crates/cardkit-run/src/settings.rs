@@ -6,8 +6,8 @@
 use cardkit::model::Kind;
 use cardkit::report::WarningFilter;
 use cardkit::report::WayOut;
+use cardkit::schema::Names;
 use cardkit::schema::Version;
-use cardkit::table::Names;
 use cardkit::validate::{Filter, Options};
 
 /// The validation settings every command that validates takes.

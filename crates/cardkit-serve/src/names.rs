@@ -1,7 +1,7 @@
 //! The `names` query parameter: which wire names a body uses, or a schema
 //! or a field listing is given in.
 
-use cardkit::table::Names;
+use cardkit::schema::Names;
 
 use crate::problem::Problem;
 

@@ -20,7 +20,7 @@ pub mod model;
 mod parse;
 pub mod report;
 pub mod schema;
-pub mod table;
+mod table;
 pub mod validate;
 
 pub use diagnostic::{Code, Diagnostic, Severity};

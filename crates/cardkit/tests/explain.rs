@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use cardkit::schema::fields::escape_token;
-use cardkit::table::Names;
+use cardkit::schema::Names;
 use cardkit::validate;
 use cardkit::Code;
 use cardkit::Diagnostic;

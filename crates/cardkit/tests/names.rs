@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use cardkit::schema::json_schema::json_schema_named;
-use cardkit::table::names::UPSTREAM;
-use cardkit::table::Names;
+use cardkit::schema::names::UPSTREAM;
+use cardkit::schema::Names;
 use cardkit::validate;
 use cardkit::Kind;
 use cardkit::Options;

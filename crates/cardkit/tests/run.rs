@@ -168,7 +168,7 @@ fn settings_map_to_options_and_a_lone_strict_version_is_refused() {
     let strict = Settings::default().strict();
     assert_eq!(
         (strict.names, strict.as_of, strict.as_of_auto),
-        (cardkit::table::Names::Spec, None, false)
+        (cardkit::schema::Names::Spec, None, false)
     );
     let settings = Settings {
         as_of: Some("v5.0.0".parse().unwrap()),
@@ -194,7 +194,7 @@ fn a_documents_place_is_worded_one_way() {
         diagnostics: Vec::new(),
         omitted: cardkit::validate::Omitted::default(),
         ignored: 0,
-        names: cardkit::table::Names::Auto,
+        names: cardkit::schema::Names::Auto,
     };
     assert_eq!(report(None, "").place("a.json"), "a.json /");
     assert_eq!(

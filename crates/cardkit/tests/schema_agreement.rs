@@ -44,7 +44,7 @@ use std::sync::LazyLock;
 use cardkit::schema::json_schema::{
     json_schema, json_schema_named, json_schema_with, SchemaOptions,
 };
-use cardkit::table::Names;
+use cardkit::schema::Names;
 use cardkit::validate::{validate, DocumentReport, FileReport, Options};
 use cardkit::Code;
 use cardkit::Kind;

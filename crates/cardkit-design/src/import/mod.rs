@@ -167,7 +167,7 @@ pub fn import(bytes: &[u8], options: &ImportOptions) -> Imported {
                 diagnostics,
                 omitted: Omitted::default(),
                 ignored: 0,
-                names: cardkit::table::Names::Spec,
+                names: cardkit::schema::Names::Spec,
             })
             .collect(),
     };

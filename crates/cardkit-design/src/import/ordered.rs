@@ -3,7 +3,7 @@
 //! order), then the members of free objects (a prototype, a licence) by
 //! name. `serde_json::Value` keeps no order of its own.
 
-use cardkit::table::{ModelDef, Type};
+use cardkit::schema::{ModelDef, Type};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};

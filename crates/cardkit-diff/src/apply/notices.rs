@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, Read};
 
 use cardkit::model::Migration;
-use cardkit::table::Names;
+use cardkit::schema::Names;
 use cardkit::validate::{Found, Validated, Validator};
 use cardkit::Kind;
 use cardkit::Options;

@@ -87,7 +87,7 @@ pub fn read(summary: &Summary) -> Option<String> {
     // The names most files use first.
     under.sort_by(|a, b| b.1.cmp(a.1));
     for (i, (names, &files)) in under.iter().enumerate() {
-        let words = cardkit::table::Names::named(names).map_or("", cardkit::table::Names::words);
+        let words = cardkit::schema::Names::named(names).map_or("", cardkit::schema::Names::words);
         if i == 0 {
             line.push_str(&format!("{} under {words}", plural(files, "file")));
         } else {

@@ -90,7 +90,7 @@ impl PointerWriter {
             while !token.is_char_boundary(end) {
                 end -= 1;
             }
-            cardkit_json::push_escaped(&mut self.text, &token[..end]);
+            cardkit_json::pointer::push_escaped(&mut self.text, &token[..end]);
         }
     }
 

@@ -175,10 +175,7 @@ pub fn fields_named(kind: Kind, names: Names) -> Vec<Place> {
 }
 
 /// Escapes a member name as an RFC 6901 reference token.
-#[must_use]
-pub fn escape_token(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
-}
+pub use cardkit_json::pointer::escape as escape_token;
 
 struct Lister {
     out: Vec<Place>,

@@ -11,9 +11,10 @@ pub mod reference;
 pub mod resolve;
 pub mod words;
 
+pub use crate::table::names;
 pub use crate::table::{
     key_hash, key_words, models_of, versions, Describe, FieldDef, Format, Model, ModelDef, ModelFn,
-    ParseVersionError, TaggedUnion, Type, Version, MAX_DEPTH, NO_FIELD,
+    Names, ParseVersionError, TaggedUnion, Type, Version, MAX_DEPTH, NO_FIELD,
 };
 
 /// The format's latest version tag: what a file that declares none is

@@ -7,7 +7,8 @@
 
 use crate::diagnostic::Detail;
 use crate::schema::MAX_DEPTH;
-use cardkit_json::{push_escaped, scalar_end, DuplicateKeys, Scanner, Syntax};
+use cardkit_json::pointer::push_escaped;
+use cardkit_json::{scalar_end, DuplicateKeys, Scanner, Syntax};
 
 use super::container::Container;
 use super::documents::{Documents, Stop};

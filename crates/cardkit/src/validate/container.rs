@@ -7,9 +7,8 @@
 use crate::diagnostic::{quote, Detail, Diagnostic};
 use crate::model::Kind;
 use crate::table::Names;
-use cardkit_json::{
-    push_escaped, skip_raw, DuplicateKeys, FoundValue, Scanner, Syntax, SyntaxError,
-};
+use cardkit_json::pointer::push_escaped;
+use cardkit_json::{skip_raw, DuplicateKeys, FoundValue, Scanner, Syntax, SyntaxError};
 
 use super::documents::{Documents, KindRule, Stop, MAX_CHAR_BYTES};
 use super::findings::{severity, Added, Findings};

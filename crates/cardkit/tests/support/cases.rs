@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use cardkit::table::Names;
+use cardkit::schema::Names;
 use cardkit::Kind;
 use cardkit::Options;
 

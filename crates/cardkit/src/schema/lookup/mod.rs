@@ -29,6 +29,9 @@
 //! [`Run`](crate::schema::fields::Run), so a place's description grows with
 //! its pointer, not with the square of it.
 
+use std::borrow::Cow;
+
+use cardkit_json::pointer::PointerError;
 use std::fmt;
 
 use crate::model::Kind;
@@ -170,33 +173,13 @@ pub(crate) fn lookup_tokens(
 
 /// Splits an RFC 6901 pointer into its reference tokens, unescaped.
 pub(crate) fn parse(pointer: &str) -> Result<Vec<String>, String> {
-    if pointer.is_empty() {
-        return Ok(Vec::new());
+    match cardkit_json::pointer::tokens(pointer) {
+        Ok(tokens) => Ok(tokens.into_iter().map(Cow::into_owned).collect()),
+        Err(PointerError::NoSlash) => {
+            Err("a JSON Pointer starts with `/`, e.g. `/name`".to_owned())
+        }
+        Err(PointerError::Tilde { token }) => Err(format!(
+            "`~` must be followed by 0 or 1 in a JSON Pointer (`~0` is `~`, `~1` is `/`), in `{token}`"
+        )),
     }
-    let Some(rest) = pointer.strip_prefix('/') else {
-        return Err("a JSON Pointer starts with `/`, e.g. `/name`".to_owned());
-    };
-    rest.split('/')
-        .map(|token| {
-            let mut out = String::new();
-            let mut chars = token.chars();
-            while let Some(c) = chars.next() {
-                if c != '~' {
-                    out.push(c);
-                    continue;
-                }
-                match chars.next() {
-                    Some('0') => out.push('~'),
-                    Some('1') => out.push('/'),
-                    _ => {
-                        return Err(format!(
-                            "`~` must be followed by 0 or 1 in a JSON Pointer (`~0` is `~`, \
-                             `~1` is `/`), in `{token}`"
-                        ))
-                    }
-                }
-            }
-            Ok(out)
-        })
-        .collect()
 }

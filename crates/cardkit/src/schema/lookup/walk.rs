@@ -257,7 +257,11 @@ impl Walk {
                     member: Member::Field(field),
                     item: None,
                 };
-                (Value::Type(field.ty), Some(found), escape_token(token))
+                (
+                    Value::Type(field.ty),
+                    Some(found),
+                    escape_token(token).into_owned(),
+                )
             }
             Value::Type(Type::Tagged(union)) if token == union.tag => {
                 let found = Found {
@@ -265,7 +269,7 @@ impl Walk {
                     member: Member::Tag(union),
                     item: None,
                 };
-                (Value::Tag, Some(found), escape_token(token))
+                (Value::Tag, Some(found), escape_token(token).into_owned())
             }
             Value::Type(Type::List { item }) if is_index(token) => {
                 let found = spot.found.map(|found| Found {
