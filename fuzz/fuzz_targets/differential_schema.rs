@@ -23,7 +23,7 @@ static VALIDATORS: LazyLock<Vec<jsonschema::Validator>> = LazyLock::new(|| {
         .map(|&kind| {
             jsonschema::options()
                 .should_validate_formats(true)
-                .with_format("color", cardkit::format::is_color)
+                .with_format("color", cardkit::schema::format::is_color)
                 .build(&json_schema(kind))
                 .unwrap_or_else(|e| panic!("the {kind} schema does not compile: {e}"))
         })

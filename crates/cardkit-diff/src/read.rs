@@ -257,7 +257,7 @@ fn meta_date(bytes: &[u8]) -> Option<String> {
     let meta: serde_json::Value = serde_json::from_slice(bytes).ok()?;
     let date = meta.get("date")?.as_str()?;
     let date = date.split('T').next().unwrap_or(date);
-    cardkit::format::is_date(date).then(|| date.to_owned())
+    cardkit::schema::format::is_date(date).then(|| date.to_owned())
 }
 
 struct CountingReader<R> {

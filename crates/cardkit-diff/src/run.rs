@@ -678,19 +678,21 @@ fn migrations(
             let Some(catalog) = record.catalog.as_deref() else {
                 continue;
             };
-            if in_new.contains(catalog) || !cardkit::format::is_uuid(catalog) {
+            if in_new.contains(catalog) || !cardkit::schema::format::is_uuid(catalog) {
                 continue;
             }
             let fate = match (by_uuid.get(&*record.uuid), rekeyed.get(&(s, r))) {
-                (Some(Some(now)), _) if cardkit::format::is_uuid(now) => Fate::Reidentified {
-                    new_catalog: (*now).to_owned(),
-                },
+                (Some(Some(now)), _) if cardkit::schema::format::is_uuid(now) => {
+                    Fate::Reidentified {
+                        new_catalog: (*now).to_owned(),
+                    }
+                }
                 (_, Some(&(ns, nr))) => {
                     let now = &new.build.sets[ns].records[nr];
                     match now
                         .catalog
                         .as_deref()
-                        .filter(|c| cardkit::format::is_uuid(c))
+                        .filter(|c| cardkit::schema::format::is_uuid(c))
                     {
                         Some(c) => Fate::Rekeyed {
                             old_uuid: record.uuid.to_string(),

@@ -15,7 +15,7 @@
 extern crate self as cardkit;
 
 pub mod diagnostic;
-pub mod format;
+mod format;
 pub mod model;
 mod parse;
 pub mod report;

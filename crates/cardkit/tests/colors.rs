@@ -94,7 +94,7 @@ fn is_color_agrees_with_colors_jsonl() {
             .as_bool()
             .unwrap_or_else(|| panic!("line {}: no boolean \"valid\"", index + 1));
         entries += 1;
-        if cardkit::format::is_color(color) != valid {
+        if cardkit::schema::format::is_color(color) != valid {
             disagreements.push(format!(
                 "line {}: {color:?} should be valid={valid}",
                 index + 1

@@ -17,7 +17,7 @@
 
 use std::collections::BTreeSet;
 
-use cardkit::format::is_color;
+use cardkit::schema::format::is_color;
 use cardkit::Kind;
 use serde_json::{json, Map, Value};
 

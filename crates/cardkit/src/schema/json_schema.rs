@@ -370,7 +370,7 @@ impl Writer {
             }
             if format == Format::Color && annotations {
                 def["$comment"] = "`color` is a custom format, which the `anyOf` spells out \
-                    (cardkit::format::is_color implements it)."
+                    (cardkit::schema::format::is_color implements it)."
                     .into();
             }
             def

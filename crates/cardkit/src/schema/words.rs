@@ -276,7 +276,7 @@ pub fn format_definition(format: Format) -> &'static str {
              3, 4, 6 or 8 digits with an optional `#` or `0x` prefix (surrounding spaces \
              allowed); or `rgb()`/`rgba()`/`hsl()`/`hsla()` forms, comma- or space-separated, \
              with components in range. The 591 strings of the project's `colors.jsonl` with \
-             that implementation's verdict define it; `cardkit::format::is_color` implements it."
+             that implementation's verdict define it; `cardkit::schema::format::is_color` implements it."
         }
     }
 }
