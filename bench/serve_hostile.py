@@ -3,7 +3,7 @@
 on a free port for each group of checks, with the flags the group needs,
 sends the requests over raw sockets and prints the wall time, the server's
 peak RSS (VmHWM in /proc/PID/status) and the status answered, then a verdict:
-  - status: the one the README promises (200 with `valid` false, 408, 413,
+  - status: the one the book promises (docs/service.md) (200 with `valid` false, 408, 413,
     415, 400), never a crash or a hang;
   - time and memory: at most the bound given in each label (about twice what
     was measured on a 2-core machine);

@@ -21,7 +21,7 @@ use crate::kind;
 #[command(next_help_heading = "Validation")]
 pub struct Validation {
     /// The kind of the documents. `auto` tells each document's kind from its
-    /// members (see the README for the rules). Example: --kind set
+    /// members (see the book, docs/output.md, for the rules). Example: --kind set
     #[arg(long, value_name = "KIND", value_parser = kind::or_auto_parser(), default_value = "auto")]
     // `None` for `auto`. The path is spelled out so that clap takes the
     // whole `Option` as the value instead of making the flag optional.

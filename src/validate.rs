@@ -23,7 +23,7 @@ pub struct Args {
 
     /// The report format: `text` (compiler-style diagnostics with the source
     /// line), `concise` (one line per diagnostic, for editors' problem
-    /// matchers), `json` (one stable structure, documented in the README),
+    /// matchers), `json` (one stable structure, documented in the book, docs/output.md),
     /// `github` (GitHub Actions annotations), `sarif` (SARIF 2.1.0, for code
     /// scanning) or `junit` (JUnit XML: a test case per document).
     /// Example: --format json

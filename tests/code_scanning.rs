@@ -1,6 +1,6 @@
 //! The SARIF logs as GitHub code scanning reads them: the SARIF Multitool,
 //! with GitHub's rules (`--rule-kind Gh`), finds no error in the logs of the
-//! README's command on the examples, of the corpus, of a run capped by
+//! book's command on the examples, of the corpus, of a run capped by
 //! `--max-results` and of the service; and
 //! every file name, however hostile, is written as a URI reference that
 //! Python's `urllib.parse` and Node's `URL` resolve back to the file.
@@ -19,16 +19,17 @@ use serde_json::Value;
 use support::service::Service;
 use support::{cardkit, shared_dir, workspace_dir};
 
-/// The README's command that writes the examples' SARIF (in `## CI`), as
-/// arguments, and its check of the log, as written.
-fn readme_commands() -> (Vec<String>, String) {
-    let readme = std::fs::read_to_string(workspace_dir().join("README.md")).expect("the README");
-    let block = readme
+/// The book's command that writes the examples' SARIF (in its CI chapter,
+/// `docs/ci.md`), as arguments, and its check of the log, as written.
+fn book_commands() -> (Vec<String>, String) {
+    let chapter =
+        std::fs::read_to_string(workspace_dir().join("docs/ci.md")).expect("the book's CI chapter");
+    let block = chapter
         .split("```sh\n")
         .skip(1)
         .map(|block| block.split("\n```").next().expect("a block"))
         .find(|block| block.contains("sarif-multitool validate"))
-        .expect("the README has an sh block that checks a SARIF log with the SARIF Multitool");
+        .expect("docs/ci.md has an sh block that checks a SARIF log with the SARIF Multitool");
     let validate = block
         .lines()
         .find(|line| line.starts_with("cardkit validate --format sarif"))
@@ -121,9 +122,9 @@ fn sarif_of(dir: &Path, args: &[&str]) -> String {
 }
 
 #[test]
-fn the_readme_examples_log_passes_github_rules() {
+fn the_books_examples_log_passes_github_rules() {
     let Some(npm) = tools::npm() else { return };
-    let (args, check) = readme_commands();
+    let (args, check) = book_commands();
     assert!(check.contains("--rule-kind Gh"), "{check}");
     assert!(args.contains(&"examples/".to_owned()), "{args:?}");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();

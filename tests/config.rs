@@ -352,9 +352,10 @@ fn serve_takes_its_defaults_from_the_configuration_and_parameters_override_them(
 }
 
 #[test]
-fn the_readmes_configuration_is_valid_and_gives_every_key() {
-    let readme = std::fs::read_to_string(support::workspace_dir().join("README.md")).unwrap();
-    let example: String = readme
+fn the_books_configuration_is_valid_and_gives_every_key() {
+    let chapter =
+        std::fs::read_to_string(support::workspace_dir().join("docs/configuration.md")).unwrap();
+    let example: String = chapter
         .lines()
         .skip_while(|line| *line != "# cardkit.toml")
         .take_while(|line| *line != "```")
@@ -362,14 +363,14 @@ fn the_readmes_configuration_is_valid_and_gives_every_key() {
         .collect();
     assert!(
         !example.is_empty(),
-        "the README has no `# cardkit.toml` example"
+        "docs/configuration.md has no `# cardkit.toml` example"
     );
     let config = cardkit_run::config::Config::parse(&example, Path::new("cardkit.toml"))
-        .unwrap_or_else(|e| panic!("the README's cardkit.toml: {e}"));
+        .unwrap_or_else(|e| panic!("the book's cardkit.toml: {e}"));
     for key in cardkit_run::config::KEYS {
         assert!(
             config.source(key).is_some(),
-            "the README's cardkit.toml does not give `{key}`"
+            "the book's cardkit.toml does not give `{key}`"
         );
     }
 }

@@ -1,7 +1,7 @@
 //! What `cardkit validate` prints and its exit status: the summary of a
 //! valid run, located diagnostics, errors that fail the run, the JSON
 //! report's documented shape, a reader that goes away, and the README's
-//! command on the bundled examples.
+//! first command on the bundled examples.
 
 mod support;
 

@@ -1,11 +1,13 @@
-//! The README's Quick start runs as written. Every command of its fenced
-//! `sh` blocks is run with `sh -c`, the word `cardkit` replaced by the binary
-//! just built, in a temporary directory holding a copy of `examples/` (the
-//! README runs them in a checkout, or wherever `examples/` is copied), in
-//! order, and must exit 0, or with the status that a comment
-//! `# exit status N: …` on the line before it states. Where a `text` block
-//! follows an `sh` block, each of its lines (but `…`) is a line that block's
-//! commands printed.
+//! The Quick start runs as written, in the README and in the book
+//! (`docs/quick-start.md`). Every command of their fenced `sh` blocks is run
+//! with `sh -c`, the word `cardkit` replaced by the binary just built, in a
+//! temporary directory holding a copy of `examples/` (the quick start runs
+//! them in a checkout, or wherever `examples/` is copied), in order, and must
+//! exit 0, or with the status that a comment `# exit status N: …` on the line
+//! before it states. Where a `text` block follows an `sh` block, each of its
+//! lines (but `…`) is a line that block's commands printed. (The book's
+//! `console` blocks, commands with their whole output, are run by
+//! `tests/book.rs`.)
 //!
 //! Two commands cannot run as they are: `cardkit serve` runs until it is
 //! stopped, so it is started on a free port, asked for `/healthz` and the
@@ -26,7 +28,7 @@ struct Block {
     lines: Vec<String>,
 }
 
-/// One command of an `sh` block, and the exit status the README states.
+/// One command of an `sh` block, and the exit status the text states.
 struct Step {
     command: String,
     status: i32,
@@ -44,9 +46,14 @@ fn quick_start_blocks(readme: &str) -> Vec<Block> {
         !section.is_empty(),
         "the README has no `## Quick start` section"
     );
+    fenced_blocks(&section)
+}
+
+/// The fenced blocks of some lines of Markdown, in order.
+fn fenced_blocks(section: &[&str]) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut open: Option<Block> = None;
-    for line in section {
+    for &line in section {
         match (&mut open, line.strip_prefix("```")) {
             (None, Some(lang)) => {
                 open = Some(Block {
@@ -233,13 +240,9 @@ fn serve(dir: &Path, words: &[&str]) -> String {
     service.first_line.clone()
 }
 
-#[test]
-fn every_command_of_the_quick_start_runs_as_the_readme_says() {
-    let readme_path = workspace_dir().join("README.md");
-    let readme = std::fs::read_to_string(&readme_path)
-        .unwrap_or_else(|e| panic!("{}: {e}", readme_path.display()));
-    let blocks = quick_start_blocks(&readme);
-
+/// Runs the commands of the `sh` blocks in a copy of `examples/`, checks
+/// their statuses and the `text` blocks after them; returns the commands run.
+fn run_sh_blocks(blocks: &[Block], source: &str) -> Vec<String> {
     let dir = tempfile::tempdir().expect("a temporary directory");
     copy_dir(&examples_dir(), &dir.path().join("examples"));
     let have_sqlite3 = on_path("sqlite3");
@@ -274,7 +277,7 @@ fn every_command_of_the_quick_start_runs_as_the_readme_says() {
             assert_eq!(
                 output.status.code(),
                 Some(step.status),
-                "`{}` exited with {}, the README says {}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+                "`{}` exited with {}, {source} says {}\nstdout:\n{stdout}\nstderr:\n{stderr}",
                 step.command,
                 output.status,
                 step.status
@@ -282,7 +285,7 @@ fn every_command_of_the_quick_start_runs_as_the_readme_says() {
             printed.push_str(&stdout);
             printed.push_str(&stderr);
         }
-        // The output the README shows after the block.
+        // The output shown after the block.
         if let Some(shown) = blocks.get(index + 1).filter(|next| next.lang == "text") {
             let lines: Vec<&str> = printed.lines().map(str::trim_end).collect();
             for line in &shown.lines {
@@ -292,35 +295,70 @@ fn every_command_of_the_quick_start_runs_as_the_readme_says() {
                 }
                 assert!(
                     lines.contains(&line),
-                    "the README shows {line:?} after `{}`, which printed:\n{printed}",
+                    "{source} shows {line:?} after `{}`, which printed:\n{printed}",
                     block.lines.join("; ")
                 );
             }
         }
     }
+    ran
+}
 
-    // What the Quick start must show, so that it cannot lose it unnoticed.
-    let has = |words: &[&str]| {
-        ran.iter()
-            .any(|command| words.iter().all(|word| command.contains(word)))
-    };
-    assert!(has(&["cardkit validate"]), "{ran:#?}");
+/// Whether one of the commands run holds every word given.
+fn has(ran: &[String], words: &[&str]) -> bool {
+    ran.iter()
+        .any(|command| words.iter().all(|word| command.contains(word)))
+}
+
+#[test]
+fn every_command_of_the_quick_start_runs_as_the_readme_says() {
+    let readme_path = workspace_dir().join("README.md");
+    let readme = std::fs::read_to_string(&readme_path)
+        .unwrap_or_else(|e| panic!("{}: {e}", readme_path.display()));
+    let ran = run_sh_blocks(&quick_start_blocks(&readme), "the README");
+
+    // What the README's Quick start must show, so that it cannot lose it
+    // unnoticed.
     assert!(
-        has(&["cardkit validate", "examples/published/"]),
+        has(&ran, &["cardkit validate", "examples/published/"]),
         "{ran:#?}"
     );
-    assert!(has(&["cardkit validate", "--as-of latest"]), "{ran:#?}");
-    assert!(has(&["cardkit validate", "--strict"]), "{ran:#?}");
-    assert!(has(&["sqlite3 published.db", "catalog_a_id"]), "{ran:#?}");
-    assert!(has(&["cardkit explain set /"]), "{ran:#?}");
-    assert!(has(&["cardkit explain missing_field"]), "{ran:#?}");
-    assert!(has(&["cardkit export --to cards.db"]), "{ran:#?}");
-    assert!(has(&["sqlite3 cards.db"]), "{ran:#?}");
-    assert!(has(&["cardkit serve"]), "{ran:#?}");
+    assert!(has(&ran, &["cardkit validate", "--strict"]), "{ran:#?}");
+    assert!(
+        has(&ran, &["sqlite3 published.db", "catalog_a_id"]),
+        "{ran:#?}"
+    );
     assert!(
         readme.contains("# exit status 1"),
         "no command of the Quick start states a failing status"
     );
+}
+
+#[test]
+fn every_sh_command_of_the_books_quick_start_runs_as_the_book_says() {
+    let path = workspace_dir().join("docs/quick-start.md");
+    let book = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let lines: Vec<&str> = book.lines().collect();
+    let ran = run_sh_blocks(&fenced_blocks(&lines), "docs/quick-start.md");
+
+    // What the book's Quick start must show: its `sh` commands run here, its
+    // `console` ones in tests/book.rs.
+    assert!(has(&ran, &["cardkit export --to published.db"]), "{ran:#?}");
+    assert!(has(&ran, &["cardkit export --to cards.db"]), "{ran:#?}");
+    assert!(has(&ran, &["sqlite3 cards.db"]), "{ran:#?}");
+    assert!(has(&ran, &["cardkit serve"]), "{ran:#?}");
+    for shown in [
+        "$ cardkit validate examples/published/V13.json",
+        "$ cardkit validate --strict examples/published/",
+        "$ cardkit validate --as-of latest ",
+        "$ cardkit explain set /",
+        "$ cardkit explain missing_field",
+    ] {
+        assert!(
+            book.contains(shown),
+            "docs/quick-start.md does not show {shown:?}"
+        );
+    }
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! `cardkit render`: cards to SVG and PNG files, report lines on stderr,
-//! exit statuses, and the README's picture kept current.
+//! exit statuses, and the picture of the README and the book kept current.
 
 mod support;
 
@@ -182,7 +182,7 @@ fn errors_name_the_file_and_the_reason() {
         .starts_with(b"\x89PNG"));
 }
 
-/// The picture in the README's Rendering section: the Dimirova card with
+/// The picture in the book's Rendering chapter (and the README): the Dimirova card with
 /// the stand-in assets at 1/5 scale. `CARDKIT_BLESS=1` writes it; otherwise
 /// it must be the bytes a render gives now.
 #[test]

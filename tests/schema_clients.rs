@@ -11,7 +11,8 @@
 //! 3. Both give the verdicts of `../shared/spec/colors.jsonl` on the schema's
 //!    `color`: the valid strings as items of an array of colors, the invalid
 //!    ones as items of an array of non-colors.
-//! 4. The README's commands for them are the ones run here.
+//! 4. The book's commands for them (`docs/fields-and-schema.md`) are the
+//!    ones run here.
 //!
 //! The programs: `CARDKIT_AJV` (default `tests/ajv/node_modules/.bin/ajv`)
 //! and `CARDKIT_CHECK_JSONSCHEMA` (default
@@ -35,7 +36,7 @@ use serde_json::{json, Value};
 // Known differences
 
 /// A verdict of cardkit's that a schema cannot give, on these files. None
-/// so far: the others that the README lists (depth limit, integer rounding,
+/// so far: the others that the book lists (depth limit, integer rounding,
 /// duplicate set codes, Unicode digits in colors) are in no example or
 /// corpus file.
 #[derive(Debug)]
@@ -488,11 +489,12 @@ fn colors_agree_through_both() {
 }
 
 // ---------------------------------------------------------------------------
-// 4. The README's commands
+// 4. The book's commands
 
-/// The commands of the README's block on strict validators, as run here:
+/// The commands of the book's block on strict validators
+/// (`docs/fields-and-schema.md`), as run here:
 /// `cardkit`, `npx ajv` and `check-jsonschema` are the programs found.
-const README_COMMANDS: &str = "\
+const BOOK_COMMANDS: &str = "\
 cardkit schema set --container wrapped > set.schema.json
 npx ajv compile --spec=draft2020 -c ajv-formats -s set.schema.json
 npx ajv validate --spec=draft2020 -c ajv-formats -s set.schema.json -d set.json
@@ -500,15 +502,19 @@ check-jsonschema --schemafile set.schema.json set.json
 ";
 
 #[test]
-fn the_readme_shows_these_commands() {
-    let readme =
-        std::fs::read_to_string(support::workspace_dir().join("README.md")).expect("the README");
-    let block = format!("```sh\n{README_COMMANDS}```");
-    assert!(readme.contains(&block), "the README should show:\n{block}");
+fn the_book_shows_these_commands() {
+    let chapter =
+        std::fs::read_to_string(support::workspace_dir().join("docs/fields-and-schema.md"))
+            .expect("the book's chapter on JSON Schema");
+    let block = format!("```sh\n{BOOK_COMMANDS}```");
+    assert!(
+        chapter.contains(&block),
+        "docs/fields-and-schema.md should show:\n{block}"
+    );
 }
 
 #[test]
-fn the_readme_commands_work() {
+fn the_books_commands_work() {
     let (Some(ajv), Some(check)) = (ajv(), check_jsonschema()) else {
         return;
     };
@@ -518,7 +524,7 @@ fn the_readme_commands_work() {
         dir.path().join("set.json"),
     )
     .expect("copied");
-    for line in README_COMMANDS.lines() {
+    for line in BOOK_COMMANDS.lines() {
         let words: Vec<&str> = line.split(' ').collect();
         let output = match &words[..] {
             ["cardkit", args @ .., ">", file] => {
@@ -532,7 +538,7 @@ fn the_readme_commands_work() {
             }
             ["npx", "ajv", args @ ..] => run(&ajv, args, dir.path()),
             ["check-jsonschema", args @ ..] => run(&check, args, dir.path()),
-            _ => panic!("a command of the README that the test cannot run: {line}"),
+            _ => panic!("a command of the book that the test cannot run: {line}"),
         };
         assert!(output.status.success(), "{line}:\n{}", text(&output));
     }

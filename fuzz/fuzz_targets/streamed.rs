@@ -61,7 +61,7 @@ fuzz_target!(|data: &[u8]| {
                 .expect("reading memory");
             // By design, past what is read before the layout is told, a
             // member that names a kind after `data` was read as a container
-            // is reported instead (the README's rules).
+            // is reported instead (the book's rules, docs/output.md).
             let misled = documents
                 .iter()
                 .flat_map(|d| &d.diagnostics)

@@ -13,7 +13,7 @@ use cardkit_export::layout::{layout, snake_case, ColumnType, Place, LAYOUT_VERSI
 #[test]
 fn the_layout_is_the_committed_one() {
     // A change here is a change of the published layout: raise
-    // LAYOUT_VERSION with it, and say so in the README.
+    // LAYOUT_VERSION with it, and say so in the book (docs/export.md).
     insta::assert_snapshot!("layout", layout().describe());
 }
 

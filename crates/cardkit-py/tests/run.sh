@@ -30,7 +30,7 @@ PYTEST_VERSION=9.2.0
 # The type stubs are checked against the package with mypy's stubtest.
 MYPY_VERSION=2.4.1
 # read_tables gives pyarrow tables; pandas and DuckDB read them in the
-# tests as the README shows. PySpark runs the README's Spark recipe in
+# tests as the book shows (docs/python.md). PySpark runs its Spark recipe in
 # local mode (on the machine's Java), at the version .ci/run pins.
 PYARROW_VERSION=26.0.1
 # pandas 2: PySpark 4.3 warns that it does not fully support pandas 3.

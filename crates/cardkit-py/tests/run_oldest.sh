@@ -7,7 +7,7 @@
 # on this machine; Debian's apt has none); the newest releases for 3.9 of
 # pytest, pyarrow, pandas and DuckDB are installed there, and the package
 # from this checkout. PySpark 4 needs 3.10 and mypy is not installed: the
-# Spark recipe's tests and the README example (which holds the recipe) are
+# Spark recipe's tests and the book's examples (which hold the recipe) are
 # left out, and the check of the type stubs skips.
 set -euo pipefail
 
@@ -35,4 +35,4 @@ PATH="$venv/bin:$PATH" CARGO_TARGET_DIR="$target" "$venv/bin/python" -m pip inst
     --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps "$crate"
 cd "$crate"
 CARDKIT_BIN="$bin" "$venv/bin/python" -m pytest -p no:cacheprovider -q tests \
-    --ignore tests/test_spark.py --deselect tests/test_docs.py::test_readme_example_runs
+    --ignore tests/test_spark.py --deselect tests/test_docs.py::test_the_books_and_the_readmes_examples_run

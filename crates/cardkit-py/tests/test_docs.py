@@ -26,17 +26,22 @@ def test_every_argument_is_documented() -> None:
             assert f"{argument}:" in doc, (name, argument)
 
 
-def test_readme_example_runs(tmp_path, monkeypatch, capsys) -> None:
+def test_the_books_and_the_readmes_examples_run(tmp_path, monkeypatch, capsys) -> None:
     import gzip
     import json
     import re
 
     from conftest import ROOT
 
+    # The book's Python chapter, every example of it, and the README's
+    # Python section.
+    chapter = (ROOT / "docs" / "python.md").read_text()
     readme = (ROOT / "README.md").read_text()
     section = readme.split("\n## Python\n", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert blocks, "the README's Python section has no example"
+    book_blocks = re.findall(r"```python\n(.*?)```", chapter, re.S)
+    readme_blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert book_blocks, "the book's Python chapter (docs/python.md) has no example"
+    assert readme_blocks, "the README's Python section has no example"
     (tmp_path / "sets").mkdir()
     (tmp_path / "sets" / "LEA.json.gz").write_bytes(
         gzip.compress(json.dumps(cardkit.dummy("set")).encode())
@@ -44,8 +49,9 @@ def test_readme_example_runs(tmp_path, monkeypatch, capsys) -> None:
     card = json.dumps(cardkit.dummy("card"))
     (tmp_path / "cards.jsonl").write_text(f"{card}\n{card}\n")
     monkeypatch.chdir(tmp_path)
-    for block in blocks:
-        exec(compile(block, "README.md", "exec"), {})
+    for source, blocks in (("docs/python.md", book_blocks), ("README.md", readme_blocks)):
+        for block in blocks:
+            exec(compile(block, source, "exec"), {})
     assert "True" in capsys.readouterr().out
 
 

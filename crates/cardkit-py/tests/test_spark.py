@@ -1,4 +1,4 @@
-"""The Spark recipe of the README (examples/spark_recipe.py), run in local
+"""The Spark recipe of the book (docs/python.md; examples/spark_recipe.py), run in local
 mode: its diagnostics are the command line's on the same JSON Lines file,
 and its cards table is the Parquet export's of the same set files."""
 
@@ -57,11 +57,10 @@ def recipe() -> Any:
     return module
 
 
-def test_the_readme_shows_the_recipe_as_it_is_tested() -> None:
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("\n## Python\n", 1)[1].split("\n## ", 1)[0]
-    shown = re.search(r"<!-- spark_recipe.py -->\n```python\n(.*?)```", section, re.S)
-    assert shown, "the README's Python section shows no Spark recipe"
+def test_the_book_shows_the_recipe_as_it_is_tested() -> None:
+    chapter = (ROOT / "docs" / "python.md").read_text()
+    shown = re.search(r"<!-- spark_recipe.py -->\n```python\n(.*?)```", chapter, re.S)
+    assert shown, "the book's Python chapter (docs/python.md) shows no Spark recipe"
     assert shown.group(1) == RECIPE.read_text()
 
 

@@ -39,8 +39,8 @@
 //!   offset copy in its colour beneath, sharp (the spec's shadow has no
 //!   blur; a `blur` member in pixels blurs it). `opacity` applies to its
 //!   layer alone.
-//! - Text is laid out by this crate (see [`Options::year`] and the README's
-//!   Rendering section) and drawn as outlines in the SVG.
+//! - Text is laid out by this crate (see [`Options::year`] and the book's
+//!   Rendering chapter, `docs/rendering.md`) and drawn as outlines in the SVG.
 //! - `corners` rounds the card's corners; with [`Options::bleed`] the margins
 //!   (`marginX`, `marginY`) around the card are drawn too, corners square.
 #![deny(missing_docs)]

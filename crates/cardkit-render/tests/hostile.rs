@@ -1,6 +1,6 @@
 //! Hostile designs: each renders in bounded time and memory, or fails with
 //! a clear error, or is drawn with a report line; never a crash. The limits
-//! are `cardkit_render::Limits` (documented there and in the README).
+//! are `cardkit_render::Limits` (documented there and in the book, `docs/rendering.md`).
 
 mod support;
 

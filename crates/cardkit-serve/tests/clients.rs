@@ -1,7 +1,7 @@
 //! Clients and linters that read the service's OpenAPI document, run on the
 //! document the service serves:
 //!
-//! - openapi-typescript makes types of it, and the README's TypeScript
+//! - openapi-typescript makes types of it, and the book's TypeScript
 //!   client (openapi-fetch) compiles against them with `tsc --strict`, then
 //!   runs against the service;
 //! - Redocly's linter, with its recommended rules, finds no error;
@@ -49,25 +49,27 @@ fn succeeds(command: &mut Command) -> Output {
     output
 }
 
-/// The README's TypeScript client: the `ts` block that makes an
-/// openapi-fetch client of the document's types.
-fn readme_client() -> String {
-    let readme = std::fs::read_to_string(tools::clients_dir().join("../../../../README.md"))
-        .expect("the README");
-    let mut blocks = readme.split("```ts\n").skip(1);
+/// The book's TypeScript client (`docs/service.md`): the `ts` block that
+/// makes an openapi-fetch client of the document's types.
+fn book_client() -> String {
+    let chapter = std::fs::read_to_string(tools::clients_dir().join("../../../../docs/service.md"))
+        .expect("the book's chapter on the service");
+    let mut blocks = chapter.split("```ts\n").skip(1);
     let block = blocks
         .find(|block| block.contains("createClient<paths"))
-        .expect("the README has a ```ts block with an openapi-fetch client (createClient<paths…>)");
+        .expect(
+            "docs/service.md has a ```ts block with an openapi-fetch client (createClient<paths…>)",
+        );
     block.split("\n```").next().expect("a block").to_owned() + "\n"
 }
 
 #[test]
-fn the_readme_typescript_client_compiles_against_the_document_and_runs() {
+fn the_books_typescript_client_compiles_against_the_document_and_runs() {
     let Some(npm) = tools::npm() else { return };
     let service = Service::start();
     let dir = tempfile::tempdir().expect("a temporary folder");
     let document = document_in(&service, dir.path());
-    // Where the README runs it: its own package, its modules installed.
+    // Where the book runs it: its own package, its modules installed.
     std::fs::write(dir.path().join("package.json"), r#"{"type": "module"}"#).unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink(&npm.modules, dir.path().join("node_modules")).unwrap();
@@ -83,7 +85,7 @@ fn the_readme_typescript_client_compiles_against_the_document_and_runs() {
         types.contains(r#"files: components["schemas"]["File"][];"#),
         "{types}"
     );
-    let client = readme_client().replace("http://127.0.0.1:8080", &service.base);
+    let client = book_client().replace("http://127.0.0.1:8080", &service.base);
     std::fs::write(dir.path().join("client.ts"), &client).unwrap();
     let tsc = |extra: &[&str]| {
         let mut command = npm.tool("typescript/bin/tsc");

@@ -8,7 +8,7 @@
 //!
 //! The screenshot it takes of an invalid example's report goes to
 //! `target/tmp/page.png`, or with `CARDKIT_BLESS=1` to `docs/page.png`, the
-//! picture of the README.
+//! picture of the book's chapter on the service (`docs/service.md`).
 
 #[path = "support/service.rs"]
 mod service;

@@ -44,3 +44,8 @@ pub mod __private {
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
+
+// So do the book's: its chapter on the library (docs/library.md).
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/library.md")]
+struct BookLibraryDoctests;

@@ -22,7 +22,7 @@
 //! cannot be told (no schema applies).
 //!
 //! Where a schema cannot say what cardkit says, the difference is named in
-//! [`Difference`], listed in the README, and the inputs it explains are
+//! [`Difference`], listed in the book (`docs/fields-and-schema.md`), and the inputs it explains are
 //! listed by name below; each listed input must really disagree, so the lists
 //! cannot go stale, and every other input must agree.
 //!
@@ -667,7 +667,7 @@ fn integer_rounding_is_told_exactly() {
     }
 }
 
-/// The literals the README names for the integer difference really differ,
+/// The literals the book names for the integer difference really differ,
 /// and their neighbours do not.
 #[test]
 fn integer_rounding_differences_are_real() {

@@ -294,7 +294,7 @@ test('an invalid example: the diagnostics of the API, their lines marked and rea
     assert.equal(await page.locator('#diagnostics [aria-current="true"]').count(), 1);
   }
 
-  // The picture of the README: the first diagnostic chosen.
+  // The picture of the book (docs/service.md): the first diagnostic chosen.
   await page.locator('#diagnostics .diag-button').first().click();
   await page.screenshot({ path: screenshotPath, fullPage: true });
 });
