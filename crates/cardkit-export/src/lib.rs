@@ -30,6 +30,7 @@ pub mod layout;
 pub mod parquet;
 pub mod postgres;
 pub mod rows;
+mod sql;
 pub mod sqlite;
 pub mod stale;
 mod twice;

@@ -16,8 +16,6 @@
 //! Either way the file says what it is: `PRAGMA application_id` is
 //! [`APPLICATION_ID`] and `PRAGMA user_version` the layout's version.
 
-mod sql;
-
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -31,9 +29,8 @@ use crate::rows::{Cell, Rows, TableRows};
 use crate::stale::{folder_of, Temporaries};
 use crate::{date_text, Error, Mode, Store};
 
-pub use sql::quoted;
-use sql::sql_type;
-pub(crate) use sql::{create_indexes, create_table, drop_indexes, layout_mismatch};
+pub use crate::sql::quoted;
+use crate::sql::{create_indexes, create_table, drop_indexes, layout_mismatch, sql_type};
 
 /// `PRAGMA application_id` of a cardkit export: `ckit` in ASCII.
 pub const APPLICATION_ID: i32 = 0x636b_6974;
