@@ -24,8 +24,9 @@ use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
 use super::card::{self, Mapping};
-use super::notes::{join, Notes};
+use super::notes::Notes;
 use super::offsets;
+use super::pointer::join;
 use super::{ImportOptions, ImportedDocument, Part};
 
 /// The tool's card size when a save names none (`baseWidth`, `baseHeight`).

@@ -15,8 +15,9 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 
 use super::card::{self, Mapping};
-use super::notes::{join, token, Notes};
+use super::notes::Notes;
 use super::offsets;
+use super::pointer::{join, token};
 use super::{Format, ImportOptions, ImportedDocument, Part};
 
 /// Converts the one document of a layered (or spec-shaped) input.

@@ -37,6 +37,7 @@ mod names;
 mod notes;
 mod offsets;
 mod ordered;
+mod pointer;
 
 use cardkit::codes::CodeExplained;
 use cardkit::report::{DocumentReport, FileReport, Layout, Omitted};
