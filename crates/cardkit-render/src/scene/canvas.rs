@@ -15,7 +15,8 @@ use super::geometry::Rect;
 use super::svg::num;
 use super::wording::describe;
 use crate::fonts::Fonts;
-use crate::{Options, Report};
+use crate::options::Options;
+use crate::report::Report;
 
 /// A decoded asset: the `data:` URI it is embedded as and its intrinsic
 /// size.

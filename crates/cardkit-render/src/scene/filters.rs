@@ -8,7 +8,7 @@ use cardkit::model::Filter;
 use super::canvas::Scene;
 use super::geometry::{rotated_bounds, Rect};
 use super::svg::{num, svg_color};
-use crate::Report;
+use crate::report::Report;
 
 impl Scene<'_> {
     /// The filter of a layer's `filters`, applied in order; its id, or

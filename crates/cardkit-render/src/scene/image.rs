@@ -9,7 +9,7 @@ use super::canvas::Scene;
 use super::geometry::{fit_box, Rect};
 use super::svg::num;
 use super::wording::{place_of, short};
-use crate::Report;
+use crate::report::Report;
 
 impl Scene<'_> {
     pub(super) fn image(&mut self, n: usize, pointer: &str, image: &Image) {

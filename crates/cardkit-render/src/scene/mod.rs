@@ -19,7 +19,10 @@ use cardkit::model::{Card, Layer, Template};
 use cardkit_design::symbols::SymbolTable;
 
 use crate::fonts::Fonts;
-use crate::{Options, RenderError, Rendered};
+use crate::options::Options;
+use crate::rendered::Rendered;
+use crate::report::RenderError;
+use crate::year::current_year;
 
 use canvas::Scene;
 use order::order;
@@ -74,7 +77,7 @@ pub(crate) fn render(
         assets: BTreeMap::new(),
         fonts,
         symbols,
-        year: options.year.unwrap_or_else(crate::current_year),
+        year: options.year.unwrap_or_else(current_year),
         report,
         svg: String::new(),
         embedded: 0,

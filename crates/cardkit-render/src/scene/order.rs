@@ -4,7 +4,7 @@
 use cardkit::model::{Group, Layer};
 
 use super::wording::place_of;
-use crate::{RenderError, Report};
+use crate::report::{RenderError, Report};
 
 /// A layer to draw, with where it is in the card.
 pub(super) struct Drawn<'a> {

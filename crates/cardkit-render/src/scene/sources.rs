@@ -7,7 +7,8 @@ use cardkit_design::symbols::SymbolTable;
 
 use super::wording::describe;
 use crate::fonts::FontSources;
-use crate::{Options, Report};
+use crate::options::Options;
+use crate::report::Report;
 
 /// The resolver of a render: the asset root given, or the card's, or the
 /// template's, else the assets directory; a URL root is read from the

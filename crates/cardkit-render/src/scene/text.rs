@@ -13,7 +13,7 @@ use super::geometry::Rect;
 use super::svg::{escape, num, svg_color};
 use super::wording::{place_of, short};
 use crate::layout::{self, Frame, Piece, Placed};
-use crate::Report;
+use crate::report::Report;
 
 impl Scene<'_> {
     pub(super) fn text(&mut self, n: usize, pointer: &str, text: &Text) {
