@@ -26,10 +26,11 @@ use cardkit::Kind;
 use serde_json::{json, Map, Value};
 
 use super::card::{self, Mapping};
+use super::document::{ImportedDocument, Part};
 use super::notes::Notes;
 use super::offsets;
+use super::options::ImportOptions;
 use super::pointer::join;
-use super::{ImportOptions, ImportedDocument, Part};
 
 use converter::{holds_something, scaled, Converter};
 
