@@ -41,17 +41,23 @@ pub mod drift;
 pub mod fields;
 pub mod notices;
 pub mod number;
+mod options;
 pub mod pointer;
 pub mod read;
 pub mod rekey;
 pub mod render;
 mod run;
+mod set_diff;
+mod side;
 pub mod value;
 
 pub use data::{
-    Change, Diff, DriftKind, DriftReport, FieldChange, RecordDiff, SetDiff, SideSummary, Summary,
+    Change, Diff, DriftKind, DriftReport, FieldChange, Problem, RecordDiff, SetDiff, SideSummary,
+    Summary,
 };
-pub use run::{diff, diff_in, unseekable, DiffOptions, OnInvalid, Problem};
+pub use options::{DiffOptions, OnInvalid};
+pub use run::{diff, diff_in};
+pub use side::unseekable;
 
 use std::fmt;
 

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 
 use crate::layout::{layout, Source};
 use crate::rows::{Cell, TableRows};
-use crate::sqlite::quoted;
+use crate::sql::quoted;
 
 /// Where the keys are in the layout.
 #[derive(Debug)]

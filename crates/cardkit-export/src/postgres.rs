@@ -8,7 +8,7 @@ use postgres::{Client, NoTls};
 use crate::keys::{keys, Changes, Dialect, Known, Removal};
 use crate::layout::{layout, ColumnType};
 use crate::rows::{Cell, Rows, TableRows, Unstorable};
-use crate::sqlite::{create_indexes, create_table, drop_indexes, layout_mismatch, quoted};
+use crate::sql::{create_indexes, create_table, drop_indexes, layout_mismatch, quoted};
 use crate::{date_text, Error, Mode, Store};
 
 /// Rows of a table gathered as COPY text before they are sent.

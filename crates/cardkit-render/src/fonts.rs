@@ -9,7 +9,7 @@ use std::sync::Arc;
 use usvg::fontdb::{self, Database, Source};
 
 use crate::layout::Measure;
-use crate::Report;
+use crate::report::Report;
 
 /// One face the text of a card can be set in.
 #[derive(Debug, Clone)]

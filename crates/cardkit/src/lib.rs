@@ -15,7 +15,6 @@
 extern crate self as cardkit;
 
 pub mod diagnostic;
-mod format;
 pub mod model;
 mod parse;
 pub mod report;

@@ -9,7 +9,8 @@ use cardkit::Kind;
 use cardkit::Severity;
 use serde_json::{Map, Value};
 
-use super::notes::{join, Notes};
+use super::notes::Notes;
+use super::pointer::join;
 
 /// Where the output's values come from in the input: pairs of pointer
 /// prefixes, the longest matching one wins; a pointer that none matches is

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::From;
+use super::options::From;
 
 /// A format the import reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

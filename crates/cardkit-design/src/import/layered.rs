@@ -15,9 +15,12 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 
 use super::card::{self, Mapping};
-use super::notes::{join, token, Notes};
+use super::detect::Format;
+use super::document::{ImportedDocument, Part};
+use super::notes::Notes;
 use super::offsets;
-use super::{Format, ImportOptions, ImportedDocument, Part};
+use super::options::ImportOptions;
+use super::pointer::{join, token};
 
 /// Converts the one document of a layered (or spec-shaped) input.
 pub(super) fn convert(value: Value, format: Format, options: &ImportOptions, bytes: &[u8]) -> Part {

@@ -32,21 +32,26 @@
 mod card;
 mod classic;
 mod detect;
+mod document;
 mod layered;
 mod names;
 mod notes;
 mod offsets;
+mod options;
 mod ordered;
+mod pointer;
 
 use cardkit::report::{DocumentReport, FileReport, Layout, Omitted};
 use cardkit::Code;
-use cardkit::Kind;
 use cardkit_run::codes::CodeExplained;
 use serde_json::Value;
 
 pub use detect::Format;
+pub use document::ImportedDocument;
 pub use names::file_names;
+pub use options::{From, ImportOptions};
 
+use document::Part;
 use notes::Notes;
 
 /// The largest input the import reads, in bytes (64 MiB). The design
@@ -54,69 +59,6 @@ use notes::Notes;
 /// pictures is 434 KB); the whole input is held as a `serde_json::Value`,
 /// a few times its size.
 pub const MAX_INPUT_BYTES: usize = 64 << 20;
-
-/// Which format to read the input as.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum From {
-    /// Told from the content.
-    #[default]
-    Auto,
-    /// The layered format of templates and card designs (or the spec's).
-    Layered,
-    /// The classic save file.
-    Classic,
-}
-
-/// How to import.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ImportOptions {
-    /// The input's format, or `Auto`.
-    pub from: From,
-    /// The output's `asset_root_url`, replacing the input's.
-    pub asset_root: Option<String>,
-    /// Copy a group's `filters` (which the spec's Group lacks) onto the
-    /// layers under it, rather than leaving them out.
-    pub push_filters: bool,
-}
-
-/// One document the import made.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ImportedDocument {
-    /// Template or card.
-    pub kind: Kind,
-    /// The document's name (a card's `name`, a template's), for file names.
-    pub name: String,
-    /// The document, in the spec's shape.
-    pub value: Value,
-    /// Where it comes from in the input: `""` for the root, `/3` for the
-    /// fourth entry of a classic save file.
-    pub pointer: String,
-}
-
-impl ImportedDocument {
-    /// The document as indented JSON (and a final new line), its members in
-    /// the spec's order.
-    #[must_use]
-    pub fn to_json_pretty(&self) -> String {
-        let mut text = serde_json::to_string_pretty(&self.ordered()).unwrap_or_default();
-        text.push('\n');
-        text
-    }
-
-    /// The document as one line of JSON (without the new line), its members
-    /// in the spec's order.
-    #[must_use]
-    pub fn to_json_line(&self) -> String {
-        serde_json::to_string(&self.ordered()).unwrap_or_default()
-    }
-
-    fn ordered(&self) -> ordered::Ordered<'_> {
-        ordered::Ordered {
-            value: &self.value,
-            shape: ordered::Shape::Model(self.kind.model()),
-        }
-    }
-}
 
 /// What importing one input gives.
 #[derive(Debug, Clone, PartialEq)]
@@ -175,29 +117,6 @@ pub fn import(bytes: &[u8], options: &ImportOptions) -> Imported {
         format,
         documents,
         report,
-    }
-}
-
-/// One document of the input as converted: the document (unless it could
-/// not be made), its notes.
-struct Part {
-    pointer: String,
-    kind: Option<Kind>,
-    document: Option<ImportedDocument>,
-    notes: Notes,
-}
-
-impl Part {
-    /// A problem of the whole input.
-    fn failed(reason: String) -> Part {
-        let mut notes = Notes::default();
-        notes.not_convertible("", reason);
-        Part {
-            pointer: String::new(),
-            kind: None,
-            document: None,
-            notes,
-        }
     }
 }
 

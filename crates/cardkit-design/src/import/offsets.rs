@@ -167,7 +167,7 @@ fn walk_with(
             for member in Scanner::new(bytes, at).members() {
                 if let Some(child) = node.children.get(member.name.as_ref()) {
                     pointer.push('/');
-                    pointer.push_str(&super::notes::token(&member.name));
+                    pointer.push_str(&super::pointer::token(&member.name));
                     descend(bytes, member.value_at, child, pointer, found);
                     pointer.truncate(length);
                 }

@@ -16,9 +16,10 @@
 //! Either way the file says what it is: `PRAGMA application_id` is
 //! [`APPLICATION_ID`] and `PRAGMA user_version` the layout's version.
 
-mod sql;
+mod removal;
+mod temporary;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rusqlite::types::{ToSqlOutput, Value as SqlValue, ValueRef};
@@ -28,12 +29,14 @@ use tempfile::TempPath;
 use crate::keys::{keys, text, Changes, Dialect, Known, Removal};
 use crate::layout::{layout, LAYOUT_VERSION};
 use crate::rows::{Cell, Rows, TableRows};
-use crate::stale::{folder_of, Temporaries};
+use crate::stale::folder_of;
 use crate::{date_text, Error, Mode, Store};
 
-pub use sql::quoted;
-use sql::sql_type;
-pub(crate) use sql::{create_indexes, create_table, drop_indexes, layout_mismatch};
+pub use crate::sql::quoted;
+use crate::sql::{create_indexes, create_table, drop_indexes, layout_mismatch, sql_type};
+
+use removal::{remove, remove_pending, Pending};
+use temporary::{remove_stale, sync_folder, temporary_beside};
 
 /// `PRAGMA application_id` of a cardkit export: `ckit` in ASCII.
 pub const APPLICATION_ID: i32 = 0x636b_6974;
@@ -71,60 +74,6 @@ pub fn open(
     Ok(Box::new(store))
 }
 
-/// How a new database's temporary files are named beside it:
-/// `.NAME.XXXXXX.incomplete`.
-const TEMPORARIES: Temporaries = Temporaries {
-    marker: "",
-    suffix: ".incomplete",
-};
-
-/// Removes the temporary files beside `path` that runs killed before their
-/// commit left (`.NAME.XXXXXX.incomplete`, as large as the database they
-/// were building): those no run holds a lock on. Their names and sizes.
-fn remove_stale(path: &Path) -> Vec<(String, u64)> {
-    TEMPORARIES.remove_stale(path, held)
-}
-
-/// Whether a run building the database at `path` holds it: its SQLite
-/// lock cannot be taken (a run holds it from its start to its end).
-fn held(path: &Path) -> bool {
-    use rusqlite::OpenFlags;
-    let Ok(c) = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    ) else {
-        return true;
-    };
-    let free = c
-        .busy_timeout(std::time::Duration::ZERO)
-        .and_then(|()| c.execute_batch("BEGIN EXCLUSIVE; ROLLBACK;"))
-        .is_ok();
-    let _ = c.close();
-    !free
-}
-
-/// A hidden temporary file beside `path` (`.NAME.XXXXXX.incomplete`), with
-/// the mode of any file the user makes: the database is kept.
-fn temporary_beside(path: &Path) -> std::io::Result<TempPath> {
-    let prefix = TEMPORARIES.prefix(path);
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(TEMPORARIES.suffix);
-    // 0666 less the umask, not the 0600 of a temporary file.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    Ok(builder.tempfile_in(folder_of(path))?.into_temp_path())
-}
-
-/// Syncs a folder, so that a rename in it is on disk (there is no such
-/// thing to do elsewhere than on Unix).
-fn sync_folder(folder: &Path) -> std::io::Result<()> {
-    #[cfg(unix)]
-    std::fs::File::open(folder)?.sync_all()?;
-    #[cfg(not(unix))]
-    let _ = folder;
-    Ok(())
-}
-
 /// An export into a SQLite database.
 pub struct Sqlite {
     connection: Connection,
@@ -148,22 +97,6 @@ pub struct Sqlite {
 /// date: a few sets added to a large database. Past this many, the indexes
 /// are dropped and made again at the commit, which is faster for many.
 const INDEXED_ROWS: usize = 50_000;
-
-/// What a run removes of what the store holds.
-#[derive(Default)]
-struct Pending {
-    /// The rowid of each migration of the build, by id: a migration
-    /// replaced is removed by rowid (the column `id` has no index).
-    migration_rows: HashMap<String, i64>,
-    /// The largest rowid of each table before the run (an existing
-    /// database): the rows the run writes come after it.
-    before: Vec<i64>,
-    /// Sets and uuids stored before the run that it replaces: removed at
-    /// the commit, by rowid up to `before`, so that the run can write its
-    /// rows meanwhile without indexes.
-    sets: Vec<String>,
-    uuids: Vec<String>,
-}
 
 impl Sqlite {
     fn error(&self, e: &dyn std::fmt::Display) -> Error {
@@ -416,147 +349,6 @@ impl Sqlite {
         )?;
         Ok(())
     }
-
-    /// Removes what a batch replaces; the rows removed. What was stored
-    /// before the run is removed at the commit ([`Sqlite::remove_pending`]).
-    fn remove(
-        connection: &Connection,
-        build: Option<&str>,
-        pending: &mut Pending,
-        removal: Removal<'_>,
-    ) -> rusqlite::Result<usize> {
-        let keys = keys();
-        let d = Dialect::Sqlite;
-        let existing = !pending.before.is_empty();
-        match removal {
-            Removal::Set(code, true) if existing => {
-                pending.sets.push(code.to_owned());
-                return Ok(0);
-            }
-            Removal::Uuid(uuid, true) if existing => {
-                pending.uuids.push(uuid.to_owned());
-                return Ok(0);
-            }
-            Removal::Migration(id) => {
-                if let (Some((t, _)), Some(rowid)) =
-                    (keys.migrations, pending.migration_rows.remove(id))
-                {
-                    let sql = format!(
-                        "DELETE FROM {} WHERE rowid = ?1",
-                        quoted(&layout().tables[t].name)
-                    );
-                    return connection.prepare_cached(&sql)?.execute([rowid]);
-                }
-            }
-            _ => {}
-        }
-        let (statements, key, in_run) = match removal {
-            Removal::Set(code, _) => (d.delete_set(keys), code, true),
-            Removal::Uuid(uuid, _) => (d.delete_uuid(keys), uuid, true),
-            Removal::Migration(id) => match keys.migrations {
-                Some((t, c)) => (vec![(t, d.delete_by(t, c))], id, false),
-                None => return Ok(0),
-            },
-            Removal::Meta(input) => (
-                vec![(keys.meta.0, d.delete_by(keys.meta.0, keys.meta.1))],
-                input,
-                false,
-            ),
-        };
-        let mut removed = 0;
-        for (t, sql) in statements {
-            let mut statement = connection.prepare_cached(&sql)?;
-            removed += if in_run {
-                let after = pending.before.get(t).copied().unwrap_or(0);
-                statement.execute(rusqlite::params![build, key, after])?
-            } else {
-                statement.execute(rusqlite::params![build, key])?
-            };
-        }
-        Ok(removed)
-    }
-
-    /// Removes the rows stored before the run of the sets and uuids it
-    /// replaced, table by table; the rows removed.
-    fn remove_pending(&mut self) -> rusqlite::Result<usize> {
-        let pending = &self.pending;
-        if pending.sets.is_empty() && pending.uuids.is_empty() {
-            return Ok(0);
-        }
-        let (c, l, keys) = (&self.connection, layout(), keys());
-        c.execute_batch(
-            "CREATE TEMP TABLE cardkit_sets (code TEXT PRIMARY KEY);
-             CREATE TEMP TABLE cardkit_moved (uuid TEXT PRIMARY KEY);
-             CREATE TEMP TABLE cardkit_gone (uuid TEXT PRIMARY KEY);",
-        )?;
-        for code in &pending.sets {
-            c.execute("INSERT OR IGNORE INTO cardkit_sets VALUES (?1)", [code])?;
-        }
-        for uuid in &pending.uuids {
-            c.execute("INSERT OR IGNORE INTO cardkit_moved VALUES (?1)", [uuid])?;
-            c.execute("INSERT OR IGNORE INTO cardkit_gone VALUES (?1)", [uuid])?;
-        }
-        let name = |t: usize| quoted(&l.tables[t].name);
-        let column = |t: usize, c: usize| quoted(&l.tables[t].columns[c].name);
-        let before = |t: usize| pending.before.get(t).copied().unwrap_or(0);
-        for &(t, owner, uuid) in &keys.set_owned {
-            if let Some(uuid) = uuid {
-                c.execute(
-                    &format!(
-                        "INSERT OR IGNORE INTO cardkit_gone SELECT {} FROM {} WHERE rowid <= {} AND build IS ?1 AND {} IN (SELECT code FROM cardkit_sets) AND {} IS NOT NULL",
-                        column(t, uuid),
-                        name(t),
-                        before(t),
-                        column(t, owner),
-                        column(t, uuid)
-                    ),
-                    [&self.build],
-                )?;
-            }
-        }
-        let mut removed = 0;
-        for &(t, uuid) in &keys.uuid_owned {
-            removed += c.execute(
-                &format!(
-                    "DELETE FROM {} WHERE rowid <= {} AND build IS ?1 AND {} IN (SELECT uuid FROM cardkit_gone)",
-                    name(t),
-                    before(t),
-                    column(t, uuid)
-                ),
-                [&self.build],
-            )?;
-        }
-        for &(t, owner, uuid) in &keys.set_owned {
-            let moved = uuid.map_or(String::new(), |uuid| {
-                format!(
-                    " OR {} IN (SELECT uuid FROM cardkit_moved)",
-                    column(t, uuid)
-                )
-            });
-            removed += c.execute(
-                &format!(
-                    "DELETE FROM {} WHERE rowid <= {} AND build IS ?1 AND ({} IN (SELECT code FROM cardkit_sets){moved})",
-                    name(t),
-                    before(t),
-                    column(t, owner)
-                ),
-                [&self.build],
-            )?;
-        }
-        removed += c.execute(
-            &format!(
-                "DELETE FROM {} WHERE rowid <= {} AND build IS ?1 AND {} IN (SELECT code FROM cardkit_sets)",
-                name(keys.sets),
-                before(keys.sets),
-                column(keys.sets, keys.set_code)
-            ),
-            [&self.build],
-        )?;
-        c.execute_batch(
-            "DROP TABLE cardkit_sets; DROP TABLE cardkit_moved; DROP TABLE cardkit_gone;",
-        )?;
-        Ok(removed)
-    }
 }
 
 /// A cell as SQLite stores it: lists of strings as JSON text.
@@ -583,7 +375,7 @@ impl Store for Sqlite {
         let twice = self
             .known
             .prepare(&rows.tables, &mut self.changes, |removal| {
-                Sqlite::remove(connection, build, pending, removal)
+                remove(connection, build, pending, removal)
             })
             .map_err(|e| Error::new(format!("sqlite:{}: {e}", self.path.display())))?;
         self.twice = twice;
@@ -631,7 +423,7 @@ impl Store for Sqlite {
         for row in rows.rows() {
             let id = migration_id.and_then(|id| text(rows, row, id));
             if let Some(id) = id.filter(|id| self.twice.contains(*id)) {
-                Sqlite::remove(
+                remove(
                     &self.connection,
                     self.build.as_deref(),
                     &mut self.pending,
@@ -652,7 +444,8 @@ impl Store for Sqlite {
     }
 
     fn commit(mut self: Box<Self>) -> Result<Changes, Error> {
-        let removed = self.remove_pending().map_err(|e| self.error(&e))?;
+        let removed = remove_pending(&self.connection, &self.build, &self.pending)
+            .map_err(|e| self.error(&e))?;
         let mut changes = std::mem::take(&mut self.changes);
         changes.removed_rows += removed;
         let temp = self.temp.take();

@@ -24,7 +24,7 @@
 //!   `format` where the standard format is looser than cardkit's rule; `color`
 //!   is an `anyOf` of the names (an `enum`, and a `pattern` for any case) and
 //!   of `pattern`s of the hex and functional forms
-//!   ([`crate::format::color_patterns`]).
+//!   ([`crate::schema::format::color_patterns`]).
 //! - Tagged unions (layers, image filters) require their tag and choose the
 //!   branch with `if`/`then`; the card's top group may omit its tag. Plain
 //!   unions are `anyOf`.
@@ -38,8 +38,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::format::color_patterns;
 use crate::model::{Kind, Layout};
+use crate::schema::format::color_patterns;
 use crate::schema::words::{default_value, format_definition};
 use crate::table::{models_of, FieldDef, Format, ModelDef, Names, TaggedUnion, Type, Version};
 

@@ -11,7 +11,7 @@ pub mod reference;
 pub mod resolve;
 pub mod words;
 
-pub use crate::format;
+pub mod format;
 pub use crate::table::names;
 pub use crate::table::{
     key_hash, key_words, models_of, versions, Describe, FieldDef, Format, Model, ModelDef, ModelFn,

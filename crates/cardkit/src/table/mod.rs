@@ -316,10 +316,10 @@ impl Format {
     #[must_use]
     pub fn check(self, value: &str) -> bool {
         match self {
-            Format::Uuid => crate::format::is_uuid(value),
-            Format::Date => crate::format::is_date(value),
-            Format::Uri => crate::format::is_uri(value),
-            Format::Color => crate::format::is_color(value),
+            Format::Uuid => crate::schema::format::is_uuid(value),
+            Format::Date => crate::schema::format::is_date(value),
+            Format::Uri => crate::schema::format::is_uri(value),
+            Format::Color => crate::schema::format::is_color(value),
         }
     }
 }

@@ -1,10 +1,12 @@
 //! The SQL statements of the layout's tables and indexes, as SQLite keeps
 //! them in its schema, and the check of an existing table against the
-//! layout. Shared by SQLite (`mod.rs`) and PostgreSQL.
+//! layout. Shared by SQLite ([`crate::sqlite`]), PostgreSQL
+//! ([`crate::postgres`]) and the statements that replace a document's rows
+//! ([`crate::keys`]), which all import it: it imports none of them.
 
 use crate::layout::{ColumnType, Table};
 
-pub(super) fn sql_type(ty: ColumnType) -> &'static str {
+pub(crate) fn sql_type(ty: ColumnType) -> &'static str {
     match ty {
         ColumnType::Text | ColumnType::TextList | ColumnType::Json | ColumnType::Members => "TEXT",
         ColumnType::Date => "DATE",
@@ -26,7 +28,7 @@ pub(crate) fn create_table(table: &Table, sql_type: impl Fn(ColumnType) -> &'sta
 }
 
 /// `CREATE TABLE "name" (...)`, as SQLite keeps it in its schema.
-pub(super) fn table_sql(table: &Table, sql_type: impl Fn(ColumnType) -> &'static str) -> String {
+pub(crate) fn table_sql(table: &Table, sql_type: impl Fn(ColumnType) -> &'static str) -> String {
     let columns: Vec<String> = table
         .columns
         .iter()
@@ -41,7 +43,7 @@ pub(super) fn table_sql(table: &Table, sql_type: impl Fn(ColumnType) -> &'static
 
 /// `CREATE INDEX "table_column" ON "table" ("column")`, as SQLite keeps it
 /// in its schema.
-pub(super) fn index_sql(table: &Table, column: usize) -> String {
+pub(crate) fn index_sql(table: &Table, column: usize) -> String {
     let column = &table.columns[column].name;
     format!(
         "CREATE INDEX {} ON {} ({})",
@@ -52,7 +54,7 @@ pub(super) fn index_sql(table: &Table, column: usize) -> String {
 }
 
 /// The names of the indexes of `table`, with the column each is on.
-pub(super) fn indexes(table: &Table) -> impl Iterator<Item = (String, &str)> {
+pub(crate) fn indexes(table: &Table) -> impl Iterator<Item = (String, &str)> {
     table.indexed.iter().map(|&i| {
         let column = table.columns[i].name.as_str();
         (quoted(&format!("{}_{}", table.name, column)), column)

@@ -156,7 +156,7 @@ fn any_case(c: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::is_color;
+    use crate::schema::format::is_color;
 
     fn matcher() -> jsonschema::Validator {
         let schema = serde_json::json!({"anyOf": [

@@ -1,0 +1,38 @@
+//! How to diff ([`DiffOptions`]), and what to do with documents that are
+//! invalid or not sets ([`OnInvalid`]).
+
+use cardkit::Options;
+use cardkit_run::Walk;
+
+use crate::pointer::Ignore;
+
+/// What to do with documents that are invalid or not sets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OnInvalid {
+    /// Diff nothing: the diff holds only its problems.
+    #[default]
+    Fail,
+    /// Leave them out: a set with the code of an invalid one is diffed on
+    /// neither side (so it is neither added nor removed).
+    Skip,
+    /// Diff them as far as they parse.
+    Keep,
+}
+
+/// How to diff.
+#[derive(Debug, Clone, Default)]
+pub struct DiffOptions {
+    /// How to validate both builds (`--kind set` and the like), for
+    /// [`diff`](crate::diff()); [`diff_in`](crate::diff_in) validates as its
+    /// run does.
+    pub validate: Options,
+    /// Threads each build is validated on.
+    pub jobs: usize,
+    /// Pointers left out of the comparison (`/cards/*/purchaseUrls`).
+    pub ignore: Ignore,
+    /// What to do with documents that are invalid or not sets.
+    pub on_invalid: OnInvalid,
+    /// How a directory given is searched for the build's files (ignore
+    /// files, hidden files, excluded globs), as `validate` searches it.
+    pub walk: Walk,
+}

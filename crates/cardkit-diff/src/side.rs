@@ -1,0 +1,231 @@
+//! One build of a diff ([`Side`]): read once through the run, its sets by
+//! code, then open to read records again by offset; and the inputs that
+//! cannot be read twice ([`unseekable`]).
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashSet};
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use cardkit_run::render::Text;
+use cardkit_run::{open, Failure, Input, Run};
+
+use crate::data::SideSummary;
+use crate::fields::facts;
+use crate::options::{DiffOptions, OnInvalid};
+use crate::read::{Build, RecordPrint, SetPrint};
+use crate::value::Json;
+use crate::Error;
+
+/// Why an input cannot be read twice, in words, for the messages that
+/// refuse it.
+const READ_TWICE: &str = "diff reads each input twice (once to fingerprint its documents, then again by offset to compare the records that changed)";
+
+/// Why `path` cannot be diffed, when it names something that can be read
+/// only once: standard input (`-`), or a path that is neither a file nor a
+/// directory (a pipe, such as process substitution `<(…)` gives). `None`
+/// for files, directories and paths that do not exist (reading them says
+/// why).
+#[must_use]
+pub fn unseekable(path: &Path) -> Option<String> {
+    if path.as_os_str() == "-" {
+        return Some(format!(
+            "standard input (`-`) cannot be diffed: {READ_TWICE}, and standard input can be read only once; save it to a file and give its path"
+        ));
+    }
+    let kind = std::fs::metadata(path).ok()?.file_type();
+    (!kind.is_file() && !kind.is_dir()).then(|| {
+        format!(
+            "{} cannot be diffed: it is not a file (a pipe, such as process substitution `<(…)` gives, or a device), and {READ_TWICE}; save it to a file and give its path",
+            Text::escape(&path.display().to_string())
+        )
+    })
+}
+
+/// One build, read once, then open to read records again.
+pub(crate) struct Side {
+    pub(crate) build: Build,
+    /// The path of each of its files, by index in [`Build::files`].
+    pub(crate) paths: Vec<PathBuf>,
+    /// It is a directory: reports name a set's file.
+    pub(crate) directory: bool,
+    /// The file last read again, kept open: records are read again set by
+    /// set, and a directory may hold more files than may be open at once.
+    pub(crate) open: RefCell<Option<(usize, File)>>,
+    /// The position of each set by code, in build order.
+    pub(crate) by_code: BTreeMap<String, Vec<usize>>,
+}
+
+impl Side {
+    /// Reads the build at `path` (a file, or every JSON file of a
+    /// directory) through `run`, which reports its documents.
+    pub(crate) fn read(
+        run: &mut Run<'_>,
+        path: &Path,
+        options: &DiffOptions,
+    ) -> Result<Side, Error> {
+        if let Some(why) = unseekable(path) {
+            return Err(Error::new(why));
+        }
+        let found = options.walk.discover(&[path]);
+        if let Some(empty) = found.empty.first() {
+            return Err(Error::new(format!(
+                "{}: holds no *.json, *.jsonl or *.ndjson file",
+                empty.display()
+            )));
+        }
+        let mut build = Build::new(&path.display().to_string());
+        build.hold_trees = options.on_invalid == OnInvalid::Skip;
+        let mut paths = Vec::new();
+        for input in found.inputs {
+            let file = match &input {
+                Input::File(file) | Input::Found(file) => file.clone(),
+                // `discover` gives standard input for `-` only, refused
+                // above.
+                Input::Stdin => {
+                    return Err(Error::new(unseekable(Path::new("-")).unwrap_or_default()))
+                }
+                Input::ZipMember(member) => {
+                    return Err(Error::new(format!(
+                        "{} cannot be diffed: it is a member of a zip archive, and {READ_TWICE}; extract the archive and give the directory",
+                        Text::escape(&member.name())
+                    )))
+                }
+                Input::Unreadable { name, reason } => {
+                    return Err(Error::new(format!("{name}: cannot be read: {reason}")))
+                }
+            };
+            let opened = open(input).map_err(|unopened| {
+                Error::new(format!(
+                    "{}: cannot be read: {}",
+                    unopened.name, unopened.reason
+                ))
+            })?;
+            if let Some((format, _)) = &opened.compressed {
+                return Err(Error::new(format!(
+                    "{} cannot be diffed: it is {format}-compressed, and {READ_TWICE}; decompress it first and give the decompressed file",
+                    Text::escape(&opened.name)
+                )));
+            }
+            // A build read in part cannot be diffed: the run is aborted,
+            // and the diff fails with why.
+            let mut failed = None;
+            let files_before = build.files.len();
+            run.input(opened, &mut |name, reader, validate, on_document| {
+                build
+                    .read(
+                        name,
+                        reader,
+                        validate,
+                        options.jobs,
+                        &options.ignore,
+                        on_document,
+                    )
+                    .map_err(|error| {
+                        let why = format!("{name}: cannot be read: {error}");
+                        failed = Some(why.clone());
+                        Failure::Abort(why)
+                    })
+            })
+            .map_err(|error| Error::new(format!("the report cannot be written: {error}")))?;
+            if let Some(why) = failed {
+                return Err(Error::new(why));
+            }
+            // A file found that is no card document is skipped by the run,
+            // unread: the paths go with the build's files, index for index.
+            if build.files.len() > files_before {
+                paths.push(file);
+            }
+        }
+        let mut by_code: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, set) in build.sets.iter().enumerate() {
+            by_code.entry(set.code.clone()).or_default().push(i);
+        }
+        Ok(Side {
+            build,
+            paths,
+            directory: path.is_dir(),
+            open: RefCell::new(None),
+            by_code,
+        })
+    }
+
+    /// The bytes at `offset` (`len` of them) of file `file`, read again.
+    fn bytes(&self, file: usize, offset: u64, len: u64) -> Result<Vec<u8>, Error> {
+        let name = self.build.files.get(file).map_or("", String::as_str);
+        let again = |e: io::Error| {
+            Error::new(format!(
+                "{name}: cannot be read again at byte {offset} (did it change while being diffed?): {e}"
+            ))
+        };
+        let mut open = self.open.borrow_mut();
+        if open.as_ref().is_none_or(|(at, _)| *at != file) {
+            let path = self.paths.get(file).ok_or_else(|| {
+                again(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    "no such file in the build",
+                ))
+            })?;
+            *open = Some((file, File::open(path).map_err(again)?));
+        }
+        let mut out = vec![0; usize::try_from(len).unwrap_or(usize::MAX)];
+        if let Some((_, f)) = open.as_mut() {
+            f.seek(SeekFrom::Start(offset))
+                .and_then(|_| f.read_exact(&mut out))
+                .map_err(again)?;
+        }
+        Ok(out)
+    }
+
+    /// A record of `set`, read again as a value.
+    pub(crate) fn record(&self, set: &SetPrint, record: &RecordPrint) -> Result<Json, Error> {
+        let bytes = self.bytes(set.file, record.offset, u64::from(record.len))?;
+        parse(&bytes, &self.build.files[set.file], record.offset)
+    }
+
+    /// A set's members other than its records, read again.
+    pub(crate) fn set_members(&self, set: &SetPrint) -> Result<Json, Error> {
+        let bytes = self.bytes(set.file, set.offset, set.len)?;
+        let mut value = parse(&bytes, &self.build.files[set.file], set.offset)?;
+        if let Json::Object(members) = &mut value {
+            for list in &facts().lists {
+                members.remove(list.name);
+            }
+        }
+        Ok(value)
+    }
+
+    /// The file of a set, when the side is a directory (a file's name is
+    /// the side's).
+    pub(crate) fn file_of(&self, set: &SetPrint) -> Option<String> {
+        self.directory.then(|| self.build.files[set.file].clone())
+    }
+
+    /// Leaves the sets with these codes out of the diff: they are matched
+    /// with nothing, and their fields are not summed up.
+    pub(crate) fn leave_out(&mut self, codes: &HashSet<&str>) {
+        self.by_code
+            .retain(|code, _| !codes.contains(code.as_str()));
+        self.build.merge_trees(codes);
+    }
+
+    pub(crate) fn summary(&self) -> SideSummary {
+        SideSummary {
+            path: self.build.path.clone(),
+            documents: self.build.documents,
+            sets: self.build.sets.len(),
+            records: self.build.records(),
+            date: self.build.date.clone(),
+            bytes: self.build.bytes,
+        }
+    }
+}
+
+fn parse(bytes: &[u8], path: &str, offset: u64) -> Result<Json, Error> {
+    Json::parse(bytes).map_err(|e| {
+        Error::new(format!(
+            "{path}: the value at byte {offset} cannot be read again: {e} (did the file change while being diffed?)"
+        ))
+    })
+}

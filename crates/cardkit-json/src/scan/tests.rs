@@ -1,0 +1,70 @@
+//! The scanner's tests: numbers and strings against serde_json.
+
+use super::{overflows_f64, Scanner};
+use proptest::prelude::*;
+
+#[test]
+fn overflow_is_decided_by_value() {
+    let over = |s: &str| overflows_f64(s.as_bytes());
+    assert!(over("1e400") && over("-1e309") && over("1.8e308"));
+    assert!(!over("1e308") && !over("1.7976931348623157e308") && !over("1e-400"));
+    assert!(!over("0e999999999999999999999") && !over("0.000e5") && !over("-0"));
+    // 10^655360 brought back to 1 by its exponent.
+    let one = format!("1{}e-655360", "0".repeat(655_360));
+    assert!(!over(&one));
+    let big = format!("1{}e-655051", "0".repeat(655_360));
+    assert!(over(&big));
+    let small = format!("0.{}1e655361", "0".repeat(655_360));
+    assert!(!over(&small));
+    // Past the digits kept, a non-zero digit still rounds up to infinity.
+    let edge = format!("1.7976931348623158{}1e308", "0".repeat(2000));
+    assert_eq!(over(&edge), edge.parse::<f64>().unwrap().is_infinite());
+    assert!(!over(&"9".repeat(308)) && over(&"9".repeat(310)));
+}
+
+/// The string token at the start of `json`, scanned and decoded.
+fn decoded(json: &str) -> String {
+    let mut scan = Scanner::new(json.as_bytes(), 0);
+    let token = scan.string().expect("a well-formed string");
+    scan.decode(token).into_owned()
+}
+
+/// `text` as a JSON string with every character that is not ASCII
+/// written as `\u` escapes (surrogate pairs beyond the BMP).
+fn escaped(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
+            c => {
+                let mut units = [0; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[test]
+fn decode_reads_every_escape() {
+    let json = r#""a\"b\\c\/d\be\ff\ng\rh\ti\u00e9j\ud83c\udccfk""#;
+    assert_eq!(
+        decoded(json),
+        "a\"b\\c/d\u{8}e\u{c}f\ng\rh\ti\u{e9}j\u{1f0cf}k"
+    );
+    assert_eq!(decoded(r#""Æther \"Vial\"\nmüde""#), "Æther \"Vial\"\nmüde");
+}
+
+proptest! {
+    #[test]
+    fn decode_gives_back_what_serde_json_wrote(text in any::<String>()) {
+        let json = serde_json::to_string(&text).expect("a JSON string");
+        prop_assert_eq!(decoded(&json), text.clone());
+        prop_assert_eq!(decoded(&escaped(&text)), text);
+    }
+}

@@ -1,0 +1,153 @@
+//! One run over one source, as the command line's: each input opened as it
+//! opens them and validated in turn; `validate_json`, the report as the
+//! command line's JSON.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use cardkit_run::render::{Json, Renderer};
+use cardkit_run::{discover, open, open_reader, Opened, Run, Settings, Unopened};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::interrupt::{detached, Interrupt, Interruptible};
+use crate::settings::{jobs, keyword, settings};
+use crate::source::{Source, Utf8};
+
+/// Validates `source` as `cardkit validate --format json` does, with the
+/// GIL released: the report's JSON text and the exit status (0 valid, 1
+/// invalid, 2 unreadable or nothing checked).
+#[pyfunction]
+#[pyo3(signature = (source, *, kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="auto", jobs=None, warning_limit=None, error_limit=None, name=None))]
+#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+pub(crate) fn validate_json(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    kind: &str,
+    as_of: Option<&str>,
+    strict_version: bool,
+    deny_unknown_fields: bool,
+    warn_deprecated: bool,
+    names: &str,
+    jobs: Option<usize>,
+    warning_limit: Option<usize>,
+    error_limit: Option<usize>,
+    name: Option<String>,
+) -> PyResult<(String, u8)> {
+    let settings = settings(
+        kind,
+        as_of,
+        strict_version,
+        deny_unknown_fields,
+        warn_deprecated,
+        names,
+        warning_limit,
+        error_limit,
+    )?;
+    let jobs = self::jobs(jobs)?;
+    let source = Source::of_many(source, name)?;
+    let raised = source.raised();
+    let (json, status) = detached(py, raised, |interrupt| {
+        run(&settings, source, jobs, interrupt)
+    })??;
+    let json =
+        String::from_utf8(json).map_err(|_| PyValueError::new_err("the report is not UTF-8"))?;
+    Ok((json, status))
+}
+
+/// One run over one source, as the command line's: the report rendered
+/// with the library's JSON renderer.
+fn run(
+    settings: &Settings,
+    source: Source,
+    jobs: usize,
+    interrupt: &Arc<Interrupt>,
+) -> io::Result<(Vec<u8>, u8)> {
+    let mut out = Vec::new();
+    let mut renderer = Json::new(settings.warning_filter());
+    let status = run_with_into(&mut renderer, &mut out, settings, source, jobs, interrupt)?;
+    Ok((out, status))
+}
+
+/// One run over one source with `renderer`, writing nowhere else: its exit
+/// status.
+pub(crate) fn run_with(
+    renderer: &mut dyn Renderer,
+    settings: &Settings,
+    source: Source,
+    jobs: usize,
+) -> io::Result<u8> {
+    // Nothing to interrupt: the thread of `iter_documents` runs no signal
+    // handler, and the caller stops it by dropping the iterator.
+    let interrupt = Arc::new(Interrupt::default());
+    run_with_into(
+        renderer,
+        &mut io::sink(),
+        settings,
+        source,
+        jobs,
+        &interrupt,
+    )
+}
+
+/// One run over one source, as the command line's: its inputs checked in
+/// turn, until one is interrupted.
+fn run_with_into(
+    renderer: &mut dyn Renderer,
+    out: &mut dyn Write,
+    settings: &Settings,
+    source: Source,
+    jobs: usize,
+    interrupt: &Arc<Interrupt>,
+) -> io::Result<u8> {
+    let mut run = Run::with_settings(renderer, out, settings).wording(keyword);
+    each_input(source, interrupt, |input| match input {
+        Ok(opened) => run.validate_input(opened, jobs),
+        Err(unopened) => run.unopened(&unopened),
+    })?;
+    let (_, status) = run.finish()?;
+    Ok(status.code())
+}
+
+/// Opens each input of `source` as the command line does (a path
+/// discovered, other sources opened as a stream) and hands it to `check`,
+/// its reads watched for Ctrl-C; stops at the first input interrupted.
+pub(crate) fn each_input(
+    source: Source,
+    interrupt: &Arc<Interrupt>,
+    mut check: impl FnMut(Result<Opened, Unopened>) -> io::Result<()>,
+) -> io::Result<()> {
+    let watched = |opened: Result<Opened, Unopened>| {
+        opened.map(|mut opened| {
+            opened.reader = Box::new(Interruptible::new(opened.reader, Arc::clone(interrupt)));
+            opened
+        })
+    };
+    let (name, opened) = match source {
+        Source::Paths(paths) => {
+            for input in discover(&paths).inputs {
+                if interrupt.stopped() {
+                    break;
+                }
+                check(watched(open(input)))?;
+            }
+            return Ok(());
+        }
+        Source::Bytes(name, bytes) => {
+            let opened = open_reader(&name, io::Cursor::new(bytes));
+            (name, opened)
+        }
+        Source::Text(name, text) => {
+            let opened = open_reader(&name, io::Cursor::new(Utf8(text)));
+            (name, opened)
+        }
+        Source::File(name, reader) => {
+            let opened = open_reader(&name, reader);
+            (name, opened)
+        }
+    };
+    check(watched(opened.map_err(|error| Unopened {
+        name,
+        reason: error.to_string(),
+    })))
+}

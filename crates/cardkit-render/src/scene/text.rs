@@ -1,0 +1,217 @@
+//! A text layer: its text split into words, line breaks, the year and the
+//! template's symbols, laid out in its box in the font selected, each line
+//! written as SVG text with the symbols as images.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use cardkit::model::{HorizontalAlign, Text, VerticalAlign};
+use cardkit_design::symbols::{self, TextCode};
+
+use super::canvas::{Asset, Scene};
+use super::geometry::Rect;
+use super::svg::{escape, num, svg_color};
+use super::wording::{place_of, short};
+use crate::layout::{self, Frame, Piece, Placed};
+use crate::report::Report;
+
+impl Scene<'_> {
+    pub(super) fn text(&mut self, n: usize, pointer: &str, text: &Text) {
+        let at = place_of(pointer, text.name.as_deref());
+        #[allow(clippy::cast_precision_loss)]
+        let frame = Rect {
+            x: text.x as f32,
+            y: text.y as f32,
+            width: text.width as f32,
+            height: text.height as f32,
+        };
+        if text.text.chars().count() > self.options.limits.max_text_chars {
+            self.report.push(Report::new(
+                &at,
+                format!(
+                    "the text is longer than the limit of {} characters: not drawn",
+                    self.options.limits.max_text_chars
+                ),
+            ));
+            self.placeholder(n, frame);
+            return;
+        }
+        let Some(face) = self.fonts.select(
+            text.font.as_deref(),
+            text.font_weight.as_deref(),
+            &at,
+            &mut self.report,
+        ) else {
+            self.report.push(Report::new(
+                &at,
+                "no font could be loaded (not even a fallback): text not drawn",
+            ));
+            self.placeholder(n, frame);
+            return;
+        };
+        let color = svg_color(text.color.as_ref()).unwrap_or_else(|| {
+            self.report.push(Report::new(
+                &at,
+                format!("the colour \"{}\" cannot be drawn: white used", text.color),
+            ));
+            "rgb(255,255,255)".to_owned()
+        });
+        // Pieces to lay out, and the symbols' assets by piece index.
+        let mut pieces = Vec::new();
+        let mut symbol_assets: Vec<Result<Asset, (String, String)>> = Vec::new();
+        let mut italics_reported = false;
+        let table = std::mem::take(&mut self.symbols);
+        for run in symbols::split(&text.text, &table) {
+            match run.piece {
+                symbols::Piece::Text(plain) => push_text(&mut pieces, plain),
+                symbols::Piece::Code(TextCode::Line) => pieces.push(Piece::Break),
+                symbols::Piece::Code(TextCode::Year) => {
+                    push_text(&mut pieces, &self.year.to_string());
+                }
+                symbols::Piece::Code(code @ (TextCode::ItalicStart | TextCode::ItalicEnd)) => {
+                    if !italics_reported {
+                        italics_reported = true;
+                        self.report.push(Report::new(
+                            &at,
+                            format!("italics ({}) are not drawn: the text is set upright", code.as_str()),
+                        ));
+                    }
+                }
+                symbols::Piece::Symbol(symbol) => {
+                    let loaded = self.asset(&symbol.src).map_err(|why| (symbol.src.clone(), why));
+                    let aspect = match &loaded {
+                        Ok(asset) if asset.height > 0.0 => (asset.width / asset.height).clamp(0.01, 100.0),
+                        _ => 1.0,
+                    };
+                    #[allow(clippy::cast_possible_truncation)] // fractions of a line
+                    pieces.push(Piece::Symbol {
+                        index: symbol_assets.len(),
+                        aspect,
+                        scale: symbol.scale as f32,
+                        spacing: symbol.spacing as f32,
+                        vertical_shift: symbol.vertical_shift as f32,
+                    });
+                    symbol_assets.push(loaded);
+                }
+                symbols::Piece::Unknown(code) => self.report.push(Report::new(
+                    &at,
+                    format!("text code {{{code}}} is not a symbol of the template nor a known code: left out"),
+                )),
+            }
+        }
+        self.symbols = table;
+        let layout_frame = Frame {
+            x: frame.x,
+            y: frame.y,
+            width: frame.width,
+            height: frame.height,
+            #[allow(clippy::cast_precision_loss)]
+            size: text.size.max(1) as f32,
+            #[allow(clippy::cast_possible_truncation)]
+            line_height_scale: text.line_height_scale as f32,
+            one_line: text.one_line,
+            align: text.align.unwrap_or(HorizontalAlign::Left),
+            vertical_align: text.vertical_align.unwrap_or(VerticalAlign::Center),
+        };
+        let block = self.fonts.with_measure(&face, |measure| {
+            layout::lay_out(&pieces, &layout_frame, measure)
+        });
+        if !block.fits {
+            self.report.push(Report::new(
+                &at,
+                format!(
+                    "the text does not fit its box of {} × {} even at {} px",
+                    num(frame.width),
+                    num(frame.height),
+                    num(block.size)
+                ),
+            ));
+        }
+        #[allow(clippy::cast_precision_loss)]
+        let rotation = text.rotation as f32;
+        let filter = self.filter(n, text.filters.as_deref(), frame, rotation, &at);
+        self.open_layer(n, text.opacity, filter.as_deref());
+        self.open_rotation(rotation, frame);
+        let family = escape(&face.family);
+        let mut symbol_count = 0;
+        for (l, line) in block.lines.iter().enumerate() {
+            let _ = write!(
+                self.svg,
+                "<g id=\"layer-{n}-line-{l}\" font-family=\"'{family}'\" font-size=\"{}\" font-weight=\"{}\" fill=\"{color}\">",
+                num(block.size),
+                face.weight
+            );
+            let mut empty = true;
+            for item in &line.items {
+                match item {
+                    Placed::Word { x, text } => {
+                        empty = false;
+                        let _ = write!(
+                            self.svg,
+                            "<text x=\"{}\" y=\"{}\" xml:space=\"preserve\">{}</text>",
+                            num(*x),
+                            num(line.baseline),
+                            escape(text)
+                        );
+                    }
+                    Placed::Symbol {
+                        index,
+                        x,
+                        y,
+                        width,
+                        height,
+                    } => {
+                        empty = false;
+                        let rect = Rect {
+                            x: *x,
+                            y: *y,
+                            width: *width,
+                            height: *height,
+                        };
+                        let id = format!("layer-{n}-symbol-{symbol_count}");
+                        symbol_count += 1;
+                        match &symbol_assets[*index] {
+                            Ok(asset) if self.embed(asset.href.len() as u64, &at) => {
+                                let href = Arc::clone(&asset.href);
+                                let _ = write!(self.svg, "<g id=\"{id}\">");
+                                self.svg_image(&href, rect);
+                                self.svg.push_str("</g>");
+                            }
+                            Ok(_) => self.placeholder_with_id(&id, rect),
+                            Err((src, why)) => {
+                                self.report.push(Report::new(
+                                    &at,
+                                    format!(
+                                        "symbol `{}`: {why}: drawn as a placeholder box",
+                                        short(src)
+                                    ),
+                                ));
+                                self.placeholder_with_id(&id, rect);
+                            }
+                        }
+                    }
+                }
+            }
+            if empty {
+                // An empty line keeps its group (ids stay in step); usvg
+                // drops empty groups, which is what it should draw.
+            }
+            self.svg.push_str("</g>");
+        }
+        self.close_rotation(rotation);
+        self.svg.push_str("</g>");
+    }
+}
+
+/// Plain text as pieces: a new line at each `\n` (`\r\n` too).
+fn push_text(pieces: &mut Vec<Piece>, text: &str) {
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            pieces.push(Piece::Break);
+        }
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if !line.is_empty() {
+            pieces.push(Piece::Text(line.replace('\t', " ")));
+        }
+    }
+}
