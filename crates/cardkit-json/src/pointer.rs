@@ -34,6 +34,14 @@ pub fn push_escaped(out: &mut String, token: &str) {
     }
 }
 
+/// `base` followed by one `token`, as a pointer.
+#[must_use]
+pub fn child(base: &str, token: &str) -> String {
+    let mut out = base.to_owned();
+    push_token(&mut out, token);
+    out
+}
+
 /// `base` followed by `tokens`, as a pointer.
 #[must_use]
 pub fn join<T: AsRef<str>>(base: &str, tokens: &[T]) -> String {

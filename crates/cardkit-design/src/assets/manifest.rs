@@ -143,7 +143,7 @@ fn walk(
                 let name = scan.decode(name).into_owned();
                 let length = pointer.len();
                 pointer.push('/');
-                pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
+                cardkit_json::pointer::push_escaped(pointer, &name);
                 walk(scan, pointer, Some(&name), depth + 1, found)?;
                 pointer.truncate(length);
                 if !scan.after_member()? {

@@ -10,7 +10,7 @@ use cardkit::Severity;
 use serde_json::{Map, Value};
 
 use super::notes::Notes;
-use super::pointer::join;
+use cardkit_json::pointer::child;
 
 /// Where the output's values come from in the input: pairs of pointer
 /// prefixes, the longest matching one wins; a pointer that none matches is
@@ -150,9 +150,9 @@ fn remove(value: &mut Value, pointer: &str) {
     };
     let mut at = value;
     for token in parent.split('/').skip(1) {
-        let token = token.replace("~1", "/").replace("~0", "~");
+        let token = cardkit_json::pointer::unescape(token);
         at = match at {
-            Value::Object(object) => match object.get_mut(&token) {
+            Value::Object(object) => match object.get_mut(token.as_ref()) {
                 Some(next) => next,
                 None => return,
             },
@@ -165,7 +165,7 @@ fn remove(value: &mut Value, pointer: &str) {
         };
     }
     if let Value::Object(object) = at {
-        object.remove(&last.replace("~1", "/").replace("~0", "~"));
+        object.remove(cardkit_json::pointer::unescape(last).as_ref());
     }
 }
 
@@ -184,7 +184,7 @@ pub(super) fn card_value(
             .is_some_and(|old| old.as_str() != Some(root))
         {
             notes.dropped(
-                &join(pointer, "asset_root_url"),
+                &child(pointer, "asset_root_url"),
                 "asset_root_url",
                 "replaced by --asset-root",
             );

@@ -20,7 +20,7 @@ use super::document::{ImportedDocument, Part};
 use super::notes::Notes;
 use super::offsets;
 use super::options::ImportOptions;
-use super::pointer::{join, token};
+use cardkit_json::pointer::{child, escape};
 
 /// Converts the one document of a layered (or spec-shaped) input.
 pub(super) fn convert(value: Value, format: Format, options: &ImportOptions, bytes: &[u8]) -> Part {
@@ -146,7 +146,7 @@ fn keyed_pointers(root: &Map<String, Value>) -> Vec<String> {
     for (id, set) in sets {
         for member in ["variants", "masks"] {
             if set.get(member).is_some_and(Value::is_object) {
-                pointers.push(format!("{}/{member}", join("/context/imageSets", &id)));
+                pointers.push(format!("{}/{member}", child("/context/imageSets", &id)));
             }
         }
     }
@@ -197,7 +197,7 @@ fn template(
     for (member, _) in root {
         if member != "asset_root_url" {
             notes.dropped(
-                &join("", &member),
+                &child("", &member),
                 &member,
                 "the spec's Template has no such member",
             );
@@ -228,7 +228,7 @@ fn name(root: &mut Map<String, Value>, notes: &mut Notes) -> String {
                     name = Some(value);
                 } else {
                     notes.dropped(
-                        &join("/metadata", &member),
+                        &child("/metadata", &member),
                         &member,
                         "the spec's Template keeps only the `name` of `metadata`",
                     );
@@ -277,7 +277,7 @@ fn context(
                     license = Some(value);
                 } else {
                     notes.dropped(
-                        &join("/context/ui", &member),
+                        &child("/context/ui", &member),
                         &member,
                         "the spec's TemplateContext keeps only the `license` of `ui`",
                     );
@@ -316,7 +316,7 @@ fn context(
                         extension_sets(sets, &mut symbol_sets, mapping, notes);
                     }
                     (_, _) => notes.dropped(
-                        &join("/context/symbolExtension", &member),
+                        &child("/context/symbolExtension", &member),
                         &member,
                         "the spec keeps only the `symbolSets` (a list) of `symbolExtension`",
                     ),
@@ -335,7 +335,7 @@ fn context(
     }
     for (member, _) in context {
         notes.dropped(
-            &join("/context", &member),
+            &child("/context", &member),
             &member,
             "the spec's TemplateContext has no such member",
         );
@@ -359,7 +359,7 @@ fn image_sets(sets: Value, orders: &Orders, mapping: &mut Mapping, notes: &mut N
         let out_pointer = format!("/context/imageSets/{index}");
         let in_pointer = match &id {
             Some(id) => {
-                let in_pointer = join("/context/imageSets", id);
+                let in_pointer = child("/context/imageSets", id);
                 notes.dropped(
                     &in_pointer,
                     id,
@@ -393,7 +393,7 @@ fn image_sets(sets: Value, orders: &Orders, mapping: &mut Mapping, notes: &mut N
                 for (position, (id, item)) in
                     offsets::in_order(by_id, order).into_iter().enumerate()
                 {
-                    let item_pointer = format!("{in_pointer}/{member}/{}", token(&id));
+                    let item_pointer = format!("{in_pointer}/{member}/{}", escape(&id));
                     notes.dropped(
                         &item_pointer,
                         &id,

@@ -39,7 +39,6 @@ mod notes;
 mod offsets;
 mod options;
 mod ordered;
-mod pointer;
 
 use cardkit::report::{DocumentReport, FileReport, Layout, Omitted};
 use cardkit::Code;

@@ -111,7 +111,7 @@ fn tokens(pointer: &str) -> impl Iterator<Item = String> + '_ {
     pointer
         .split('/')
         .skip(1)
-        .map(|token| token.replace("~1", "/").replace("~0", "~"))
+        .map(|token| cardkit_json::pointer::unescape(token).into_owned())
 }
 
 /// The offset of the first byte at or after `at` that is not white space.
@@ -166,8 +166,7 @@ fn walk_with(
             // A key twice: the later one is the value read, as in the import.
             for member in Scanner::new(bytes, at).members() {
                 if let Some(child) = node.children.get(member.name.as_ref()) {
-                    pointer.push('/');
-                    pointer.push_str(&super::pointer::token(&member.name));
+                    cardkit_json::pointer::push_token(pointer, &member.name);
                     descend(bytes, member.value_at, child, pointer, found);
                     pointer.truncate(length);
                 }

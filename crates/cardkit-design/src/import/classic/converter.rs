@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 use serde_json::{json, Map, Value};
 
 use crate::import::notes::Notes;
-use crate::import::pointer::join;
+use cardkit_json::pointer::child;
 
 /// The tool's card size when a save names none (`baseWidth`, `baseHeight`).
 const BASE_SIZE: (i64, i64) = (1500, 2100);
@@ -94,7 +94,7 @@ impl<'n> Converter<'n> {
         if let Some(value) = self.take(member) {
             if holds_something(&value) {
                 self.notes
-                    .dropped(&join(&self.pointer, member), member, reason);
+                    .dropped(&child(&self.pointer, member), member, reason);
             }
         }
     }
@@ -115,7 +115,7 @@ impl<'n> Converter<'n> {
                     Some(number) => *slot = number,
                     None => {
                         self.notes
-                            .dropped(&join(pointer, member), member, "it is not a number")
+                            .dropped(&child(pointer, member), member, "it is not a number")
                     }
                 }
             }

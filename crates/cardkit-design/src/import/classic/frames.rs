@@ -5,13 +5,13 @@ use serde_json::{json, Map, Value};
 
 use super::converter::{holds_something, Box4, Converter};
 use crate::import::card::Mapping;
-use crate::import::pointer::join;
+use cardkit_json::pointer::child;
 
 impl<'n> Converter<'n> {
     /// The frames, in the tool's draw order, as masked image layers in a
     /// group.
     pub(super) fn frames(&mut self, mapping: &mut Mapping, index: usize) -> Option<Value> {
-        let frames_pointer = join(&self.pointer, "frames");
+        let frames_pointer = child(&self.pointer, "frames");
         let frames = match self.take("frames")? {
             Value::Array(frames) => frames,
             other => {
@@ -59,19 +59,19 @@ impl<'n> Converter<'n> {
                 layer.insert("name".to_owned(), name);
             } else if holds_something(&name) {
                 self.notes
-                    .dropped(&join(pointer, "name"), "name", "it is not a string");
+                    .dropped(&child(pointer, "name"), "name", "it is not a string");
             }
         }
         layer.insert("src".to_owned(), Value::String(src));
         let fraction = match frame.remove("bounds") {
             Some(Value::Object(bounds)) => self.fractions(
                 &bounds,
-                &join(pointer, "bounds"),
+                &child(pointer, "bounds"),
                 &["x", "y", "width", "height"],
             ),
             Some(other) if holds_something(&other) => {
                 self.notes
-                    .dropped(&join(pointer, "bounds"), "bounds", "it is not an object");
+                    .dropped(&child(pointer, "bounds"), "bounds", "it is not an object");
                 Box4::WHOLE
             }
             _ => Box4::WHOLE,
@@ -82,7 +82,7 @@ impl<'n> Converter<'n> {
         layer.insert("width".to_owned(), json!(width));
         layer.insert("height".to_owned(), json!(height));
         if let Some(masks) = frame.remove("masks") {
-            let masks = self.masks(masks, &join(pointer, "masks"));
+            let masks = self.masks(masks, &child(pointer, "masks"));
             if !masks.is_empty() {
                 layer.insert("masks".to_owned(), Value::Array(masks));
             }
@@ -95,7 +95,7 @@ impl<'n> Converter<'n> {
                 }
                 None => {
                     self.notes
-                        .dropped(&join(pointer, "opacity"), "opacity", "it is not a number")
+                        .dropped(&child(pointer, "opacity"), "opacity", "it is not a number")
                 }
             }
         }
@@ -111,7 +111,7 @@ impl<'n> Converter<'n> {
                 );
             }
             (true, _) => self.notes.dropped(
-                &join(pointer, "colorOverlay"),
+                &child(pointer, "colorOverlay"),
                 "colorOverlay",
                 "it is not a colour the spec accepts",
             ),
@@ -123,7 +123,8 @@ impl<'n> Converter<'n> {
             }
             if holds_something(&value) {
                 let reason = frame_reason(&member);
-                self.notes.dropped(&join(pointer, &member), &member, reason);
+                self.notes
+                    .dropped(&child(pointer, &member), &member, reason);
             }
         }
         Some(Value::Object(layer))
@@ -156,7 +157,7 @@ impl<'n> Converter<'n> {
             for (member, value) in mask {
                 if holds_something(&value) {
                     self.notes.dropped(
-                        &join(&mask_pointer, &member),
+                        &child(&mask_pointer, &member),
                         &member,
                         "the spec's Mask has no such member",
                     );

@@ -30,7 +30,7 @@ use super::document::{ImportedDocument, Part};
 use super::notes::Notes;
 use super::offsets;
 use super::options::ImportOptions;
-use super::pointer::join;
+use cardkit_json::pointer::child;
 
 use converter::{holds_something, scaled, Converter};
 
@@ -94,7 +94,7 @@ fn entry_card(
     };
     let Some(Value::Object(data)) = entry.remove("data") else {
         notes.not_convertible(
-            &join(pointer, "data"),
+            &child(pointer, "data"),
             "the entry has no `data` object: there is no card to convert".to_owned(),
         );
         return None;
@@ -103,7 +103,7 @@ fn entry_card(
         Some(Value::String(key)) => key,
         _ => {
             notes.derived(
-                &join(pointer, "key"),
+                &child(pointer, "key"),
                 "Card.name",
                 &Value::String(String::new()),
                 "since the entry's `key` is no string",
@@ -114,13 +114,13 @@ fn entry_card(
     for (member, value) in &entry {
         if holds_something(value) {
             notes.dropped(
-                &join(pointer, member),
+                &child(pointer, member),
                 member,
                 "the spec's Card has no such member",
             );
         }
     }
-    let data_pointer = join(pointer, "data");
+    let data_pointer = child(pointer, "data");
     let mut converter = Converter::new(data, &data_pointer, orders, notes);
     let mut mapping = Mapping::default();
     let mut value = converter.card(&name, options, &mut mapping);
@@ -145,7 +145,7 @@ impl<'n> Converter<'n> {
         card.insert("height".to_owned(), json!(self.height));
         for (member, scale) in [("marginX", self.width), ("marginY", self.height)] {
             if let Some(margin) = self.take(member) {
-                let pointer = join(&self.pointer, member);
+                let pointer = child(&self.pointer, member);
                 match margin.as_f64() {
                     Some(fraction) if fraction != 0.0 => {
                         card.insert(member.to_owned(), json!(scaled(fraction, scale)));
@@ -179,7 +179,7 @@ impl<'n> Converter<'n> {
         if let Some(texts) = self.texts("bottomInfo", "Bottom Info", children.len(), mapping) {
             children.push(texts);
         }
-        let texts = join(&self.pointer, "text");
+        let texts = child(&self.pointer, "text");
         if self.defaulted_color {
             self.notes.derived(
                 &texts,
@@ -203,7 +203,7 @@ impl<'n> Converter<'n> {
             if holds_something(&value) {
                 let reason = dropped_reason(&member);
                 self.notes
-                    .dropped(&join(&self.pointer, &member), &member, reason);
+                    .dropped(&child(&self.pointer, &member), &member, reason);
             }
         }
         card.insert(

@@ -5,7 +5,7 @@ use cardkit::schema::format::is_color;
 use serde_json::{json, Map, Value};
 
 use super::converter::{holds_something, Box4, Converter};
-use crate::import::pointer::join;
+use cardkit_json::pointer::child;
 
 impl<'n> Converter<'n> {
     /// The art, the watermark or the set symbol: an image layer in its
@@ -18,7 +18,7 @@ impl<'n> Converter<'n> {
     ) -> Option<(Value, String)> {
         let source = self.take(&format!("{prefix}Source"));
         let bounds = self.take(&format!("{prefix}Bounds"));
-        let source_pointer = join(&self.pointer, &format!("{prefix}Source"));
+        let source_pointer = child(&self.pointer, &format!("{prefix}Source"));
         let src = match source {
             Some(Value::String(src)) => src,
             Some(other) => {
@@ -37,7 +37,7 @@ impl<'n> Converter<'n> {
         layer.insert("type".to_owned(), json!("image"));
         layer.insert("name".to_owned(), json!(name));
         layer.insert("src".to_owned(), Value::String(src));
-        let bounds_pointer = join(&self.pointer, &format!("{prefix}Bounds"));
+        let bounds_pointer = child(&self.pointer, &format!("{prefix}Bounds"));
         let fraction = match bounds {
             Some(Value::Object(bounds)) => {
                 self.fractions(&bounds, &bounds_pointer, &["x", "y", "width", "height"])
@@ -83,7 +83,7 @@ impl<'n> Converter<'n> {
                 };
                 if !is_default {
                     self.notes.dropped(
-                        &join(&self.pointer, &member),
+                        &child(&self.pointer, &member),
                         &member,
                         "the tool places the picture by its own pixel size, which the spec's \
                          layers cannot say: the layer fills its bounds instead",
@@ -107,7 +107,7 @@ impl<'n> Converter<'n> {
                     layer.insert("opacity".to_owned(), json!(opacity));
                 }
                 None => self.notes.dropped(
-                    &join(&self.pointer, "watermarkOpacity"),
+                    &child(&self.pointer, "watermarkOpacity"),
                     "watermarkOpacity",
                     "it is not a number",
                 ),
@@ -131,7 +131,7 @@ impl<'n> Converter<'n> {
                 );
             } else {
                 self.notes.dropped(
-                    &join(&self.pointer, "watermarkLeft"),
+                    &child(&self.pointer, "watermarkLeft"),
                     "watermarkLeft",
                     "it is not a colour the spec accepts",
                 );
@@ -139,7 +139,7 @@ impl<'n> Converter<'n> {
         }
         if right_tint.is_some() && right_tint != left_tint {
             self.notes.dropped(
-                &join(&self.pointer, "watermarkRight"),
+                &child(&self.pointer, "watermarkRight"),
                 "watermarkRight",
                 "a layer has one colour overlay in the spec: the right half's own tint has no place",
             );

@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use super::converter::{holds_something, round, scaled, Converter};
 use crate::import::card::Mapping;
 use crate::import::offsets;
-use crate::import::pointer::join;
+use cardkit_json::pointer::child;
 
 /// The text codes the spec's text layers read (the core text codes of the
 /// layered format: a new line, italics, the year).
@@ -31,7 +31,7 @@ impl<'n> Converter<'n> {
         index: usize,
         mapping: &mut Mapping,
     ) -> Option<Value> {
-        let pointer = join(&self.pointer, member);
+        let pointer = child(&self.pointer, member);
         let texts = match self.take(member)? {
             Value::Object(texts) => texts,
             other => {
@@ -46,7 +46,7 @@ impl<'n> Converter<'n> {
         mapping.add(group_pointer.clone(), pointer.clone());
         let mut layers = Vec::with_capacity(texts.len());
         for (key, text) in offsets::in_order(texts, self.orders.get(&pointer)) {
-            let text_pointer = join(&pointer, &key);
+            let text_pointer = child(&pointer, &key);
             if let Some(layer) = self.text(&key, text, &text_pointer) {
                 mapping.add(
                     format!("{group_pointer}/children/{}", layers.len()),
@@ -75,12 +75,12 @@ impl<'n> Converter<'n> {
             other => {
                 if other.as_ref().is_some_and(holds_something) {
                     self.notes
-                        .dropped(&join(pointer, "text"), "text", "it is not a string");
+                        .dropped(&child(pointer, "text"), "text", "it is not a string");
                 }
                 String::new()
             }
         };
-        self.text_codes(&content, &join(pointer, "text"));
+        self.text_codes(&content, &child(pointer, "text"));
         layer.insert("text".to_owned(), Value::String(content));
         let font = match text.remove("font") {
             Some(Value::String(font)) if !font.is_empty() => font,
@@ -95,7 +95,7 @@ impl<'n> Converter<'n> {
             Some(other) => {
                 if holds_something(&other) {
                     self.notes.dropped(
-                        &join(pointer, "color"),
+                        &child(pointer, "color"),
                         "color",
                         "it is not a colour the spec accepts: the text is black, the tool's default",
                     );
@@ -117,7 +117,7 @@ impl<'n> Converter<'n> {
                     layer.insert("align".to_owned(), json!(align));
                 }
                 _ => self.notes.dropped(
-                    &join(pointer, "align"),
+                    &child(pointer, "align"),
                     "align",
                     "the spec aligns text left, right or center only",
                 ),
@@ -135,10 +135,11 @@ impl<'n> Converter<'n> {
                     layer.insert("rotation".to_owned(), json!(round(degrees)));
                 }
                 Some(_) => {}
-                None => {
-                    self.notes
-                        .dropped(&join(pointer, "rotation"), "rotation", "it is not a number")
-                }
+                None => self.notes.dropped(
+                    &child(pointer, "rotation"),
+                    "rotation",
+                    "it is not a number",
+                ),
             }
         }
         let size = match text.remove("size") {
@@ -146,7 +147,7 @@ impl<'n> Converter<'n> {
                 Some(size) => size,
                 None => {
                     self.notes
-                        .dropped(&join(pointer, "size"), "size", "it is not a number");
+                        .dropped(&child(pointer, "size"), "size", "it is not a number");
                     DEFAULT_TEXT_SIZE
                 }
             },
@@ -184,7 +185,7 @@ impl<'n> Converter<'n> {
                     shadow["color"] = json!(color);
                 }
                 Some((member, _)) => self.notes.dropped(
-                    &join(pointer, member),
+                    &child(pointer, member),
                     member,
                     "it is not a colour the spec accepts: the shadow is black",
                 ),
@@ -194,7 +195,7 @@ impl<'n> Converter<'n> {
         } else if let Some((member, color)) = shadow_color {
             if holds_something(&color) {
                 self.notes.dropped(
-                    &join(pointer, member),
+                    &child(pointer, member),
                     member,
                     "a shadow colour without an offset draws nothing",
                 );
@@ -203,7 +204,8 @@ impl<'n> Converter<'n> {
         for (member, value) in text {
             if holds_something(&value) {
                 let reason = text_reason(&member);
-                self.notes.dropped(&join(pointer, &member), &member, reason);
+                self.notes
+                    .dropped(&child(pointer, &member), &member, reason);
             }
         }
         Some(Value::Object(layer))
