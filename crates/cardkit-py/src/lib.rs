@@ -30,7 +30,8 @@ use cardkit_run::listing::{self, Listing};
 use cardkit_run::render::words::plural;
 use cardkit_run::render::{FileEnd, Json, Renderer};
 use cardkit_run::{
-    discover, open, open_reader, Failure, Opened, Run, Setting, Settings, Shown, Unopened, MAX_JOBS,
+    discover, open, open_reader, Failure, Opened, Run, Setting, Settings, Shown, Surface, Unopened,
+    MAX_JOBS,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -54,7 +55,8 @@ fn settings(
         "auto" => None,
         name => Some(name.parse::<Kind>().map_err(|_| {
             PyValueError::new_err(format!(
-                "kind is {name:?}: expected 'auto', 'template', 'card', 'set' or 'migration'"
+                "kind is {name:?}: expected {}",
+                expected(Setting::Kind)
             ))
         })?),
     };
@@ -83,24 +85,11 @@ fn settings(
         names,
         ..defaults
     };
-    settings.check().map_err(|why| {
-        PyValueError::new_err(if settings.strict_version {
-            "strict_version needs as_of: it makes fields newer than that version errors".to_owned()
-        } else {
-            why
-        })
-    })?;
+    // Named as Python names them: `strict_version needs as_of`.
+    settings
+        .check(Surface::Python)
+        .map_err(PyValueError::new_err)?;
     Ok(settings)
-}
-
-/// A setting and its value as a hint names them to Python users: the
-/// keyword argument (`as_of="auto"`), not the command line's flag.
-fn keyword(setting: Setting, value: &str) -> String {
-    let name = match setting {
-        Setting::AsOf => "as_of",
-        Setting::Names => "names",
-    };
-    format!("{name}={value:?}")
 }
 
 /// The threads asked for, checked as the command line checks `--jobs`.
@@ -387,7 +376,7 @@ fn run_with_into(
     jobs: usize,
     interrupt: &Arc<Interrupt>,
 ) -> io::Result<u8> {
-    let mut run = Run::with_settings(renderer, out, settings).wording(keyword);
+    let mut run = Run::with_settings(renderer, out, settings).surface(Surface::Python);
     each_input(source, interrupt, |input| match input {
         Ok(opened) => run.validate_input(opened, jobs),
         Err(unopened) => run.unopened(&unopened),
@@ -932,7 +921,7 @@ fn collect_tables(
     let (mut skipped_documents, mut left_out, mut invalid) = (Vec::new(), 0, 0);
     let mut run = Run::with_settings(&mut renderer, out, settings)
         .showing(Shown::Invalid)
-        .wording(keyword);
+        .surface(Surface::Python);
     let mut check = |name: &str,
                      reader: &mut dyn Read,
                      options: &cardkit::Options,
@@ -1071,9 +1060,15 @@ fn kind_named(name: &str, argument: &str) -> PyResult<Kind> {
 fn names_named(names: &str) -> PyResult<Names> {
     Names::named(names).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "names is {names:?}: expected 'auto', 'spec' or 'upstream'"
+            "names is {names:?}: expected {}",
+            expected(Setting::Names)
         ))
     })
+}
+
+/// The values a keyword argument takes, as its messages list them.
+fn expected(setting: Setting) -> String {
+    setting.def().choices_said('\'').unwrap_or_default()
 }
 
 /// A JSON value as the JSON text Python reads.
