@@ -66,8 +66,7 @@ pub struct ValidateParams {
     name: Option<String>,
 }
 
-/// `kind`'s values, for the OpenAPI document (the library's kinds and
-/// `auto`).
+/// `kind`'s values, for the OpenAPI document.
 #[derive(utoipa::ToSchema)]
 #[schema(rename_all = "lowercase")]
 #[allow(dead_code)]
