@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use cardkit_run::{ExitStatus, DEFAULT_EXCLUDE};
 
-use crate::options::{ColorWhen, Discovery, Origins, Running, Validation};
+use crate::options::{Discovery, Origins, Running, Validation};
 use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
@@ -51,11 +51,7 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
             "warning-limit" => json!(settings.warning_limit),
             "error-limit" => json!(settings.error_limit),
             "jobs" => json!(args.running.jobs()),
-            "color" => json!(match args.running.color {
-                ColorWhen::Auto => "auto",
-                ColorWhen::Always => "always",
-                ColorWhen::Never => "never",
-            }),
+            "color" => json!(args.running.color),
             "ignore" => list(config.and_then(|c| c.ignore.as_ref()).map(|e| &e.value)),
             "extend-allowed" => list(
                 config

@@ -11,7 +11,7 @@ use cardkit_diff::pointer::{Ignore, Pattern};
 use cardkit_diff::{render, DiffOptions};
 use cardkit_run::render::words::were;
 use cardkit_run::render::Text;
-use cardkit_run::{ExitStatus, Run, Shown, UntilClosed, Walk};
+use cardkit_run::{ExitStatus, Run, Shown, Surface, UntilClosed, Walk};
 use clap::ValueEnum;
 
 use crate::options::{ways_out_first, Discovery, Running, Validation};
@@ -94,7 +94,7 @@ enum OnInvalid {
 
 pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
     let settings = args.validation.settings();
-    if let Err(why) = settings.check() {
+    if let Err(why) = settings.check(Surface::CommandLine) {
         crate::usage_error("diff", &why);
     }
     // Refused before anything is read: the message says why and what to do.

@@ -15,7 +15,6 @@ use cardkit_run::explain::explain_named;
 use cardkit_run::ExitStatus;
 // The import's codes are explained with the diagnostics importing their
 // examples gives; every other code as the library explains it.
-use crate::options::WireNames;
 use crate::output::ListingFormat;
 use cardkit_design::import::explain_code;
 use clap::builder::PossibleValuesParser;
@@ -46,8 +45,8 @@ pub struct Args {
     /// names (`keyruneCode`, `/cards/0/identifiers/scryfallId`) as the
     /// fields they are read as; `spec` only the spec's.
     /// Example: --names spec
-    #[arg(long, value_enum, default_value_t = WireNames::Auto, value_name = "NAMES")]
-    names: WireNames,
+    #[arg(long, value_enum, default_value_t = Names::Auto, value_name = "NAMES")]
+    names: Names,
 }
 
 /// Every kind's name, then every code's.
@@ -60,7 +59,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let kind = args.subject.parse::<Kind>().ok();
     let code = args.subject.parse::<Code>().ok();
     match (kind, code, &args.field) {
-        (Some(kind), _, Some(field)) => explain_field(kind, field, args.names.into(), args.format),
+        (Some(kind), _, Some(field)) => explain_field(kind, field, args.names, args.format),
         (_, Some(code), None) => {
             let explained = explain_code(code);
             write(

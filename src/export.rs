@@ -8,7 +8,7 @@ use cardkit_export::layout::layout;
 use cardkit_export::{Exporter, InputError, Mode, OnInvalid, Target, Totals};
 use cardkit_run::render::words::{plural, were};
 use cardkit_run::render::Text;
-use cardkit_run::{ExitStatus, Failure, Run, Shown, UntilClosed, Walk};
+use cardkit_run::{ExitStatus, Failure, Run, Shown, Surface, UntilClosed, Walk};
 
 use crate::options::{check_paths, ways_out_first, Discovery, OnInvalidWords, Running, Validation};
 use crate::output::{note, Shared};
@@ -82,7 +82,7 @@ impl Args {
     /// What the arguments ask that cannot be done, beyond what clap checks.
     pub fn check(&self) -> Result<(), String> {
         check_paths(&self.paths)?;
-        self.validation.settings().check()?;
+        self.validation.settings().check(Surface::CommandLine)?;
         if self.build.as_deref().is_some_and(str::is_empty) {
             return Err("--build: the label is empty".into());
         }
@@ -93,11 +93,7 @@ impl Args {
 pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
     if args.describe {
         let mut out = io::stdout().lock();
-        out.write_all(
-            layout()
-                .describe_named(args.validation.names.into())
-                .as_bytes(),
-        )?;
+        out.write_all(layout().describe_named(args.validation.names).as_bytes())?;
         writeln!(out, "\n{}", stamps())?;
         writeln!(
             out,

@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use cardkit::schema::Names;
 use cardkit::schema::Version;
 use cardkit::Kind;
 use cardkit_run::listing::{Filter, Listing};
@@ -10,7 +11,6 @@ use cardkit_run::listing::{Filter, Listing};
 use cardkit_run::ExitStatus;
 
 use crate::kind;
-use crate::options::WireNames;
 use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
@@ -33,8 +33,8 @@ pub struct Args {
     /// The wire names the fields are listed under: `spec` or `upstream` (the
     /// publishers' names, as `--names upstream` reads documents).
     /// Example: --names upstream
-    #[arg(long, value_enum, default_value_t = WireNames::Spec, value_name = "NAMES")]
-    names: WireNames,
+    #[arg(long, value_enum, default_value_t = Names::Spec, value_name = "NAMES")]
+    names: Names,
 
     /// The output format: `text` (one aligned line per field) or `json` (an
     /// array of objects, one per field). Example: --format json
@@ -46,7 +46,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let filter = Filter {
         since: args.since,
         deprecated: args.deprecated,
-        names: args.names.into(),
+        names: args.names,
     };
     let listing = Listing::new(args.kind, &filter);
     let mut out = io::BufWriter::new(io::stdout().lock());

@@ -31,7 +31,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use cardkit_run::ExitStatus;
+use cardkit_run::{ExitStatus, Surface};
 
 use crate::options::{Origins, Running, Validation};
 
@@ -257,7 +257,7 @@ fn main() -> ExitCode {
         Command::Config(mut args) => {
             let (config, origins) =
                 configured("config", &mut args.validation, &mut args.running, matches);
-            if let Err(why) = args.validation.settings().check() {
+            if let Err(why) = args.validation.settings().check(Surface::CommandLine) {
                 usage_error("config", &why);
             }
             config::run(&args, config.as_ref(), &origins)

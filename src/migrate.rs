@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use cardkit::schema::Names;
 use cardkit_diff::apply::{
     apply_files, read_notices, store, ApplyOptions, OnDelete, Output, Plan, References, Report,
 };
@@ -13,7 +14,6 @@ use cardkit_export::Target;
 use cardkit_run::{discover, jobs, open, ExitStatus};
 use clap::{Subcommand, ValueEnum};
 
-use crate::options::WireNames;
 use crate::output::note;
 
 #[derive(Subcommand)]
@@ -48,8 +48,8 @@ pub struct ApplyArgs {
     /// The wire names the notices use: `spec` (`created_at`,
     /// `old_catalogA_id`) or `upstream`, the catalog's own (`performed_at`,
     /// `old_scryfall_id`). Example: --names upstream
-    #[arg(long, value_enum, default_value_t = WireNames::Spec, value_name = "NAMES")]
-    names: WireNames,
+    #[arg(long, value_enum, default_value_t = Names::Spec, value_name = "NAMES")]
+    names: Names,
 
     /// The CSV column (by its header) that holds catalog ids; with --to,
     /// the table's column. Example: --column catalog_id
@@ -182,7 +182,7 @@ fn apply(args: &ApplyArgs) -> Result<(Report, bool), cardkit_diff::Error> {
                 io::BufReader::new(opened.reader),
                 opened.json_lines,
                 jobs(None),
-                args.names.into(),
+                args.names,
             )?);
         }
     }

@@ -9,77 +9,51 @@ use cardkit::schema::Names;
 use cardkit::schema::Version;
 use cardkit::validate::{self, Filter};
 use cardkit::Kind;
-use cardkit_run::config::{Color, Config, ConfigError};
-use cardkit_run::{check_glob, Settings, Walk, MAX_JOBS};
+use cardkit_run::config::{AsOf, Color, Config, ConfigError};
+use cardkit_run::options::OPTIONS;
+use cardkit_run::{check_glob, Setting, Settings, Surface, Walk, MAX_JOBS};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, ValueEnum};
 
 use crate::kind;
 
 /// What is checked, and how it is reported.
+// Each option's help is its definition's in `cardkit_run::options::OPTIONS`,
+// naming options by their flags.
 #[derive(clap::Args, Debug, Clone)]
 #[command(next_help_heading = "Validation")]
 pub struct Validation {
-    /// The kind of the documents. `auto` tells each document's kind from its
-    /// members (see the book, docs/output.md, for the rules). Example: --kind set
-    #[arg(long, value_name = "KIND", value_parser = kind::or_auto_parser(), default_value = "auto")]
+    #[arg(long, value_name = "KIND", value_parser = kind::or_auto_parser(), default_value = "auto",
+          help = help(Setting::Kind))]
     // `None` for `auto`. The path is spelled out so that clap takes the
     // whole `Option` as the value instead of making the flag optional.
     pub kind: std::option::Option<Kind>,
 
-    /// Treats members the spec does not define as errors instead of warnings.
-    /// Example: --deny-unknown-fields
-    #[arg(long)]
+    #[arg(long, help = help(Setting::DenyUnknownFields))]
     pub deny_unknown_fields: bool,
 
-    /// Validates as consumers of this version of the Set format see the
-    /// documents: fields introduced later are reported (`newer_field`) and
-    /// not required. `auto` (the default) checks each file as of the
-    /// version its `meta.version` declares, wherever the file keeps it
-    /// (the latest when it declares none, or one newer than cardkit knows),
-    /// and its report says which; `latest` checks every file as of the
-    /// latest version. Example: --as-of v5.0.0, --as-of latest
-    #[arg(long, value_name = "auto|latest|vX.Y.Z", value_parser = as_of)]
+    #[arg(long, value_name = "auto|latest|vX.Y.Z", value_parser = as_of, help = help(Setting::AsOf))]
     pub as_of: Option<AsOf>,
 
-    /// The wire names the documents use: `auto` (the default) reads each
-    /// document under the names it uses, told from its members and said in
-    /// its file's report; `spec`, the spec's neutral names (`iconCode`,
-    /// `catalogAId`), or `upstream`, the publishers' own (`keyruneCode`,
-    /// `scryfallId`, a migration's `performed_at`), read as the spec's
-    /// fields and reported under the file's names. What cardkit writes
-    /// (notices, field lists, schemas) follows what it read.
-    /// Example: --names spec
-    #[arg(long, value_enum, default_value_t = WireNames::Auto, value_name = "NAMES")]
-    pub names: WireNames,
+    #[arg(long, value_enum, default_value_t = Names::Auto, value_name = "NAMES",
+          help = help(Setting::Names))]
+    pub names: Names,
 
-    /// Checks against the spec itself: its names and the latest version
-    /// (`--names spec --as-of latest`), whatever a file uses or declares.
-    /// Example: --strict
-    #[arg(long, conflicts_with_all = ["as_of", "names"])]
+    #[arg(long, conflicts_with_all = ["as_of", "names"], help = help(Setting::Strict))]
     pub strict: bool,
 
-    /// With --as-of, makes fields newer than that version errors instead of
-    /// warnings. Example: --as-of v4.6.0 --strict-version
     // Checked with the configuration's as-of too, not by clap.
-    #[arg(long)]
+    #[arg(long, help = help(Setting::StrictVersion))]
     pub strict_version: bool,
 
-    /// Extra warnings to report: `deprecated` reports deprecated fields that
-    /// are present (`deprecated_field`). Example: --warn deprecated
-    #[arg(long, value_enum, value_name = "WHAT")]
+    #[arg(long, value_enum, value_name = "WHAT", help = help(Setting::Warn))]
     pub warn: Vec<Warn>,
 
-    /// How many warnings of each kind (same code and field) are shown before
-    /// the rest are only counted; 0 shows all. Example: --warning-limit 10
-    #[arg(long, default_value_t = WarningFilter::DEFAULT_LIMIT, value_name = "N")]
+    #[arg(long, default_value_t = WarningFilter::DEFAULT_LIMIT, value_name = "N",
+          help = help(Setting::WarningLimit))]
     pub warning_limit: usize,
 
-    /// How many errors of each kind (same code and field) are shown before
-    /// the rest are only counted in a closing note; 0 shows all. Default: 10
-    /// in the text report; every error in the machine formats unless given.
-    /// The exit status never changes with it. Example: --error-limit 0
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help = help(Setting::ErrorLimit))]
     pub error_limit: Option<usize>,
 
     #[command(flatten)]
@@ -154,49 +128,49 @@ pub fn configure(
     matches: &ArgMatches,
 ) -> Result<(Option<Config>, Origins), ConfigError> {
     let config = validation.file.read()?;
-    let origins: Origins = FLAGS
+    let origins: Origins = OPTIONS
         .iter()
-        .map(|&(key, id, flag)| {
-            let from = if !id.is_empty() && given(matches, id) {
-                flag.to_owned()
-            } else {
-                config
+        .map(|def| {
+            let from = match def.flag {
+                Some(flag) if given(matches, &clap_id(flag)) => flag.to_owned(),
+                _ => config
                     .as_ref()
-                    .and_then(|c| c.source(key))
-                    .unwrap_or_else(|| "default".to_owned())
+                    .and_then(|c| c.source(def.key))
+                    .unwrap_or_else(|| "default".to_owned()),
             };
-            (key, from)
+            (def.key, from)
         })
         .collect();
     let Some(file) = &config else {
         return Ok((config, origins));
     };
-    let origin = |key: &str| {
+    // Whether the file gives the option, and no flag overrides it.
+    let origin = |setting: Setting| {
         origins
             .iter()
-            .any(|(k, from)| *k == key && from != "default" && !from.starts_with("--"))
+            .any(|(k, from)| *k == setting.key() && from != "default" && !from.starts_with("--"))
     };
-    if origin("kind") {
+    if origin(Setting::Kind) {
         validation.kind = file.kind.as_ref().and_then(|e| e.value);
     }
-    if origin("as-of") {
-        validation.as_of = file.as_of.as_ref().map(|e| AsOf::from(e.value));
+    if origin(Setting::AsOf) {
+        validation.as_of = file.as_of.as_ref().map(|e| e.value);
     }
-    if origin("strict") {
+    if origin(Setting::Strict) {
         validation.strict = file.strict.as_ref().is_some_and(|e| e.value);
     }
-    if origin("names") {
+    if origin(Setting::Names) {
         if let Some(names) = &file.names {
-            validation.names = WireNames::from(names.value);
+            validation.names = names.value;
         }
     }
-    if origin("strict-version") {
+    if origin(Setting::StrictVersion) {
         validation.strict_version = file.strict_version.as_ref().is_some_and(|e| e.value);
     }
-    if origin("deny-unknown-fields") {
+    if origin(Setting::DenyUnknownFields) {
         validation.deny_unknown_fields = file.deny_unknown_fields.as_ref().is_some_and(|e| e.value);
     }
-    if origin("warn") {
+    if origin(Setting::Warn) {
         let deprecated = file.warn_deprecated.as_ref().is_some_and(|e| e.value);
         validation.warn = if deprecated {
             vec![Warn::Deprecated]
@@ -204,82 +178,46 @@ pub fn configure(
             Vec::new()
         };
     }
-    if origin("warning-limit") {
+    if origin(Setting::WarningLimit) {
         if let Some(limit) = &file.warning_limit {
             validation.warning_limit = limit.value;
         }
     }
-    if origin("error-limit") {
+    if origin(Setting::ErrorLimit) {
         if let Some(limit) = &file.error_limit {
             validation.error_limit = Some(limit.value);
         }
     }
-    if origin("jobs") {
+    if origin(Setting::Jobs) {
         // Checked to be 1 to MAX_JOBS as the file was read.
         running.jobs = file.jobs.as_ref().and_then(|e| u16::try_from(e.value).ok());
     }
-    if origin("color") {
+    if origin(Setting::Color) {
         if let Some(color) = &file.color {
-            running.color = match color.value {
-                Color::Auto => ColorWhen::Auto,
-                Color::Always => ColorWhen::Always,
-                Color::Never => ColorWhen::Never,
-            };
+            running.color = color.value;
         }
     }
     validation.filter = file.filter;
     Ok((config, origins))
 }
 
-/// The configuration's keys, with the id and the flag of each.
-const FLAGS: [(&str, &str, &str); 15] = [
-    ("kind", "kind", "--kind"),
-    ("as-of", "as_of", "--as-of"),
-    ("names", "names", "--names"),
-    ("strict", "strict", "--strict"),
-    ("strict-version", "strict_version", "--strict-version"),
-    (
-        "deny-unknown-fields",
-        "deny_unknown_fields",
-        "--deny-unknown-fields",
-    ),
-    ("warn", "warn", "--warn"),
-    ("warning-limit", "warning_limit", "--warning-limit"),
-    ("error-limit", "error_limit", "--error-limit"),
-    ("jobs", "jobs", "--jobs"),
-    ("color", "color", "--color"),
-    ("ignore", "", ""),
-    ("extend-allowed", "", ""),
-    ("exclude", "", ""),
-    // `--exclude` adds to the file's `extend-exclude`.
-    ("extend-exclude", "exclude", "--exclude"),
-];
-
-/// What `--as-of` takes: `auto`, `latest`, or a version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AsOf {
-    /// Each file as of the version it declares.
-    Auto,
-    /// This version; `None` for the latest.
-    Version(Option<Version>),
+/// The id clap gives the argument of `flag`: its field's name.
+fn clap_id(flag: &str) -> String {
+    flag.trim_start_matches('-').replace('-', "_")
 }
 
-impl From<cardkit_run::config::AsOf> for AsOf {
-    fn from(as_of: cardkit_run::config::AsOf) -> Self {
-        match as_of {
-            cardkit_run::config::AsOf::Auto => AsOf::Auto,
-            cardkit_run::config::AsOf::Latest => AsOf::Version(None),
-            cardkit_run::config::AsOf::Version(version) => AsOf::Version(Some(version)),
-        }
-    }
+/// An option's help on the command line: its definition's, naming options
+/// by their flags.
+fn help(setting: Setting) -> String {
+    setting.def().help_for(Surface::CommandLine)
 }
 
 /// Reads `--as-of`: `auto`, `latest`, or a version as the library reads it.
 fn as_of(text: &str) -> Result<AsOf, String> {
     match text {
         "auto" => Ok(AsOf::Auto),
-        "latest" => Ok(AsOf::Version(None)),
-        _ => validate::as_of_version(text).map(|version| AsOf::Version(Some(version))),
+        "latest" => Ok(AsOf::Latest),
+        _ => validate::as_of_version(text).map(AsOf::Version),
     }
 }
 
@@ -288,40 +226,9 @@ fn as_of(text: &str) -> Result<AsOf, String> {
 /// leaving the flag out gives.
 pub fn as_of_version(text: &str) -> Result<Version, String> {
     match as_of(text)? {
-        AsOf::Version(Some(version)) => Ok(version),
-        AsOf::Version(None) => Err("the latest version is the default: leave --as-of out".into()),
+        AsOf::Version(version) => Ok(version),
+        AsOf::Latest => Err("the latest version is the default: leave --as-of out".into()),
         AsOf::Auto => Err("`auto` reads the version of each file; give one: vX.Y.Z".into()),
-    }
-}
-
-/// What `--names` takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum WireNames {
-    /// Each document's own, told from its members.
-    Auto,
-    /// The spec's neutral names.
-    Spec,
-    /// The publishers' names.
-    Upstream,
-}
-
-impl From<Names> for WireNames {
-    fn from(names: Names) -> Self {
-        match names {
-            Names::Auto => WireNames::Auto,
-            Names::Spec => WireNames::Spec,
-            Names::Upstream => WireNames::Upstream,
-        }
-    }
-}
-
-impl From<WireNames> for Names {
-    fn from(names: WireNames) -> Self {
-        match names {
-            WireNames::Auto => Names::Auto,
-            WireNames::Spec => Names::Spec,
-            WireNames::Upstream => Names::Upstream,
-        }
     }
 }
 
@@ -338,7 +245,7 @@ impl Validation {
         let settings = Settings {
             kind: self.kind,
             as_of: match self.as_of {
-                Some(AsOf::Version(version)) => version,
+                Some(AsOf::Version(version)) => Some(version),
                 _ => None,
             },
             as_of_auto: matches!(self.as_of, None | Some(AsOf::Auto)),
@@ -348,7 +255,7 @@ impl Validation {
             warning_limit: self.warning_limit,
             error_limit: self.error_limit,
             filter: self.filter,
-            names: self.names.into(),
+            names: self.names,
         };
         if self.strict {
             settings.strict()
@@ -394,14 +301,12 @@ impl Discovery {
 }
 
 /// How the run goes: threads, progress.
+// `--jobs`' and `--color`'s help are their definitions' (`OPTIONS`).
 #[derive(clap::Args, Debug, Clone)]
 #[command(next_help_heading = "Running")]
 pub struct Running {
-    /// How many threads validate documents, from 1 to 256 (default: one per
-    /// core, at most 256); with more than one, the reading thread finds where
-    /// documents end and hands them out. The output is the same whatever the
-    /// number. Example: --jobs 1
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_JOBS as i64))]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_JOBS as i64),
+          help = help(Setting::Jobs))]
     pub jobs: Option<u16>,
 
     /// Shows no progress bar. Without it, a bar is shown on standard error
@@ -410,23 +315,9 @@ pub struct Running {
     #[arg(long, short = 'q')]
     pub quiet: bool,
 
-    /// When to colour the text report: `auto` on a terminal that shows
-    /// colour (unless NO_COLOR is set; CLICOLOR_FORCE forces it), `always`
-    /// or `never`. Files, pipes and the machine formats are never coloured
-    /// under `auto`. Example: --color never
-    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
-    pub color: ColorWhen,
-}
-
-/// When to colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorWhen {
-    /// On a terminal that shows colour, as NO_COLOR and CLICOLOR_FORCE say.
-    Auto,
-    /// Always.
-    Always,
-    /// Never.
-    Never,
+    #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN",
+          help = help(Setting::Color))]
+    pub color: Color,
 }
 
 impl Running {
@@ -438,9 +329,9 @@ impl Running {
     /// Whether the text report written to `stream` is coloured.
     pub fn colored(&self, stream: &impl anstream::stream::RawStream) -> bool {
         match self.color {
-            ColorWhen::Always => true,
-            ColorWhen::Never => false,
-            ColorWhen::Auto => anstream::AutoStream::choice(stream) != anstream::ColorChoice::Never,
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => anstream::AutoStream::choice(stream) != anstream::ColorChoice::Never,
         }
     }
 }

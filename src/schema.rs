@@ -4,13 +4,14 @@ use std::io::{self, Write};
 
 use cardkit::model::Layout;
 use cardkit::schema::json_schema::{json_schema_with, SchemaOptions};
+use cardkit::schema::Names;
 use cardkit::schema::Version;
 use cardkit::Kind;
 
 use cardkit_run::ExitStatus;
 
 use crate::kind;
-use crate::options::{self, WireNames};
+use crate::options;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -21,8 +22,8 @@ pub struct Args {
     /// The wire names the schema's properties have: `spec` or `upstream`
     /// (the publishers' names, as `--names upstream` reads documents).
     /// Example: --names upstream
-    #[arg(long, value_enum, default_value_t = WireNames::Spec, value_name = "NAMES")]
-    names: WireNames,
+    #[arg(long, value_enum, default_value_t = Names::Spec, value_name = "NAMES")]
+    names: Names,
 
     /// The schema of a file that holds the documents in a container, as
     /// validate reads them: `wrapped` ({"meta": …, "data": <document>}),
@@ -71,7 +72,7 @@ impl From<Container> for Layout {
 
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let options = SchemaOptions {
-        names: args.names.into(),
+        names: args.names,
         container: args.container.map_or(Layout::Bare, Layout::from),
         as_of: args.as_of,
         annotations: args.annotations,

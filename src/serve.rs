@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use cardkit_run::{ExitStatus, Settings, MAX_JOBS};
+use cardkit_run::{ExitStatus, Settings, Surface, MAX_JOBS};
 use cardkit_serve::Config;
 
 use crate::options::ConfigFile;
@@ -103,7 +103,8 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     };
     if let Some(file) = &file {
         config.defaults = file.settings(Settings::default());
-        if let Err(why) = config.defaults.check() {
+        // Named as the file names them: the flags are not given here.
+        if let Err(why) = config.defaults.check(Surface::Config) {
             let _ = writeln!(
                 io::stderr(),
                 "cardkit serve: error: {}: {why}",

@@ -3,7 +3,7 @@
 use std::io;
 
 use cardkit_run::render::{words, Renderer, Statistics};
-use cardkit_run::{ExitStatus, Run, UntilClosed, Walk};
+use cardkit_run::{ExitStatus, Run, Surface, UntilClosed, Walk};
 
 use crate::options::{check_paths, Discovery, Running, Validation};
 use crate::output::{note, ReportFormat};
@@ -76,7 +76,7 @@ impl Args {
                 "--max-results caps only --format sarif and --format github, not {format}"
             ));
         }
-        self.validation.settings().check()
+        self.validation.settings().check(Surface::CommandLine)
     }
 
     /// The cap of the format's results: the flag's (0: none), else the

@@ -6,12 +6,12 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use cardkit_run::render::{Json, Renderer};
-use cardkit_run::{discover, open, open_reader, Opened, Run, Settings, Unopened};
+use cardkit_run::{discover, open, open_reader, Opened, Run, Settings, Surface, Unopened};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::interrupt::{detached, Interrupt, Interruptible};
-use crate::settings::{jobs, keyword, settings};
+use crate::settings::{jobs, settings};
 use crate::source::{Source, Utf8};
 
 /// Validates `source` as `cardkit validate --format json` does, with the
@@ -100,7 +100,7 @@ fn run_with_into(
     jobs: usize,
     interrupt: &Arc<Interrupt>,
 ) -> io::Result<u8> {
-    let mut run = Run::with_settings(renderer, out, settings).wording(keyword);
+    let mut run = Run::with_settings(renderer, out, settings).surface(Surface::Python);
     each_input(source, interrupt, |input| match input {
         Ok(opened) => run.validate_input(opened, jobs),
         Err(unopened) => run.unopened(&unopened),

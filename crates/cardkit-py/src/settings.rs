@@ -4,7 +4,7 @@
 use cardkit::schema::Names;
 use cardkit::validate;
 use cardkit::Kind;
-use cardkit_run::{Setting, Settings, MAX_JOBS};
+use cardkit_run::{Setting, Settings, Surface, MAX_JOBS};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -25,7 +25,8 @@ pub(crate) fn settings(
         "auto" => None,
         name => Some(name.parse::<Kind>().map_err(|_| {
             PyValueError::new_err(format!(
-                "kind is {name:?}: expected 'auto', 'template', 'card', 'set' or 'migration'"
+                "kind is {name:?}: expected {}",
+                expected(Setting::Kind)
             ))
         })?),
     };
@@ -54,24 +55,11 @@ pub(crate) fn settings(
         names,
         ..defaults
     };
-    settings.check().map_err(|why| {
-        PyValueError::new_err(if settings.strict_version {
-            "strict_version needs as_of: it makes fields newer than that version errors".to_owned()
-        } else {
-            why
-        })
-    })?;
+    // Named as Python names them: `strict_version needs as_of`.
+    settings
+        .check(Surface::Python)
+        .map_err(PyValueError::new_err)?;
     Ok(settings)
-}
-
-/// A setting and its value as a hint names them to Python users: the
-/// keyword argument (`as_of="auto"`), not the command line's flag.
-pub(crate) fn keyword(setting: Setting, value: &str) -> String {
-    let name = match setting {
-        Setting::AsOf => "as_of",
-        Setting::Names => "names",
-    };
-    format!("{name}={value:?}")
 }
 
 /// The threads asked for, checked as the command line checks `--jobs`.
@@ -98,9 +86,15 @@ pub(crate) fn kind_named(name: &str, argument: &str) -> PyResult<Kind> {
 pub(crate) fn names_named(names: &str) -> PyResult<Names> {
     Names::named(names).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "names is {names:?}: expected 'auto', 'spec' or 'upstream'"
+            "names is {names:?}: expected {}",
+            expected(Setting::Names)
         ))
     })
+}
+
+/// The values a keyword argument takes, as its messages list them.
+fn expected(setting: Setting) -> String {
+    setting.def().choices_said('\'').unwrap_or_default()
 }
 
 #[cfg(test)]

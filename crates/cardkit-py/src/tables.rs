@@ -15,13 +15,13 @@ use cardkit_export::arrow::{ArrowTable, Tables};
 use cardkit_export::{Exporter, InputError, OnInvalid};
 use cardkit_run::render::words::plural;
 use cardkit_run::render::{FileEnd, Json, Renderer};
-use cardkit_run::{Failure, Run, Settings, Shown};
+use cardkit_run::{Failure, Run, Settings, Shown, Surface};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::interrupt::{detached, Interrupt};
 use crate::runs::each_input;
-use crate::settings::{jobs, keyword, settings};
+use crate::settings::{jobs, settings};
 use crate::source::Source;
 
 /// How many of an export's notes (documents left out or kept with NULLs,
@@ -285,7 +285,7 @@ fn collect_tables(
     let (mut skipped_documents, mut left_out, mut invalid) = (Vec::new(), 0, 0);
     let mut run = Run::with_settings(&mut renderer, out, settings)
         .showing(Shown::Invalid)
-        .wording(keyword);
+        .surface(Surface::Python);
     let mut check = |name: &str,
                      reader: &mut dyn Read,
                      options: &cardkit::Options,

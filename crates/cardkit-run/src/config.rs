@@ -29,6 +29,7 @@ use serde::Serialize;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
+use crate::options::{Setting, OPTIONS};
 use crate::{check_glob, Exclude, Settings, Walk, DEFAULT_EXCLUDE, MAX_JOBS};
 use cardkit::model::Kind;
 use cardkit::schema::words::nearest_name;
@@ -43,24 +44,16 @@ pub const FILE_NAME: &str = "cardkit.toml";
 pub const PYPROJECT: &str = "pyproject.toml";
 
 /// Every key of the configuration, in the order `cardkit config` lists
-/// them (the command line's flags without their `--`).
-pub const KEYS: [&str; 15] = [
-    "kind",
-    "as-of",
-    "names",
-    "strict",
-    "strict-version",
-    "deny-unknown-fields",
-    "warn",
-    "warning-limit",
-    "error-limit",
-    "jobs",
-    "color",
-    "ignore",
-    "extend-allowed",
-    "exclude",
-    "extend-exclude",
-];
+/// them: the keys of [`OPTIONS`](crate::options::OPTIONS).
+pub const KEYS: [&str; 15] = {
+    let mut keys = [""; 15];
+    let mut at = 0;
+    while at < keys.len() {
+        keys[at] = OPTIONS[at].key;
+        at += 1;
+    }
+    keys
+};
 
 /// A value of the file and the line it is on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,9 +83,15 @@ pub enum AsOf {
 
 /// When to colour the text report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Color {
-    /// On a terminal that shows colour.
+    /// On a terminal that shows colour (as `NO_COLOR` and `CLICOLOR_FORCE`
+    /// say, on the command line).
+    #[cfg_attr(
+        feature = "clap",
+        value(help = "On a terminal that shows colour, as NO_COLOR and CLICOLOR_FORCE say")
+    )]
     Auto,
     /// Always.
     Always,
@@ -380,23 +379,22 @@ impl Config {
     /// file does not give it.
     #[must_use]
     pub fn source(&self, key: &str) -> Option<String> {
-        let line = match key {
-            "kind" => self.kind.as_ref().map(|e| e.line),
-            "as-of" => self.as_of.as_ref().map(|e| e.line),
-            "strict" => self.strict.as_ref().map(|e| e.line),
-            "names" => self.names.as_ref().map(|e| e.line),
-            "strict-version" => self.strict_version.as_ref().map(|e| e.line),
-            "deny-unknown-fields" => self.deny_unknown_fields.as_ref().map(|e| e.line),
-            "warn" => self.warn_deprecated.as_ref().map(|e| e.line),
-            "warning-limit" => self.warning_limit.as_ref().map(|e| e.line),
-            "error-limit" => self.error_limit.as_ref().map(|e| e.line),
-            "jobs" => self.jobs.as_ref().map(|e| e.line),
-            "color" => self.color.as_ref().map(|e| e.line),
-            "ignore" => self.ignore.as_ref().map(|e| e.line),
-            "extend-allowed" => self.extend_allowed.as_ref().map(|e| e.line),
-            "exclude" => self.exclude.as_ref().map(|e| e.line),
-            "extend-exclude" => self.extend_exclude.as_ref().map(|e| e.line),
-            _ => None,
+        let line = match Setting::of_key(key)? {
+            Setting::Kind => self.kind.as_ref().map(|e| e.line),
+            Setting::AsOf => self.as_of.as_ref().map(|e| e.line),
+            Setting::Strict => self.strict.as_ref().map(|e| e.line),
+            Setting::Names => self.names.as_ref().map(|e| e.line),
+            Setting::StrictVersion => self.strict_version.as_ref().map(|e| e.line),
+            Setting::DenyUnknownFields => self.deny_unknown_fields.as_ref().map(|e| e.line),
+            Setting::Warn => self.warn_deprecated.as_ref().map(|e| e.line),
+            Setting::WarningLimit => self.warning_limit.as_ref().map(|e| e.line),
+            Setting::ErrorLimit => self.error_limit.as_ref().map(|e| e.line),
+            Setting::Jobs => self.jobs.as_ref().map(|e| e.line),
+            Setting::Color => self.color.as_ref().map(|e| e.line),
+            Setting::Ignore => self.ignore.as_ref().map(|e| e.line),
+            Setting::ExtendAllowed => self.extend_allowed.as_ref().map(|e| e.line),
+            Setting::Exclude => self.exclude.as_ref().map(|e| e.line),
+            Setting::ExtendExclude => self.extend_exclude.as_ref().map(|e| e.line),
         }?;
         Some(format!("{}:{line}", self.path.display()))
     }
@@ -418,16 +416,17 @@ impl Config {
             )
         };
         let bad = |why: String| lines.error(value.span(), Some(name), why);
-        match name {
-            "kind" => {
-                let text = value.get_ref().as_str().ok_or_else(|| wrong(KIND_WORDS))?;
+        match Setting::of_key(name) {
+            Some(Setting::Kind) => {
+                let words = one_of(Setting::Kind);
+                let text = value.get_ref().as_str().ok_or_else(|| wrong(&words))?;
                 let kind = match text {
                     "auto" => None,
-                    _ => Some(text.parse::<Kind>().map_err(|_| wrong(KIND_WORDS))?),
+                    _ => Some(text.parse::<Kind>().map_err(|_| wrong(&words))?),
                 };
                 self.kind = Some(Entry::on(line, kind));
             }
-            "as-of" => {
+            Some(Setting::AsOf) => {
                 let text = value.get_ref().as_str().ok_or_else(|| {
                     wrong("\"auto\", \"latest\" or a version string such as \"v5.2.0\"")
                 })?;
@@ -438,16 +437,16 @@ impl Config {
                 };
                 self.as_of = Some(Entry::on(line, as_of));
             }
-            "names" => {
-                let words = "one of \"auto\", \"spec\", \"upstream\"";
+            Some(Setting::Names) => {
+                let words = one_of(Setting::Names);
                 let names = value
                     .get_ref()
                     .as_str()
                     .and_then(Names::named)
-                    .ok_or_else(|| wrong(words))?;
+                    .ok_or_else(|| wrong(&words))?;
                 self.names = Some(Entry::on(line, names));
             }
-            "strict" | "strict-version" | "deny-unknown-fields" => {
+            Some(Setting::Strict | Setting::StrictVersion | Setting::DenyUnknownFields) => {
                 let flag = value
                     .get_ref()
                     .as_bool()
@@ -459,7 +458,7 @@ impl Config {
                 };
                 *slot = Some(Entry::on(line, flag));
             }
-            "warn" => {
+            Some(Setting::Warn) => {
                 let what = strings(value).ok_or_else(|| wrong(WARN_WORDS))?;
                 for (text, span) in &what {
                     if text != "deprecated" {
@@ -474,19 +473,19 @@ impl Config {
                 }
                 self.warn_deprecated = Some(Entry::on(line, !what.is_empty()));
             }
-            "warning-limit" => {
+            Some(Setting::WarningLimit) => {
                 let limit = integer(value.get_ref())
                     .and_then(|n| usize::try_from(n).ok())
                     .ok_or_else(|| wrong("an integer, 0 or more (0 shows all)"))?;
                 self.warning_limit = Some(Entry::on(line, limit));
             }
-            "error-limit" => {
+            Some(Setting::ErrorLimit) => {
                 let limit = integer(value.get_ref())
                     .and_then(|n| usize::try_from(n).ok())
                     .ok_or_else(|| wrong("an integer, 0 or more (0 shows all)"))?;
                 self.error_limit = Some(Entry::on(line, limit));
             }
-            "jobs" => {
+            Some(Setting::Jobs) => {
                 let words = format!("an integer from 1 to {MAX_JOBS}");
                 let jobs = integer(value.get_ref())
                     .and_then(|n| usize::try_from(n).ok())
@@ -494,17 +493,17 @@ impl Config {
                     .ok_or_else(|| wrong(&words))?;
                 self.jobs = Some(Entry::on(line, jobs));
             }
-            "color" => {
-                let words = "one of \"auto\", \"always\", \"never\"";
+            Some(Setting::Color) => {
+                let words = one_of(Setting::Color);
                 let color = match value.get_ref().as_str() {
                     Some("auto") => Color::Auto,
                     Some("always") => Color::Always,
                     Some("never") => Color::Never,
-                    _ => return Err(wrong(words)),
+                    _ => return Err(wrong(&words)),
                 };
                 self.color = Some(Entry::on(line, color));
             }
-            "ignore" | "extend-allowed" => {
+            Some(Setting::Ignore | Setting::ExtendAllowed) => {
                 let expected = if name == "ignore" {
                     "an array of strings (codes, Model.field names, JSON Pointer globs)"
                 } else {
@@ -527,7 +526,7 @@ impl Config {
                     self.extend_allowed = Some(items);
                 }
             }
-            "exclude" | "extend-exclude" => {
+            Some(Setting::Exclude | Setting::ExtendExclude) => {
                 let items = strings(value)
                     .ok_or_else(|| wrong("an array of globs (.gitignore patterns)"))?;
                 for (text, span) in &items {
@@ -540,7 +539,7 @@ impl Config {
                     self.extend_exclude = Some(items);
                 }
             }
-            _ => {
+            None => {
                 let near = KEYS
                     .iter()
                     .find(|known| known.replace('-', "_") == name.replace('-', "_"))
@@ -575,7 +574,11 @@ impl Config {
     }
 }
 
-const KIND_WORDS: &str = "one of \"auto\", \"template\", \"card\", \"set\", \"migration\"";
+/// The values a choice takes, as an error expects them.
+fn one_of(setting: Setting) -> String {
+    setting.def().one_of().unwrap_or_default()
+}
+
 const WARN_WORDS: &str = "an array of extra warnings, such as [\"deprecated\"]";
 
 fn value_or<T: Copy>(entry: Option<&Entry<T>>, base: T) -> T {

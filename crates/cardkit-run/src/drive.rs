@@ -16,7 +16,8 @@ use super::decode::Stored;
 use super::discover::Discovered;
 use super::exit::ExitStatus;
 use super::open::{open, Opened, Unopened};
-use super::settings::{as_flag, Setting, Settings, Wording};
+use super::options::{Setting, Surface};
+use super::settings::Settings;
 use super::skip::{judge, Judged};
 use crate::render::{FileEnd, Renderer};
 use cardkit::diagnostic::{Detail, Severity};
@@ -89,8 +90,8 @@ pub struct Run<'r> {
     /// An input's errors of fields later than the version it declares get a
     /// hint naming `--as-of auto`.
     hints_version: bool,
-    /// How the way out names the setting it suggests.
-    wording: Wording,
+    /// Where the way out names the setting it suggests.
+    surface: Surface,
 }
 
 impl<'r> Run<'r> {
@@ -109,7 +110,7 @@ impl<'r> Run<'r> {
             aborted: None,
             as_declared: false,
             hints_version: false,
-            wording: as_flag,
+            surface: Surface::CommandLine,
         }
     }
 
@@ -135,11 +136,11 @@ impl<'r> Run<'r> {
         self
     }
 
-    /// Words the settings that a way out suggests as `wording` does (the
-    /// command line's flags by default).
+    /// Words the settings that a way out suggests as `surface` names them
+    /// (the command line's flags by default).
     #[must_use]
-    pub fn wording(mut self, wording: Wording) -> Self {
-        self.wording = wording;
+    pub fn surface(mut self, surface: Surface) -> Self {
+        self.surface = surface;
         self
     }
 
@@ -322,7 +323,7 @@ impl<'r> Run<'r> {
             Declared::Absent { .. } => None,
         };
         let mut way_out = WayOutCounts {
-            wording: self.wording,
+            surface: self.surface,
             declared_before,
             upstream: UpstreamNamed::default(),
             spec_names: options.names == Names::Spec,
@@ -558,7 +559,7 @@ impl UpstreamNamed {
 /// declares itself: members that are the publishers' names read under the
 /// spec's, errors of fields newer than the version it declares.
 struct WayOutCounts {
-    wording: Wording,
+    surface: Surface,
     /// The version the file declares, when it is checked as of a later one.
     declared_before: Option<Version>,
     upstream: UpstreamNamed,
@@ -605,7 +606,7 @@ impl WayOutCounts {
         if self.upstream.members > 0 {
             return Some(Setting::Names.way_out(
                 "auto",
-                self.wording,
+                self.surface,
                 format!(
                     "{} of its members are the publishers' names of the spec's fields ({}{}), read under the spec's names as unknown",
                     self.upstream.members,
@@ -622,7 +623,7 @@ impl WayOutCounts {
         (self.later > 0).then(|| {
             Setting::AsOf.way_out(
                 "auto",
-                self.wording,
+                self.surface,
                 format!(
                     "it declares version {version}; {} of its errors are of fields introduced after it",
                     self.later

@@ -27,6 +27,7 @@ pub mod codes;
 pub mod config;
 pub mod explain;
 pub mod listing;
+pub mod options;
 pub mod render;
 
 mod archive;
@@ -57,7 +58,8 @@ pub use discover::{
 pub use drive::{Check, Failure, Progress, Run, Shown};
 pub use exit::ExitStatus;
 pub use open::{json_lines_by_name, open, open_reader, open_stream, Opened, Unopened};
-pub use settings::{as_flag, Setting, Settings, Wording};
+pub use options::{Setting, Surface};
+pub use settings::Settings;
 pub use until_closed::UntilClosed;
 
 /// The most threads `jobs` may ask for: more than any machine this runs on

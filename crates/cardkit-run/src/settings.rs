@@ -5,10 +5,11 @@
 
 use cardkit::model::Kind;
 use cardkit::report::WarningFilter;
-use cardkit::report::WayOut;
 use cardkit::schema::Names;
 use cardkit::schema::Version;
 use cardkit::validate::{Filter, Options};
+
+use crate::options::{Setting, Surface};
 
 /// The validation settings every command that validates takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,13 +76,16 @@ impl Settings {
     /// What the settings ask that cannot be done together.
     ///
     /// # Errors
-    /// Why, naming the settings by the command line's flags.
-    pub fn check(&self) -> Result<(), String> {
+    /// Why, naming the settings as `surface` names them (`--strict-version
+    /// needs --as-of` on the command line, `strict_version needs as_of` in
+    /// Python).
+    pub fn check(&self, surface: Surface) -> Result<(), String> {
         if self.strict_version && self.as_of.is_none() && !self.as_of_auto {
-            return Err(
-                "--strict-version needs --as-of: it makes fields newer than that version errors"
-                    .into(),
-            );
+            return Err(format!(
+                "{} needs {}: it makes fields newer than that version errors",
+                Setting::StrictVersion.named(surface),
+                Setting::AsOf.named(surface),
+            ));
         }
         Ok(())
     }
@@ -123,53 +127,6 @@ impl Settings {
             .unwrap_or(WarningFilter::DEFAULT_ERROR_LIMIT);
         WarningFilter::new(all_if_zero(self.warning_limit)).with_error_limit(all_if_zero(errors))
     }
-}
-
-/// A setting that a report's hint suggests (`as_of` under `--as-of auto`),
-/// for each front end to name as its users name it: the library words the
-/// hint, the door words the setting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Setting {
-    /// The version checked as of ([`Settings::as_of`], `--as-of`).
-    AsOf,
-    /// The wire names ([`Settings::names`], `--names`).
-    Names,
-}
-
-impl Setting {
-    /// The way out: this setting at `value`, worded by `wording`, and why.
-    #[must_use]
-    pub fn way_out(self, value: &'static str, wording: Wording, why: String) -> WayOut {
-        WayOut::new(self.key(), value, wording(self, value), why)
-    }
-
-    /// Its key in a configuration file (`as-of`), as reports name it.
-    #[must_use]
-    pub fn key(self) -> &'static str {
-        match self {
-            Setting::AsOf => "as-of",
-            Setting::Names => "names",
-        }
-    }
-
-    /// The command line's flag for it.
-    #[must_use]
-    pub fn flag(self) -> &'static str {
-        match self {
-            Setting::AsOf => "--as-of",
-            Setting::Names => "--names",
-        }
-    }
-}
-
-/// How a front end words a setting given a value in a hint (`--as-of auto`
-/// on the command line, `as_of="auto"` in Python).
-pub type Wording = fn(Setting, &str) -> String;
-
-/// The command line's wording: the flag, then the value.
-#[must_use]
-pub fn as_flag(setting: Setting, value: &str) -> String {
-    format!("{} {value}", setting.flag())
 }
 
 /// A limit as the options give it: `0` for no limit.

@@ -5,16 +5,6 @@ use cardkit::schema::Names;
 
 use crate::problem::Problem;
 
-/// `names`' values, for the OpenAPI document.
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum NamesChoice {
-    Auto,
-    Spec,
-    Upstream,
-}
-
 /// The names a `names` parameter asks for; `None` when it is not given.
 pub fn asked(names: Option<&str>) -> Result<Option<Names>, Problem> {
     names

@@ -11,6 +11,9 @@ use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Schema, Schem
 use utoipa::openapi::{OpenApi as Document, RefOr, Required};
 use utoipa::{OpenApi, PartialSchema, ToSchema};
 
+use cardkit_run::options::{as_of_pattern, version_pattern, Values, OPTIONS};
+use cardkit_run::Surface;
+
 use crate::problem::Problem;
 
 #[derive(OpenApi)]
@@ -309,10 +312,52 @@ fn add_examples(document: &mut Document) {
     }
 }
 
+/// The query parameters that are options of a validation described by their
+/// definitions ([`OPTIONS`]), as a query names options; `as_of`'s pattern
+/// (`POST /v1/validate`, `GET /v1/schema/{kind}`) from the library's range
+/// of versions.
+fn describe_options(document: &mut Document) {
+    let operations = [
+        ("/v1/validate", HttpMethod::Post, Some(as_of_pattern())),
+        (
+            "/v1/schema/{kind}",
+            HttpMethod::Get,
+            Some(format!("^{}$", version_pattern())),
+        ),
+    ];
+    for (path, method, pattern) in operations {
+        let Some(item) = document.paths.paths.get_mut(path) else {
+            continue;
+        };
+        let operation = match method {
+            HttpMethod::Post => item.post.as_mut(),
+            _ => item.get.as_mut(),
+        };
+        let Some(parameters) = operation.and_then(|o| o.parameters.as_mut()) else {
+            continue;
+        };
+        for parameter in parameters {
+            let name = parameter.name.as_str();
+            let def = OPTIONS.iter().find(|def| def.query == Some(name));
+            if method == HttpMethod::Post {
+                if let Some(def) = def {
+                    parameter.description = Some(def.help_for(Surface::Query));
+                }
+            }
+            if def.is_some_and(|def| def.values == Values::Version) {
+                if let Some(RefOr::T(Schema::Object(object))) = parameter.schema.as_mut() {
+                    object.pattern.clone_from(&pattern);
+                }
+            }
+        }
+    }
+}
+
 /// What the annotations cannot say: the body of `POST /v1/validate` may be
 /// empty (an empty body is validated, and reported as empty input); no
-/// operation asks for credentials; the examples.
+/// operation asks for credentials; the options' descriptions; the examples.
 pub fn finish(document: &mut Document) {
+    describe_options(document);
     add_examples(document);
     let validate = document
         .paths

@@ -85,7 +85,7 @@ pub async fn schema(
 pub struct SchemaParams {
     /// The wire names of the schema's properties: `spec` (the default) or
     /// `upstream`, the publishers' names.
-    #[param(inline, value_type = Option<crate::names::NamesChoice>)]
+    #[param(inline, value_type = Option<cardkit::schema::Names>)]
     names: Option<String>,
     /// The schema of a file that holds the documents in a container:
     /// `bare` (the default: the document itself), `wrapped`, `catalog`,
@@ -97,10 +97,8 @@ pub struct SchemaParams {
     container: Option<String>,
     /// The schema as of this version of the format (`vX.Y.Z`, no older than
     /// v4.0.0): fields introduced later are not required.
-    #[param(
-        example = "v5.0.0",
-        pattern = r"^v?([4-9]|[1-9][0-9]{1,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$"
-    )]
+    // Its pattern is the library's range of versions (`openapi::finish`).
+    #[param(example = "v5.0.0")]
     as_of: Option<String>,
     /// Adds the annotations strict validators refuse: `x-since` and
     /// `"format": "color"`.
@@ -122,7 +120,7 @@ pub struct FieldsParams {
     deprecated: Option<bool>,
     /// The wire names the fields are listed under: `spec` (the default) or
     /// `upstream`, the publishers' names.
-    #[param(inline, value_type = Option<crate::names::NamesChoice>)]
+    #[param(inline, value_type = Option<cardkit::schema::Names>)]
     names: Option<String>,
 }
 
@@ -181,7 +179,7 @@ pub struct ExplainParams {
     /// `auto` (the default) and `upstream` take the publishers' names
     /// (`keyruneCode`) as the fields they are read as; `spec` only the
     /// spec's.
-    #[param(inline, value_type = Option<crate::names::NamesChoice>)]
+    #[param(inline, value_type = Option<cardkit::schema::Names>)]
     names: Option<String>,
 }
 

@@ -25,7 +25,7 @@ use cardkit::validate::{self, Validator};
 use cardkit::DocumentReport;
 use cardkit::Kind;
 use cardkit_run::render::{Json, JsonLines, Renderer, Sarif};
-use cardkit_run::{open_stream, Failure, Opened, Progress, Run, Settings};
+use cardkit_run::{open_stream, Failure, Opened, Progress, Run, Settings, Surface};
 use futures_util::StreamExt;
 use serde::Deserialize;
 use tokio::runtime::Handle;
@@ -39,45 +39,25 @@ use crate::names;
 use crate::problem::Problem;
 use crate::state::{AppState, Slot};
 
-/// The query of `POST /v1/validate`: the command line's options.
+/// The query of `POST /v1/validate`: the command line's options. Each
+/// option's description in the OpenAPI document is its definition's in
+/// [`cardkit_run::options::OPTIONS`], and `as_of`'s pattern is the library's
+/// range of versions (see `openapi::finish`).
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct ValidateParams {
-    /// The kind of the documents: `auto` (the default) tells each document's
-    /// kind from its members; or `template`, `card`, `set`, `migration`.
     #[param(inline, value_type = Option<KindOrAuto>)]
     kind: Option<String>,
-    /// Validates as consumers of this version of the Set format see the
-    /// documents (`vX.Y.Z`, no older than the first version tag, v4.0.0):
-    /// fields introduced later are `newer_field`. `auto` (the default): as
-    /// of the version the body's `meta.version` declares (the latest when
-    /// it declares none), said in the report's `reading`; `latest`: as of
-    /// the latest.
-    #[param(
-        example = "v5.0.0",
-        pattern = r"^(auto|latest|v?([4-9]|[1-9][0-9]{1,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8}))$"
-    )]
+    #[param(example = "v5.0.0")]
     as_of: Option<String>,
-    /// Checks against the spec itself: its names and the latest version
-    /// (`names=spec&as_of=latest`), whatever the body uses or declares.
     strict: Option<bool>,
-    /// With `as_of`, fields newer than that version are errors.
     strict_version: Option<bool>,
-    /// The wire names the body uses: `auto` (the default), each document's
-    /// own, told from its members and said in the report's `reading`;
-    /// `spec`, the spec's neutral names; `upstream`, the publishers' own
-    /// (`keyruneCode`, `scryfallId`, a migration's `performed_at`), read as
-    /// the spec's fields and reported under the body's names.
-    #[param(inline, value_type = Option<crate::names::NamesChoice>)]
+    #[param(inline, value_type = Option<cardkit::schema::Names>)]
     names: Option<String>,
-    /// Members the spec does not define are errors instead of warnings.
     deny_unknown_fields: Option<bool>,
-    /// Extra warnings: `deprecated` reports deprecated fields present.
     #[param(inline, value_type = Option<Warn>)]
     warn: Option<String>,
-    /// How many warnings of each kind are shown before the rest are only
-    /// counted; 0 shows all. Default 3.
     #[param(value_type = Option<u64>, minimum = 0, maximum = 4_294_967_295_u64)]
     warning_limit: Option<u32>,
     /// The name the report gives the body (its `path`), such as the name
@@ -161,11 +141,10 @@ impl ValidateParams {
         if let Some(strict_version) = self.strict_version {
             settings.strict_version = strict_version;
         }
-        if settings.strict_version && settings.as_of.is_none() && !settings.as_of_auto {
-            return Err(Problem::bad_parameter(
-                "`strict_version` needs `as_of`: it makes fields newer than that version errors",
-            ));
-        }
+        // Named as the query names them: `strict_version` needs `as_of`.
+        settings
+            .check(Surface::Query)
+            .map_err(Problem::bad_parameter)?;
         if let Some(deny) = self.deny_unknown_fields {
             settings.deny_unknown_fields = deny;
         }
@@ -355,6 +334,7 @@ impl Job {
         let metrics = Counting(&self.state.metrics);
         let mut run = Run::with_settings(&mut *renderer, &mut out, &settings)
             .hinting_version(false)
+            .surface(Surface::Query)
             .timed_from(self.started)
             .with_progress(&metrics);
         let jobs = self.state.config.jobs;

@@ -252,7 +252,7 @@ async fn names_upstream_reads_the_publishers_names_in_bodies_and_references() {
     assert!(
         spec["files"][0]["note"]
             .as_str()
-            .is_some_and(|note| note.contains("--names auto")),
+            .is_some_and(|note| note.contains("?names=auto")),
         "{spec}"
     );
     // By default, read under the names the notice uses.

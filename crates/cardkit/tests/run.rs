@@ -7,7 +7,9 @@ use std::io::Read;
 use cardkit::report::WarningFilter;
 use cardkit::Options;
 use cardkit_run::render::Json;
-use cardkit_run::{discover, json_lines_by_name, open, ExitStatus, Failure, Input, Run, Settings};
+use cardkit_run::{
+    discover, json_lines_by_name, open, ExitStatus, Failure, Input, Run, Settings, Surface,
+};
 use serde_json::Value;
 
 const MIGRATION: &str = r#"{"object": "migration", "id": "0fca5b4c-3a5a-4a22-bd26-4b7a3f1b4c9e", "uri": "https://example.org/m/1", "created_at": "2023-01-15", "migration_strategy": "merge", "old_catalogA_id": "2b3c4d5e-6f70-4182-9394-a5b6c7d8e9f0", "new_catalogA_id": "7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b"}"#;
@@ -156,14 +158,21 @@ fn settings_map_to_options_and_a_lone_strict_version_is_refused() {
         strict_version: true,
         ..Settings::default()
     };
-    settings.check().unwrap();
+    settings.check(Surface::CommandLine).unwrap();
     // As of the latest, no field is newer.
     let settings = Settings {
         strict_version: true,
         as_of_auto: false,
         ..Settings::default()
     };
-    assert!(settings.check().unwrap_err().contains("--as-of"));
+    assert!(settings
+        .check(Surface::CommandLine)
+        .unwrap_err()
+        .contains("--as-of"));
+    assert_eq!(
+        settings.check(Surface::Python).unwrap_err(),
+        "strict_version needs as_of: it makes fields newer than that version errors"
+    );
     // `--strict`: the spec's names, the latest version.
     let strict = Settings::default().strict();
     assert_eq!(
@@ -177,7 +186,7 @@ fn settings_map_to_options_and_a_lone_strict_version_is_refused() {
         warn_deprecated: true,
         ..Settings::default()
     };
-    settings.check().unwrap();
+    settings.check(Surface::CommandLine).unwrap();
     let options = settings.options(true);
     assert!(options.json_lines && options.strict_version && options.deny_unknown_fields);
     assert!(options.warn_deprecated);

@@ -682,11 +682,11 @@ test('a raw file is read under the publishers\' names by default, and the spec\'
 
   const spec = await apiReport(text, { kind: 'auto', name, names: 'spec' });
   assert.equal(spec.summary.invalid, 1, 'under the spec\'s names the raw set misses its icon code');
-  assert.match(spec.files[0].note, /--names auto/);
+  assert.match(spec.files[0].note, /\?names=auto/);
   await specNames.check();
   await validate();
   assert.equal(await page.locator('#status .verdict').textContent(), 'Invalid');
-  assert.ok((await page.locator('#status .file-note').textContent()).includes('--names auto'), 'the note names the way out');
+  assert.ok((await page.locator('#status .file-note').textContent()).includes('?names=auto'), 'the note names the way out');
   await specNames.uncheck();
 });
 

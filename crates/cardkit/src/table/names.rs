@@ -19,6 +19,9 @@ use super::{Describe, FieldDef, ModelDef, Type};
 
 /// Which wire names documents use.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(rename_all = "lowercase"))]
 pub enum Names {
     /// Each document's own: the first member that is named one way or the
     /// other (`iconCode` or `keyruneCode`) decides for the whole document,
@@ -26,11 +29,17 @@ pub enum Names {
     /// same verdict either way). What is written under these names is
     /// written under the spec's.
     #[default]
+    #[cfg_attr(
+        feature = "clap",
+        value(help = "Each document's own, told from its members")
+    )]
     Auto,
     /// The spec's neutral names.
+    #[cfg_attr(feature = "clap", value(help = "The spec's neutral names"))]
     Spec,
     /// The publishers' names of [`UPSTREAM`]; every other field keeps the
     /// spec's name.
+    #[cfg_attr(feature = "clap", value(help = "The publishers' names"))]
     Upstream,
 }
 
