@@ -22,7 +22,6 @@
 //! ```
 
 use std::fmt;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -36,6 +35,9 @@ use cardkit::schema::words::nearest_name;
 use cardkit::schema::Names;
 use cardkit::schema::Version;
 use cardkit::validate::{as_of_version, Filter};
+
+mod values;
+use values::{found, has_tool_cardkit, integer, strings, Lines};
 
 /// The configuration file's name.
 pub const FILE_NAME: &str = "cardkit.toml";
@@ -585,173 +587,5 @@ fn value_or<T: Copy>(entry: Option<&Entry<T>>, base: T) -> T {
     entry.map_or(base, |e| e.value)
 }
 
-/// Whether a `pyproject.toml`'s text has a `[tool.cardkit]` table (or is not
-/// TOML, which reading it will report).
-fn has_tool_cardkit(text: &str) -> bool {
-    let Ok(root) = DeTable::parse(text) else {
-        return true;
-    };
-    root.get_ref()
-        .get("tool")
-        .and_then(|tool| tool.get_ref().as_table()?.get("cardkit"))
-        .is_some()
-}
-
-/// The strings of an array, with their spans.
-fn strings(value: &Spanned<DeValue<'_>>) -> Option<Vec<(String, Range<usize>)>> {
-    value
-        .get_ref()
-        .as_array()?
-        .iter()
-        .map(|item| Some((item.get_ref().as_str()?.to_owned(), item.span())))
-        .collect()
-}
-
-fn integer(value: &DeValue<'_>) -> Option<i128> {
-    let n = value.as_integer()?;
-    i128::from_str_radix(&n.as_str().replace('_', ""), n.radix()).ok()
-}
-
-/// What a value is, in words.
-fn found(value: &DeValue<'_>) -> String {
-    match value {
-        DeValue::String(text) => format!("string {text:?}"),
-        DeValue::Integer(n) => format!("integer {}", n.as_str()),
-        DeValue::Float(x) => format!("float {}", x.as_str()),
-        DeValue::Boolean(b) => format!("boolean {b}"),
-        DeValue::Datetime(d) => format!("date-time {d}"),
-        DeValue::Array(_) => "an array".to_owned(),
-        DeValue::Table(_) => "a table".to_owned(),
-    }
-}
-
-/// Lines and columns of a file's text, for errors.
-struct Lines<'t> {
-    text: &'t str,
-    path: &'t Path,
-}
-
-impl<'t> Lines<'t> {
-    fn new(text: &'t str, path: &'t Path) -> Self {
-        Lines { text, path }
-    }
-
-    /// The 1-based line and column (in characters) of byte `offset`.
-    fn at(&self, offset: usize) -> (usize, usize) {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let before = &self.text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let start = before.rfind('\n').map_or(0, |at| at + 1);
-        (line, before[start..].chars().count() + 1)
-    }
-
-    fn error(&self, span: Range<usize>, key: Option<&str>, message: String) -> ConfigError {
-        ConfigError {
-            path: self.path.to_path_buf(),
-            at: Some(self.at(span.start)),
-            key: key.map(str::to_owned),
-            message,
-        }
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn error(text: &str) -> String {
-        Config::parse(text, Path::new("cardkit.toml"))
-            .unwrap_err()
-            .to_string()
-    }
-
-    #[test]
-    fn every_key_is_read_with_its_line() {
-        let text = "kind = \"set\"\nas-of = \"v5.0.0\"\nstrict-version = true\n\
-                    deny-unknown-fields = true\nwarn = [\"deprecated\"]\nwarning-limit = 0\n\
-                    jobs = 2\ncolor = \"never\"\nignore = [\"unknown_field\"]\n\
-                    extend-allowed = [\"Legalities.alchemy\"]\n";
-        let config = Config::parse(text, Path::new("cardkit.toml")).unwrap();
-        assert_eq!(config.kind.as_ref().unwrap().value, Some(Kind::Set));
-        assert_eq!(config.jobs.as_ref().unwrap().line, 7);
-        assert_eq!(config.color.as_ref().unwrap().value, Color::Never);
-        assert_eq!(config.source("extend-allowed").unwrap(), "cardkit.toml:10");
-        let settings = config.settings(Settings::default());
-        assert!(
-            settings.strict_version && settings.deny_unknown_fields && settings.warn_deprecated
-        );
-        assert_eq!(settings.warning_limit, 0);
-        assert!(settings.filter.is_some());
-    }
-
-    #[test]
-    fn errors_name_the_line_the_key_and_what_was_expected() {
-        assert_eq!(
-            error("\n\nwarning_limit = 3\n"),
-            "cardkit.toml:3:1: warning_limit: unknown key: did you mean warning-limit?"
-        );
-        assert_eq!(
-            error("jobs = \"2\"\n"),
-            "cardkit.toml:1:8: jobs: expected an integer from 1 to 256, found string \"2\""
-        );
-        assert_eq!(
-            error("ignore = [\"unknown_feild\"]\n"),
-            "cardkit.toml:1:11: ignore: `unknown_feild` is no diagnostic code: did you mean unknown_field?; an entry is a code, a Model.field or a JSON Pointer starting with /"
-        );
-        assert!(error("as-of = \"v3.0.0\"").contains("older than the first version"));
-        assert!(error("as-of = ").starts_with("cardkit.toml:1:"));
-    }
-
-    #[test]
-    fn exclude_replaces_the_default_list_and_extend_exclude_adds_to_it() {
-        let config = |text: &str| Config::parse(text, Path::new("cards/cardkit.toml")).unwrap();
-        let cards = std::path::absolute("cards").unwrap();
-        let excluded = |config: &Config, path: &str, is_dir: bool| {
-            config.exclude().excludes(&cards.join(path), is_dir)
-        };
-        let default = config("");
-        assert!(excluded(&default, "node_modules", true));
-        assert!(excluded(&default, "sets/.venv", true));
-        assert!(!excluded(&default, "sets", true));
-
-        let extended = config("extend-exclude = [\"drafts/\", \"/sets/*.tmp.json\"]\n");
-        assert_eq!(
-            extended.source("extend-exclude").unwrap(),
-            "cards/cardkit.toml:1"
-        );
-        assert!(excluded(&extended, "node_modules", true));
-        assert!(excluded(&extended, "sets/old/drafts", true));
-        assert!(!excluded(&extended, "drafts", false));
-        assert!(excluded(&extended, "sets/a.tmp.json", false));
-        // Anchored to the configuration's folder.
-        assert!(!excluded(&extended, "more/sets/a.tmp.json", false));
-
-        let replaced = config("exclude = [\"legacy\"]\n");
-        assert!(!excluded(&replaced, "node_modules", true));
-        assert!(excluded(&replaced, "sets/legacy", true));
-    }
-
-    #[test]
-    fn an_exclude_glob_that_is_no_glob_names_its_line() {
-        assert_eq!(
-            error("\nexclude = [\"sets/[z-a].json\"]\n"),
-            "cardkit.toml:2:12: exclude: `sets/[z-a].json` is no glob: invalid range; 'z' > 'a'"
-        );
-        assert_eq!(
-            error("extend-exclude = \"drafts\"\n"),
-            "cardkit.toml:1:18: extend-exclude: expected an array of globs (.gitignore patterns), found string \"drafts\""
-        );
-    }
-
-    #[test]
-    fn pyproject_is_read_for_its_tool_cardkit_table() {
-        let text = "[project]\nname = \"x\"\n\n[tool.cardkit]\nas-of = \"v5.2.0\"\n";
-        let config = Config::parse(text, Path::new("pyproject.toml")).unwrap();
-        assert_eq!(config.as_of.unwrap().line, 5);
-        let none = Config::parse("[project]\n", Path::new("pyproject.toml")).unwrap_err();
-        assert!(none.to_string().contains("no [tool.cardkit]"));
-    }
-}
+mod tests;
