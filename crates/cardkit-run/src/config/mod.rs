@@ -21,7 +21,6 @@
 //! assert_eq!(error.to_string(), "cardkit.toml:1:1: as_of: unknown key: did you mean as-of?");
 //! ```
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -36,8 +35,11 @@ use cardkit::schema::Names;
 use cardkit::schema::Version;
 use cardkit::validate::{as_of_version, Filter};
 
+mod error;
 mod values;
-use values::{found, has_tool_cardkit, integer, strings, Lines};
+pub use error::ConfigError;
+use error::Lines;
+use values::{found, has_tool_cardkit, integer, strings};
 
 /// The configuration file's name.
 pub const FILE_NAME: &str = "cardkit.toml";
@@ -144,35 +146,6 @@ pub struct Config {
     /// `extend-exclude`: more of them, besides `exclude`.
     pub extend_exclude: Option<Entry<Vec<String>>>,
 }
-
-/// An invalid configuration: the file, where in it, the key, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError {
-    /// The file.
-    pub path: PathBuf,
-    /// The 1-based line and column (in characters) of the problem, when it
-    /// is in the file's text (not when the file cannot be read).
-    pub at: Option<(usize, usize)>,
-    /// The key the problem is in, as written (`as_of`), when there is one.
-    pub key: Option<String>,
-    /// What is wrong, and what was expected.
-    pub message: String,
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path.display())?;
-        if let Some((line, column)) = self.at {
-            write!(f, ":{line}:{column}")?;
-        }
-        if let Some(key) = &self.key {
-            write!(f, ": {key}")?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 impl Config {
     /// Finds the configuration that applies in `dir`: in `dir`, then in each

@@ -1,13 +1,10 @@
 //! What the configuration's reader needs of TOML: a file's kind, strings,
-//! integers and values in words, and lines and columns for errors.
+//! integers and values in words.
 
 use std::ops::Range;
-use std::path::Path;
 
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
-
-use super::ConfigError;
 
 /// Whether a `pyproject.toml`'s text has a `[tool.cardkit]` table (or is not
 /// TOML, which reading it will report).
@@ -46,43 +43,5 @@ pub(super) fn found(value: &DeValue<'_>) -> String {
         DeValue::Datetime(d) => format!("date-time {d}"),
         DeValue::Array(_) => "an array".to_owned(),
         DeValue::Table(_) => "a table".to_owned(),
-    }
-}
-
-/// Lines and columns of a file's text, for errors.
-pub(super) struct Lines<'t> {
-    text: &'t str,
-    path: &'t Path,
-}
-
-impl<'t> Lines<'t> {
-    pub(super) fn new(text: &'t str, path: &'t Path) -> Self {
-        Lines { text, path }
-    }
-
-    /// The 1-based line and column (in characters) of byte `offset`.
-    pub(super) fn at(&self, offset: usize) -> (usize, usize) {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let before = &self.text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let start = before.rfind('\n').map_or(0, |at| at + 1);
-        (line, before[start..].chars().count() + 1)
-    }
-
-    pub(super) fn error(
-        &self,
-        span: Range<usize>,
-        key: Option<&str>,
-        message: String,
-    ) -> ConfigError {
-        ConfigError {
-            path: self.path.to_path_buf(),
-            at: Some(self.at(span.start)),
-            key: key.map(str::to_owned),
-            message,
-        }
     }
 }
