@@ -3,12 +3,12 @@
 //! input is split on white space with no wildcards and reaches both runs,
 //! and the step's status is cardkit's.
 
-use crate::support;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
 use support::{dir_with, workspace_dir};
+
+use crate::support;
 
 /// The script of the step named `name` in `action.yml` (its `run: |`
 /// block, unindented).
@@ -31,14 +31,13 @@ fn step_script(name: &str) -> String {
 }
 
 /// Runs the validation step in `dir` with the inputs given (`paths`,
-/// `kind`, `sarif`, `args`) and the `cardkit` just built on the PATH.
+/// `kind`, `sarif`, `args`) and the validate-only `cardkit` the action
+/// installs on the PATH (see [`support::validate_only_bin_dir`]).
 fn validate_step(dir: &Path, inputs: &[(&str, &str)]) -> Output {
-    let bin = Path::new(env!("CARGO_BIN_EXE_cardkit"))
-        .parent()
-        .expect("the binary's folder");
-    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-    ))
+    let bin = support::validate_only_bin_dir();
+    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
     .expect("a PATH");
     let mut command = Command::new("bash");
     command
@@ -181,4 +180,45 @@ fn the_build_is_cached_by_system_and_sources() {
     assert_eq!(run(sources.path()), key, "what was built is no source");
     std::fs::write(sources.path().join("src/main.rs"), "fn main() { }\n").expect("a file");
     assert_ne!(run(sources.path()), key);
+}
+
+/// The action installs the validate-only build (no default features), and
+/// the `cardkit` its validation step is tested with above is that build.
+#[test]
+fn the_action_installs_the_validate_only_build() {
+    let action = std::fs::read_to_string(workspace_dir().join("action.yml")).expect("action.yml");
+    let install = action
+        .split("    - name: Install cardkit\n")
+        .nth(1)
+        .and_then(|step| step.split("\n    - name: ").next())
+        .expect("an install step");
+    let run = install
+        .lines()
+        .find_map(|line| line.trim_start().strip_prefix("run: "))
+        .expect("the install step runs a command");
+    assert!(
+        run.starts_with("cargo install ")
+            && run.contains(" --no-default-features ")
+            && run.contains(" --locked ")
+            && run.contains("--path \"$GITHUB_ACTION_PATH\""),
+        "{run}"
+    );
+    assert!(!run.contains("--features"), "{run}");
+
+    // The validate-only build, whose help names the commands it leaves out.
+    let Some(bin) = support::validate_only_cardkit() else {
+        return;
+    };
+    let help = Command::new(&bin)
+        .arg("--help")
+        .output()
+        .expect("cardkit runs");
+    let help = String::from_utf8_lossy(&help.stdout);
+    for left_out in [
+        "  render: render\n",
+        "  export: export\n",
+        "  serve: serve\n",
+    ] {
+        assert!(help.contains(left_out), "{}:\n{help}", bin.display());
+    }
 }

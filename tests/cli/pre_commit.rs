@@ -5,7 +5,9 @@
 //! try-repo takes the repository as it is on disk: uncommitted changes to
 //! tracked files (and staged new files) are committed in a shadow clone;
 //! untracked files are left out. The `cardkit` hook is built by pre-commit
-//! itself (`cargo install --bins --path .` in that clone), in release mode.
+//! itself (`cargo install --bins --path .` in that clone), in release mode,
+//! with the default features: pre-commit passes no other flag to cargo.
+//! The `cardkit-system` hook runs the validate-only build.
 //!
 //! pre-commit is found through `CARDKIT_PRE_COMMIT` (`.ci/run` installs it
 //! in `target/ci-venv`). Without it the tests say why they are skipped; in CI
@@ -235,12 +237,14 @@ fn rust_hook_passes_valid_files_and_fails_invalid_ones() {
     check_hook("cardkit", None);
 }
 
-/// The `language: system` hook, with the `cardkit` built for these tests
-/// first on PATH.
+/// The `language: system` hook, with the validate-only `cardkit` (built
+/// with `--no-default-features`, as the hook's users are told to install it)
+/// first on PATH: see [`support::validate_only_bin_dir`].
 #[test]
 fn system_hook_passes_valid_files_and_fails_invalid_ones() {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    let path = std::env::join_paths(std::iter::once(bin_dir()).chain(std::env::split_paths(&path)))
+    let bin = support::validate_only_bin_dir();
+    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&path)))
         .expect("a PATH");
     check_hook("cardkit-system", Some(path));
 }

@@ -296,7 +296,11 @@ fn explain_a_code() {
     assert_eq!(printed["diagnostics"][0]["code"], "newer_field");
     for code in Code::ALL {
         let text = run(&["explain", code.as_str()], 0);
-        assert!(text.contains(&format!("[{code}]: ")), "{text}");
+        // A build without `import` (no feature `design`) cannot show what
+        // importing the example of an import's code reports.
+        if cfg!(feature = "design") || !code.is_import() {
+            assert!(text.contains(&format!("[{code}]: ")), "{text}");
+        }
     }
     let error = usage_error(&["explain", "missing_field", "/uri"]);
     assert!(error.contains("`missing_field` is a code"), "{error}");
