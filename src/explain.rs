@@ -8,14 +8,18 @@
 
 use std::io::{self, Write};
 
+use crate::output::ListingFormat;
 use cardkit::schema::Names;
 use cardkit::Code;
 use cardkit::Kind;
 use cardkit_run::explain::explain_named;
 use cardkit_run::ExitStatus;
 // The import's codes are explained with the diagnostics importing their
-// examples gives; every other code as the library explains it.
-use crate::output::ListingFormat;
+// examples gives; every other code as the library explains it. A build
+// without the design tools (no `import`) explains them as the library does.
+#[cfg(not(feature = "design"))]
+use cardkit_run::codes::explain_code;
+#[cfg(feature = "design")]
 use cardkit_design::import::explain_code;
 use clap::builder::PossibleValuesParser;
 
@@ -62,6 +66,12 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         (Some(kind), _, Some(field)) => explain_field(kind, field, args.names, args.format),
         (_, Some(code), None) => {
             let explained = explain_code(code);
+            if !cfg!(feature = "design") && code.is_import() {
+                eprintln!(
+                    "cardkit explain: the diagnostics of this example are those of `cardkit import`, \
+                     which this build leaves out (cargo feature `design`)"
+                );
+            }
             write(
                 args.format,
                 &explained.text(),

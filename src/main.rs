@@ -2,33 +2,44 @@
 //! library's reports. Everything about documents lives in the library.
 
 mod allocator;
+#[cfg(feature = "design")]
 mod assets;
 mod config;
+#[cfg(feature = "design")]
 mod design_file;
+#[cfg(feature = "diff")]
 mod diff;
 mod dummy;
+#[cfg(feature = "design")]
 mod expand;
 mod explain;
+#[cfg(feature = "export")]
 mod export;
 mod fields;
 mod generate;
+#[cfg(feature = "design")]
 mod import;
 mod kind;
+#[cfg(feature = "design")]
 mod layers;
+#[cfg(feature = "diff")]
 mod migrate;
 mod options;
 mod output;
 mod progress;
+#[cfg(feature = "render")]
 mod render;
 mod schema;
+#[cfg(feature = "serve")]
 mod serve;
+#[cfg(feature = "design")]
 mod symbols;
 mod validate;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::error::ErrorKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use cardkit_run::{ExitStatus, Surface};
@@ -98,6 +109,7 @@ enum Command {
     ///
     /// Example: cardkit schema set > set.schema.json
     Schema(schema::Args),
+    #[cfg(feature = "serve")]
     /// Serves validation over HTTP (an API under /v1 and a web page at /)
     /// until Ctrl-C or SIGTERM, which let requests in flight finish.
     ///
@@ -107,6 +119,7 @@ enum Command {
         after_help = "Examples:\n  cardkit serve\n  cardkit serve --addr 0.0.0.0:8080 --max-body 1GiB --timeout 120\n  curl -H 'Content-Type: application/json' --data-binary @set.json http://127.0.0.1:8080/v1/validate"
     )]
     Serve(serve::Args),
+    #[cfg(feature = "export")]
     /// Validates documents and exports their rows to SQLite, PostgreSQL or
     /// Parquet, in one layout of tables generated from the field tables
     /// (`--describe` prints it).
@@ -119,6 +132,7 @@ enum Command {
         after_help = "Examples:\n  cardkit export --to cards.db AllPrintings.json\n  cardkit export --to parquet:out/ --build 2024-05-17 AllPrintings.json\n  cardkit export --to postgres://localhost/cards --on-invalid skip sets/\n  cardkit export --describe"
     )]
     Export(export::Args),
+    #[cfg(feature = "diff")]
     /// Diffs two builds of sets: sets, cards, tokens and sealed products
     /// added, removed and changed (every changed value by JSON Pointer),
     /// printings whose uuid or identifiers changed, drift of the fields;
@@ -146,6 +160,7 @@ enum Command {
         after_help = "Examples:\n  cardkit config\n  cardkit config --as-of v5.0.0\n  cardkit config --config ci/cardkit.toml --format json"
     )]
     Config(config::Args),
+    #[cfg(feature = "design")]
     /// Converts the design tool's own files (layered templates and card
     /// designs, classic save files) to templates and card designs of the
     /// spec's shapes, and reports everything that could not be carried over
@@ -158,10 +173,12 @@ enum Command {
         after_help = "Examples:\n  cardkit import template.json > template.spec.json\n  cardkit import --format json -o cards/ saved-cards.cardconjurer\n  cardkit import --push-filters --asset-root https://cards.example.org/ -o out.json template.json"
     )]
     Import(import::Args),
+    #[cfg(feature = "diff")]
     /// Applies Migration notices to stored references to catalog ids (CSV,
     /// JSON and JSON Lines files, a store made by `cardkit export`).
     #[command(subcommand)]
     Migrate(migrate::Command),
+    #[cfg(feature = "design")]
     /// Lists the layers of a template's card or of a card design, each with
     /// its JSON Pointer, type, name, tags and box: all of them, or those
     /// found by name, pattern, tag and type. The order is depth first: a
@@ -174,6 +191,7 @@ enum Command {
         after_help = "Examples:\n  cardkit layers card.json --name Title\n  cardkit layers template.json --tag editable --type text --format json\n  cardkit layers card.json --regex '.+le' --first"
     )]
     Layers(layers::Args),
+    #[cfg(feature = "design")]
     /// Prints the image layer a variant of a template's image set makes: the
     /// set's prototype with the variant over it, the masks asked for, and
     /// the card's size where neither gives one; ready to add to a card.
@@ -184,6 +202,7 @@ enum Command {
         after_help = "Examples:\n  cardkit expand template.json --set 1 --variant 'Right Stat Box'\n  cardkit expand template.json --set frame --variant 'Black Frame' --mask 'Right Half'"
     )]
     Expand(expand::Args),
+    #[cfg(feature = "design")]
     /// Lists every asset of a template or card design: where its `src` is,
     /// what it is for (frame, mask, font, symbol, image, thumb) and where it
     /// resolves; `data:` URIs with media type, size and SHA-256. Nothing is
@@ -197,6 +216,7 @@ enum Command {
         after_help = "Examples:\n  cardkit assets template.json\n  cardkit assets template.json --root https://example.org/designs/ --format json\n  cardkit assets template.json --rebase mirror/ -o local.json\n  cardkit assets template.json --check mirror/"
     )]
     Assets(assets::Args),
+    #[cfg(feature = "design")]
     /// Lists the symbols a template's texts can show: each name (in braces,
     /// any case), its set, its image, scale, spacing and vertical shift;
     /// warns of names defined twice; with --text, splits a text into runs of
@@ -208,6 +228,7 @@ enum Command {
         after_help = "Examples:\n  cardkit symbols template.json\n  cardkit symbols template.json --text '{3}{U}{B} and {line}' --format json"
     )]
     Symbols(symbols::Args),
+    #[cfg(feature = "render")]
     /// Renders card designs to SVG and PNG, offline and the same bytes on
     /// every run: assets from `data:` URIs and local files only (a missing
     /// one is reported and drawn as a placeholder box), text laid out and
@@ -227,7 +248,10 @@ fn main() -> ExitCode {
     allocator::keep_large_blocks_apart();
     // Parsed through the matches, which tell a flag given on the command
     // line (it wins over the configuration file) from a default.
-    let matches = Cli::command().get_matches();
+    let matches = command_line().try_get_matches().unwrap_or_else(|error| {
+        left_out(&error);
+        error.exit()
+    });
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
     let matches = matches.subcommand().map_or(&matches, |(_, sub)| sub);
     let result = match cli.command {
@@ -240,16 +264,19 @@ fn main() -> ExitCode {
             validate::run(&args, args.discovery.walk(config.as_ref()))
         }
         Command::Dummy(args) => dummy::run(&args),
+        #[cfg(feature = "design")]
         Command::Import(args) => match args.options() {
             Ok(options) => import::run(&args, &options),
             Err(why) => usage_error("import", &why),
         },
-        Command::Completions(args) => generate::completions(&args, Cli::command()),
-        Command::Man => generate::man(Cli::command()),
+        Command::Completions(args) => generate::completions(&args, command_line()),
+        Command::Man => generate::man(command_line()),
         Command::Fields(args) => fields::run(&args),
         Command::Explain(args) => explain::run(&args),
         Command::Schema(args) => schema::run(&args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(&args),
+        #[cfg(feature = "diff")]
         Command::Diff(mut args) => {
             let (config, _) = configured("diff", &mut args.validation, &mut args.running, matches);
             diff::run(&args, args.discovery.walk(config.as_ref()))
@@ -262,6 +289,7 @@ fn main() -> ExitCode {
             }
             config::run(&args, config.as_ref(), &origins)
         }
+        #[cfg(feature = "diff")]
         Command::Migrate(command) => {
             let migrate::Command::Apply(args) = &command;
             if let Err(why) = args.check() {
@@ -269,11 +297,17 @@ fn main() -> ExitCode {
             }
             migrate::run(&command)
         }
+        #[cfg(feature = "design")]
         Command::Layers(args) => layers::run(&args),
+        #[cfg(feature = "design")]
         Command::Expand(args) => expand::run(&args),
+        #[cfg(feature = "design")]
         Command::Assets(args) => assets::run(&args),
+        #[cfg(feature = "design")]
         Command::Symbols(args) => symbols::run(&args),
+        #[cfg(feature = "render")]
         Command::Render(args) => render::run(&args),
+        #[cfg(feature = "export")]
         Command::Export(mut args) => {
             let (config, _) =
                 configured("export", &mut args.validation, &mut args.running, matches);
@@ -316,10 +350,87 @@ fn configured(
 /// Exits with a usage error of a subcommand, as clap does for its own
 /// (`error: …`, the subcommand's usage, status 2).
 fn usage_error(subcommand: &str, why: &str) -> ! {
-    let mut cli = Cli::command();
+    let mut cli = command_line();
     cli.build();
     match cli.find_subcommand_mut(subcommand) {
         Some(command) => command.error(ErrorKind::ArgumentConflict, why).exit(),
         None => cli.error(ErrorKind::ArgumentConflict, why).exit(),
+    }
+}
+
+/// The commands this build leaves out, each with the cargo feature that
+/// builds it (all of them are default features).
+fn left_out_commands() -> Vec<(&'static str, &'static str)> {
+    let mut commands = Vec::new();
+    if !cfg!(feature = "design") {
+        for command in ["import", "layers", "expand", "assets", "symbols"] {
+            commands.push((command, "design"));
+        }
+    }
+    if !cfg!(feature = "render") {
+        commands.push(("render", "render"));
+    }
+    if !cfg!(feature = "export") {
+        commands.push(("export", "export"));
+    }
+    if !cfg!(feature = "diff") {
+        commands.extend([("diff", "diff"), ("migrate", "diff")]);
+    }
+    if !cfg!(feature = "serve") {
+        commands.push(("serve", "serve"));
+    }
+    commands
+}
+
+/// The command line, with the commands this build leaves out named after
+/// the help's examples, by the feature that builds them.
+fn command_line() -> clap::Command {
+    let command = Cli::command();
+    let left_out = left_out_commands();
+    if left_out.is_empty() {
+        return command;
+    }
+    let mut features: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (name, feature) in left_out {
+        match features.iter_mut().find(|(f, _)| *f == feature) {
+            Some((_, names)) => names.push(name),
+            None => features.push((feature, vec![name])),
+        }
+    }
+    let lines: String = features
+        .iter()
+        .map(|(feature, names)| format!("\n  {feature}: {}", names.join(", ")))
+        .collect();
+    let help = command
+        .get_after_help()
+        .map(|help| format!("{help}\n\n"))
+        .unwrap_or_default();
+    command.after_help(format!(
+        "{help}Left out of this build, by the cargo feature that builds them (all are default \
+         features):{lines}"
+    ))
+}
+
+/// Ends the run with a clear error when the subcommand given is one this
+/// build leaves out, naming the feature that builds it; any other error is
+/// clap's.
+fn left_out(error: &clap::Error) {
+    if error.kind() != ErrorKind::InvalidSubcommand {
+        return;
+    }
+    let Some(ContextValue::String(name)) = error.get(ContextKind::InvalidSubcommand) else {
+        return;
+    };
+    if let Some((_, feature)) = left_out_commands()
+        .into_iter()
+        .find(|(command, _)| command == name)
+    {
+        let _ = writeln!(
+            io::stderr(),
+            "error: `cardkit {name}` is not in this build of cardkit: it is built with the cargo \
+             feature `{feature}`, a default feature (`cargo install --path . --features {feature}`, \
+             or a build without --no-default-features)"
+        );
+        std::process::exit(ExitStatus::Failed.code().into());
     }
 }

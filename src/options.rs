@@ -363,6 +363,7 @@ pub enum OnInvalidWords {
 /// the closing line of a run names them before `--on-invalid`: `1 file
 /// would be read as it declares itself with --names auto; ` (nothing when
 /// none would).
+#[cfg(feature = "export")]
 pub fn ways_out_first(summary: &cardkit::report::Summary) -> String {
     cardkit_run::render::words::ways_out(summary)
         .into_iter()

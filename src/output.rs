@@ -1,7 +1,6 @@
 //! Output shared by a run's report and the notes written between its
 //! documents.
 
-use std::cell::RefCell;
 use std::io::{self, Write};
 
 use cardkit::report::WarningFilter;
@@ -10,9 +9,11 @@ use clap::ValueEnum;
 
 /// A writer shared through a `RefCell`: the report of a run writes through
 /// it while notes about the same inputs are written to the same stream, in
-/// order, between documents.
-pub struct Shared<'a, W>(pub &'a RefCell<W>);
+/// order, between documents (`export` and `diff`).
+#[cfg(feature = "export")]
+pub struct Shared<'a, W>(pub &'a std::cell::RefCell<W>);
 
+#[cfg(feature = "export")]
 impl<W: Write> Write for Shared<'_, W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.0.borrow_mut().write(buf)

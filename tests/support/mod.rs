@@ -21,6 +21,58 @@ pub fn cardkit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_cardkit"))
 }
 
+/// Whether this test binary's `cardkit` was built with every default
+/// feature.
+pub const FULL_BUILD: bool = cfg!(all(
+    feature = "design",
+    feature = "render",
+    feature = "export",
+    feature = "diff",
+    feature = "serve"
+));
+
+/// A validate-only `cardkit` (built with `--no-default-features`), the build
+/// the GitHub Action installs and a `cardkit-system` pre-commit hook can
+/// run: the binary `CARDKIT_VALIDATE_ONLY` names (`.ci/run` builds it into
+/// `target/validate-only/`), else the `cardkit` built for these tests when
+/// it was built without some default feature (`cargo test
+/// --no-default-features`). `None`, with a note, when there is neither; in
+/// CI (`CI=true`) that is an error.
+pub fn validate_only_cardkit() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("CARDKIT_VALIDATE_ONLY").filter(|p| !p.is_empty()) {
+        let path = PathBuf::from(path);
+        assert!(
+            path.file_name() == Some(OsStr::new("cardkit")) && path.is_file(),
+            "CARDKIT_VALIDATE_ONLY must name a `cardkit` binary: {}",
+            path.display()
+        );
+        return Some(path);
+    }
+    if !FULL_BUILD {
+        return Some(PathBuf::from(env!("CARGO_BIN_EXE_cardkit")));
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "CARDKIT_VALIDATE_ONLY is not set: CI must test the validate-only build; \
+         set it to a `cardkit` built with --no-default-features (.ci/run does)"
+    );
+    eprintln!(
+        "note: no validate-only build to test: set CARDKIT_VALIDATE_ONLY to a `cardkit` \
+         built with --no-default-features, as .ci/run does"
+    );
+    None
+}
+
+/// The folder of the validate-only `cardkit` ([`validate_only_cardkit`]),
+/// or else of the `cardkit` built for these tests.
+pub fn validate_only_bin_dir() -> PathBuf {
+    validate_only_cardkit()
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_cardkit")))
+        .parent()
+        .expect("the binary's folder")
+        .to_path_buf()
+}
+
 /// Runs `cardkit ARGS…` from the repository's root, expects exit status
 /// `code`, and returns standard output.
 pub fn stdout_of(args: &[&str], code: i32) -> String {

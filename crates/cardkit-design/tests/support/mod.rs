@@ -4,7 +4,7 @@
 #![allow(dead_code)] // Not every test crate uses every helper.
 
 #[path = "../../../cardkit/tests/support/shared.rs"]
-mod shared;
+pub mod shared;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,882 @@
+//! Exports add to what a store holds: a set exported again replaces that
+//! set, every other set is kept; a uuid stored under another set is moved;
+//! `Mode::Replace` empties the build first; the run says what it replaced
+//! and which members the spec does not define it left out. And the errors
+//! of a target that cannot be written name it and the reason.
+
+use crate::support;
+
+use std::path::{Path, PathBuf};
+
+use cardkit_export::{Exporter, Mode, OnInvalid, Target, Totals};
+use rusqlite::Connection;
+
+fn corpus_set(shared: &Path, name: &str) -> PathBuf {
+    shared.join("corpus/neutral/set").join(name)
+}
+
+fn export_with(target: &Target, inputs: &[PathBuf], mode: Mode) -> Totals {
+    let mut exporter = Exporter::open_with(target, OnInvalid::Keep, None, 2, mode, false)
+        .expect("the target opens");
+    for input in inputs {
+        let file = std::fs::File::open(input).expect("an input");
+        exporter
+            .input(
+                &input.display().to_string(),
+                file,
+                &cardkit::Options::default(),
+                |_| {},
+                |_| {},
+            )
+            .expect("the input is exported");
+    }
+    exporter.finish().expect("the export commits")
+}
+
+fn per_set(db: &Path) -> Vec<(String, i64)> {
+    let db = Connection::open(db).unwrap();
+    let mut statement = db
+        .prepare("SELECT parent_set_code, COUNT(*) FROM cards GROUP BY 1 ORDER BY 1")
+        .unwrap();
+    let rows = statement
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    rows
+}
+
+fn table_names() -> Vec<String> {
+    cardkit_export::layout::layout()
+        .tables
+        .iter()
+        .map(|t| t.name.clone())
+        .collect()
+}
+
+/// The tables whose rows belong to a card, token or product by `uuid`.
+fn table_names_keyed_by_uuid() -> Vec<String> {
+    cardkit_export::layout::layout()
+        .tables
+        .iter()
+        .filter(|t| {
+            t.columns.iter().any(|c| {
+                c.name == "uuid" && matches!(c.source, cardkit_export::layout::Source::OwnerKey)
+            })
+        })
+        .map(|t| t.name.clone())
+        .collect()
+}
+
+fn integrity(db: &Path) -> String {
+    Connection::open(db)
+        .unwrap()
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap()
+}
+
+/// `export NEO` then `export L15` into the same file kept only L15.
+#[test]
+fn a_second_export_adds_to_the_first() {
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("cards.db");
+    let target = Target::Sqlite(db.clone());
+    let neo = corpus_set(&shared, "jsonsets_NEO.json");
+    let l15 = corpus_set(&shared, "jsonsets_L15.json");
+    let first = export_with(&target, std::slice::from_ref(&neo), Mode::Append);
+    assert_eq!(first.sets, 1);
+    assert!(first.changes.replaced_sets.is_empty());
+    // NEO's members the spec does not define are named, with their count.
+    assert_eq!(
+        first.not_exported,
+        [("Legalities.alchemy".to_owned(), 553)],
+        "{:?}",
+        first.not_exported
+    );
+    let second = export_with(&target, std::slice::from_ref(&l15), Mode::Append);
+    assert_eq!(second.sets, 1);
+    assert!(second.changes.replaced_sets.is_empty());
+    assert_eq!(per_set(&db), [("NEO".to_owned(), 553)]);
+    let tokens: i64 = Connection::open(&db)
+        .unwrap()
+        .query_row(
+            "SELECT COUNT(*) FROM tokens WHERE parent_set_code = 'L15'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(tokens, 1);
+    // L15 again replaces L15 alone, and says so.
+    let before = std::fs::metadata(&db).unwrap().len();
+    let third = export_with(&target, std::slice::from_ref(&l15), Mode::Append);
+    assert_eq!(third.changes.replaced_sets, ["L15"]);
+    assert_eq!(third.changes.removed_rows, 3);
+    assert_eq!(per_set(&db), [("NEO".to_owned(), 553)]);
+    let sets: i64 = Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM sets", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(sets, 2);
+    // `meta` has a row per input, not per run.
+    let metas: i64 = Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM meta", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(metas, 2);
+    assert!(std::fs::metadata(&db).unwrap().len() <= before * 2);
+    assert_eq!(integrity(&db), "ok");
+    // --replace empties the build first.
+    let replaced = export_with(&target, std::slice::from_ref(&l15), Mode::Replace);
+    assert!(replaced.changes.emptied);
+    assert!(per_set(&db).is_empty());
+}
+
+/// `for f in sets/*.json; do cardkit export --to cards.db "$f"; done`
+/// gives what one export of the folder gives, table by table and row by
+/// row; and running a set again changes nothing. The same for a Parquet
+/// directory, read by DuckDB: there a set run again leaves as many files
+/// as before.
+#[test]
+fn a_loop_over_the_set_files_equals_one_export_of_the_folder() {
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    let files = support::corpus_sets(&shared);
+    let dir = tempfile::tempdir().unwrap();
+    let looped = dir.path().join("loop.db");
+    let whole = dir.path().join("whole.db");
+    let looped_parquet = dir.path().join("loop-parquet");
+    let whole_parquet = dir.path().join("whole-parquet");
+    let targets = [
+        (
+            Target::Sqlite(looped.clone()),
+            Target::Sqlite(whole.clone()),
+        ),
+        (
+            Target::Parquet(looped_parquet.clone()),
+            Target::Parquet(whole_parquet.clone()),
+        ),
+    ];
+    for (looped, whole) in &targets {
+        for file in &files {
+            export_with(looped, std::slice::from_ref(file), Mode::Append);
+        }
+        export_with(whole, &files, Mode::Append);
+    }
+    let parquet_files = parquet_files(&looped_parquet);
+    for (looped, _) in &targets {
+        let again = export_with(looped, std::slice::from_ref(&files[3]), Mode::Append);
+        assert_eq!(again.changes.replaced_sets.len(), 1, "{looped}");
+        assert!(again.changes.removed_rows > 0, "{looped}");
+    }
+    assert_same(&looped, &whole);
+    assert_eq!(integrity(&looped), "ok");
+    assert_eq!(integrity(&whole), "ok");
+    // One file per table per run (where the run has rows), and a set run
+    // again replaces its run's files: the same files but those, whose
+    // place the next run's take.
+    let mut expected: Vec<String> = parquet_files
+        .iter()
+        .map(|f| f.replace("run-000004.", &format!("run-{:06}.", files.len() + 1)))
+        .collect();
+    expected.sort();
+    assert_ne!(expected, parquet_files);
+    assert_eq!(self::parquet_files(&looped_parquet), expected);
+    let Some(python) = support::python() else {
+        return;
+    };
+    assert_same_parquet(&python, &looped_parquet, &whole_parquet);
+}
+
+/// The `.parquet` files under `dir`, by path relative to it.
+fn parquet_files(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "parquet") {
+                found.push(path.strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Asserts the two Parquet directories hold the same rows in every table
+/// but `meta` (in any order, as multisets), as DuckDB reads them.
+fn assert_same_parquet(python: &Path, a: &Path, b: &Path) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/same_rows.py");
+    let keyed = table_names_keyed_by_uuid();
+    let tables: Vec<String> = table_names()
+        .into_iter()
+        .filter(|t| t != "meta")
+        .map(|t| {
+            if keyed.contains(&t) {
+                format!("{t}:uuid")
+            } else {
+                t
+            }
+        })
+        .collect();
+    let output = std::process::Command::new(python)
+        .arg(script)
+        .arg(a)
+        .arg(b)
+        .args(&tables)
+        .output()
+        .expect("DuckDB runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answers: std::collections::BTreeMap<String, [u64; 4]> =
+        serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(answers.len(), tables.len());
+    let mut some = 0;
+    for (table, [rows_a, rows_b, a_not_b, b_not_a]) in answers {
+        assert_eq!(rows_a, rows_b, "{table}: rows");
+        assert_eq!((a_not_b, b_not_a), (0, 0), "{table}: rows held by one only");
+        some += rows_a;
+    }
+    assert!(some > 10_000, "{some} rows");
+}
+
+/// Asserts the two databases hold the same rows in every table but `meta`
+/// (in any order).
+fn assert_same(a: &Path, b: &Path) {
+    let db = Connection::open(a).unwrap();
+    db.execute("ATTACH ?1 AS other", [b.to_str().unwrap()])
+        .unwrap();
+    for table in table_names() {
+        if table == "meta" {
+            continue;
+        }
+        // Rows keyed by no uuid (their card had none) cannot be replaced:
+        // another run adds them again.
+        let keyed = if table_names_keyed_by_uuid().contains(&table) {
+            " WHERE uuid IS NOT NULL"
+        } else {
+            ""
+        };
+        let count = |schema: &str| -> i64 {
+            db.query_row(
+                &format!("SELECT COUNT(*) FROM {schema}.{table}{keyed}"),
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        assert_eq!(count("main"), count("other"), "{table}");
+        for (x, y) in [("main", "other"), ("other", "main")] {
+            let differ: i64 = db
+                .query_row(
+                    &format!(
+                        "SELECT COUNT(*) FROM (SELECT * FROM {x}.{table}{keyed} EXCEPT SELECT * FROM {y}.{table}{keyed})"
+                    ),
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(differ, 0, "{table}: rows of {x} not in {y}");
+        }
+    }
+}
+
+/// A set of one card of `uuid`.
+fn one_card_set(dir: &Path, code: &str, uuid: &str) -> PathBuf {
+    let text = format!(
+        r#"{{"baseSetSize": 1, "cards": [{{"artist": "A", "availability": ["paper"], "borderColor": "black",
+  "colorIdentity": [], "colors": [], "convertedManaCost": 1, "finishes": ["nonfoil"], "foreignData": [],
+  "frameVersion": "2015", "hasFoil": false, "hasNonFoil": true, "identifiers": {{}}, "language": "English",
+  "layout": "normal", "legalities": {{"vintage": "Legal"}}, "manaValue": 1, "name": "Card {code}", "number": "1",
+  "purchaseUrls": {{}}, "rarity": "common", "setCode": "{code}", "subtypes": [], "supertypes": [],
+  "type": "Artifact", "types": ["Artifact"], "uuid": "{uuid}", "prices": {{"paper": 1}}}}],
+  "code": "{code}", "iconCode": "x", "isFoilOnly": false, "isOnlineOnly": false, "languages": ["English"],
+  "name": "Set {code}", "releaseDate": "2024-05-17", "sealedProduct": null, "tokens": [], "totalSetSize": 1,
+  "translations": {{}}, "type": "expansion"}}"#
+    );
+    let path = dir.join(format!("{code}.json"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The values of `column` in every row of `table` of the Parquet export
+/// in `dir` (its visible files: those readers see), as text.
+fn parquet_column(dir: &Path, table: &str, column: &str) -> Vec<Option<String>> {
+    use arrow_array::{Array, StringArray};
+    let mut values = Vec::new();
+    for file in parquet_files(&dir.join(table)) {
+        let file = std::fs::File::open(dir.join(table).join(file)).unwrap();
+        let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .build()
+            .unwrap();
+        for batch in reader {
+            let batch = batch.unwrap();
+            let strings = batch
+                .column_by_name(column)
+                .unwrap()
+                .as_any()
+                .downcast_ref::<StringArray>()
+                .unwrap()
+                .clone();
+            for row in 0..strings.len() {
+                values.push(strings.is_valid(row).then(|| strings.value(row).to_owned()));
+            }
+        }
+    }
+    values
+}
+
+/// Cards per set in a Parquet export, as [`per_set`] counts them.
+fn parquet_per_set(dir: &Path) -> Vec<(String, i64)> {
+    let mut counts = std::collections::BTreeMap::new();
+    for code in parquet_column(dir, "cards", "parent_set_code") {
+        *counts.entry(code.unwrap_or_default()).or_insert(0) += 1;
+    }
+    counts.into_iter().collect()
+}
+
+/// A uuid already stored under another set (by an earlier run, or earlier
+/// in the run) is moved: one row per uuid, and the run says so; in SQLite
+/// and in Parquet alike.
+#[test]
+fn a_uuid_in_two_sets_is_kept_once_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let uuid = "00000000-0000-4000-8000-000000000001";
+    let a = one_card_set(dir.path(), "AAA", uuid);
+    let b = one_card_set(dir.path(), "BBB", uuid);
+    for (name, runs) in [
+        ("two-runs", vec![vec![a.clone()], vec![b.clone()]]),
+        ("one-run", vec![vec![a.clone(), b.clone()]]),
+    ] {
+        let db = dir.path().join(format!("{name}.db"));
+        let pq = dir.path().join(format!("{name}-parquet"));
+        for target in [Target::Sqlite(db.clone()), Target::Parquet(pq.clone())] {
+            let mut last = Totals::default();
+            for inputs in &runs {
+                last = export_with(&target, inputs, Mode::Append);
+            }
+            assert_eq!(last.changes.moved, 1, "{name} {target}");
+            assert!(
+                last.changes.moved_notes[0].contains("was stored in set AAA; set BBB has it too"),
+                "{:?}",
+                last.changes.moved_notes
+            );
+            // The card's prices, which the spec does not define, are counted.
+            assert!(
+                last.not_exported.iter().any(|(n, _)| n == "CardSet.prices"),
+                "{:?}",
+                last.not_exported
+            );
+        }
+        assert_eq!(per_set(&db), [("BBB".to_owned(), 1)], "{name}");
+        assert_eq!(parquet_per_set(&pq), [("BBB".to_owned(), 1)], "{name}");
+        let legalities: i64 = Connection::open(&db)
+            .unwrap()
+            .query_row("SELECT COUNT(*) FROM legalities", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(legalities, 1, "{name}");
+        assert_eq!(
+            parquet_column(&pq, "legalities", "uuid"),
+            [Some(uuid.to_owned())],
+            "{name}"
+        );
+    }
+}
+
+/// A Parquet build is added to as a SQLite database is: `export NEO` then
+/// `export L15` keeps both, L15 again replaces L15 alone (the same changes
+/// as SQLite's, in a new file, the earlier run's file written again
+/// without it), and `Mode::Replace` empties the build first. Each file
+/// says which layout it holds; another build sits beside it.
+#[test]
+fn a_parquet_build_is_added_to_as_sqlite_is() {
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let neo = corpus_set(&shared, "jsonsets_NEO.json");
+    let l15 = corpus_set(&shared, "jsonsets_L15.json");
+    let pq = dir.path().join("pq");
+    let db = dir.path().join("cards.db");
+    let mut runs = Vec::new();
+    for target in [Target::Sqlite(db.clone()), Target::Parquet(pq.clone())] {
+        runs.push(
+            [&neo, &l15, &l15]
+                .into_iter()
+                .map(|input| export_with(&target, std::slice::from_ref(input), Mode::Append))
+                .collect::<Vec<Totals>>(),
+        );
+    }
+    assert_eq!(runs[0], runs[1], "SQLite's totals, then Parquet's");
+    assert_eq!(runs[1][2].changes.replaced_sets, ["L15"]);
+    assert_eq!(runs[1][2].changes.removed_rows, 3);
+    assert_eq!(parquet_per_set(&pq), [("NEO".to_owned(), 553)]);
+    let mut sets = parquet_column(&pq, "sets", "code");
+    sets.sort();
+    assert_eq!(sets, [Some("L15".to_owned()), Some("NEO".to_owned())]);
+    // `meta` has a row per input, not per run.
+    assert_eq!(parquet_column(&pq, "meta", "input").len(), 2);
+    // NEO's run, and the third; the second's files went with L15 (which
+    // has no cards: the third run writes no cards file).
+    assert_eq!(
+        parquet_files(&pq.join("sets")),
+        ["run-000001.parquet", "run-000003.parquet"]
+    );
+    let cards = parquet_files(&pq.join("cards"));
+    assert_eq!(cards, ["run-000001.parquet"]);
+    // Each file says which layout it holds.
+    let file = std::fs::File::open(pq.join("cards").join(&cards[0])).unwrap();
+    let reader = parquet::file::reader::SerializedFileReader::new(file).unwrap();
+    let metadata = parquet::file::reader::FileReader::metadata(&reader);
+    let version = metadata
+        .file_metadata()
+        .key_value_metadata()
+        .into_iter()
+        .flatten()
+        .find(|kv| kv.key == cardkit_export::parquet::LAYOUT_KEY)
+        .and_then(|kv| kv.value.clone());
+    assert_eq!(
+        version,
+        Some(cardkit_export::layout::LAYOUT_VERSION.to_string())
+    );
+    // Another build is added beside it.
+    let target = Target::Parquet(pq.clone());
+    export_with_build(&target, &l15, Some("b"));
+    assert_eq!(parquet_column(&pq, "sets", "code").len(), 3);
+    // --replace empties the build first; the other build stays.
+    let replaced = export_with(&target, std::slice::from_ref(&l15), Mode::Replace);
+    assert!(replaced.changes.emptied);
+    assert!(parquet_per_set(&pq).is_empty());
+    assert_eq!(parquet_column(&pq, "sets", "code").len(), 2);
+}
+
+fn export_with_build(target: &Target, input: &Path, build: Option<&str>) -> Totals {
+    let mut exporter = Exporter::open_with(target, OnInvalid::Keep, build, 2, Mode::Append, false)
+        .expect("the target opens");
+    let file = std::fs::File::open(input).unwrap();
+    exporter
+        .input(
+            &input.display().to_string(),
+            file,
+            &cardkit::Options::default(),
+            |_| {},
+            |_| {},
+        )
+        .unwrap();
+    exporter.finish().unwrap()
+}
+
+/// A Parquet build written by an earlier cardkit (one `part-0.parquet` per
+/// table) cannot be added to: it is refused, and written anew with
+/// `Mode::Replace`.
+#[test]
+fn a_parquet_build_of_one_file_per_table_is_replaced_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = one_card_set(dir.path(), "AAA", "00000000-0000-4000-8000-000000000001");
+    let pq = dir.path().join("pq");
+    let target = Target::Parquet(pq.clone());
+    export_with(&target, std::slice::from_ref(&a), Mode::Append);
+    // As an earlier cardkit left it.
+    for table in table_names() {
+        std::fs::rename(
+            pq.join(&table).join("run-000001.parquet"),
+            pq.join(&table).join("part-0.parquet"),
+        )
+        .unwrap();
+    }
+    std::fs::remove_dir_all(pq.join(".cardkit-runs")).unwrap();
+    let error = Exporter::open_with(&target, OnInvalid::Fail, None, 1, Mode::Append, false)
+        .err()
+        .expect("refused");
+    assert!(
+        error.to_string().contains(
+            "the build without a label was written by an earlier cardkit, as one file per table (part-0.parquet)"
+        ),
+        "{error}"
+    );
+    let totals = export_with(&target, std::slice::from_ref(&a), Mode::Replace);
+    assert!(totals.changes.emptied);
+    assert_eq!(parquet_files(&pq.join("cards")), ["run-000001.parquet"]);
+    assert_eq!(parquet_per_set(&pq), [("AAA".to_owned(), 1)]);
+}
+
+/// Targets that cannot be written are refused with what is wrong, and
+/// nothing is written.
+#[test]
+fn sqlite_targets_that_cannot_be_written_are_named_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = |path: PathBuf| {
+        Exporter::open(&Target::Sqlite(path), OnInvalid::Fail, None, 1)
+            .err()
+            .expect("refused")
+            .to_string()
+    };
+    let missing = open(dir.path().join("nodir/x.db"));
+    assert!(missing.contains("does not exist"), "{missing}");
+    assert!(!missing.contains("incomplete"), "{missing}");
+    std::fs::create_dir(dir.path().join("adir.db")).unwrap();
+    let folder = open(dir.path().join("adir.db"));
+    assert!(
+        folder.contains("is a folder, not a database file"),
+        "{folder}"
+    );
+    let text = dir.path().join("notes.db");
+    std::fs::write(
+        &text,
+        "not a database, only some text that is long enough".repeat(20),
+    )
+    .unwrap();
+    let not_sqlite = open(text.clone());
+    assert!(
+        not_sqlite.contains("the file is not a SQLite database"),
+        "{not_sqlite}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+}
+
+/// A new database says what it is.
+#[test]
+fn a_new_database_carries_the_layout_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = one_card_set(dir.path(), "AAA", "00000000-0000-4000-8000-000000000001");
+    let db = dir.path().join("new.db");
+    export_with(&Target::Sqlite(db.clone()), &[a], Mode::Append);
+    let c = Connection::open(&db).unwrap();
+    let version: i64 = c
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    let id: i32 = c
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, cardkit_export::layout::LAYOUT_VERSION);
+    assert_eq!(id, cardkit_export::sqlite::APPLICATION_ID);
+    let mode: String = c
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+}
+
+/// PostgreSQL follows the same rule: runs add, a set exported again
+/// replaces that set, a uuid of another set is moved, `Mode::Replace`
+/// empties the build.
+#[test]
+fn postgresql_exports_add_to_what_is_there() {
+    let server = support::postgres::Server::start();
+    let target = Target::Postgres(server.url.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let uuid = "00000000-0000-4000-8000-000000000001";
+    let a = one_card_set(dir.path(), "AAA", uuid);
+    let b = one_card_set(dir.path(), "BBB", uuid);
+    let c = one_card_set(dir.path(), "CCC", "00000000-0000-4000-8000-000000000003");
+    let cards = |client: &mut postgres::Client| -> Vec<(String, i64)> {
+        client
+            .query(
+                "SELECT parent_set_code, COUNT(*) FROM cards GROUP BY 1 ORDER BY 1",
+                &[],
+            )
+            .unwrap()
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect()
+    };
+    export_with(&target, std::slice::from_ref(&a), Mode::Append);
+    export_with(&target, std::slice::from_ref(&c), Mode::Append);
+    let mut client = postgres::Client::connect(&server.url, postgres::NoTls).unwrap();
+    assert_eq!(
+        cards(&mut client),
+        [("AAA".to_owned(), 1), ("CCC".to_owned(), 1)]
+    );
+    let again = export_with(&target, std::slice::from_ref(&c), Mode::Append);
+    assert_eq!(again.changes.replaced_sets, ["CCC"]);
+    assert_eq!(again.changes.removed_rows, 5);
+    let moved = export_with(&target, std::slice::from_ref(&b), Mode::Append);
+    assert_eq!(moved.changes.moved, 1);
+    assert_eq!(
+        cards(&mut client),
+        [("BBB".to_owned(), 1), ("CCC".to_owned(), 1)]
+    );
+    let legalities: i64 = client
+        .query_one("SELECT COUNT(*) FROM legalities", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(legalities, 2);
+    let replaced = export_with(&target, std::slice::from_ref(&a), Mode::Replace);
+    assert!(replaced.changes.emptied);
+    assert_eq!(cards(&mut client), [("AAA".to_owned(), 1)]);
+    let comment: Option<String> = client
+        .query_one("SELECT obj_description('cards'::regclass, 'pg_class')", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(
+        comment,
+        Some(format!(
+            "cardkit export, layout version {}",
+            cardkit_export::layout::LAYOUT_VERSION
+        ))
+    );
+}
+
+/// The whole folder exported again into the same database (many rows: the
+/// indexes are dropped during the run and the sets it replaces removed at
+/// the commit) holds what one export holds, indexed and whole.
+#[test]
+fn a_folder_exported_again_replaces_every_set_once() {
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    // A set without a code (kept invalid) has no key: it is added again
+    // by every run (with a warning), so its file is left out here.
+    let files: Vec<PathBuf> = support::corpus_sets(&shared)
+        .into_iter()
+        .filter(|f| support::sets_of(f).iter().all(|s| s["code"].is_string()))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let twice = dir.path().join("twice.db");
+    let once = dir.path().join("once.db");
+    export_with(&Target::Sqlite(twice.clone()), &files, Mode::Append);
+    let again = export_with(&Target::Sqlite(twice.clone()), &files, Mode::Append);
+    assert_eq!(again.changes.replaced_sets.len(), again.sets);
+    assert!(again.changes.removed_rows > 50_000, "{:?}", again.changes);
+    export_with(&Target::Sqlite(once.clone()), &files, Mode::Append);
+    assert_same(&twice, &once);
+    assert_eq!(integrity(&twice), "ok");
+    let indexes = |db: &Path| -> i64 {
+        Connection::open(db)
+            .unwrap()
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'index'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    assert_eq!(indexes(&twice), indexes(&once));
+    assert!(indexes(&twice) > 20);
+}
+
+/// A run killed before its commit leaves its hidden temporary file (as
+/// large as the database): the next run into the same path removes it and
+/// says so, and leaves alone one that a run is still writing.
+#[test]
+fn a_killed_runs_temporary_is_removed_by_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = one_card_set(dir.path(), "AAA", "00000000-0000-4000-8000-000000000001");
+    let db = dir.path().join("cards.db");
+    // What a killed run leaves: a hidden, partly written database.
+    let stale = dir.path().join(".cards.db.AbC123.incomplete");
+    Connection::open(&stale)
+        .unwrap()
+        .execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
+        .unwrap();
+    // One a run is writing: it holds SQLite's lock.
+    let live = dir.path().join(".cards.db.XyZ789.incomplete");
+    let writer = Connection::open(&live).unwrap();
+    writer
+        .execute_batch("PRAGMA locking_mode = EXCLUSIVE; BEGIN; CREATE TABLE t (x);")
+        .unwrap();
+    // Another file of a similar name is not the export's.
+    let other = dir.path().join(".cards.db.notes.incomplete");
+    std::fs::write(&other, "mine").unwrap();
+    let totals = export_with(&Target::Sqlite(db.clone()), &[a], Mode::Append);
+    assert_eq!(
+        totals.changes.stale_removed.len(),
+        1,
+        "{:?}",
+        totals.changes
+    );
+    assert_eq!(
+        totals.changes.stale_removed[0].0,
+        ".cards.db.AbC123.incomplete"
+    );
+    assert!(!stale.exists());
+    assert!(live.exists());
+    assert!(other.exists());
+    assert!(db.exists());
+    drop(writer);
+}
+
+/// Another application's SQLite database (a `users` table) is refused,
+/// and left as it was; with `into_foreign` the export adds its tables
+/// and leaves the journal mode as it was.
+#[test]
+fn another_applications_database_is_refused_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("app.db");
+    Connection::open(&db)
+        .unwrap()
+        .execute_batch("CREATE TABLE users (name TEXT); INSERT INTO users VALUES ('ann');")
+        .unwrap();
+    let a = one_card_set(dir.path(), "AAA", "00000000-0000-4000-8000-000000000001");
+    let target = Target::Sqlite(db.clone());
+    let error = Exporter::open_with(&target, OnInvalid::Fail, None, 1, Mode::Append, false)
+        .err()
+        .expect("refused");
+    assert!(
+        error
+            .to_string()
+            .contains("the database holds tables that are not cardkit's (users)"),
+        "{error}"
+    );
+    let tables = |db: &Path| -> i64 {
+        Connection::open(db)
+            .unwrap()
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    assert_eq!(tables(&db), 1);
+    let mut exporter =
+        Exporter::open_with(&target, OnInvalid::Fail, None, 1, Mode::Append, true).expect("asked");
+    exporter
+        .input(
+            "a",
+            std::fs::File::open(&a).unwrap(),
+            &cardkit::Options::default(),
+            |_| {},
+            |_| {},
+        )
+        .unwrap();
+    exporter.finish().unwrap();
+    let c = Connection::open(&db).unwrap();
+    let mode: String = c
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "delete");
+    let users: i64 = c
+        .query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(users, 1);
+    assert_eq!(per_set(&db), [("AAA".to_owned(), 1)]);
+}
+
+/// A valid card whose name is 3,000 characters long is stored by
+/// PostgreSQL too (a B-tree index refused it and failed the whole run).
+#[test]
+fn postgresql_stores_a_name_longer_than_an_index_entry() {
+    let server = support::postgres::Server::start();
+    let target = Target::Postgres(server.url.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let path = one_card_set(dir.path(), "LNG", "00000000-0000-4000-8000-000000000009");
+    // Letters that do not compress (PostgreSQL compresses a long index
+    // entry before it checks its size).
+    let mut seed: u32 = 7;
+    let long: String = (0..3000)
+        .map(|_| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            char::from(b'a' + u8::try_from((seed >> 16) % 26).unwrap())
+        })
+        .collect();
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("\"name\": \"Card LNG\"", &format!("\"name\": \"{long}\""));
+    assert!(text.contains(&long));
+    std::fs::write(&path, text).unwrap();
+    let totals = export_with(&target, std::slice::from_ref(&path), Mode::Replace);
+    assert_eq!(totals.exported, 1);
+    let mut client = postgres::Client::connect(&server.url, postgres::NoTls).unwrap();
+    let length: i32 = client
+        .query_one("SELECT length(name) FROM cards WHERE name = $1", &[&long])
+        .unwrap()
+        .get(0);
+    assert_eq!(length, 3000);
+}
+
+/// A Parquet run that fails (here: aborted before anything is committed)
+/// leaves no folder behind, nor its lock, where there was none; and
+/// removes nothing that was there.
+#[test]
+fn a_failed_parquet_run_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let fresh = dir.path().join("pq");
+    for build in [None, Some("b")] {
+        let exporter = Exporter::open_with(
+            &Target::Parquet(fresh.clone()),
+            OnInvalid::Fail,
+            build,
+            1,
+            Mode::Append,
+            false,
+        )
+        .expect("opens");
+        drop(exporter);
+        assert!(!fresh.exists(), "{build:?}");
+    }
+    let kept = dir.path().join("kept");
+    std::fs::create_dir(&kept).unwrap();
+    std::fs::write(kept.join("notes.txt"), "mine").unwrap();
+    let exporter = Exporter::open_with(
+        &Target::Parquet(kept.clone()),
+        OnInvalid::Fail,
+        None,
+        1,
+        Mode::Append,
+        false,
+    )
+    .expect("opens");
+    drop(exporter);
+    let left: Vec<String> = std::fs::read_dir(&kept)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(left.contains(&"notes.txt".to_owned()), "{left:?}");
+    assert!(!left.contains(&"cards".to_owned()), "{left:?}");
+}
+
+/// Parquet keeps the later of a set or migration read twice in a run, as
+/// SQLite does: the corpus's sets and migrations (BRO and LEA in two files
+/// each) give the same rows per table to both.
+#[test]
+fn parquet_keeps_the_later_of_what_a_run_reads_twice() {
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    let mut files = support::corpus_sets(&shared);
+    let mut migrations: Vec<PathBuf> = std::fs::read_dir(shared.join("corpus/neutral/migration"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    migrations.sort();
+    files.extend(migrations);
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("corpus.db");
+    let pq = dir.path().join("pq");
+    let sqlite = export_with(&Target::Sqlite(db.clone()), &files, Mode::Append);
+    let parquet = export_with(&Target::Parquet(pq.clone()), &files, Mode::Append);
+    assert_eq!(sqlite.duplicates, parquet.duplicates);
+    assert!(parquet.duplicate_sets >= 2);
+    let c = Connection::open(&db).unwrap();
+    for table in table_names() {
+        let in_sqlite: i64 = c
+            .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap();
+        let in_parquet: i64 = parquet_files(&pq.join(&table))
+            .iter()
+            .map(|file| {
+                let file = std::fs::File::open(pq.join(&table).join(file)).unwrap();
+                let reader = parquet::file::reader::SerializedFileReader::new(file).unwrap();
+                parquet::file::reader::FileReader::metadata(&reader)
+                    .file_metadata()
+                    .num_rows()
+            })
+            .sum();
+        assert_eq!(in_parquet, in_sqlite, "{table}");
+    }
+    let left: Vec<String> = std::fs::read_dir(pq.join("cards"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["run-000001.parquet"]);
+}

@@ -1,0 +1,128 @@
+//! `cardkit layers`: the listing of the corpus card and of a template in the
+//! spec's shape, in text and JSON, and its exit statuses.
+
+use crate::support;
+
+use crate::layered;
+
+use serde_json::Value;
+use support::{cardkit, shared_dir};
+
+/// A file of the corpus, or `None` (said why) without the shared folder.
+fn corpus_file(relative: &str) -> Option<std::path::PathBuf> {
+    Some(shared_dir()?.join("corpus").join(relative))
+}
+
+fn corpus_bytes(relative: &str) -> Option<Vec<u8>> {
+    Some(std::fs::read(corpus_file(relative)?).expect("a corpus file"))
+}
+
+/// A corpus template in the older layered layout, in the spec's shape.
+fn spec_template_file(relative: &str) -> Option<String> {
+    let layered: Value = serde_json::from_slice(&corpus_bytes(relative)?).expect("JSON");
+    Some(serde_json::to_string_pretty(&layered::spec_template(&layered)).expect("JSON"))
+}
+
+const CARD: &str = "raw/card/mightstone_dimirova-smiley_head.json";
+
+fn stdout(args: &[&str], code: i32) -> String {
+    let output = cardkit()
+        .args(args)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone();
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+#[test]
+fn every_layer_of_the_corpus_card_in_text() {
+    let Some(card) = corpus_file(CARD) else {
+        return;
+    };
+    let text = stdout(&["layers", card.to_str().unwrap()], 0);
+    assert_snapshot!("layers_card_text", text);
+}
+
+#[test]
+fn editable_texts_in_json() {
+    let Some(card) = corpus_file(CARD) else {
+        return;
+    };
+    let args = [
+        "layers",
+        card.to_str().unwrap(),
+        "--tag",
+        "editable",
+        "--type",
+        "text",
+    ];
+    let text = stdout(&[&args[..], &["--format", "json"]].concat(), 0);
+    let json: Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(json.as_array().map(Vec::len), Some(9));
+    assert_snapshot!("layers_card_editable_texts_json", text);
+}
+
+#[test]
+fn a_pattern_and_the_first_hit() {
+    let Some(card) = corpus_file(CARD) else {
+        return;
+    };
+    let card = card.to_str().unwrap();
+    let text = stdout(&["layers", card, "--regex", ".+le"], 0);
+    assert_snapshot!("layers_card_regex", text);
+    let first = stdout(&["layers", card, "--tag", "editable", "--first"], 0);
+    assert!(
+        first.starts_with("/data/children/0/children/0  image  \"Art\""),
+        "{first}"
+    );
+    assert!(
+        first.ends_with("1 layer found in the card design\n"),
+        "{first}"
+    );
+}
+
+#[test]
+fn a_templates_layers_point_under_its_card() {
+    let Some(text) = spec_template_file("raw/template/mightstone_template-angular.json") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("angular.json");
+    std::fs::write(&path, text).unwrap();
+    let listing = stdout(&["layers", path.to_str().unwrap(), "--type", "image"], 0);
+    assert_snapshot!("layers_template_images", listing);
+}
+
+#[test]
+fn exit_statuses() {
+    let Some(card) = corpus_file(CARD) else {
+        return;
+    };
+    let card = card.to_str().unwrap();
+    // Nothing found: 1, as grep.
+    let none = stdout(&["layers", card, "--name", "title"], 1);
+    assert_eq!(none, "0 layers found in the card design\n");
+    // An unknown tag or type, or both --name and --regex: usage errors.
+    for args in [
+        &["layers", card, "--tag", "unknown"][..],
+        &["layers", card, "--type", "fubar"],
+        &["layers", card, "--name", "Title", "--regex", "T"],
+        &["layers", card, "--regex", "("],
+    ] {
+        cardkit().args(args).assert().code(2);
+    }
+    // The older layered layout: refused, saying what converts it.
+    let Some(layered) = corpus_file("raw/template/mightstone_template-angular.json") else {
+        return;
+    };
+    let output = cardkit()
+        .args(["layers", layered.to_str().unwrap()])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("older layered layout") && stderr.contains("cardkit import"),
+        "{stderr}"
+    );
+}

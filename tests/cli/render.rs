@@ -1,0 +1,217 @@
+//! `cardkit render`: cards to SVG and PNG files, report lines on stderr,
+//! exit statuses, and the picture of the README and the book kept current.
+
+use crate::support;
+
+use std::path::{Path, PathBuf};
+
+use predicates::str::contains;
+use support::{cardkit, shared_dir, workspace_dir};
+
+fn assets() -> PathBuf {
+    workspace_dir().join("crates/cardkit-render/tests/assets")
+}
+
+/// The Angular template in the spec's shape, by `cardkit import` (the
+/// corpus holds the design tool's own layout).
+fn angular_template(shared: &Path, dir: &Path) -> PathBuf {
+    let path = dir.join("angular.json");
+    cardkit()
+        .arg("import")
+        .arg(shared.join("corpus/raw/template/mightstone_template-angular.json"))
+        .arg("-o")
+        .arg(&path)
+        .assert()
+        .code(0);
+    path
+}
+
+#[test]
+fn a_corpus_card_renders_to_svg_and_png_the_same_every_time() {
+    let Some(shared) = shared_dir() else { return };
+    let dir = tempfile::tempdir().expect("a directory");
+    let template = angular_template(&shared, dir.path());
+    let card = shared.join("corpus/raw/card/mightstone_dimirova-smiley_head.json");
+    let mut outputs = Vec::new();
+    for run in 0..2 {
+        let svg = dir.path().join(format!("{run}.svg"));
+        let png = dir.path().join(format!("{run}.png"));
+        let output = cardkit()
+            .arg("render")
+            .arg(&card)
+            .arg("--template")
+            .arg(&template)
+            .arg("--assets")
+            .arg(assets())
+            .args(["--year", "2023", "--scale", "0.1", "--svg"])
+            .arg(&svg)
+            .arg("--png")
+            .arg(&png)
+            .assert()
+            .code(0)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+        let card_shown = card.display().to_string();
+        assert_snapshot!(
+            "render_dimirova_stderr",
+            stderr.replace(&card_shown, "CARD")
+        );
+        outputs.push((
+            std::fs::read(svg).expect("an SVG"),
+            std::fs::read(png).expect("a PNG"),
+        ));
+    }
+    assert_eq!(outputs[0], outputs[1], "the same bytes on every run");
+    let (svg, png) = &outputs[0];
+    assert!(svg.starts_with(b"<svg width=\"150\" height=\"210\""));
+    assert!(png.starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn several_cards_into_a_directory() {
+    let Some(shared) = shared_dir() else { return };
+    let out = tempfile::tempdir().expect("a directory");
+    cardkit()
+        .arg("render")
+        .arg(shared.join("corpus/raw/card/mightstone_dimirova-smiley_head.json"))
+        .arg(shared.join("corpus/raw/card/mightstone_dimirova-smiley_2023-02-18.json"))
+        .arg("--assets")
+        .arg(assets())
+        .args(["--scale", "0.05", "--year", "2023", "-o"])
+        .arg(out.path())
+        .assert()
+        .code(0)
+        // Without the template, its symbols are unknown codes.
+        .stderr(contains(
+            "text code {U} is not a symbol of the template nor a known code: left out",
+        ));
+    let mut names: Vec<String> = std::fs::read_dir(out.path())
+        .expect("listed")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "mightstone_dimirova-smiley_2023-02-18.png",
+            "mightstone_dimirova-smiley_2023-02-18.svg",
+            "mightstone_dimirova-smiley_head.png",
+            "mightstone_dimirova-smiley_head.svg",
+        ]
+    );
+}
+
+#[test]
+fn errors_name_the_file_and_the_reason() {
+    let dir = support::dir_with(&[
+        ("bad.json", "{\"name\": \"x\"}"),
+        (
+            "huge.json",
+            "{\"name\": \"x\", \"width\": 50000, \"height\": 50000}",
+        ),
+        (
+            "good.json",
+            "{\"name\": \"x\", \"width\": 10, \"height\": 10}",
+        ),
+    ]);
+    let path = |name: &str| dir.path().join(name);
+    let out = path("out.png");
+    cardkit()
+        .arg("render")
+        .arg(path("bad.json"))
+        .arg("--png")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(contains("bad.json: not a card design: "))
+        .stderr(contains("missing_field"));
+    cardkit()
+        .arg("render")
+        .arg(path("huge.json"))
+        .arg("--png")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "huge.json: the card is beyond a limit: a PNG of 50000 × 50000 is 2500000000 pixels",
+        ));
+    // A usage error: --svg with several cards.
+    cardkit()
+        .arg("render")
+        .arg(path("good.json"))
+        .arg(path("good.json"))
+        .arg("--svg")
+        .arg(path("x.svg"))
+        .assert()
+        .code(2)
+        .stderr(contains("--svg and --png take one card"));
+    // An output is required.
+    cardkit()
+        .arg("render")
+        .arg(path("good.json"))
+        .assert()
+        .code(2)
+        .stderr(contains("required"));
+    // A template that is not one.
+    cardkit()
+        .arg("render")
+        .arg(path("good.json"))
+        .arg("--template")
+        .arg(path("good.json"))
+        .arg("--png")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(contains("good.json: not a template"));
+    // And the good card renders.
+    cardkit()
+        .arg("render")
+        .arg(path("good.json"))
+        .arg("--png")
+        .arg(&out)
+        .assert()
+        .code(0);
+    assert!(std::fs::read(&out)
+        .expect("written")
+        .starts_with(b"\x89PNG"));
+}
+
+/// The picture in the book's Rendering chapter (and the README): the Dimirova card with
+/// the stand-in assets at 1/5 scale. `CARDKIT_BLESS=1` writes it; otherwise
+/// it must be the bytes a render gives now.
+#[test]
+fn the_readme_picture_is_current() {
+    let Some(shared) = shared_dir() else { return };
+    let dir = tempfile::tempdir().expect("a directory");
+    let template = angular_template(&shared, dir.path());
+    let fresh = dir.path().join("card.png");
+    cardkit()
+        .arg("render")
+        .arg(shared.join("corpus/raw/card/mightstone_dimirova-smiley_head.json"))
+        .arg("--template")
+        .arg(&template)
+        .arg("--assets")
+        .arg(assets())
+        .args(["--year", "2023", "--scale", "0.2", "--png"])
+        .arg(&fresh)
+        .assert()
+        .code(0);
+    let fresh = std::fs::read(&fresh).expect("rendered");
+    let committed = workspace_dir().join("docs/render-dimirova.png");
+    if std::env::var_os("CARDKIT_BLESS").is_some() {
+        std::fs::write(&committed, &fresh).expect("written");
+        return;
+    }
+    let current =
+        std::fs::read(&committed).expect("docs/render-dimirova.png (CARDKIT_BLESS=1 writes it)");
+    assert!(
+        current == fresh,
+        "docs/render-dimirova.png is stale: run CARDKIT_BLESS=1 cargo test --test cli render::"
+    );
+}
