@@ -17,10 +17,10 @@ use cardkit_run::ExitStatus;
 // The import's codes are explained with the diagnostics importing their
 // examples gives; every other code as the library explains it. A build
 // without the design tools (no `import`) explains them as the library does.
-#[cfg(not(feature = "design"))]
-use cardkit_run::codes::explain_code;
 #[cfg(feature = "design")]
 use cardkit_design::import::explain_code;
+#[cfg(not(feature = "design"))]
+use cardkit_run::codes::explain_code;
 use clap::builder::PossibleValuesParser;
 
 #[derive(clap::Args)]
