@@ -318,6 +318,7 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
             ::cardkit::schema::FieldDef {
                 name: #wire,
                 rust_name: #rust_name,
+                model: #model_name,
                 ty: #type_expr,
                 required: #required,
                 nullable: #nullable,
@@ -356,6 +357,7 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
             slots: &[#(#slots),*],
             seed: #seed,
             required: #required_mask,
+            upstream: ::std::sync::OnceLock::new(),
         };
         impl ::cardkit::schema::Model for #ident {
             fn model() -> &'static ::cardkit::schema::ModelDef {

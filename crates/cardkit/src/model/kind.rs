@@ -1,31 +1,9 @@
-//! The four kinds of document, each named by its top-level model.
+//! Each kind of document's top-level model, and what the field tables say
+//! about the kind.
 
-use std::fmt;
-use std::str::FromStr;
-
-use serde::Serialize;
-
-use crate::table::{Describe, Model, ModelDef, Type};
-
-/// The four kinds of document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// A card-design template.
-    Template,
-    /// A card design on its own.
-    Card,
-    /// A card set.
-    Set,
-    /// A catalog migration notice.
-    Migration,
-}
+use crate::table::{Describe, Kind, Model, ModelDef, Type};
 
 impl Kind {
-    /// Every kind.
-    pub const ALL: &'static [Kind] = &[Kind::Template, Kind::Card, Kind::Set, Kind::Migration];
-
     /// Every model of every kind, each once.
     #[must_use]
     pub fn every_model() -> Vec<&'static ModelDef> {
@@ -78,34 +56,6 @@ impl Kind {
         all[at]
     }
 
-    /// `template`, `card`, `set` or `migration`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Template => "template",
-            Kind::Card => "card",
-            Kind::Set => "set",
-            Kind::Migration => "migration",
-        }
-    }
-
-    /// The kind in words, as messages name a document of it: `template`,
-    /// `card design`, `set`, `migration`.
-    #[must_use]
-    pub fn words(self) -> &'static str {
-        match self {
-            Kind::Card => "card design",
-            other => other.as_str(),
-        }
-    }
-
-    /// Every kind's name, as a message lists them: `template, card, set or
-    /// migration`.
-    #[must_use]
-    pub fn listed() -> &'static str {
-        "template, card, set or migration"
-    }
-
     /// The top-level model of the kind.
     #[must_use]
     pub fn model(self) -> &'static ModelDef {
@@ -127,20 +77,69 @@ impl Kind {
     }
 }
 
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+#[cfg(test)]
+mod tests {
+    use crate::table::names::{spec_name, Names, UPSTREAM};
+    use crate::table::Kind;
+
+    #[test]
+    /// The publishers' names against the models: the table of renames
+    /// names fields, and no upstream name is a spec name.
+    fn every_rename_names_a_field_and_no_upstream_name_is_a_field_of_its_model() {
+        let models = Kind::every_model();
+        for rename in UPSTREAM {
+            let holders: Vec<_> = models
+                .iter()
+                .filter(|m| rename.model.is_none_or(|name| name == m.name))
+                .filter(|m| m.field(rename.spec).is_some())
+                .collect();
+            // Prices keep the publishers' names of shops (`cardKingdom`) as
+            // members the spec does not show; the rest name fields.
+            let of_prices = ["shopA", "shopAEtched", "shopAFoil", "shopC", "shopD"];
+            assert!(
+                !holders.is_empty() || of_prices.contains(&rename.spec),
+                "{} names no field",
+                rename.spec
+            );
+            for model in &models {
+                assert!(
+                    model.field(rename.upstream).is_none(),
+                    "{}.{} is a spec name",
+                    model.name,
+                    rename.upstream
+                );
+            }
+        }
     }
-}
 
-impl FromStr for Kind {
-    type Err = String;
+    #[test]
+    fn a_model_is_read_under_one_name_per_field() {
+        let set = Kind::Set.model();
+        assert_eq!(
+            Names::Spec.field(set, "iconCode").unwrap().1.name,
+            "iconCode"
+        );
+        assert!(Names::Spec.field(set, "keyruneCode").is_none());
+        assert_eq!(
+            Names::Upstream.field(set, "keyruneCode").unwrap().1.name,
+            "iconCode"
+        );
+        assert!(Names::Upstream.field(set, "iconCode").is_none());
+        assert_eq!(Names::Upstream.field(set, "code").unwrap().1.name, "code");
+        let (_, icon) = set.field("iconCode").unwrap();
+        assert_eq!(Names::Upstream.wire_name(set, icon), "keyruneCode");
+        assert_eq!(Names::Spec.wire_name(set, icon), "iconCode");
 
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Kind::ALL
-            .iter()
-            .copied()
-            .find(|kind| kind.as_str() == text)
-            .ok_or_else(|| format!("unknown kind `{text}`: expected {}", Kind::listed()))
+        let migration = Kind::Migration.model();
+        assert_eq!(
+            Names::Upstream
+                .field(migration, "performed_at")
+                .unwrap()
+                .1
+                .name,
+            "created_at"
+        );
+        assert_eq!(spec_name("Migration", "performed_at"), Some("created_at"));
+        assert_eq!(spec_name("Set", "performed_at"), None);
     }
 }

@@ -10,19 +10,17 @@
 
 pub mod card;
 mod kind;
-mod layout;
 pub mod migration;
 pub mod set;
 pub mod template;
 mod value;
 pub(crate) mod wire;
 
+pub use crate::table::{Kind, Layout};
 pub use card::{
     Bound, BoundType, Card, Dependencies, Filter, FilterOverlay, FilterShadow, Group,
     HorizontalAlign, Image, Layer, Mask, Tag, TemplateRef, Text, VerticalAlign,
 };
-pub use kind::Kind;
-pub use layout::Layout;
 pub use migration::Migration;
 pub use set::{
     CardSet, CardToken, ForeignData, Identifiers, LeadershipSkills, Legalities, PurchaseUrls,

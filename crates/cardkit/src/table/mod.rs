@@ -8,10 +8,14 @@
 //! models ([`crate::model`]) build their tables from these types, and nothing
 //! here knows the models, so the two go one way.
 
+mod kind;
+mod layout;
 pub mod names;
 mod version;
 
-pub use names::Names;
+pub use kind::Kind;
+pub use layout::Layout;
+pub use names::{Names, WireNames};
 pub use version::{ParseVersionError, Version};
 
 /// The deepest nesting of arrays and objects that documents may have: the
@@ -80,6 +84,11 @@ pub struct ModelDef {
     /// Bit `i` is set when `fields[i]` is required (models have at most 128
     /// fields).
     pub required: u128,
+    /// The model's wire names under the publishers' names, when some differ
+    /// from the spec's: worked out the first time the model is read under
+    /// them, so that no table of every model is needed.
+    #[doc(hidden)]
+    pub upstream: std::sync::OnceLock<Option<WireNames>>,
 }
 
 impl ModelDef {
@@ -188,6 +197,8 @@ pub struct FieldDef {
     pub name: &'static str,
     /// The Rust field name.
     pub rust_name: &'static str,
+    /// The name of the model the field belongs to, as [`ModelDef::name`].
+    pub model: &'static str,
     /// The JSON type of a present, non-null value.
     pub ty: &'static Type,
     /// The member must be present.

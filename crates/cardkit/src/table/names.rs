@@ -8,10 +8,6 @@
 //! migration notices cardkit writes name fields through it; nothing else
 //! spells an upstream name.
 
-use std::sync::OnceLock;
-
-use crate::model::Kind;
-
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
@@ -159,10 +155,10 @@ impl Names {
     pub fn of(self, model: &'static ModelDef) -> Option<&'static WireNames> {
         match self {
             Names::Spec => None,
-            Names::Auto | Names::Upstream => upstream_models()
-                .iter()
-                .find(|(at, _)| *at == address(model))
-                .map(|(_, names)| names),
+            Names::Auto | Names::Upstream => model
+                .upstream
+                .get_or_init(|| upstream_names(model))
+                .as_ref(),
         }
     }
 
@@ -185,13 +181,7 @@ impl Names {
         if self.written() == Names::Spec {
             return field.name;
         }
-        upstream_models()
-            .iter()
-            .find_map(|(_, names)| {
-                let index = names.fields.iter().position(|f| std::ptr::eq(f, field))?;
-                Some(names.names[index])
-            })
-            .unwrap_or(field.name)
+        renaming_of(field.model, field.name).map_or(field.name, |rename| rename.upstream)
     }
 
     /// The field of `model` whose wire name is `name`.
@@ -402,103 +392,25 @@ fn renaming_of(model: &str, spec: &str) -> Option<&'static Rename> {
         .find(|rename| rename.spec == spec)
 }
 
-fn address(model: &'static ModelDef) -> usize {
-    std::ptr::from_ref(model) as usize
-}
-
-/// The models of every kind whose fields the publishers name otherwise, by
-/// their table's address: a few, looked through once per object (faster
-/// than hashing the address).
-fn upstream_models() -> &'static [(usize, WireNames)] {
-    static MODELS: OnceLock<Vec<(usize, WireNames)>> = OnceLock::new();
-    MODELS.get_or_init(|| {
-        let mut models: Vec<(usize, WireNames)> = Vec::new();
-        for model in Kind::every_model() {
-            let mut names = WireNames {
-                names: model.fields.iter().map(|f| f.name).collect(),
-                fields: model.fields,
-                renamed: 0,
-                weak: 0,
-                by_name: Vec::new(),
-            };
-            for (index, field) in model.fields.iter().enumerate() {
-                if let Some(rename) = renaming_of(model.name, field.name) {
-                    names.names[index] = rename.upstream;
-                    names.renamed |= 1 << index;
-                    if rename.model.is_some() {
-                        names.weak |= 1 << index;
-                    }
-                    names.by_name.push((rename.upstream, index));
-                }
+/// `model`'s wire names under the publishers' names, or `None` when they
+/// rename none of its fields.
+fn upstream_names(model: &'static ModelDef) -> Option<WireNames> {
+    let mut names = WireNames {
+        names: model.fields.iter().map(|f| f.name).collect(),
+        fields: model.fields,
+        renamed: 0,
+        weak: 0,
+        by_name: Vec::new(),
+    };
+    for (index, field) in model.fields.iter().enumerate() {
+        if let Some(rename) = renaming_of(model.name, field.name) {
+            names.names[index] = rename.upstream;
+            names.renamed |= 1 << index;
+            if rename.model.is_some() {
+                names.weak |= 1 << index;
             }
-            if names.renamed != 0 {
-                models.push((address(model), names));
-            }
-        }
-        models
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_rename_names_a_field_and_no_upstream_name_is_a_field_of_its_model() {
-        let models = Kind::every_model();
-        for rename in UPSTREAM {
-            let holders: Vec<_> = models
-                .iter()
-                .filter(|m| rename.model.is_none_or(|name| name == m.name))
-                .filter(|m| m.field(rename.spec).is_some())
-                .collect();
-            // Prices keep the publishers' names of shops (`cardKingdom`) as
-            // members the spec does not show; the rest name fields.
-            let of_prices = ["shopA", "shopAEtched", "shopAFoil", "shopC", "shopD"];
-            assert!(
-                !holders.is_empty() || of_prices.contains(&rename.spec),
-                "{} names no field",
-                rename.spec
-            );
-            for model in &models {
-                assert!(
-                    model.field(rename.upstream).is_none(),
-                    "{}.{} is a spec name",
-                    model.name,
-                    rename.upstream
-                );
-            }
+            names.by_name.push((rename.upstream, index));
         }
     }
-
-    #[test]
-    fn a_model_is_read_under_one_name_per_field() {
-        let set = Kind::Set.model();
-        assert_eq!(
-            Names::Spec.field(set, "iconCode").unwrap().1.name,
-            "iconCode"
-        );
-        assert!(Names::Spec.field(set, "keyruneCode").is_none());
-        assert_eq!(
-            Names::Upstream.field(set, "keyruneCode").unwrap().1.name,
-            "iconCode"
-        );
-        assert!(Names::Upstream.field(set, "iconCode").is_none());
-        assert_eq!(Names::Upstream.field(set, "code").unwrap().1.name, "code");
-        let (_, icon) = set.field("iconCode").unwrap();
-        assert_eq!(Names::Upstream.wire_name(set, icon), "keyruneCode");
-        assert_eq!(Names::Spec.wire_name(set, icon), "iconCode");
-
-        let migration = Kind::Migration.model();
-        assert_eq!(
-            Names::Upstream
-                .field(migration, "performed_at")
-                .unwrap()
-                .1
-                .name,
-            "created_at"
-        );
-        assert_eq!(spec_name("Migration", "performed_at"), Some("created_at"));
-        assert_eq!(spec_name("Set", "performed_at"), None);
-    }
+    (names.renamed != 0).then_some(names)
 }
