@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// One compiled schema per kind, in the order of `Kind::ALL`, built as
-/// `crates/cardkit/tests/schema_agreement.rs` builds them.
+/// `crates/cardkit/tests/schema_agreement/` builds them.
 static VALIDATORS: LazyLock<Vec<jsonschema::Validator>> = LazyLock::new(|| {
     Kind::ALL
         .iter()
