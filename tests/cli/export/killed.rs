@@ -4,13 +4,6 @@
 
 use super::*;
 
-/// A catalog of `sets` copies of the corpus's BRO set, made by the shared
-/// generator.
-fn catalog(dir: &Path, sets: usize) -> Option<PathBuf> {
-    let shared = support::shared_dir()?;
-    Some(catalog::generated_catalog(&shared, dir, sets))
-}
-
 /// Starts an export of `input`, read from a pipe, and kills it while the
 /// pipe holds only the first half of the input: the run cannot have ended.
 fn killed_midway(target: &str, input: &Path) {

@@ -503,3 +503,10 @@ fn a_shell_loop_over_per_set_files_keeps_every_set() {
         .expect("the check");
     assert_eq!(check, "ok");
 }
+
+/// A catalog of `sets` copies of the corpus's BRO set, made by the shared
+/// generator.
+fn catalog(dir: &Path, sets: usize) -> Option<PathBuf> {
+    let shared = support::shared_dir()?;
+    Some(catalog::generated_catalog(&shared, dir, sets))
+}

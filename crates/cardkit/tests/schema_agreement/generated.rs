@@ -1,5 +1,5 @@
-//! 3. Generated documents and single-defect mutants: the schema's verdict
-//! and cardkit's agree on each.
+//! Generated documents and single-defect mutants (part 3): the schema's
+//! verdict and cardkit's agree on each.
 
 use super::*;
 
@@ -28,20 +28,6 @@ fn config() -> Config {
 
 /// Mutants checked per generated document.
 const MUTANTS: usize = 40;
-
-/// The verdicts on one text of `kind`, which cardkit validates as one
-/// document.
-fn compare_text(kind: Kind, text: &str) -> Result<Option<Disagreement>, TestCaseError> {
-    let options = Options {
-        kind: Some(kind),
-        ..Options::default()
-    };
-    let report = validate(text.as_bytes(), &options);
-    prop_assert_eq!(report.documents.len(), 1);
-    let disagreements = compare_file(text.as_bytes(), &report)
-        .ok_or_else(|| TestCaseError::fail(format!("not well-formed:\n{text}")))?;
-    Ok(disagreements.into_iter().next())
-}
 
 fn check_agreement(
     kind: Kind,

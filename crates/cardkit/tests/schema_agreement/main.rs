@@ -570,3 +570,17 @@ fn integer_rounding_differences_are_real() {
         assert!(!rounds_across(same), "{same}");
     }
 }
+
+/// The verdicts on one text of `kind`, which cardkit validates as one
+/// document.
+fn compare_text(kind: Kind, text: &str) -> Result<Option<Disagreement>, TestCaseError> {
+    let options = Options {
+        kind: Some(kind),
+        ..Options::default()
+    };
+    let report = validate(text.as_bytes(), &options);
+    prop_assert_eq!(report.documents.len(), 1);
+    let disagreements = compare_file(text.as_bytes(), &report)
+        .ok_or_else(|| TestCaseError::fail(format!("not well-formed:\n{text}")))?;
+    Ok(disagreements.into_iter().next())
+}

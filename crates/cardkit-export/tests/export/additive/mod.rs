@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use cardkit_export::{Exporter, Mode, OnInvalid, Target, Totals};
 use rusqlite::Connection;
 
-mod parquet;
+mod parquet_builds;
+mod targets;
 
 fn corpus_set(shared: &Path, name: &str) -> PathBuf {
     shared.join("corpus/neutral/set").join(name)
@@ -193,6 +194,64 @@ fn a_loop_over_the_set_files_equals_one_export_of_the_folder() {
     assert_same_parquet(&python, &looped_parquet, &whole_parquet);
 }
 
+/// The `.parquet` files under `dir`, by path relative to it.
+fn parquet_files(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "parquet") {
+                found.push(path.strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Asserts the two Parquet directories hold the same rows in every table
+/// but `meta` (in any order, as multisets), as DuckDB reads them.
+fn assert_same_parquet(python: &Path, a: &Path, b: &Path) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/same_rows.py");
+    let keyed = table_names_keyed_by_uuid();
+    let tables: Vec<String> = table_names()
+        .into_iter()
+        .filter(|t| t != "meta")
+        .map(|t| {
+            if keyed.contains(&t) {
+                format!("{t}:uuid")
+            } else {
+                t
+            }
+        })
+        .collect();
+    let output = std::process::Command::new(python)
+        .arg(script)
+        .arg(a)
+        .arg(b)
+        .args(&tables)
+        .output()
+        .expect("DuckDB runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answers: std::collections::BTreeMap<String, [u64; 4]> =
+        serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(answers.len(), tables.len());
+    let mut some = 0;
+    for (table, [rows_a, rows_b, a_not_b, b_not_a]) in answers {
+        assert_eq!(rows_a, rows_b, "{table}: rows");
+        assert_eq!((a_not_b, b_not_a), (0, 0), "{table}: rows held by one only");
+        some += rows_a;
+    }
+    assert!(some > 10_000, "{some} rows");
+}
+
 /// Asserts the two databases hold the same rows in every table but `meta`
 /// (in any order).
 fn assert_same(a: &Path, b: &Path) {
@@ -252,6 +311,15 @@ fn one_card_set(dir: &Path, code: &str, uuid: &str) -> PathBuf {
     path
 }
 
+/// Cards per set in a Parquet export, as [`per_set`] counts them.
+fn parquet_per_set(dir: &Path) -> Vec<(String, i64)> {
+    let mut counts = std::collections::BTreeMap::new();
+    for code in parquet_column(dir, "cards", "parent_set_code") {
+        *counts.entry(code.unwrap_or_default()).or_insert(0) += 1;
+    }
+    counts.into_iter().collect()
+}
+
 /// A uuid already stored under another set (by an earlier run, or earlier
 /// in the run) is moved: one row per uuid, and the run says so; in SQLite
 /// and in Parquet alike.
@@ -298,62 +366,6 @@ fn a_uuid_in_two_sets_is_kept_once_and_reported() {
             "{name}"
         );
     }
-}
-
-/// Targets that cannot be written are refused with what is wrong, and
-/// nothing is written.
-#[test]
-fn sqlite_targets_that_cannot_be_written_are_named_with_the_reason() {
-    let dir = tempfile::tempdir().unwrap();
-    let open = |path: PathBuf| {
-        Exporter::open(&Target::Sqlite(path), OnInvalid::Fail, None, 1)
-            .err()
-            .expect("refused")
-            .to_string()
-    };
-    let missing = open(dir.path().join("nodir/x.db"));
-    assert!(missing.contains("does not exist"), "{missing}");
-    assert!(!missing.contains("incomplete"), "{missing}");
-    std::fs::create_dir(dir.path().join("adir.db")).unwrap();
-    let folder = open(dir.path().join("adir.db"));
-    assert!(
-        folder.contains("is a folder, not a database file"),
-        "{folder}"
-    );
-    let text = dir.path().join("notes.db");
-    std::fs::write(
-        &text,
-        "not a database, only some text that is long enough".repeat(20),
-    )
-    .unwrap();
-    let not_sqlite = open(text.clone());
-    assert!(
-        not_sqlite.contains("the file is not a SQLite database"),
-        "{not_sqlite}"
-    );
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
-}
-
-/// A new database says what it is.
-#[test]
-fn a_new_database_carries_the_layout_version() {
-    let dir = tempfile::tempdir().unwrap();
-    let a = one_card_set(dir.path(), "AAA", "00000000-0000-4000-8000-000000000001");
-    let db = dir.path().join("new.db");
-    export_with(&Target::Sqlite(db.clone()), &[a], Mode::Append);
-    let c = Connection::open(&db).unwrap();
-    let version: i64 = c
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    let id: i32 = c
-        .query_row("PRAGMA application_id", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, cardkit_export::layout::LAYOUT_VERSION);
-    assert_eq!(id, cardkit_export::sqlite::APPLICATION_ID);
-    let mode: String = c
-        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(mode, "wal");
 }
 
 /// PostgreSQL follows the same rule: runs add, a set exported again
@@ -495,63 +507,6 @@ fn a_killed_runs_temporary_is_removed_by_the_next_run() {
     drop(writer);
 }
 
-/// Another application's SQLite database (a `users` table) is refused,
-/// and left as it was; with `into_foreign` the export adds its tables
-/// and leaves the journal mode as it was.
-#[test]
-fn another_applications_database_is_refused_unless_asked() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("app.db");
-    Connection::open(&db)
-        .unwrap()
-        .execute_batch("CREATE TABLE users (name TEXT); INSERT INTO users VALUES ('ann');")
-        .unwrap();
-    let a = one_card_set(dir.path(), "AAA", "00000000-0000-4000-8000-000000000001");
-    let target = Target::Sqlite(db.clone());
-    let error = Exporter::open_with(&target, OnInvalid::Fail, None, 1, Mode::Append, false)
-        .err()
-        .expect("refused");
-    assert!(
-        error
-            .to_string()
-            .contains("the database holds tables that are not cardkit's (users)"),
-        "{error}"
-    );
-    let tables = |db: &Path| -> i64 {
-        Connection::open(db)
-            .unwrap()
-            .query_row(
-                "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap()
-    };
-    assert_eq!(tables(&db), 1);
-    let mut exporter =
-        Exporter::open_with(&target, OnInvalid::Fail, None, 1, Mode::Append, true).expect("asked");
-    exporter
-        .input(
-            "a",
-            std::fs::File::open(&a).unwrap(),
-            &cardkit::Options::default(),
-            |_| {},
-            |_| {},
-        )
-        .unwrap();
-    exporter.finish().unwrap();
-    let c = Connection::open(&db).unwrap();
-    let mode: String = c
-        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(mode, "delete");
-    let users: i64 = c
-        .query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(users, 1);
-    assert_eq!(per_set(&db), [("AAA".to_owned(), 1)]);
-}
-
 /// A valid card whose name is 3,000 characters long is stored by
 /// PostgreSQL too (a B-tree index refused it and failed the whole run).
 #[test]
@@ -582,4 +537,32 @@ fn postgresql_stores_a_name_longer_than_an_index_entry() {
         .unwrap()
         .get(0);
     assert_eq!(length, 3000);
+}
+
+/// The values of `column` in every row of `table` of the Parquet export
+/// in `dir` (its visible files: those readers see), as text.
+fn parquet_column(dir: &Path, table: &str, column: &str) -> Vec<Option<String>> {
+    use arrow_array::{Array, StringArray};
+    let mut values = Vec::new();
+    for file in parquet_files(&dir.join(table)) {
+        let file = std::fs::File::open(dir.join(table).join(file)).unwrap();
+        let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .build()
+            .unwrap();
+        for batch in reader {
+            let batch = batch.unwrap();
+            let strings = batch
+                .column_by_name(column)
+                .unwrap()
+                .as_any()
+                .downcast_ref::<StringArray>()
+                .unwrap()
+                .clone();
+            for row in 0..strings.len() {
+                values.push(strings.is_valid(row).then(|| strings.value(row).to_owned()));
+            }
+        }
+    }
+    values
 }

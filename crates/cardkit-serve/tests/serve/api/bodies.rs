@@ -4,12 +4,6 @@
 
 use super::*;
 
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    encoder.write_all(bytes).unwrap();
-    encoder.finish().unwrap()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gzip_and_zstd_bodies_are_decoded() {
     let server = Server::default().await;
@@ -242,16 +236,6 @@ async fn bodies_over_the_limit_get_413_declared_streamed_or_decoded() {
     // At the limit: validated.
     let at_limit = format!("{}{}", " ".repeat(999_998), "{}");
     assert_eq!(post_json(&server, "", at_limit).await.status(), 200);
-}
-
-/// A body sent a piece at a time, each when the test says.
-fn piecewise() -> (mpsc::Sender<Vec<u8>>, reqwest::Body) {
-    let (sender, receiver) = mpsc::channel::<Vec<u8>>(4);
-    let stream = futures_util::stream::unfold(receiver, |mut receiver| async move {
-        let piece = receiver.recv().await?;
-        Some((Ok::<_, std::io::Error>(piece), receiver))
-    });
-    (sender, reqwest::Body::wrap_stream(stream))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -518,3 +518,19 @@ fn the_as_of_pattern_starts_at_the_first_version_tag() {
 /// An HTTP/2 connection's preface and an empty SETTINGS frame: what a
 /// client sends before its first request.
 const H2C_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00";
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// A body sent a piece at a time, each when the test says.
+fn piecewise() -> (mpsc::Sender<Vec<u8>>, reqwest::Body) {
+    let (sender, receiver) = mpsc::channel::<Vec<u8>>(4);
+    let stream = futures_util::stream::unfold(receiver, |mut receiver| async move {
+        let piece = receiver.recv().await?;
+        Some((Ok::<_, std::io::Error>(piece), receiver))
+    });
+    (sender, reqwest::Body::wrap_stream(stream))
+}
