@@ -306,7 +306,12 @@ fn main() -> ExitCode {
         #[cfg(feature = "design")]
         Command::Symbols(args) => symbols::run(&args),
         #[cfg(feature = "render")]
-        Command::Render(args) => render::run(&args),
+        Command::Render(args) => {
+            if let Err(why) = args.check() {
+                usage_error("render", &why);
+            }
+            render::run(&args)
+        }
         #[cfg(feature = "export")]
         Command::Export(mut args) => {
             let (config, _) =
