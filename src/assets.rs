@@ -9,12 +9,13 @@ use std::path::{Path, PathBuf};
 use cardkit_design::assets::manifest::{check, manifest, Entry, Missing};
 use cardkit_design::assets::rebase::rebase;
 use cardkit_design::assets::{Resolver, Root};
+use cardkit_design::file::{DesignFile, FileError};
 use cardkit_design::source::Design;
 use cardkit_run::render::Text;
 use cardkit_run::ExitStatus;
 use serde_json::json;
 
-use crate::design_file::{error, read_bytes};
+use crate::design_file::error;
 use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
@@ -87,10 +88,11 @@ impl From<serde_json::Error> for Failure {
 }
 
 fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
-    let bytes = read_bytes(&args.file).map_err(Failure::Message)?;
-    let design = Design::read(&bytes)
-        .map_err(|why| Failure::Message(format!("{}: {why}", args.file.display())))?;
-    let file = (args.file != Path::new("-")).then_some(args.file.as_path());
+    let unusable = |why: FileError| Failure::Message(why.to_string());
+    let input = DesignFile::read(&args.file).map_err(unusable)?;
+    let design = input.design().map_err(unusable)?;
+    let bytes = input.bytes();
+    let file = input.on_disk();
     let root = match &args.root {
         Some(root) => Some(Root::parse(root)),
         None => {
@@ -113,7 +115,7 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
                 output.display()
             )));
         }
-        let rebased = rebase(&bytes, root.as_ref(), new_root)
+        let rebased = rebase(bytes, root.as_ref(), new_root)
             .map_err(|why| Failure::Message(format!("{}: {why}", args.file.display())))?;
         std::fs::write(output, &rebased.bytes).map_err(|why| {
             Failure::Message(format!("{}: cannot write: {why}", output.display()))
@@ -151,7 +153,7 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
         return Ok(ExitStatus::Valid);
     }
 
-    let entries = manifest(&bytes, &resolver)
+    let entries = manifest(bytes, &resolver)
         .map_err(|why| Failure::Message(format!("{}: {why}", args.file.display())))?;
     if let Some(dir) = &args.check {
         let missing = check(&entries, &resolver, dir);

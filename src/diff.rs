@@ -92,25 +92,30 @@ enum OnInvalid {
     Keep,
 }
 
+impl Args {
+    /// What the arguments ask that cannot be done, beyond what clap checks:
+    /// the settings, inputs that cannot be read twice, and notices that
+    /// would be written over a build. Refused before anything is read.
+    pub fn check(&self) -> Result<(), String> {
+        self.validation.settings().check(Surface::CommandLine)?;
+        for path in [&self.old, &self.new] {
+            if let Some(why) = cardkit_diff::unseekable(path) {
+                return Err(why);
+            }
+        }
+        // Checked by the file itself (links followed, and every file in a
+        // directory given).
+        if let Some(out) = &self.emit_migrations {
+            if let Some(why) = overwrites(out, &[&self.old, &self.new]) {
+                return Err(why);
+            }
+        }
+        Ok(())
+    }
+}
+
 pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
     let settings = args.validation.settings();
-    if let Err(why) = settings.check(Surface::CommandLine) {
-        crate::usage_error("diff", &why);
-    }
-    // Refused before anything is read: the message says why and what to do.
-    for path in [&args.old, &args.new] {
-        if let Some(why) = cardkit_diff::unseekable(path) {
-            crate::usage_error("diff", &why);
-        }
-    }
-    // The notices must not be written over a build: checked before
-    // anything is read, by the file itself (links followed, and every file
-    // in a directory given).
-    if let Some(out) = &args.emit_migrations {
-        if let Some(why) = overwrites(out, &[&args.old, &args.new]) {
-            crate::usage_error("diff", &why);
-        }
-    }
     let on_invalid = match args.on_invalid {
         OnInvalid::Fail => cardkit_diff::OnInvalid::Fail,
         OnInvalid::Skip => cardkit_diff::OnInvalid::Skip,

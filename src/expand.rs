@@ -6,9 +6,10 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use cardkit_design::expand::{expand, Fill, Request};
+use cardkit_design::file::read_design;
 use cardkit_run::ExitStatus;
 
-use crate::design_file::{error, read_design};
+use crate::design_file::error;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -43,8 +44,8 @@ pub struct Args {
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let design = match read_design(&args.template) {
         Ok(design) => design,
-        Err(message) => {
-            error("expand", &message);
+        Err(why) => {
+            error("expand", &why.to_string());
             return Ok(ExitStatus::Failed);
         }
     };

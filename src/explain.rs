@@ -59,12 +59,40 @@ fn subjects() -> PossibleValuesParser {
     PossibleValuesParser::new(kinds.chain(Code::ALL.iter().map(|code| code.as_str())))
 }
 
-pub fn run(args: &Args) -> io::Result<ExitStatus> {
-    let kind = args.subject.parse::<Kind>().ok();
-    let code = args.subject.parse::<Code>().ok();
-    match (kind, code, &args.field) {
-        (Some(kind), _, Some(field)) => explain_field(kind, field, args.names, args.format),
-        (_, Some(code), None) => {
+/// What `explain` is asked about.
+pub enum Subject {
+    /// A field of a kind, by pointer or `Model.field`.
+    Field(Kind, String),
+    /// A diagnostic code.
+    Code(Code),
+}
+
+impl Args {
+    /// What the arguments ask about: a kind with a field after it, or a
+    /// code alone; anything else is a usage error, saying what to give.
+    pub fn subject(&self) -> Result<Subject, String> {
+        let kind = self.subject.parse::<Kind>().ok();
+        let code = self.subject.parse::<Code>().ok();
+        match (kind, code, &self.field) {
+            (Some(kind), _, Some(field)) => Ok(Subject::Field(kind, field.clone())),
+            (_, Some(code), None) => Ok(Subject::Code(code)),
+            (Some(kind), _, None) => Err(format!(
+                "`{kind}` is a kind: name the field after it, e.g. `cardkit explain {kind} {}`",
+                example_pointer(kind)
+            )),
+            (_, Some(code), Some(_)) => Err(format!(
+                "`{code}` is a code: it takes nothing after it (`cardkit explain {code}`)"
+            )),
+            // The parser takes only kinds and codes.
+            (None, None, _) => Err("name a kind or a code".into()),
+        }
+    }
+}
+
+pub fn run(args: &Args, subject: Subject) -> io::Result<ExitStatus> {
+    match subject {
+        Subject::Field(kind, field) => explain_field(kind, &field, args.names, args.format),
+        Subject::Code(code) => {
             let explained = explain_code(code);
             if !cfg!(feature = "design") && code.is_import() {
                 eprintln!(
@@ -78,19 +106,6 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
                 serde_json::to_value(&explained)?,
             )
         }
-        (Some(kind), _, None) => crate::usage_error(
-            "explain",
-            &format!(
-                "`{kind}` is a kind: name the field after it, e.g. `cardkit explain {kind} {}`",
-                example_pointer(kind)
-            ),
-        ),
-        (_, Some(code), Some(_)) => crate::usage_error(
-            "explain",
-            &format!("`{code}` is a code: it takes nothing after it (`cardkit explain {code}`)"),
-        ),
-        // The parser takes only kinds and codes.
-        (None, None, _) => crate::usage_error("explain", "name a kind or a code"),
     }
 }
 

@@ -3,13 +3,12 @@
 //! carried over in `validate`'s formats.
 
 use std::fs;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use cardkit::report::{Summary, WarningFilter};
-use cardkit_design::import::{
-    file_names, import, From, ImportOptions, ImportedDocument, MAX_INPUT_BYTES,
-};
+use cardkit_design::file::DesignFile;
+use cardkit_design::import::{file_names, import, From, ImportOptions, ImportedDocument};
 use cardkit_run::render::Renderer;
 use cardkit_run::{ExitStatus, UntilClosed};
 use clap::ValueEnum;
@@ -116,15 +115,17 @@ pub fn run(args: &Args, options: &ImportOptions) -> io::Result<ExitStatus> {
     let mut summary = Summary::default();
     let mut documents: Vec<ImportedDocument> = Vec::new();
     for file in &args.files {
-        let bytes = match read(file) {
-            Ok(bytes) => bytes,
+        // The bytes as they are: the import reads the older layouts too.
+        let input = match DesignFile::read(file) {
+            Ok(input) => input,
             Err(why) => {
-                renderer.unreadable(&mut report, file, &why)?;
+                renderer.unreadable(&mut report, file, &why.reason())?;
                 summary.unreadable += 1;
                 continue;
             }
         };
-        let imported = import(&bytes, options);
+        let bytes = input.bytes();
+        let imported = import(bytes, options);
         renderer.file(&mut report, file, &imported.report)?;
         summary.add(&imported.report, bytes.len() as u64);
         documents.extend(imported.documents);
@@ -137,24 +138,6 @@ pub fn run(args: &Args, options: &ImportOptions) -> io::Result<ExitStatus> {
     renderer.finish(&mut report, &summary)?;
     report.flush()?;
     Ok(ExitStatus::of(&summary))
-}
-
-/// The bytes of `file` (`-`: standard input), at most the import's limit.
-fn read(file: &str) -> Result<Vec<u8>, String> {
-    let limit = MAX_INPUT_BYTES as u64 + 1;
-    let mut bytes = Vec::new();
-    let result = if file == "-" {
-        io::stdin().lock().take(limit).read_to_end(&mut bytes)
-    } else {
-        fs::File::open(file).and_then(|opened| opened.take(limit).read_to_end(&mut bytes))
-    };
-    result.map_err(|error| error.to_string())?;
-    if bytes.len() > MAX_INPUT_BYTES {
-        return Err(format!(
-            "larger than the import's limit of {MAX_INPUT_BYTES} bytes"
-        ));
-    }
-    Ok(bytes)
 }
 
 /// Writes the documents: to `-o` (a file for one, a directory for several)

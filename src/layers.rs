@@ -6,12 +6,13 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use cardkit::model::Tag;
+use cardkit_design::file::read_design;
 use cardkit_design::layers::{parse_tag, HitSummary, LayerQueries, LayerType};
 use cardkit_run::render::Text;
 use cardkit_run::ExitStatus;
 use regex::Regex;
 
-use crate::design_file::{error, read_design};
+use crate::design_file::error;
 use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
@@ -55,8 +56,8 @@ pub struct Args {
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let design = match read_design(&args.file) {
         Ok(design) => design,
-        Err(message) => {
-            error("layers", &message);
+        Err(why) => {
+            error("layers", &why.to_string());
             return Ok(ExitStatus::Failed);
         }
     };

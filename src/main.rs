@@ -272,13 +272,19 @@ fn main() -> ExitCode {
         Command::Completions(args) => generate::completions(&args, command_line()),
         Command::Man => generate::man(command_line()),
         Command::Fields(args) => fields::run(&args),
-        Command::Explain(args) => explain::run(&args),
+        Command::Explain(args) => match args.subject() {
+            Ok(subject) => explain::run(&args, subject),
+            Err(why) => usage_error("explain", &why),
+        },
         Command::Schema(args) => schema::run(&args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(&args),
         #[cfg(feature = "diff")]
         Command::Diff(mut args) => {
             let (config, _) = configured("diff", &mut args.validation, &mut args.running, matches);
+            if let Err(why) = args.check() {
+                usage_error("diff", &why);
+            }
             diff::run(&args, args.discovery.walk(config.as_ref()))
         }
         Command::Config(mut args) => {
@@ -306,7 +312,12 @@ fn main() -> ExitCode {
         #[cfg(feature = "design")]
         Command::Symbols(args) => symbols::run(&args),
         #[cfg(feature = "render")]
-        Command::Render(args) => render::run(&args),
+        Command::Render(args) => {
+            if let Err(why) = args.check() {
+                usage_error("render", &why);
+            }
+            render::run(&args)
+        }
         #[cfg(feature = "export")]
         Command::Export(mut args) => {
             let (config, _) =

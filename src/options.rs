@@ -337,8 +337,13 @@ impl Running {
 }
 
 /// The paths given, checked: standard input can be read once.
-pub fn check_paths(paths: &[String]) -> Result<(), String> {
-    let stdin = paths.iter().filter(|path| *path == "-").count();
+pub fn check_paths<P: AsRef<std::path::Path>>(
+    paths: impl IntoIterator<Item = P>,
+) -> Result<(), String> {
+    let stdin = paths
+        .into_iter()
+        .filter(|path| path.as_ref() == std::path::Path::new("-"))
+        .count();
     if stdin > 1 {
         return Err(format!(
             "`-` is given {stdin} times: standard input can be read once"

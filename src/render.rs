@@ -4,8 +4,10 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use cardkit::model::{Card, Template};
+use cardkit::model::Template;
 use cardkit_design::assets::Root;
+use cardkit_design::file::{read_design, DesignFile, FileError};
+use cardkit_design::source::Design;
 use cardkit_render::{render, Options};
 use cardkit_run::ExitStatus;
 
@@ -13,11 +15,13 @@ use cardkit_run::ExitStatus;
 #[command(group(clap::ArgGroup::new("output").required(true).multiple(true).args(["svg", "png", "out_dir"])))]
 pub struct Args {
     /// Card designs to render (a template renders its own card with its own
-    /// fonts and symbols). Example: cardkit render card.json --png card.png
+    /// fonts and symbols; `-`: standard input).
+    /// Example: cardkit render card.json --png card.png
     #[arg(value_name = "CARD", required = true)]
     cards: Vec<PathBuf>,
 
-    /// The template whose fonts and symbol sets the cards use.
+    /// The template whose fonts and symbol sets the cards use (`-`:
+    /// standard input).
     #[arg(long, value_name = "T")]
     template: Option<PathBuf>,
 
@@ -61,20 +65,24 @@ pub struct Args {
     fonts: Option<PathBuf>,
 }
 
-pub fn run(args: &Args) -> io::Result<ExitStatus> {
-    if args.cards.len() > 1 && (args.svg.is_some() || args.png.is_some()) {
-        crate::usage_error(
-            "render",
-            "--svg and --png take one card; use -o DIR for several",
-        );
+impl Args {
+    /// What the arguments ask that cannot be done, beyond what clap checks.
+    pub fn check(&self) -> Result<(), String> {
+        if self.cards.len() > 1 && (self.svg.is_some() || self.png.is_some()) {
+            return Err("--svg and --png take one card; use -o DIR for several".into());
+        }
+        crate::options::check_paths(self.cards.iter().chain(&self.template))
     }
+}
+
+pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let mut stderr = io::stderr().lock();
     let template = match &args.template {
         None => None,
         Some(path) => match read_template(path) {
             Ok(template) => Some(template),
             Err(why) => {
-                writeln!(stderr, "cardkit render: {}: {why}", path.display())?;
+                writeln!(stderr, "cardkit render: {why}")?;
                 return Ok(ExitStatus::Failed);
             }
         },
@@ -90,24 +98,45 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     };
     let mut status = ExitStatus::Valid;
     for path in &args.cards {
-        if let Err(why) = render_one(path, template.as_ref(), &options, args, &mut stderr) {
-            writeln!(stderr, "cardkit render: {}: {why}", path.display())?;
+        // A file that cannot be read says its name itself.
+        let rendered = match read_card(path) {
+            Err(why) => Err(why.to_string()),
+            Ok((input, design)) => render_one(
+                &input,
+                &design,
+                template.as_ref(),
+                &options,
+                args,
+                &mut stderr,
+            )
+            .map_err(|why| format!("{}: {why}", path.display())),
+        };
+        if let Err(why) = rendered {
+            writeln!(stderr, "cardkit render: {why}")?;
             status = ExitStatus::Failed;
         }
     }
     Ok(status)
 }
 
+/// A card's file and the design it holds.
+fn read_card(path: &Path) -> Result<(DesignFile, Design), FileError> {
+    let input = DesignFile::read(path)?;
+    let design = input.design()?;
+    Ok((input, design))
+}
+
 fn render_one(
-    path: &Path,
+    input: &DesignFile,
+    design: &Design,
     template: Option<&Template>,
     options: &Options,
     args: &Args,
     stderr: &mut impl Write,
 ) -> Result<(), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot be read: {e}"))?;
-    let (card, own) = read_card(&bytes)?;
-    let template = template.or(own.as_ref());
+    // A template given as the card renders its own card, with itself.
+    let card = design.card();
+    let template = template.or(design.template());
     // With no asset root at all, the card's own folder is its root.
     let own_folder;
     let mut options = options;
@@ -116,7 +145,7 @@ fn render_one(
         && card.asset_root_url.is_empty()
         && template.is_none_or(|t| t.asset_root_url.is_empty());
     if no_root {
-        if let Some(Root::Dir(dir)) = Root::of_design("", Some(path)) {
+        if let Some(Root::Dir(dir)) = Root::of_design("", input.on_disk()) {
             own_folder = Options {
                 assets: Some(dir),
                 ..options.clone()
@@ -124,16 +153,18 @@ fn render_one(
             options = &own_folder;
         }
     }
-    let rendered = render(&card, template, options).map_err(|e| e.to_string())?;
+    let rendered = render(card, template, options).map_err(|e| e.to_string())?;
     for line in rendered.report() {
-        writeln!(stderr, "cardkit render: {}: {line}", path.display())
+        writeln!(stderr, "cardkit render: {}: {line}", input.path().display())
             .map_err(|e| e.to_string())?;
     }
     let (svg, png) = match &args.out_dir {
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            let stem = path
-                .file_stem()
+            // Standard input has no name of its own: its card is `card`.
+            let stem = input
+                .on_disk()
+                .and_then(Path::file_stem)
                 .map_or_else(|| "card".into(), |s| s.to_string_lossy().into_owned());
             (
                 Some(dir.join(format!("{stem}.svg"))),
@@ -152,18 +183,14 @@ fn render_one(
     Ok(())
 }
 
-/// A card, or a template's card with the template.
-fn read_card(bytes: &[u8]) -> Result<(Card, Option<Template>), String> {
-    match cardkit::from_slice::<Card>(bytes) {
-        Ok(card) => Ok((card, None)),
-        Err(as_card) => match cardkit::from_slice::<Template>(bytes) {
-            Ok(template) => Ok((template.card.clone(), Some(template))),
-            Err(_) => Err(format!("not a card design: {as_card}")),
-        },
-    }
-}
-
+/// The template `--template` names; a card design there is an error, since
+/// only a template has the fonts and symbol sets the cards use.
 fn read_template(path: &Path) -> Result<Template, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot be read: {e}"))?;
-    cardkit::from_slice::<Template>(&bytes).map_err(|e| format!("not a template: {e}"))
+    match read_design(path).map_err(|why| why.to_string())? {
+        Design::Template(template) => Ok(*template),
+        Design::Card(_) => Err(format!(
+            "{}: not a template but a card design: only a template has fonts and symbol sets",
+            path.display()
+        )),
+    }
 }

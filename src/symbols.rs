@@ -5,12 +5,13 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use cardkit_design::file::read_design;
 use cardkit_design::symbols::{split, Piece, Run, SymbolTable};
 use cardkit_run::render::Text;
 use cardkit_run::ExitStatus;
 use serde_json::{json, Value};
 
-use crate::design_file::{error, read_design};
+use crate::design_file::error;
 use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
@@ -35,8 +36,8 @@ pub struct Args {
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let design = match read_design(&args.template) {
         Ok(design) => design,
-        Err(message) => {
-            error("symbols", &message);
+        Err(why) => {
+            error("symbols", &why.to_string());
             return Ok(ExitStatus::Failed);
         }
     };

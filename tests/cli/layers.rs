@@ -126,3 +126,44 @@ fn exit_statuses() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_file_over_the_size_limit_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.json");
+    // Sparse: the file is over the limit without taking the disk space.
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len((64 << 20) + 1).unwrap();
+    cardkit()
+        .arg("layers")
+        .arg(&big)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(format!(
+            "cardkit layers: error: {}: cannot read: larger than 67108864 bytes (64 MiB), the \
+             limit of a design file",
+            big.display()
+        )));
+}
+
+#[test]
+fn a_card_from_standard_input() {
+    let card = r#"{"name": "C", "width": 10, "height": 10, "data": {"children": [{"type": "image", "name": "Art", "src": "a.png"}]}}"#;
+    let output = cardkit()
+        .args(["layers", "-"])
+        .write_stdin(card)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    assert!(
+        text.starts_with("/data/children/0  image  \"Art\""),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("2 layers found in the card design\n"),
+        "{text}"
+    );
+}

@@ -129,7 +129,7 @@ fn errors_name_the_file_and_the_reason() {
         .arg(&out)
         .assert()
         .code(2)
-        .stderr(contains("bad.json: not a card design: "))
+        .stderr(contains("bad.json: invalid card design: "))
         .stderr(contains("missing_field"));
     cardkit()
         .arg("render")
@@ -180,6 +180,121 @@ fn errors_name_the_file_and_the_reason() {
     assert!(std::fs::read(&out)
         .expect("written")
         .starts_with(b"\x89PNG"));
+}
+
+const SMALL_CARD: &str = "{\"name\": \"x\", \"width\": 10, \"height\": 10}";
+
+#[test]
+fn a_card_from_standard_input() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let png = dir.path().join("out.png");
+    cardkit()
+        .args(["render", "-", "--png"])
+        .arg(&png)
+        .write_stdin(SMALL_CARD)
+        .assert()
+        .code(0);
+    assert!(std::fs::read(&png)
+        .expect("written")
+        .starts_with(b"\x89PNG"));
+    // Into a directory, a card from standard input is named `card`.
+    let out = dir.path().join("out");
+    cardkit()
+        .args(["render", "-", "-o"])
+        .arg(&out)
+        .write_stdin(SMALL_CARD)
+        .assert()
+        .code(0);
+    assert!(out.join("card.svg").is_file() && out.join("card.png").is_file());
+    // Not a card: the error names standard input as it was given.
+    cardkit()
+        .args(["render", "-", "--png"])
+        .arg(&png)
+        .write_stdin("[1]")
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "cardkit render: -: expected a template or a card design (a JSON object), found an array",
+        ));
+    // Standard input is read once: a usage error, with the usage.
+    cardkit()
+        .args(["render", "-", "--template", "-", "--png"])
+        .arg(&png)
+        .write_stdin(SMALL_CARD)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains(
+            "`-` is given 2 times: standard input can be read once",
+        ))
+        .stderr(contains("Usage: cardkit render"));
+}
+
+#[test]
+fn a_template_given_as_the_card_renders_its_own_card() {
+    let template = format!("{{\"name\": \"T\", \"context\": {{}}, \"card\": {SMALL_CARD}}}");
+    let dir = support::dir_with(&[("template.json", &template)]);
+    let svg = dir.path().join("out.svg");
+    cardkit()
+        .arg("render")
+        .arg(dir.path().join("template.json"))
+        .arg("--svg")
+        .arg(&svg)
+        .assert()
+        .code(0);
+    let drawn = std::fs::read_to_string(&svg).expect("written");
+    assert!(
+        drawn.starts_with("<svg width=\"10\" height=\"10\""),
+        "{drawn}"
+    );
+    // Given as --template, it is the template the cards use.
+    cardkit()
+        .arg("render")
+        .arg(dir.path().join("template.json"))
+        .arg("--template")
+        .arg(dir.path().join("template.json"))
+        .arg("--svg")
+        .arg(&svg)
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn a_card_over_the_size_limit_is_refused() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let big = dir.path().join("big.json");
+    // Sparse: the file is over the limit without taking the disk space.
+    let file = std::fs::File::create(&big).expect("created");
+    file.set_len((64 << 20) + 1).expect("sized");
+    let out = dir.path().join("out.png");
+    cardkit()
+        .arg("render")
+        .arg(&big)
+        .arg("--png")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(contains(format!(
+            "cardkit render: {}: cannot read: larger than 67108864 bytes (64 MiB), the limit of a design file",
+            big.display()
+        )));
+    assert!(!out.exists());
+    // As a template too.
+    let card = dir.path().join("card.json");
+    std::fs::write(&card, SMALL_CARD).expect("written");
+    cardkit()
+        .arg("render")
+        .arg(&card)
+        .arg("--template")
+        .arg(&big)
+        .arg("--png")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(contains(format!(
+            "{}: cannot read: larger than",
+            big.display()
+        )));
 }
 
 /// The picture in the book's Rendering chapter (and the README): the Dimirova card with

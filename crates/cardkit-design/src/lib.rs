@@ -11,7 +11,9 @@
 //!   onto another root, and which a local mirror lacks;
 //! - [`symbols`]: the symbols a template's texts can show, and a text split
 //!   into text, symbols and codes;
-//! - [`source`]: a template or card design read from its bytes.
+//! - [`source`]: a template or card design read from its bytes;
+//! - [`file`]: a design file read from a path or standard input, up to the
+//!   one size limit every tool keeps.
 //!
 //! Nothing here reaches the network: assets are resolved to locations and
 //! read only from local files or `data:` URIs.
@@ -19,6 +21,7 @@
 
 pub mod assets;
 pub mod expand;
+pub mod file;
 pub mod import;
 pub mod layers;
 pub mod source;

@@ -50,14 +50,9 @@ pub use document::ImportedDocument;
 pub use names::file_names;
 pub use options::{From, ImportOptions};
 
+use crate::file::MAX_DESIGN_BYTES;
 use document::Part;
 use notes::Notes;
-
-/// The largest input the import reads, in bytes (64 MiB). The design
-/// tool's files are small (a save file of 13 cards with three embedded
-/// pictures is 434 KB); the whole input is held as a `serde_json::Value`,
-/// a few times its size.
-pub const MAX_INPUT_BYTES: usize = 64 << 20;
 
 /// What importing one input gives.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,11 +115,11 @@ pub fn import(bytes: &[u8], options: &ImportOptions) -> Imported {
 }
 
 fn convert(bytes: &[u8], options: &ImportOptions) -> (Option<Format>, Vec<Part>) {
-    if bytes.len() > MAX_INPUT_BYTES {
+    if bytes.len() > MAX_DESIGN_BYTES {
         return (
             None,
             vec![Part::failed(format!(
-                "the input is {} bytes, more than the import's limit of {MAX_INPUT_BYTES} bytes",
+                "the input is {} bytes, more than the import's limit of {MAX_DESIGN_BYTES} bytes",
                 bytes.len()
             ))],
         );

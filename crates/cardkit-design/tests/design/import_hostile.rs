@@ -5,7 +5,8 @@
 use std::time::{Duration, Instant};
 
 use cardkit::Code;
-use cardkit_design::import::{import, ImportOptions, MAX_INPUT_BYTES};
+use cardkit_design::file::MAX_DESIGN_BYTES;
+use cardkit_design::import::{import, ImportOptions};
 
 /// A card whose layers nest `levels` groups deep.
 fn nested_card(levels: usize) -> Vec<u8> {
@@ -93,7 +94,7 @@ fn a_ten_megabyte_picture_and_huge_strings_import_in_linear_time() {
 
 #[test]
 fn an_input_past_the_limit_is_refused() {
-    let bytes = vec![b' '; MAX_INPUT_BYTES + 1];
+    let bytes = vec![b' '; MAX_DESIGN_BYTES + 1];
     assert_eq!(codes(&bytes), [Code::NotConvertible]);
 }
 

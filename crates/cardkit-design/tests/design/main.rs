@@ -33,6 +33,7 @@ mod support;
 
 mod assets;
 mod expand;
+mod file;
 mod import;
 mod import_codes;
 mod import_hostile;
