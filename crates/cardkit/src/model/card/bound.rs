@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::model::card::{BoundType, HorizontalAlign, VerticalAlign};
+use super::align::{BoundType, HorizontalAlign, VerticalAlign};
 use crate::model::wire;
 use crate::Model;
 

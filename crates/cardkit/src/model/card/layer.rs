@@ -3,9 +3,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::model::card::{
-    filter::IMAGE_FILTERS, Bound, Filter, HorizontalAlign, Mask, Tag, VerticalAlign,
-};
+use super::align::{HorizontalAlign, Tag, VerticalAlign};
+use super::bound::Bound;
+use super::filter::{Filter, IMAGE_FILTERS};
+use super::mask::Mask;
 use crate::model::{wire, Color};
 use crate::table::{Describe, TaggedUnion, Type};
 use crate::Model;
