@@ -65,7 +65,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         Err(Failure::Io(error)) => Err(error),
         Err(Failure::Message(message)) => {
             error("assets", &message);
-            Ok(ExitStatus::Failed)
+            Ok(ExitStatus::Error)
         }
     }
 }
@@ -150,7 +150,7 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
             }
         }
         out.flush()?;
-        return Ok(ExitStatus::Valid);
+        return Ok(ExitStatus::Success);
     }
 
     let entries = manifest(bytes, &resolver)
@@ -169,9 +169,9 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
         }
         out.flush()?;
         return Ok(if missing.is_empty() {
-            ExitStatus::Valid
+            ExitStatus::Success
         } else {
-            ExitStatus::Invalid
+            ExitStatus::Failure
         });
     }
 
@@ -186,9 +186,9 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
     out.flush()?;
     let troubled = entries.iter().any(|entry| entry.problem.is_some());
     Ok(if troubled {
-        ExitStatus::Invalid
+        ExitStatus::Failure
     } else {
-        ExitStatus::Valid
+        ExitStatus::Success
     })
 }
 

@@ -126,7 +126,7 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
             }
         }
     }
-    Ok(ExitStatus::Valid)
+    Ok(ExitStatus::Success)
 }
 
 /// The widest value the text listing lines up the origins after.

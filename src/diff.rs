@@ -149,7 +149,7 @@ pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
             }
             drop(err);
             note("diff", &format!("error: {error}"));
-            return Ok(ExitStatus::Failed);
+            return Ok(ExitStatus::Error);
         }
     };
     // Valid documents that are not sets have no diagnostics: a line each.
@@ -161,7 +161,7 @@ pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
     drop(err);
     if !diff.problems.is_empty() && on_invalid == cardkit_diff::OnInvalid::Fail {
         note("diff", &format!("the builds were not diffed: some documents are invalid or not sets ({}--on-invalid skip leaves them out, keep diffs them as far as they parse)", ways_out_first(&read_summary)));
-        return Ok(ExitStatus::Failed);
+        return Ok(ExitStatus::Error);
     }
     if on_invalid == cardkit_diff::OnInvalid::Skip && !diff.problems.is_empty() {
         let sets = if diff.left_out.is_empty() {
@@ -191,7 +191,7 @@ pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
                 "diff",
                 &format!("error: {}: cannot be written: {error}", path.display()),
             );
-            return Ok(ExitStatus::Failed);
+            return Ok(ExitStatus::Error);
         }
     }
     // A closed pipe (`cardkit diff … | head`) stops the output, not the run:
@@ -209,14 +209,14 @@ pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
     // The status tells whether the builds differ: documents left out or
     // diffed as far as they parse (--on-invalid skip or keep) are reported
     // on standard error, and an input that could not be read fails the run.
-    if read == ExitStatus::Failed {
+    if read == ExitStatus::Error {
         return Ok(read);
     }
     // 1: the builds differ.
     Ok(if diff.summary.is_empty() {
-        ExitStatus::Valid
+        ExitStatus::Success
     } else {
-        ExitStatus::Invalid
+        ExitStatus::Failure
     })
 }
 

@@ -22,5 +22,5 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let mut out = io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &document)?;
     writeln!(out)?;
-    Ok(ExitStatus::Valid)
+    Ok(ExitStatus::Success)
 }

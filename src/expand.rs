@@ -46,7 +46,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         Ok(design) => design,
         Err(why) => {
             error("expand", &why.to_string());
-            return Ok(ExitStatus::Failed);
+            return Ok(ExitStatus::Error);
         }
     };
     let Some(template) = design.template() else {
@@ -55,7 +55,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
             args.template.display()
         );
         error("expand", &message);
-        return Ok(ExitStatus::Failed);
+        return Ok(ExitStatus::Error);
     };
     let request = Request {
         set: &args.set,
@@ -72,11 +72,11 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
             let mut out = io::stdout().lock();
             serde_json::to_writer_pretty(&mut out, &layer)?;
             writeln!(out)?;
-            Ok(ExitStatus::Valid)
+            Ok(ExitStatus::Success)
         }
         Err(why) => {
             error("expand", &format!("{}: {why}", args.template.display()));
-            Ok(ExitStatus::Failed)
+            Ok(ExitStatus::Error)
         }
     }
 }

@@ -123,7 +123,7 @@ fn explain_field(
         ),
         Err(error) => {
             eprintln!("cardkit explain: {error}");
-            Ok(ExitStatus::Failed)
+            Ok(ExitStatus::Error)
         }
     }
 }
@@ -144,5 +144,5 @@ fn write(format: ListingFormat, text: &str, data: serde_json::Value) -> io::Resu
         }
     }
     out.flush()?;
-    Ok(ExitStatus::Valid)
+    Ok(ExitStatus::Success)
 }

@@ -99,10 +99,10 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
             out,
             "\nEvery table of a record (all but set_translations and meta) has the column `extra`, the record's members that the spec does not define as one JSON object (SQLite JSON text, PostgreSQL jsonb, Parquet a string of the JSON logical type); `extra` is NULL unless the run is given --keep-unknown. The column is there with or without the flag, so that runs with and without it add to one store."
         )?;
-        return Ok(ExitStatus::Valid);
+        return Ok(ExitStatus::Success);
     }
     let Some(target) = &args.to else {
-        return Ok(ExitStatus::Failed);
+        return Ok(ExitStatus::Error);
     };
     let on_invalid = match args.on_invalid {
         OnInvalidWords::Fail => OnInvalid::Fail,
@@ -128,7 +128,7 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
         Ok(exporter) => exporter,
         Err(error) => {
             note("export", &format!("error: {error}"));
-            return Ok(ExitStatus::Failed);
+            return Ok(ExitStatus::Error);
         }
     };
     exporter.keep_unknown(args.keep_unknown);
@@ -166,7 +166,7 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
     drop(err);
     if let Some(why) = aborted {
         note("export", &format!("error: {why}"));
-        return Ok(ExitStatus::Failed);
+        return Ok(ExitStatus::Error);
     }
     if nothing {
         exporter.abort();
@@ -174,7 +174,7 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
             "export",
             "error: nothing was exported: no input was found in the paths given",
         );
-        return Ok(ExitStatus::Failed);
+        return Ok(ExitStatus::Error);
     }
     if summary.unreadable > 0 && on_invalid == OnInvalid::Fail {
         exporter.abort();
@@ -182,13 +182,13 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
             "export",
             "error: an input could not be read: nothing was exported",
         );
-        return Ok(ExitStatus::Failed);
+        return Ok(ExitStatus::Error);
     }
     let totals = match exporter.finish() {
         Ok(totals) => totals,
         Err(error) => {
             note("export", &format!("error: {error}; nothing was exported"));
-            return Ok(ExitStatus::Failed);
+            return Ok(ExitStatus::Error);
         }
     };
     if totals.failed {
@@ -198,7 +198,7 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
             plural(summary.documents, "document"),
             ways_out_first(&summary)
         ));
-        return Ok(status.and(ExitStatus::Invalid));
+        return Ok(status.and(ExitStatus::Failure));
     }
     let tables = &layout().tables;
     let rows: Vec<String> = tables
@@ -232,9 +232,9 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
         writeln!(out, "{line}")?;
     }
     let left_out = if totals.left_out > 0 {
-        ExitStatus::Invalid
+        ExitStatus::Failure
     } else {
-        ExitStatus::Valid
+        ExitStatus::Success
     };
     Ok(status.and(left_out))
 }

@@ -58,5 +58,5 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         }
     }
     out.flush()?;
-    Ok(ExitStatus::Valid)
+    Ok(ExitStatus::Success)
 }

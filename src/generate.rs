@@ -22,7 +22,7 @@ pub fn completions(args: &Completions, mut command: Command) -> io::Result<ExitS
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "cardkit", &mut script);
     io::stdout().lock().write_all(&script)?;
-    Ok(ExitStatus::Valid)
+    Ok(ExitStatus::Success)
 }
 
 /// The manual page of `cardkit` and, after it, of each of its commands
@@ -31,7 +31,7 @@ pub fn man(command: Command) -> io::Result<ExitStatus> {
     let mut out = io::stdout().lock();
     clap_mangen::Man::new(command.clone()).render(&mut out)?;
     pages_of(&command, "cardkit", &mut out)?;
-    Ok(ExitStatus::Valid)
+    Ok(ExitStatus::Success)
 }
 
 /// The pages of `command`'s subcommands, named after `name`

@@ -58,7 +58,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         Ok(design) => design,
         Err(why) => {
             error("layers", &why.to_string());
-            return Ok(ExitStatus::Failed);
+            return Ok(ExitStatus::Error);
         }
     };
     let mut query = design.layers();
@@ -90,9 +90,9 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     }
     out.flush()?;
     Ok(if hits.is_empty() {
-        ExitStatus::Invalid
+        ExitStatus::Failure
     } else {
-        ExitStatus::Valid
+        ExitStatus::Success
     })
 }
 

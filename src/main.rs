@@ -335,7 +335,7 @@ fn main() -> ExitCode {
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("cardkit: {error}");
-            ExitCode::from(ExitStatus::Failed)
+            ExitCode::from(ExitStatus::Error)
         }
     }
 }
@@ -353,7 +353,7 @@ fn configured(
         Ok(configured) => configured,
         Err(error) => {
             let _ = writeln!(io::stderr(), "cardkit {subcommand}: error: {error}");
-            std::process::exit(ExitStatus::Failed.code().into());
+            std::process::exit(ExitStatus::Error.code().into());
         }
     }
 }
@@ -442,6 +442,6 @@ fn left_out(error: &clap::Error) {
              feature `{feature}`, a default feature (`cargo install --path . --features {feature}`, \
              or a build without --no-default-features)"
         );
-        std::process::exit(ExitStatus::Failed.code().into());
+        std::process::exit(ExitStatus::Error.code().into());
     }
 }

@@ -149,11 +149,11 @@ pub fn run(command: &Command) -> io::Result<ExitStatus> {
                 Box::new(io::stdout().lock())
             };
             report.text(args.dry_run, &mut out)?;
-            Ok(ExitStatus::Valid)
+            Ok(ExitStatus::Success)
         }
         Err(error) => {
             note("migrate", &format!("error: {error}"));
-            Ok(ExitStatus::Failed)
+            Ok(ExitStatus::Error)
         }
     }
 }

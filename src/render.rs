@@ -83,7 +83,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
             Ok(template) => Some(template),
             Err(why) => {
                 writeln!(stderr, "cardkit render: {why}")?;
-                return Ok(ExitStatus::Failed);
+                return Ok(ExitStatus::Error);
             }
         },
     };
@@ -96,7 +96,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         fonts: args.fonts.clone(),
         ..Options::default()
     };
-    let mut status = ExitStatus::Valid;
+    let mut status = ExitStatus::Success;
     for path in &args.cards {
         // A file that cannot be read says its name itself.
         let rendered = match read_card(path) {
@@ -113,7 +113,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         };
         if let Err(why) = rendered {
             writeln!(stderr, "cardkit render: {why}")?;
-            status = ExitStatus::Failed;
+            status = ExitStatus::Error;
         }
     }
     Ok(status)

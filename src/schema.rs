@@ -80,5 +80,5 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let mut out = io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &json_schema_with(args.kind, &options))?;
     writeln!(out)?;
-    Ok(ExitStatus::Valid)
+    Ok(ExitStatus::Success)
 }

@@ -89,7 +89,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         Ok(file) => file,
         Err(error) => {
             let _ = writeln!(io::stderr(), "cardkit serve: error: {error}");
-            return Ok(ExitStatus::Failed);
+            return Ok(ExitStatus::Error);
         }
     };
     let mut config = Config {
@@ -110,7 +110,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
                 "cardkit serve: error: {}: {why}",
                 file.path.display()
             );
-            return Ok(ExitStatus::Failed);
+            return Ok(ExitStatus::Error);
         }
         if let Some(jobs) = &file.jobs {
             config.jobs = jobs.value;
@@ -130,5 +130,5 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     })
     .map_err(|error| io::Error::new(error.kind(), format!("serve on {}: {error}", args.addr)))?;
     let _ = writeln!(io::stderr(), "cardkit serve: stopped");
-    Ok(ExitStatus::Valid)
+    Ok(ExitStatus::Success)
 }

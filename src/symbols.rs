@@ -38,7 +38,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         Ok(design) => design,
         Err(why) => {
             error("symbols", &why.to_string());
-            return Ok(ExitStatus::Failed);
+            return Ok(ExitStatus::Error);
         }
     };
     let Some(template) = design.template() else {
@@ -47,7 +47,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
             args.template.display()
         );
         error("symbols", &message);
-        return Ok(ExitStatus::Failed);
+        return Ok(ExitStatus::Error);
     };
     let table = SymbolTable::new(&template.context.symbol_sets);
     let runs = args.text.as_deref().map(|text| split(text, &table));
@@ -65,9 +65,9 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         .flatten()
         .any(|run| matches!(run.piece, Piece::Unknown(_)));
     Ok(if unknown {
-        ExitStatus::Invalid
+        ExitStatus::Failure
     } else {
-        ExitStatus::Valid
+        ExitStatus::Success
     })
 }
 

@@ -132,7 +132,7 @@ pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
     if nothing && args.skip_unknown_kind && summary.skipped > 0 {
         // The files a hook names were all skipped: there was nothing of
         // cardkit's to check, not a wrong path.
-        return Ok(ExitStatus::Valid);
+        return Ok(ExitStatus::Success);
     }
     if nothing {
         // A run that passes on nothing would let a CI job pass on a wrong

@@ -456,7 +456,7 @@ impl<'r> Run<'r> {
     }
 
     /// Ends the run: renders the summary (timed) and gives it, with the exit
-    /// status: [`ExitStatus::of`] the summary, and [`ExitStatus::Failed`]
+    /// status: [`ExitStatus::of`] the summary, and [`ExitStatus::Error`]
     /// when nothing was checked or the run was aborted.
     ///
     /// # Errors
@@ -468,7 +468,7 @@ impl<'r> Run<'r> {
         self.out.flush()?;
         let mut status = ExitStatus::of(&self.summary);
         if self.checked_nothing() || self.aborted.is_some() {
-            status = ExitStatus::Failed;
+            status = ExitStatus::Error;
         }
         Ok((self.summary, status))
     }

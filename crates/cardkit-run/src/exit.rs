@@ -2,32 +2,36 @@
 
 use cardkit::report::Summary;
 
-/// How a run ended, from best to worst: its exit status is [`code`].
+/// How a run ended, from best to worst: its exit status is [`code`]. The
+/// three mean the same on every command, as for `grep` and `diff`.
 ///
 /// [`code`]: ExitStatus::code
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ExitStatus {
-    /// 0: every document checked is valid (and every input was read).
-    Valid,
-    /// 1: some document is invalid.
-    Invalid,
-    /// 2: a usage error, an input that could not be read, a target that
-    /// failed, or nothing checked at all.
-    Failed,
+    /// 0: the command's answer is yes: every document checked is valid
+    /// (and every input was read), the builds are the same, layers were
+    /// found, every asset is there.
+    Success,
+    /// 1: the command's answer is no: a document is invalid or left out,
+    /// the builds differ, no layer matches, an asset is missing.
+    Failure,
+    /// 2: the command could not answer: a usage error, an input that could
+    /// not be read, a target that failed, or nothing checked at all.
+    Error,
 }
 
 impl ExitStatus {
-    /// The status of a run's summary: [`ExitStatus::Failed`] when a path
-    /// could not be read, [`ExitStatus::Invalid`] when a document is
-    /// invalid, [`ExitStatus::Valid`] otherwise.
+    /// The status of a run's summary: [`ExitStatus::Error`] when a path
+    /// could not be read, [`ExitStatus::Failure`] when a document is
+    /// invalid, [`ExitStatus::Success`] otherwise.
     #[must_use]
     pub fn of(summary: &Summary) -> Self {
         if summary.unreadable > 0 {
-            ExitStatus::Failed
+            ExitStatus::Error
         } else if summary.invalid > 0 {
-            ExitStatus::Invalid
+            ExitStatus::Failure
         } else {
-            ExitStatus::Valid
+            ExitStatus::Success
         }
     }
 
@@ -41,9 +45,9 @@ impl ExitStatus {
     #[must_use]
     pub fn code(self) -> u8 {
         match self {
-            ExitStatus::Valid => 0,
-            ExitStatus::Invalid => 1,
-            ExitStatus::Failed => 2,
+            ExitStatus::Success => 0,
+            ExitStatus::Failure => 1,
+            ExitStatus::Error => 2,
         }
     }
 }

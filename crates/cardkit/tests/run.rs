@@ -93,21 +93,25 @@ fn the_exit_status_is_the_worst_of_the_run() {
     fs::create_dir(&empty).unwrap();
 
     let (report, status) = run(&[&valid]);
-    assert_eq!((status, status.code()), (ExitStatus::Valid, 0), "{report}");
+    assert_eq!(
+        (status, status.code()),
+        (ExitStatus::Success, 0),
+        "{report}"
+    );
     let (_, status) = run(&[&valid, &invalid]);
-    assert_eq!((status, status.code()), (ExitStatus::Invalid, 1));
+    assert_eq!((status, status.code()), (ExitStatus::Failure, 1));
     let (report, status) = run(&[&missing, &invalid, &valid]);
-    assert_eq!((status, status.code()), (ExitStatus::Failed, 2));
+    assert_eq!((status, status.code()), (ExitStatus::Error, 2));
     // The other paths are still checked.
     assert_eq!(report["summary"]["files"], 2);
     assert_eq!(report["summary"]["unreadable"], 1);
     assert_eq!(report["summary"]["documents"], 2);
     // A run that checked nothing does not pass.
     let (_, status) = run(&[&empty]);
-    assert_eq!(status, ExitStatus::Failed);
+    assert_eq!(status, ExitStatus::Error);
     assert_eq!(
-        ExitStatus::Valid.and(ExitStatus::Invalid),
-        ExitStatus::Invalid
+        ExitStatus::Success.and(ExitStatus::Failure),
+        ExitStatus::Failure
     );
 }
 
@@ -147,7 +151,7 @@ fn an_input_cut_short_counts_as_unreadable_and_an_abort_stops_the_run() {
         (summary.unreadable, summary.bytes),
         (1, MIGRATION.len() as u64)
     );
-    assert_eq!(status, ExitStatus::Failed);
+    assert_eq!(status, ExitStatus::Error);
 }
 
 #[test]
