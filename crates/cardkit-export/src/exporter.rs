@@ -197,6 +197,12 @@ impl Exporter {
         }
     }
 
+    /// What the run does with invalid documents.
+    #[must_use]
+    pub fn on_invalid(&self) -> OnInvalid {
+        self.on_invalid
+    }
+
     /// Keeps (`keep`) each object's members that the spec does not define,
     /// as a JSON object in its row's `extra` column, for the inputs given
     /// after; without, `extra` is NULL.

@@ -25,6 +25,7 @@
 //! ```
 
 pub mod arrow;
+mod ending;
 mod exporter;
 pub mod keys;
 pub mod layout;
@@ -39,6 +40,7 @@ mod target;
 mod twice;
 mod writer;
 
+pub use crate::ending::{Ending, InputsRead};
 pub use crate::exporter::{Exporter, InputError, OnInvalid, Totals, LEFT_OUT, TOLD_DUPLICATES};
 pub use crate::keys::Changes;
 pub use crate::store::{date_text, Error, Mode, Store};
