@@ -28,12 +28,13 @@ pub enum Ending {
     NothingFound,
     /// Inputs could not be read, under [`OnInvalid::Fail`]: how many.
     Unreadable { inputs: usize },
-    /// The target could not commit the rows.
+    /// The target refused the rows or could not commit them.
     StoreFailed(Error),
     /// Documents are invalid or cannot be exported, under
     /// [`OnInvalid::Fail`]: how many were left out.
     Invalid { left_out: usize },
-    /// Everything was committed: what the run did.
+    /// Everything was committed: what the run did (boxed: the totals are
+    /// many times the size of every other ending).
     Exported(Box<Totals>),
 }
 
