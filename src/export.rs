@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::io::{self, Write};
 
 use cardkit_export::layout::layout;
-use cardkit_export::{Exporter, InputError, Mode, OnInvalid, Target, Totals};
+use cardkit_export::{Ending, Exporter, InputError, InputsRead, Mode, OnInvalid, Target, Totals};
 use cardkit_run::render::words::{plural, were};
 use cardkit_run::render::Text;
 use cardkit_run::{ExitStatus, Failure, Run, Shown, Surface, UntilClosed, Walk};
@@ -161,45 +161,47 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
             })
     };
     run.all(walk.discover(&args.paths), &mut check)?;
-    let (nothing, aborted) = (run.checked_nothing(), run.aborted().map(str::to_owned));
+    let (none_found, stopped) = (run.checked_nothing(), run.aborted().map(str::to_owned));
     let (summary, status) = run.finish()?;
     drop(err);
-    if let Some(why) = aborted {
-        note("export", &format!("error: {why}"));
-        return Ok(ExitStatus::Error);
-    }
-    if nothing {
-        exporter.abort();
-        note(
-            "export",
-            "error: nothing was exported: no input was found in the paths given",
-        );
-        return Ok(ExitStatus::Error);
-    }
-    if summary.unreadable > 0 && on_invalid == OnInvalid::Fail {
-        exporter.abort();
-        note(
-            "export",
-            "error: an input could not be read: nothing was exported",
-        );
-        return Ok(ExitStatus::Error);
-    }
-    let totals = match exporter.finish() {
-        Ok(totals) => totals,
-        Err(error) => {
+    let read = InputsRead {
+        stopped,
+        none_found,
+        unreadable: summary.unreadable,
+    };
+    let totals = match exporter.end(read) {
+        Ending::Exported(totals) => totals,
+        Ending::Aborted(why) => {
+            note("export", &format!("error: {why}"));
+            return Ok(ExitStatus::Error);
+        }
+        Ending::NothingFound => {
+            note(
+                "export",
+                "error: nothing was exported: no input was found in the paths given",
+            );
+            return Ok(ExitStatus::Error);
+        }
+        Ending::Unreadable { .. } => {
+            note(
+                "export",
+                "error: an input could not be read: nothing was exported",
+            );
+            return Ok(ExitStatus::Error);
+        }
+        Ending::StoreFailed(error) => {
             note("export", &format!("error: {error}; nothing was exported"));
             return Ok(ExitStatus::Error);
         }
+        Ending::Invalid { left_out } => {
+            note("export", &format!(
+                "nothing was exported to {target}: {left_out} of {} are invalid or cannot be exported ({}--on-invalid skip leaves them out, keep exports them with NULLs)",
+                plural(summary.documents, "document"),
+                ways_out_first(&summary)
+            ));
+            return Ok(status.and(ExitStatus::Failure));
+        }
     };
-    if totals.failed {
-        note("export", &format!(
-            "nothing was exported to {target}: {} of {} are invalid or cannot be exported ({}--on-invalid skip leaves them out, keep exports them with NULLs)",
-            totals.left_out,
-            plural(summary.documents, "document"),
-            ways_out_first(&summary)
-        ));
-        return Ok(status.and(ExitStatus::Failure));
-    }
     let tables = &layout().tables;
     let rows: Vec<String> = tables
         .iter()

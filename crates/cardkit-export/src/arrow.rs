@@ -127,7 +127,7 @@ const BATCH_BYTES: usize = 16 << 20;
 pub struct ArrowTable {
     /// The table's name in the layout (`sets`, `cards`...).
     pub name: String,
-    /// Its columns, as [`crate::parquet`] writes them.
+    /// Its columns, as the `parquet` module writes them.
     pub schema: SchemaRef,
     /// Its rows, in the order the documents were read.
     pub batches: Vec<RecordBatch>,

@@ -15,7 +15,6 @@ use crate::keys::{self, Changes};
 use crate::layout::{self, layout, MetaFact, Source};
 use crate::rows::{self, Cell, Rows, TableRows, Unstorable};
 use crate::writer::{Spare, Writer};
-use crate::{parquet, postgres, sqlite};
 use crate::{Error, Mode, Store, Target};
 
 /// What is done with invalid documents.
@@ -166,11 +165,7 @@ impl Exporter {
         mode: Mode,
         into_foreign: bool,
     ) -> Result<Exporter, Error> {
-        let store: Box<dyn Store> = match target {
-            Target::Sqlite(path) => sqlite::open(path, build, mode, into_foreign)?,
-            Target::Postgres(url) => Box::new(postgres::Postgres::open(url, build, mode)?),
-            Target::Parquet(dir) => Box::new(parquet::Parquet::open(dir, build, mode)?),
-        };
+        let store = target.open(build, mode, into_foreign)?;
         Ok(Exporter::with_store(store, on_invalid, jobs))
     }
 
@@ -195,6 +190,12 @@ impl Exporter {
             inputs: Vec::new(),
             unknown: std::collections::HashMap::new(),
         }
+    }
+
+    /// What the run does with invalid documents.
+    #[must_use]
+    pub fn on_invalid(&self) -> OnInvalid {
+        self.on_invalid
     }
 
     /// Keeps (`keep`) each object's members that the spec does not define,

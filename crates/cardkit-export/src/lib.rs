@@ -12,6 +12,11 @@
 //! names (Parquet, and a new SQLite database), so that a run that fails
 //! leaves nothing half-written.
 //!
+//! Each store is a feature of this crate, all on by default: `sqlite`,
+//! `postgres` and `parquet`. A build without one refuses its [`Target`]
+//! when it is opened, naming the feature; without any, documents are still
+//! exported into [`arrow::Tables`], in memory.
+//!
 //! ```no_run
 //! use cardkit::Options;
 //! use cardkit_export::{Exporter, OnInvalid, Target};
@@ -25,13 +30,17 @@
 //! ```
 
 pub mod arrow;
+mod ending;
 mod exporter;
 pub mod keys;
 pub mod layout;
+#[cfg(feature = "parquet")]
 pub mod parquet;
+#[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod rows;
 mod sql;
+#[cfg(feature = "sqlite")]
 pub mod sqlite;
 pub mod stale;
 mod store;
@@ -39,6 +48,7 @@ mod target;
 mod twice;
 mod writer;
 
+pub use crate::ending::{Ending, InputsRead};
 pub use crate::exporter::{Exporter, InputError, OnInvalid, Totals, LEFT_OUT, TOLD_DUPLICATES};
 pub use crate::keys::Changes;
 pub use crate::store::{date_text, Error, Mode, Store};

@@ -2,10 +2,14 @@
 //! them in its schema, and the check of an existing table against the
 //! layout. Shared by SQLite ([`crate::sqlite`]), PostgreSQL
 //! ([`crate::postgres`]) and the statements that replace a document's rows
-//! ([`crate::keys`]), which all import it: it imports none of them.
+//! ([`crate::keys`]), which all import it: it imports none of them. The
+//! statements are built with the stores that run them (features `sqlite`
+//! and `postgres`); the quoting, with every build.
 
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 use crate::layout::{ColumnType, Table};
 
+#[cfg(feature = "sqlite")]
 pub(crate) fn sql_type(ty: ColumnType) -> &'static str {
     match ty {
         ColumnType::Text | ColumnType::TextList | ColumnType::Json | ColumnType::Members => "TEXT",
@@ -23,11 +27,13 @@ pub fn quoted(name: &str) -> String {
 
 /// The statement that creates `table` (every column may be NULL: invalid
 /// values kept with `--on-invalid keep` are NULL).
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) fn create_table(table: &Table, sql_type: impl Fn(ColumnType) -> &'static str) -> String {
     table_sql(table, sql_type).replacen("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1)
 }
 
 /// `CREATE TABLE "name" (...)`, as SQLite keeps it in its schema.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) fn table_sql(table: &Table, sql_type: impl Fn(ColumnType) -> &'static str) -> String {
     let columns: Vec<String> = table
         .columns
@@ -43,6 +49,7 @@ pub(crate) fn table_sql(table: &Table, sql_type: impl Fn(ColumnType) -> &'static
 
 /// `CREATE INDEX "table_column" ON "table" ("column")`, as SQLite keeps it
 /// in its schema.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) fn index_sql(table: &Table, column: usize) -> String {
     let column = &table.columns[column].name;
     format!(
@@ -54,6 +61,7 @@ pub(crate) fn index_sql(table: &Table, column: usize) -> String {
 }
 
 /// The names of the indexes of `table`, with the column each is on.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) fn indexes(table: &Table) -> impl Iterator<Item = (String, &str)> {
     table.indexed.iter().map(|&i| {
         let column = table.columns[i].name.as_str();
@@ -63,6 +71,7 @@ pub(crate) fn indexes(table: &Table) -> impl Iterator<Item = (String, &str)> {
 
 /// The statements that index `table`, made when the rows are in (an index
 /// kept up to date row by row costs several times more).
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) fn create_indexes(table: &Table) -> Vec<String> {
     table
         .indexed
@@ -75,6 +84,7 @@ pub(crate) fn create_indexes(table: &Table) -> Vec<String> {
 
 /// The statements that drop the indexes of `table` before rows are loaded,
 /// in the run's transaction: a failed run gets them back.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) fn drop_indexes(table: &Table) -> Vec<String> {
     indexes(table)
         .map(|(index, _)| format!("DROP INDEX IF EXISTS {index}"))
@@ -83,6 +93,7 @@ pub(crate) fn drop_indexes(table: &Table) -> Vec<String> {
 
 /// Why the columns of an existing table are not the layout's, if they are
 /// not.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) fn layout_mismatch(
     table: &Table,
     found: &[(String, String)],

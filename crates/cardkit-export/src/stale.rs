@@ -4,7 +4,7 @@
 //! live run holds, and removed by the next run for the same file.
 //!
 //! A SQLite export's temporary is `.NAME.XXXXXX.incomplete` (held through
-//! SQLite's own lock, [`crate::sqlite`]); `migrate apply`'s is
+//! SQLite's own lock, the `sqlite` module); `migrate apply`'s is
 //! `.NAME.cardkit-XXXXXX.tmp` (held through a file lock on it, [`locked`]).
 
 use std::path::Path;

@@ -1,11 +1,17 @@
 //! Where an export goes ([`Target`]): a SQLite file, a PostgreSQL URL or a
-//! directory of Parquet files, as the command line names it.
+//! directory of Parquet files, as the command line names it; and its store
+//! opened, when this build has it.
 
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-/// Where an export goes.
+use crate::{Error, Mode, Store};
+
+/// Where an export goes. Every variant is there whatever the features: a
+/// build that leaves a store out refuses its target when it is opened
+/// ([`crate::Exporter::open`]), and code that names the variants compiles
+/// in every build.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
     /// A SQLite database file.
@@ -14,6 +20,53 @@ pub enum Target {
     Postgres(String),
     /// A directory of Parquet files.
     Parquet(PathBuf),
+}
+
+impl Target {
+    /// The feature of this crate that builds the target's store.
+    #[must_use]
+    pub fn feature(&self) -> &'static str {
+        match self {
+            Target::Sqlite(_) => "sqlite",
+            Target::Postgres(_) => "postgres",
+            Target::Parquet(_) => "parquet",
+        }
+    }
+
+    /// The target's store, opened for a run that writes the build `build`
+    /// ([`crate::Exporter::open_with`] tells the rest).
+    pub(crate) fn open(
+        &self,
+        build: Option<&str>,
+        mode: Mode,
+        into_foreign: bool,
+    ) -> Result<Box<dyn Store>, Error> {
+        match self {
+            #[cfg(feature = "sqlite")]
+            Target::Sqlite(path) => crate::sqlite::open(path, build, mode, into_foreign),
+            #[cfg(feature = "postgres")]
+            Target::Postgres(url) => {
+                Ok(Box::new(crate::postgres::Postgres::open(url, build, mode)?))
+            }
+            #[cfg(feature = "parquet")]
+            Target::Parquet(dir) => Ok(Box::new(crate::parquet::Parquet::open(dir, build, mode)?)),
+            #[cfg(not(all(feature = "sqlite", feature = "postgres", feature = "parquet")))]
+            left_out => {
+                // Read by the stores this build has (only SQLite reads
+                // `into_foreign`).
+                let _ = (build, mode, into_foreign);
+                let store = match left_out {
+                    Target::Sqlite(_) => "SQLite",
+                    Target::Postgres(_) => "PostgreSQL",
+                    Target::Parquet(_) => "Parquet",
+                };
+                Err(Error::new(format!(
+                    "{left_out}: this build leaves out {store}: the feature `{}` of cardkit-export builds it",
+                    left_out.feature()
+                )))
+            }
+        }
+    }
 }
 
 impl FromStr for Target {
@@ -60,5 +113,20 @@ impl fmt::Display for Target {
             Target::Postgres(_) => f.write_str("postgres"),
             Target::Parquet(dir) => write!(f, "parquet:{}", dir.display()),
         }
+    }
+}
+
+#[cfg(all(test, not(feature = "sqlite")))]
+mod tests {
+    use crate::{Exporter, OnInvalid, Target};
+
+    #[test]
+    fn a_target_of_a_store_left_out_is_refused_naming_its_feature() {
+        let target: Target = "sqlite:cards.db".parse().expect("a target");
+        let refused = Exporter::open(&target, OnInvalid::Fail, None, 1).err();
+        assert_eq!(
+            refused.map(|error| error.to_string()).as_deref(),
+            Some("sqlite:cards.db: this build leaves out SQLite: the feature `sqlite` of cardkit-export builds it")
+        );
     }
 }

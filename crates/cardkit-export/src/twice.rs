@@ -22,7 +22,8 @@ pub(crate) struct Twice {
     pub(crate) dropped: Vec<Vec<(usize, usize)>>,
     /// Uuids that a later set of the run holds too: per table, the rows
     /// before this one that hold the uuid are left out (noted by the
-    /// stores that check uuids against each other).
+    /// stores that check uuids against each other: Parquet's).
+    #[cfg(feature = "parquet")]
     pub(crate) moved: HashMap<String, Vec<usize>>,
 }
 

@@ -12,7 +12,7 @@ use cardkit::DocumentReport;
 use cardkit::Kind;
 use cardkit::Severity;
 use cardkit_export::arrow::{ArrowTable, Tables};
-use cardkit_export::{Exporter, InputError, OnInvalid};
+use cardkit_export::{Ending, Exporter, InputError, InputsRead, OnInvalid};
 use cardkit_run::render::words::plural;
 use cardkit_run::render::{FileEnd, Json, Renderer};
 use cardkit_run::{Failure, Run, Settings, Shown, Surface};
@@ -332,14 +332,30 @@ fn collect_tables(
         Ok(opened) => run.input(opened, &mut check),
         Err(unopened) => run.unopened(&unopened),
     })?;
-    let (nothing, aborted) = (run.checked_nothing(), run.aborted().map(str::to_owned));
+    let (none_found, aborted) = (run.checked_nothing(), run.aborted().map(str::to_owned));
     let (summary, status) = run.finish()?;
     skipped.documents = skipped_documents;
     skipped.left_out = left_out;
     skipped.invalid = invalid;
-    let mut collecting = Collecting {
-        outcome: "ok",
-        tables: Vec::new(),
+    // An interrupt is one more reason for the run to stop, told first.
+    let stopped = if interrupt.stopped() {
+        Some("interrupted".to_owned())
+    } else {
+        aborted
+    };
+    let ending = exporter.end(InputsRead {
+        stopped,
+        none_found,
+        unreadable: summary.unreadable,
+    });
+    let tables = match ending {
+        Ending::Exported(_) => collected.take().unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let (outcome, message) = worded(ending, summary.documents);
+    Ok(Collecting {
+        outcome,
+        tables,
         report,
         status: status.code(),
         notes,
@@ -347,55 +363,34 @@ fn collect_tables(
         skipped,
         documents: summary.documents,
         unreadable: summary.unreadable,
-        message: String::new(),
-    };
-    let mut stop = |outcome, message: String| {
-        exporter.abort();
-        collecting.outcome = outcome;
-        collecting.message = message;
-    };
-    if interrupt.stopped() {
-        stop("aborted", "interrupted".into());
-        return Ok(collecting);
-    }
-    if let Some(why) = aborted {
-        stop("aborted", why);
-        return Ok(collecting);
-    }
-    if nothing {
-        stop(
+        message,
+    })
+}
+
+/// The outcome [`TablesRead`] gives for `ending`, and why it is not
+/// `"ok"` in words; `documents` were read.
+fn worded(ending: Ending, documents: usize) -> (&'static str, String) {
+    match ending {
+        Ending::Exported(_) => ("ok", String::new()),
+        Ending::Aborted(why) => ("aborted", why),
+        Ending::StoreFailed(error) => ("aborted", error.to_string()),
+        Ending::NothingFound => (
             "nothing",
             "no input was found in the paths given: nothing was read".into(),
-        );
-        return Ok(collecting);
-    }
-    if summary.unreadable > 0 && on_invalid == OnInvalid::Fail {
-        stop(
+        ),
+        Ending::Unreadable { inputs } => (
             "unreadable",
             format!(
                 "{} could not be read: nothing was read (on_invalid='skip' reads the others)",
-                plural(summary.unreadable, "input")
+                plural(inputs, "input")
             ),
-        );
-        return Ok(collecting);
+        ),
+        Ending::Invalid { left_out } => (
+            "invalid",
+            format!(
+                "{left_out} of {} invalid or cannot be exported: nothing was read (on_invalid='skip' leaves them out, 'keep' reads them with NULLs)",
+                plural(documents, "document"),
+            ),
+        ),
     }
-    let totals = match exporter.finish() {
-        Ok(totals) => totals,
-        Err(error) => {
-            collecting.outcome = "aborted";
-            collecting.message = error.to_string();
-            return Ok(collecting);
-        }
-    };
-    if totals.failed {
-        collecting.outcome = "invalid";
-        collecting.message = format!(
-            "{} of {} invalid or cannot be exported: nothing was read (on_invalid='skip' leaves them out, 'keep' reads them with NULLs)",
-            totals.left_out,
-            plural(summary.documents, "document"),
-        );
-        return Ok(collecting);
-    }
-    collecting.tables = collected.take().unwrap_or_default();
-    Ok(collecting)
 }

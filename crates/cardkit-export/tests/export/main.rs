@@ -7,10 +7,17 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+// A module that exports into a store is built only with the features of the
+// stores it writes.
+#[cfg(all(feature = "sqlite", feature = "postgres", feature = "parquet"))]
 mod additive;
+#[cfg(all(feature = "sqlite", feature = "postgres", feature = "parquet"))]
 mod engines;
+#[cfg(all(feature = "sqlite", feature = "postgres", feature = "parquet"))]
 mod keep_unknown;
 mod portable;
 mod rows;
+#[cfg(feature = "sqlite")]
 mod sqlite;
+#[cfg(feature = "sqlite")]
 mod sqlite_file;

@@ -14,6 +14,7 @@ use cardkit::Options;
 use cardkit_export::{Exporter, OnInvalid, Target, Totals};
 use serde_json::Value;
 
+#[allow(unused_imports)]
 pub use shared::shared_dir;
 
 mod catalog;
