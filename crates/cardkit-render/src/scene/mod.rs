@@ -35,6 +35,34 @@ use svg::num;
 /// card would not be drawable by any viewer either).
 const MAX_SIDE: i64 = 1_000_000;
 
+/// How usvg writes the isolation of a symbol's group.
+const SYMBOL_ISOLATION: &str = " style=\"mix-blend-mode:normal;isolation:isolate\"";
+
+/// The SVG without the isolation of symbols' groups: it only tells resvg to
+/// draw each symbol in a layer of the symbol's size (an SVG image is drawn
+/// in a layer of its parent's size, the whole picture's, otherwise), and
+/// draws the same.
+fn without_symbol_isolation(svg: &str) -> String {
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(at) = rest.find(SYMBOL_ISOLATION) {
+        let before = &rest[..at];
+        let digits = before
+            .trim_end_matches('"')
+            .trim_end_matches(|c: char| c.is_ascii_digit());
+        let ours = before.ends_with('"')
+            && digits.ends_with("-symbol-")
+            && digits.len() + 1 < before.len();
+        out.push_str(before);
+        if !ours {
+            out.push_str(SYMBOL_ISOLATION);
+        }
+        rest = &rest[at + SYMBOL_ISOLATION.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A `--bleed` margin, at most a card side ([`MAX_SIDE`]) so the picture
 /// stays drawable; a larger one is a report line.
 fn bleed_margin(margin: i64, member: &str, report: &mut Vec<crate::report::Report>) -> f32 {
@@ -173,11 +201,11 @@ pub(crate) fn render(
         .map_err(|e| RenderError::Svg(e.to_string()))?;
     // Three decimals are a thousandth of a pixel: the SVG stays small and
     // its numbers the same on every run.
-    let svg = tree.to_string(&usvg::WriteOptions {
+    let svg = without_symbol_isolation(&tree.to_string(&usvg::WriteOptions {
         coordinates_precision: 3,
         transforms_precision: 3,
         ..usvg::WriteOptions::default()
-    });
+    }));
     Ok(Rendered {
         svg,
         tree,

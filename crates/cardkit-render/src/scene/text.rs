@@ -187,10 +187,14 @@ impl Scene<'_> {
                         match &symbol_assets[*index] {
                             Ok(asset)
                                 if self.embed(asset.href.len() as u64, &at)
-                                    && self.spend(self.draw_cost(asset, rect), &at) =>
+                                    && self.spend(self.isolated_draw_cost(asset, rect), &at) =>
                             {
                                 let href = Arc::clone(&asset.href);
-                                let _ = write!(self.svg, "<g id=\"{id}\">");
+                                // Isolated, resvg draws the symbol in a layer of its own
+                                // size rather than of the whole picture's (see
+                                // `SYMBOL_ISOLATION`).
+                                let _ =
+                                    write!(self.svg, "<g id=\"{id}\" style=\"isolation:isolate\">");
                                 self.svg_image(&href, rect);
                                 self.svg.push_str("</g>");
                             }

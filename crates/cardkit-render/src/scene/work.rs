@@ -2,9 +2,10 @@
 //! budget of it ([`Limits::max_drawn_pixels`](crate::Limits::max_drawn_pixels)).
 //!
 //! resvg decodes a raster image each time a layer draws it, and draws an
-//! SVG image into a layer of the whole picture's size, through each of its
-//! filters' primitives over that layer; `feMorphology` visits
-//! (2rx + 1)(2ry + 1) pixels for each pixel.
+//! SVG image into a layer of its parent's size (the whole picture's, but
+//! for symbols, whose groups are isolated), through each of its filters'
+//! primitives over that layer; `feMorphology` visits (2rx + 1)(2ry + 1)
+//! pixels for each pixel.
 
 use super::canvas::Scene;
 use super::geometry::Rect;
@@ -80,8 +81,22 @@ impl FilterWork {
 }
 
 impl Scene<'_> {
-    /// The pixels drawing `asset` in `frame` costs.
+    /// The pixels drawing `asset` in `frame` costs, drawn in a layer of the
+    /// whole picture.
     pub(super) fn draw_cost(&self, asset: &super::canvas::Asset, frame: Rect) -> u64 {
+        self.draw_cost_in(asset, frame, self.picture_pixels)
+    }
+
+    /// The pixels drawing `asset` in `frame` costs, drawn in a layer of its
+    /// own (a symbol's group is isolated).
+    pub(super) fn isolated_draw_cost(&self, asset: &super::canvas::Asset, frame: Rect) -> u64 {
+        let side = |v: f32| f64::from((v.abs() * self.options.scale).ceil() + 4.0);
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let layer = (side(frame.width) * side(frame.height)).min(self.picture_pixels as f64) as u64;
+        self.draw_cost_in(asset, frame, layer)
+    }
+
+    fn draw_cost_in(&self, asset: &super::canvas::Asset, frame: Rect, layer: u64) -> u64 {
         let Some(filters) = &asset.vector else {
             return asset.raster_pixels;
         };
@@ -93,8 +108,7 @@ impl Scene<'_> {
         };
         let scale = if scale.is_finite() { scale } else { 0.0 };
         #[allow(clippy::cast_precision_loss)]
-        let layer = self.picture_pixels as f64;
-        let cost = layer * filters.passes(scale);
+        let cost = layer as f64 * filters.passes(scale);
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let cost = if cost >= u64::MAX as f64 {
             u64::MAX

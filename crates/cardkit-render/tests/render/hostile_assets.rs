@@ -246,10 +246,10 @@ fn a_symbol_repeated_in_text_is_drawn_within_the_budget() {
         200,
         json!([{"type": "text", "text": "{T}".repeat(300), "size": 10, "x": 0, "y": 0, "width": 200, "height": 200}]),
     );
-    // Each symbol is an SVG drawn into a layer of the picture's size:
-    // 40,000 pixels here; the budget takes 100 of them.
+    // Each symbol is drawn in a layer of its own size (its group is
+    // isolated), not of the picture's; the budget takes some of them.
     let limits = Limits {
-        max_drawn_pixels: 100 * 40_000,
+        max_drawn_pixels: 1_000,
         ..Limits::default()
     };
     let rendered = render(
@@ -267,9 +267,11 @@ fn a_symbol_repeated_in_text_is_drawn_within_the_budget() {
         .collect();
     assert_eq!(
         lines,
-        ["/data/children/0: the card's images add up to more than the limit of 4000000 pixels of drawing: drawn as a placeholder box"]
+        ["/data/children/0: the card's images add up to more than the limit of 1000 pixels of drawing: drawn as a placeholder box"]
     );
-    assert!(rendered.bounds_of("layer-0-symbol-99").is_some());
+    assert!(rendered.bounds_of("layer-0-symbol-0").is_some());
+    // The SVG written has no trace of the isolation.
+    assert!(!rendered.svg().contains("isolation"));
     rendered.png().expect("a PNG");
 }
 
