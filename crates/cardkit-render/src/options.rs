@@ -84,8 +84,9 @@ pub struct Limits {
     /// The most pixels of image work one render may do, counted each time
     /// a layer draws an asset: a raster image's pixels (decoded for each
     /// drawing), and for an SVG asset the picture's pixels (drawn into a
-    /// layer of the picture's size) times its filters' work. Past it,
-    /// layers are placeholders with a report line.
+    /// layer of the picture's size; a symbol, into one of its own size)
+    /// times its filters' work. Past it, layers are placeholders with a
+    /// report line.
     pub max_drawn_pixels: u64,
     /// The most words and symbols the text layers of one render may draw
     /// together; past it, the rest is a report line and is not drawn.
