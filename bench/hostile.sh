@@ -279,9 +279,9 @@ card render-webp-bomb.json 200 200 "[($img)(uri('image/webp', b'RIFF\x1c\x00\x00
 for bomb in png jpeg webp; do
   timed "render: $bomb bomb" 5 96 0 "$D/render-$bomb-bomb.json" --png "$D/render-out.png"
 done
-# 4. A layer 2,000,000,000 px left of the card, 5,000,000,000 wide (was a
-# panic in tiny-skia): clamped, drawn.
-card render-far.json 200 200 "[($img)(svg('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"2\" height=\"2\"><rect width=\"2\" height=\"2\"/></svg>'), x=-2000000000, width=5000000000)]"
+# 4. A layer 2,000,000,000 px left of and above the card, 5,000,000,000 px
+# a side (was a panic in tiny-skia, exit 101): clamped, drawn.
+card render-far.json 200 200 "[($img)(svg('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"2\" height=\"2\"><rect width=\"2\" height=\"2\"/></svg>'), x=-2000000000, y=-2000000000, width=5000000000, height=5000000000)]"
 timed "render: a layer far off the card" 5 96 0 "$D/render-far.json" --png "$D/render-out.png"
 # Margins of 10^12 with --bleed: the PNG is beyond the limit (status 2), and
 # neither the SVG nor the PNG is left behind.

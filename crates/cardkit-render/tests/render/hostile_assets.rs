@@ -186,9 +186,9 @@ fn a_layer_far_outside_the_card_is_clamped_not_a_panic() {
         8,
         8,
         json!([
-            {"type": "image", "name": "Far", "src": dot, "x": -2_000_000_000_i64, "y": 0, "width": 5_000_000_000_i64, "height": 40},
+            {"type": "image", "name": "Far", "src": dot, "x": -2_000_000_000_i64, "y": -2_000_000_000_i64, "width": 5_000_000_000_i64, "height": 5_000_000_000_i64},
             {"type": "image", "src": dot, "x": 0, "y": 0, "width": 40, "height": 40,
-             "masks": [{"type": "image", "name": "m", "src": dot, "x": -1e12, "y": 0, "width": 1e13, "height": 40}],
+             "masks": [{"type": "image", "name": "m", "src": dot, "x": -1e12, "y": -1e12, "width": 1e13, "height": 1e13}],
              "filters": [{"type": "shadow", "color": "black", "x": 3_000_000_000_i64, "y": 0}]},
             {"type": "text", "text": "far", "size": 10, "x": 0, "y": -9_000_000_000_i64, "width": 40, "height": 10_000_000_000_i64},
         ]),
