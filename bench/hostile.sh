@@ -248,6 +248,71 @@ timed "apply: 5M CSV references, -o" 60 64 0 \
 rm -f "$D/csv-out.csv"
 COMMAND=(validate --quiet)
 
+# The renderer on hostile designs (render --png): each drawn with report
+# lines in bounded time and memory, never an abort or a panic.
+COMMAND=(render)
+# card NAME WIDTH HEIGHT LAYERS-PYTHON: a card whose layers the expression
+# gives (with `uri(mime, bytes)`, `svg(text)` and `gz(bytes)` at hand).
+card() {
+  gen "$1" "import base64, json, struct, zlib
+def uri(mime, b): return 'data:%s;base64,%s' % (mime, base64.b64encode(b).decode())
+def svg(t): return uri('image/svg+xml', t.encode())
+def gz(b, repeat=b'', times=0):
+    c = zlib.compressobj(9, zlib.DEFLATED, 31); out = [c.compress(b)]
+    out += [c.compress(repeat) for _ in range(times)]
+    return b''.join(out) + c.flush()
+def png(w, h):
+    ihdr = struct.pack('>II5B', w, h, 8, 6, 0, 0, 0)
+    chunk = lambda k, d: struct.pack('>I', len(d)) + k + d + struct.pack('>I', zlib.crc32(k + d))
+    return b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', ihdr) + chunk(b'IDAT', zlib.compress(b'\0' * 64)) + chunk(b'IEND', b'')
+print(json.dumps({'name': 'x', 'width': $2, 'height': $3, 'data': {'type': 'group', 'children': $4}}))" \
+    || rm -f "$D/$1"
+}
+img="lambda src, **k: dict(dict(type='image', src=src, x=0, y=0, width=100, height=100), **k)"
+# 3. Raster bombs: a 274-byte PNG declaring 100,000 x 100,000 (was an abort,
+# 40 GB asked for), a JPEG declaring 16,384^2 drawn by 5 layers (was 9.2 s,
+# 1 GB), a 36-byte WebP declaring 16,384^2 (was 1.85 GB): refused from
+# their headers.
+card render-png-bomb.json 200 200 "[($img)(uri('image/png', png(100000, 100000)))]"
+card render-jpeg-bomb.json 200 200 "[($img)(uri('image/jpeg', bytes([255,216,255,192,0,17,8,64,0,64,0,3,1,34,0,2,17,1,3,17,1,255,217])))] * 5"
+card render-webp-bomb.json 200 200 "[($img)(uri('image/webp', b'RIFF\x1c\x00\x00\x00WEBPVP8L\x0f\x00\x00\x00\x2f\xff\xff\xff\x0f' + bytes(8)))]"
+for bomb in png jpeg webp; do
+  timed "render: $bomb bomb" 5 96 0 "$D/render-$bomb-bomb.json" --png "$D/render-out.png"
+done
+# 4. A layer 2,000,000,000 px left of and above the card, 5,000,000,000 px
+# a side (was a panic in tiny-skia, exit 101): clamped, drawn.
+card render-far.json 200 200 "[($img)(svg('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"2\" height=\"2\"><rect width=\"2\" height=\"2\"/></svg>'), x=-2000000000, y=-2000000000, width=5000000000, height=5000000000)]"
+timed "render: a layer far off the card" 5 96 0 "$D/render-far.json" --png "$D/render-out.png"
+# Margins of 10^12 with --bleed: the PNG is beyond the limit (status 2), and
+# neither the SVG nor the PNG is left behind.
+gen render-bleed.json "print('{\"name\":\"x\",\"width\":10,\"height\":10,\"marginX\":1000000000000,\"marginY\":1000000000000}')"
+rm -f "$D/render-bleed.svg" "$D/render-bleed.png"
+timed "render: --bleed with 10^12 margins" 5 96 2 "$D/render-bleed.json" --bleed --svg "$D/render-bleed.svg" --png "$D/render-bleed.png"
+check "$(printf '%-34s' "render: nothing left behind")" \
+  "$([ ! -e "$D/render-bleed.svg" ] && [ ! -e "$D/render-bleed.png" ] && echo ok || echo "output left")"
+# 6. A 2 MB SVGZ inflating to 2.2 GB: stopped at the asset limit.
+card render-svgz.json 200 200 "[($img)(uri('image/svg+xml', gz(b'<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"2\" height=\"2\">', b' ' * (1 << 20), 2200)))]"
+timed "render: 2 MB SVGZ of 2.2 GB" 5 96 0 "$D/render-svgz.json" --png "$D/render-out.png"
+# 7. Work that followed the whole picture: one SVG symbol drawn 1,000 times
+# in text on a 2,000 x 2,000 card (was 21-39 s), a blurred shadow on it (was
+# 20 s, 2.4 GB), an feMorphology over a huge region (was 46-63 s).
+gen render-symbols.json "import base64, json
+dot = 'data:image/svg+xml;base64,' + base64.b64encode(b'<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><circle cx=\"5\" cy=\"5\" r=\"5\"/></svg>').decode()
+text = dict(type='text', text='{T}' * 1000, size=40, x=0, y=0, width=2000, height=2000)
+print(json.dumps({'name': 't', 'context': {'symbolSets': [{'name': 's', 'prototype': {}, 'srcPrefix': '', 'symbols': [{'name': 'T', 'src': dot}]}]},
+  'card': {'name': 'c', 'width': 2000, 'height': 2000, 'data': {'type': 'group', 'children': [text]}}}))"
+timed "render: a symbol 1,000 times" 5 128 0 "$D/render-symbols.json" --png "$D/render-out.png"
+card render-blur.json 2000 2000 "[($img)(svg('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"2\" height=\"2\"><rect width=\"2\" height=\"2\"/></svg>'), width=2000, height=2000, filters=[dict(type='shadow', color='black', x=10, y=10, blur=1000)])]"
+timed "render: a blurred shadow, 2000^2" 10 384 0 "$D/render-blur.json" --png "$D/render-out.png"
+card render-morphology.json 2000 2000 "[($img)(svg('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><filter id=\"f\" x=\"-1e6\" y=\"-1e6\" width=\"2e6\" height=\"2e6\" filterUnits=\"userSpaceOnUse\"><feMorphology radius=\"900\"/></filter><rect width=\"10\" height=\"10\" filter=\"url(#f)\"/></svg>'), width=2000, height=2000)]"
+timed "render: feMorphology, huge region" 5 96 0 "$D/render-morphology.json" --png "$D/render-out.png"
+# 20. 50,000 one-letter words in one text, and again in five layers (was
+# 325 MB and a 49 MB SVG): stopped at the words a card draws.
+card render-words.json 1000 1000 "[dict(type='text', text='a ' * 50000, size=10, x=0, y=0, width=1000, height=1000)] * 5"
+timed "render: 5 x 50,000 words" 10 256 0 "$D/render-words.json" --svg "$D/render-out.svg"
+rm -f "$D/render-out.png" "$D/render-out.svg"
+COMMAND=(validate --quiet)
+
 # The service on hostile requests (slowloris, idle connections, bombs, cut
 # and slow bodies, a 400 MB member name, concurrent and abandoned uploads):
 # bench/serve_hostile.py.

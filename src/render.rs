@@ -173,14 +173,40 @@ fn render_one(
         }
         None => (args.svg.clone(), args.png.clone()),
     };
-    if let Some(out) = svg {
-        std::fs::write(&out, rendered.svg()).map_err(|e| format!("{}: {e}", out.display()))?;
-    }
-    if let Some(out) = png {
-        let png = rendered.png().map_err(|e| e.to_string())?;
-        std::fs::write(&out, png).map_err(|e| format!("{}: {e}", out.display()))?;
+    // The PNG is made before anything is written, and each file is written
+    // beside its place and then renamed: a render that fails leaves no
+    // output of its own behind, and no half-written file.
+    let png_bytes = match &png {
+        Some(_) => Some(rendered.png().map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let mut written = Vec::new();
+    let outputs = [
+        svg.map(|out| (out, rendered.svg().as_bytes())),
+        png.zip(png_bytes.as_deref()),
+    ];
+    for (out, bytes) in outputs.into_iter().flatten() {
+        if let Err(why) = write_beside_then_rename(&out, bytes) {
+            for done in &written {
+                let _ = std::fs::remove_file(done);
+            }
+            return Err(format!("{}: {why}", out.display()));
+        }
+        written.push(out);
     }
     Ok(())
+}
+
+/// Writes `bytes` to a file beside `out`, then renames it to `out`.
+fn write_beside_then_rename(out: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut partial = out.as_os_str().to_owned();
+    partial.push(format!(".partial-{}", std::process::id()));
+    let partial = PathBuf::from(partial);
+    let result = std::fs::write(&partial, bytes).and_then(|()| std::fs::rename(&partial, out));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    result
 }
 
 /// The template `--template` names; a card design there is an error, since

@@ -330,3 +330,37 @@ fn the_readme_picture_is_current() {
         "docs/render-dimirova.png is stale: run CARDKIT_BLESS=1 cargo test --test cli render::"
     );
 }
+
+#[test]
+fn a_png_that_fails_leaves_no_svg_behind() {
+    // Margins of 10^12 are drawn at the largest side a card may have; the
+    // PNG of that is beyond the limit, and the SVG asked for with it is not
+    // written either.
+    let dir = support::dir_with(&[(
+        "bleed.json",
+        "{\"name\": \"x\", \"width\": 10, \"height\": 10, \"marginX\": 1000000000000, \"marginY\": 1000000000000}",
+    )]);
+    let (svg, png) = (dir.path().join("out.svg"), dir.path().join("out.png"));
+    cardkit()
+        .arg("render")
+        .arg(dir.path().join("bleed.json"))
+        .arg("--bleed")
+        .arg("--svg")
+        .arg(&svg)
+        .arg("--png")
+        .arg(&png)
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "/marginX: the margin of 1000000000000 px is more than the limit of 1000000 px",
+        ))
+        .stderr(contains(
+            "the card is beyond a limit: a PNG of 2000010 × 2000010",
+        ));
+    assert!(!svg.exists() && !png.exists());
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("the directory")
+        .map(|e| e.expect("an entry").file_name())
+        .collect();
+    assert_eq!(left, ["bleed.json"]);
+}

@@ -16,8 +16,12 @@ use crate::report::Report;
 pub(crate) struct Face {
     /// The face in the database.
     id: fontdb::ID,
-    /// The family name usvg selects the face by.
+    /// The face's own family name, for report lines.
     pub(crate) family: String,
+    /// The family name usvg selects the face by: this face's alone, so
+    /// text is drawn in the face it was measured with, whatever other
+    /// fonts call themselves.
+    pub(crate) key: String,
     /// The weight usvg selects the face by (100–900).
     pub(crate) weight: u16,
     /// Units of the font's design grid per em.
@@ -137,9 +141,9 @@ impl Fonts {
             reported: std::collections::BTreeSet::new(),
         };
         for (key, weight, id) in pending {
-            match face_of(&db, id) {
+            match face_of(&mut db, id) {
                 Some(mut face) => {
-                    face.weight = db.face(id).map_or(weight, |f| f.weight.0);
+                    face.weight = db.face(face.id).map_or(weight, |f| f.weight.0);
                     if let Some(entry) = fonts.declared.get_mut(&key) {
                         entry.by_weight.entry(weight).or_insert(face);
                     }
@@ -151,7 +155,7 @@ impl Fonts {
             }
         }
         for id in fallback_ids {
-            if let Some(face) = face_of(&db, id) {
+            if let Some(face) = face_of(&mut db, id) {
                 fonts.fallback.entry(face.weight).or_insert(face);
             }
         }
@@ -294,8 +298,9 @@ fn nearest(faces: &BTreeMap<u16, Face>, wanted: u16) -> Option<&Face> {
         .map(|(_, face)| face)
 }
 
-/// Reads a face's family, weight and metrics.
-fn face_of(db: &Database, id: fontdb::ID) -> Option<Face> {
+/// Reads a face's family, weight and metrics, and gives it a family name
+/// of its own in the database.
+fn face_of(db: &mut Database, id: fontdb::ID) -> Option<Face> {
     use skrifa::MetadataProvider as _;
     let info = db.face(id)?;
     let family = info.families.first()?.0.clone();
@@ -316,9 +321,20 @@ fn face_of(db: &Database, id: fontdb::ID) -> Option<Face> {
     if !(16.0..=16384.0).contains(&units_per_em) {
         return None;
     }
+    let mut info = db.face(id)?.clone();
+    // Unique, as the id it was loaded under is.
+    let serial: String = format!("{id:?}")
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    let key = format!("cardkit face {serial}");
+    info.families = vec![(key.clone(), fontdb::Language::English_UnitedStates)];
+    db.remove_face(id);
+    let id = db.push_face_info(info);
     Some(Face {
         id,
         family,
+        key,
         weight,
         units_per_em,
         ascent,

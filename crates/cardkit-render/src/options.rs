@@ -60,8 +60,8 @@ pub fn default_fallback_fonts() -> Vec<PathBuf> {
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// The most bytes one asset (an image, a mask, a symbol) may have, read
-    /// from a file or decoded from a `data:` URI; a larger one is a report
-    /// line and a placeholder.
+    /// from a file or decoded from a `data:` URI, and the most an SVGZ asset
+    /// may inflate to; a larger one is a report line and a placeholder.
     pub max_asset_bytes: u64,
     /// The most bytes of images (as embedded, in base64) one render may
     /// embed in its SVG, counting an image each time a layer draws it; past
@@ -75,6 +75,25 @@ pub struct Limits {
     /// The most characters of text one text layer may have; a longer text
     /// is a report line and is not drawn.
     pub max_text_chars: usize,
+    /// The most pixels a raster image (an asset, or an image inside an SVG
+    /// asset) may declare, read from its header before anything is decoded;
+    /// a larger one is a report line and a placeholder. Its default is the
+    /// largest PNG's ([`Limits::max_pixels`]): an image with more pixels
+    /// could only ever be drawn scaled down.
+    pub max_image_pixels: u64,
+    /// The most pixels of image work one render may do, counted each time
+    /// a layer draws an asset: a raster image's pixels (decoded for each
+    /// drawing), and for an SVG asset the picture's pixels (drawn into a
+    /// layer of the picture's size; a symbol, into one of its own size)
+    /// times its filters' work. Past it, layers are placeholders with a
+    /// report line.
+    pub max_drawn_pixels: u64,
+    /// The most words and symbols the text layers of one render may draw
+    /// together; past it, the rest is a report line and is not drawn.
+    pub max_drawn_words: usize,
+    /// The most characters the text layers of one render may draw
+    /// together; past it, the rest is a report line and is not drawn.
+    pub max_drawn_chars: usize,
 }
 
 impl Default for Limits {
@@ -85,6 +104,10 @@ impl Default for Limits {
             max_layers: 100_000,
             max_pixels: 64 * 1024 * 1024,
             max_text_chars: 100_000,
+            max_image_pixels: 64 * 1024 * 1024,
+            max_drawn_pixels: 1024 * 1024 * 1024,
+            max_drawn_words: 20_000,
+            max_drawn_chars: 200_000,
         }
     }
 }

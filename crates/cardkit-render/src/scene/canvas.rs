@@ -11,20 +11,27 @@ use base64::Engine as _;
 use cardkit_design::assets::Resolver;
 use cardkit_design::symbols::SymbolTable;
 
-use super::geometry::Rect;
+use super::decoding::{inflate, is_gzip, take_seen, SeenLog};
+use super::geometry::{Rect, MAX_COORD};
 use super::svg::num;
 use super::wording::describe;
+use super::work::FilterWork;
 use crate::fonts::Fonts;
 use crate::options::Options;
 use crate::report::Report;
 
-/// A decoded asset: the `data:` URI it is embedded as and its intrinsic
-/// size.
+/// A decoded asset: the `data:` URI it is embedded as, its intrinsic size
+/// and what drawing it costs.
 #[derive(Debug, Clone)]
 pub(super) struct Asset {
     pub(super) href: Arc<str>,
     pub(super) width: f32,
     pub(super) height: f32,
+    /// The pixels of the raster images it is or holds, decoded each time
+    /// it is drawn.
+    pub(super) raster_pixels: u64,
+    /// For an SVG asset, its filters' work.
+    pub(super) vector: Option<FilterWork>,
 }
 
 pub(super) struct Scene<'a> {
@@ -38,6 +45,17 @@ pub(super) struct Scene<'a> {
     pub(super) svg: String,
     /// Bytes of images embedded so far.
     pub(super) embedded: u64,
+    /// Pixels of image drawing so far (see `work`).
+    pub(super) drawn_pixels: u64,
+    /// The picture's pixels (after scaling).
+    pub(super) picture_pixels: u64,
+    /// Words and symbols, and characters, of text drawn so far.
+    pub(super) drawn_words: usize,
+    pub(super) drawn_chars: usize,
+    /// What the image resolver met while an asset was probed.
+    pub(super) seen: SeenLog,
+    /// The picture's box, in card pixels.
+    pub(super) canvas: Rect,
     /// The probe options: our font database, no file or network access.
     pub(super) usvg_options: usvg::Options<'static>,
 }
@@ -60,6 +78,9 @@ impl Scene<'_> {
             .map_err(|error| describe(&error, &self.resolver))?
             .bytes;
         let mime = sniff(&bytes).ok_or("not an image (PNG, JPEG, GIF, WebP or SVG)")?;
+        if is_gzip(&bytes) {
+            inflate(&bytes, self.options.limits.max_asset_bytes)?;
+        }
         let href: Arc<str> = format!(
             "data:{mime};base64,{}",
             base64::engine::general_purpose::STANDARD.encode(&bytes)
@@ -70,14 +91,25 @@ impl Scene<'_> {
         let probe = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"1\" height=\"1\"><image xlink:href=\"{href}\"/></svg>"
         );
-        let tree = usvg::Tree::from_str(&probe, &self.usvg_options)
-            .map_err(|e| format!("cannot be read as {mime}: {e}"))?;
-        let size =
-            first_image_size(tree.root()).ok_or_else(|| format!("cannot be decoded as {mime}"))?;
+        take_seen(&self.seen);
+        let tree = usvg::Tree::from_str(&probe, &self.usvg_options);
+        let seen = take_seen(&self.seen);
+        if let Some(why) = seen.refused {
+            return Err(why);
+        }
+        let tree = tree.map_err(|e| format!("cannot be read as {mime}: {e}"))?;
+        let image =
+            first_image(tree.root()).ok_or_else(|| format!("cannot be decoded as {mime}"))?;
+        let vector = match image.kind() {
+            usvg::ImageKind::SVG(inner) => Some(FilterWork::of(inner)),
+            _ => None,
+        };
         Ok(Asset {
             href,
-            width: size.0,
-            height: size.1,
+            width: image.size().width(),
+            height: image.size().height(),
+            raster_pixels: seen.raster_pixels,
+            vector,
         })
     }
 
@@ -94,6 +126,22 @@ impl Scene<'_> {
         }
         self.embedded += bytes;
         true
+    }
+
+    /// `rect` clamped to the coordinates drawn (see `MAX_COORD`); a box
+    /// beyond them is a report line naming `what`.
+    pub(super) fn clamp_box(&mut self, rect: Rect, what: &str, at: &str) -> Rect {
+        let Some(clamped) = rect.clamped() else {
+            return rect;
+        };
+        self.report.push(Report::new(
+            at,
+            format!(
+                "{what} reaches beyond ±{} px: drawn clamped to it",
+                num(MAX_COORD)
+            ),
+        ));
+        clamped
     }
 
     pub(super) fn svg_image(&mut self, href: &str, frame: Rect) {
@@ -183,16 +231,13 @@ fn sniff(bytes: &[u8]) -> Option<&'static str> {
     }
 }
 
-fn first_image_size(group: &usvg::Group) -> Option<(f32, f32)> {
+fn first_image(group: &usvg::Group) -> Option<&usvg::Image> {
     for node in group.children() {
         match node {
-            usvg::Node::Image(image) => {
-                let size = image.size();
-                return Some((size.width(), size.height()));
-            }
+            usvg::Node::Image(image) => return Some(image),
             usvg::Node::Group(inner) => {
-                if let Some(size) = first_image_size(inner) {
-                    return Some(size);
+                if let Some(image) = first_image(inner) {
+                    return Some(image);
                 }
             }
             _ => {}

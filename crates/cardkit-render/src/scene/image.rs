@@ -44,6 +44,7 @@ impl Scene<'_> {
             }
             _ => saved,
         };
+        let frame = self.clamp_box(frame, "the box", &at);
         let mut masks = Vec::new();
         let mut missing = Vec::new();
         for (k, mask) in image.masks.iter().flatten().enumerate() {
@@ -64,6 +65,7 @@ impl Scene<'_> {
                         },
                         _ => frame,
                     };
+                    let own = self.clamp_box(own, &format!("mask {k}'s box"), &at);
                     masks.push((k, asset, own));
                 }
                 Err(why) => missing.push(format!("mask {} `{}`: {why}", k, short(&mask.src))),
@@ -102,7 +104,14 @@ impl Scene<'_> {
             }
         };
         let cost = asset.href.len() + masks.iter().map(|(_, m, _)| m.href.len()).sum::<usize>();
-        if !self.embed(cost as u64, &at) {
+        let work = masks
+            .iter()
+            .map(|(_, mask, own)| {
+                self.draw_cost(mask, *own)
+                    .saturating_add(self.picture_pixels)
+            })
+            .fold(self.draw_cost(&asset, frame), u64::saturating_add);
+        if !self.embed(cost as u64, &at) || !self.spend(work, &at) {
             self.placeholder(n, frame);
             return;
         }

@@ -3,6 +3,7 @@
 //! decoded) and written back self-contained.
 
 mod canvas;
+mod decoding;
 mod filters;
 mod geometry;
 mod image;
@@ -11,6 +12,7 @@ mod sources;
 mod svg;
 mod text;
 mod wording;
+mod work;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -32,6 +34,48 @@ use svg::num;
 /// The largest card side, in pixels, a render accepts (the SVG of a larger
 /// card would not be drawable by any viewer either).
 const MAX_SIDE: i64 = 1_000_000;
+
+/// How usvg writes the isolation of a symbol's group.
+const SYMBOL_ISOLATION: &str = " style=\"mix-blend-mode:normal;isolation:isolate\"";
+
+/// The SVG without the isolation of symbols' groups: it only tells resvg to
+/// draw each symbol in a layer of the symbol's size (an SVG image is drawn
+/// in a layer of its parent's size, the whole picture's, otherwise), and
+/// draws the same.
+fn without_symbol_isolation(svg: &str) -> String {
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(at) = rest.find(SYMBOL_ISOLATION) {
+        let before = &rest[..at];
+        let digits = before
+            .trim_end_matches('"')
+            .trim_end_matches(|c: char| c.is_ascii_digit());
+        let ours = before.ends_with('"')
+            && digits.ends_with("-symbol-")
+            && digits.len() + 1 < before.len();
+        out.push_str(before);
+        if !ours {
+            out.push_str(SYMBOL_ISOLATION);
+        }
+        rest = &rest[at + SYMBOL_ISOLATION.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A `--bleed` margin, at most a card side ([`MAX_SIDE`]) so the picture
+/// stays drawable; a larger one is a report line.
+fn bleed_margin(margin: i64, member: &str, report: &mut Vec<crate::report::Report>) -> f32 {
+    if margin > MAX_SIDE {
+        report.push(crate::report::Report::new(
+            format!("/{member}"),
+            format!("the margin of {margin} px is more than the limit of {MAX_SIDE} px: {MAX_SIDE} px drawn"),
+        ));
+    }
+    #[allow(clippy::cast_precision_loss)] // at most MAX_SIDE
+    let margin = margin.clamp(0, MAX_SIDE) as f32;
+    margin
+}
 
 pub(crate) fn render(
     card: &Card,
@@ -66,11 +110,36 @@ pub(crate) fn render(
         fontdb: fonts.database(),
         ..usvg::Options::default()
     };
+    let seen = decoding::SeenLog::default();
     usvg_options.image_href_resolver = usvg::ImageHrefResolver {
-        resolve_data: usvg::ImageHrefResolver::default_data_resolver(),
+        resolve_data: decoding::data_resolver(
+            options.limits.max_image_pixels,
+            options.limits.max_asset_bytes,
+            std::sync::Arc::clone(&seen),
+        ),
         // Never a file or the network: every asset is embedded first.
         resolve_string: Box::new(|_, _| None),
     };
+    #[allow(clippy::cast_precision_loss)] // sides are at most MAX_SIDE
+    let (width, height) = (card.width as f32, card.height as f32);
+    let (margin_x, margin_y) = if options.bleed {
+        (
+            bleed_margin(card.margin_x, "marginX", &mut report),
+            bleed_margin(card.margin_y, "marginY", &mut report),
+        )
+    } else {
+        (0.0, 0.0)
+    };
+    let (view_x, view_y, view_w, view_h) = (
+        -margin_x,
+        -margin_y,
+        width + 2.0 * margin_x,
+        height + 2.0 * margin_y,
+    );
+    let scale = options.scale;
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // bounded above
+    let picture_pixels =
+        (f64::from(view_w * scale).ceil() * f64::from(view_h * scale).ceil()) as u64;
     let mut scene = Scene {
         options,
         resolver,
@@ -81,19 +150,20 @@ pub(crate) fn render(
         report,
         svg: String::new(),
         embedded: 0,
+        drawn_pixels: 0,
+        picture_pixels,
+        drawn_words: 0,
+        drawn_chars: 0,
+        seen,
+        canvas: geometry::Rect {
+            x: view_x,
+            y: view_y,
+            width: view_w,
+            height: view_h,
+        },
         usvg_options,
     };
 
-    #[allow(clippy::cast_precision_loss)] // sides are at most MAX_SIDE
-    let (width, height) = (card.width as f32, card.height as f32);
-    #[allow(clippy::cast_precision_loss)]
-    let (view_x, view_y, view_w, view_h) = if options.bleed {
-        let (mx, my) = (card.margin_x.max(0) as f32, card.margin_y.max(0) as f32);
-        (-mx, -my, width + 2.0 * mx, height + 2.0 * my)
-    } else {
-        (0.0, 0.0, width, height)
-    };
-    let scale = options.scale;
     let _ = write!(
         scene.svg,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"{}\" height=\"{}\" viewBox=\"{} {} {} {}\">",
@@ -131,11 +201,11 @@ pub(crate) fn render(
         .map_err(|e| RenderError::Svg(e.to_string()))?;
     // Three decimals are a thousandth of a pixel: the SVG stays small and
     // its numbers the same on every run.
-    let svg = tree.to_string(&usvg::WriteOptions {
+    let svg = without_symbol_isolation(&tree.to_string(&usvg::WriteOptions {
         coordinates_precision: 3,
         transforms_precision: 3,
         ..usvg::WriteOptions::default()
-    });
+    }));
     Ok(Rendered {
         svg,
         tree,

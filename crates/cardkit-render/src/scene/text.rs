@@ -36,6 +36,11 @@ impl Scene<'_> {
             self.placeholder(n, frame);
             return;
         }
+        let frame = self.clamp_box(frame, "the box", &at);
+        if !self.text_budget_left(&at) {
+            self.placeholder(n, frame);
+            return;
+        }
         let Some(face) = self.fonts.select(
             text.font.as_deref(),
             text.font_weight.as_deref(),
@@ -132,8 +137,9 @@ impl Scene<'_> {
         let filter = self.filter(n, text.filters.as_deref(), frame, rotation, &at);
         self.open_layer(n, text.opacity, filter.as_deref());
         self.open_rotation(rotation, frame);
-        let family = escape(&face.family);
+        let family = escape(&face.key);
         let mut symbol_count = 0;
+        let mut out_of_budget = false;
         for (l, line) in block.lines.iter().enumerate() {
             let _ = write!(
                 self.svg,
@@ -143,6 +149,14 @@ impl Scene<'_> {
             );
             let mut empty = true;
             for item in &line.items {
+                let chars = match item {
+                    Placed::Word { text, .. } => text.chars().count(),
+                    Placed::Symbol { .. } => 1,
+                };
+                if out_of_budget || !self.spend_text(chars) {
+                    out_of_budget = true;
+                    break;
+                }
                 match item {
                     Placed::Word { x, text } => {
                         empty = false;
@@ -171,9 +185,16 @@ impl Scene<'_> {
                         let id = format!("layer-{n}-symbol-{symbol_count}");
                         symbol_count += 1;
                         match &symbol_assets[*index] {
-                            Ok(asset) if self.embed(asset.href.len() as u64, &at) => {
+                            Ok(asset)
+                                if self.embed(asset.href.len() as u64, &at)
+                                    && self.spend(self.isolated_draw_cost(asset, rect), &at) =>
+                            {
                                 let href = Arc::clone(&asset.href);
-                                let _ = write!(self.svg, "<g id=\"{id}\">");
+                                // Isolated, resvg draws the symbol in a layer of its own
+                                // size rather than of the whole picture's (see
+                                // `SYMBOL_ISOLATION`).
+                                let _ =
+                                    write!(self.svg, "<g id=\"{id}\" style=\"isolation:isolate\">");
                                 self.svg_image(&href, rect);
                                 self.svg.push_str("</g>");
                             }
@@ -200,6 +221,43 @@ impl Scene<'_> {
         }
         self.close_rotation(rotation);
         self.svg.push_str("</g>");
+        if out_of_budget {
+            self.report_text_budget(&at);
+        }
+    }
+
+    /// Whether the card's text may draw more; if not, a report line.
+    fn text_budget_left(&mut self, at: &str) -> bool {
+        let limits = &self.options.limits;
+        let (words, chars) = (limits.max_drawn_words, limits.max_drawn_chars);
+        if self.drawn_words < words && self.drawn_chars < chars {
+            return true;
+        }
+        self.report_text_budget(at);
+        false
+    }
+
+    fn report_text_budget(&mut self, at: &str) {
+        let limits = &self.options.limits;
+        let (words, chars) = (limits.max_drawn_words, limits.max_drawn_chars);
+        self.report.push(Report::new(
+            at,
+            format!("the card's text reaches the limit of {words} words and symbols or {chars} characters drawn: the rest of this layer's text is not drawn"),
+        ));
+    }
+
+    /// Counts a word (or symbol) of `chars` characters to draw; `false`
+    /// past the card's limits.
+    fn spend_text(&mut self, chars: usize) -> bool {
+        let limits = &self.options.limits;
+        if self.drawn_words >= limits.max_drawn_words
+            || self.drawn_chars + chars > limits.max_drawn_chars
+        {
+            return false;
+        }
+        self.drawn_words += 1;
+        self.drawn_chars += chars;
+        true
     }
 }
 

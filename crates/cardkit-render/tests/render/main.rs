@@ -33,5 +33,6 @@ mod support;
 
 mod golden;
 mod hostile;
+mod hostile_assets;
 mod properties;
 mod reference;
