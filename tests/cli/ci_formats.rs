@@ -482,8 +482,7 @@ fn junit_comment_with_dashed_member_names_is_well_formed() {
     let comment = xml
         .root()
         .descendants()
-        .filter(|node| node.is_comment())
-        .last()
+        .rfind(|node| node.is_comment())
         .and_then(|node| node.text())
         .expect("a closing comment");
     assert!(!comment.contains("--"), "{comment}");
