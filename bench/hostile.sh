@@ -151,6 +151,37 @@ for _ in range(10 * 1024): out.write(zeros)
 out.write(gz(b'\"}, \"data\": {\"object\": \"migration\"}}'))"
 bounded "gzip bomb: 10 MB -> 10 GiB" bomb-10g.json.gz 64
 
+# A zip bomb by overlap: 20,000 entries of the central directory naming one
+# deflate stream of 20 MiB (about 20 KB stored): the members that share
+# their bytes are refused from the directory, nothing is inflated (was
+# 419 GB decoded, 27 ms a member).
+gen overlap-bomb.zip "import struct, sys, zlib
+c = zlib.compressobj(9, zlib.DEFLATED, -15)
+data = c.compress(b'{\"object\": \"migration\", \"x\": \"' + b'0' * (20 << 20) + b'\"}') + c.flush()
+crc = zlib.crc32(b'{\"object\": \"migration\", \"x\": \"' + b'0' * (20 << 20) + b'\"}')
+size = 20 * (1 << 20) + 32
+name = b'm.json'
+local = struct.pack('<IHHHHHIIIHH', 0x04034b50, 20, 0, 8, 0, 0, crc, len(data), size, len(name), 0) + name + data
+central = b''
+for i in range(20000):
+    n = b'm%05d.json' % i
+    central += struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 20, 20, 0, 8, 0, 0, crc, len(data), size, len(n), 0, 0, 0, 0, 0, 0) + n
+end = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 20000, 20000, len(central), len(local), 0)
+sys.stdout.buffer.write(local + central + end)"
+run overlap-bomb "$D/overlap-bomb.zip"
+check "$(printf '%-34s %6.2fs (bound 5s), %5s MB (bound 64), exit %s' \
+  "zip bomb: 20,000 overlapping members" "$T" "$RSS" "$CODE")" \
+  "$(awk -v t="$T" -v r="$RSS" -v c="$CODE" 'BEGIN { print (t <= 5 && r <= 64 && c != 0 && c != 134) ? "ok" : "fail" }')"
+
+# 5. A listing with one cell of 1.4 MB among 20,000 layers: no panic, and
+# the other lines are not padded to it (was 1.3 GB of output).
+gen wide-layers.json "print('{\"name\":\"x\",\"width\":5,\"height\":5,\"data\":{\"children\":[' + ','.join('{\"type\":\"text\",\"text\":\"t\",\"size\":1,\"x\":0,\"y\":0,\"width\":1,\"height\":1,\"name\":\"' + ('w' * 1400000 if i == 0 else 'n') + '\"}' for i in range(20000)) + ']}}')"
+COMMAND=(layers)
+EXPECT=0 bounded "layers: one name of 1.4 MB" wide-layers.json 128
+check "$(printf '%-34s out %s bytes (bound 4 MB)' "layers: one name of 1.4 MB: output" "$OUT")" \
+  "$([ "$OUT" -le 4000000 ] && echo ok || echo "out $OUT")"
+COMMAND=(validate --quiet)
+
 # 17. Huge numbers and keys quoted in messages.
 gen long-key.json "print('{\"object\":\"migration\",\"'+'k'*100000000+'\":1}')"
 # The document is held once while it is read (the key is counted into the

@@ -12,6 +12,7 @@ use cardkit_design::assets::{Resolver, Root};
 use cardkit_design::file::{DesignFile, FileError};
 use cardkit_design::source::Design;
 use cardkit_run::render::Text;
+use cardkit_run::table::{push_padded, PADDED_WIDTH};
 use cardkit_run::ExitStatus;
 use serde_json::json;
 
@@ -219,20 +220,24 @@ fn write_manifest(out: &mut impl Write, entries: &[Entry], root: Option<&Root>) 
         None => writeln!(out, "root: none")?,
     }
     let shown_src = |entry: &Entry| quoted(entry.joined.as_deref().unwrap_or(&entry.src));
-    let pointer_width = entries.iter().map(|e| e.pointer.len()).max().unwrap_or(0);
+    let padded = |count: usize| Some(count).filter(|&n| n <= PADDED_WIDTH);
+    let pointer_width = entries
+        .iter()
+        .filter_map(|e| padded(e.pointer.chars().count()))
+        .max()
+        .unwrap_or(0);
     let src_width = entries
         .iter()
-        .map(|e| shown_src(e).chars().count())
+        .filter_map(|e| padded(shown_src(e).chars().count()))
         .max()
         .unwrap_or(0);
     let mut counts = [0usize; 4];
     for entry in entries {
         let src = shown_src(entry);
-        let mut line = format!(
-            "{:pointer_width$}  {:6}  {src:src_width$}",
-            entry.pointer,
-            entry.role.as_str()
-        );
+        let mut line = String::new();
+        push_padded(&mut line, &entry.pointer, pointer_width);
+        line.push_str(&format!("  {:6}  ", entry.role.as_str()));
+        push_padded(&mut line, &src, src_width);
         match (&entry.data, &entry.location) {
             (Some(data), _) => {
                 line.push_str(&format!("  {} {} bytes", data.media_type, data.size));

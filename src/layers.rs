@@ -132,19 +132,7 @@ fn write_text(out: &mut impl Write, hits: &[HitSummary], kind: &str) -> io::Resu
             ]
         })
         .collect();
-    let mut widths = [0; 5];
-    for row in &rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    for row in &rows {
-        let mut line = String::new();
-        for (cell, width) in row.iter().zip(widths) {
-            line.push_str(&format!("{cell:width$}  "));
-        }
-        writeln!(out, "{}", line.trim_end())?;
-    }
+    cardkit_run::table::write_aligned(out, &rows)?;
     let noun = if hits.len() == 1 { "layer" } else { "layers" };
     writeln!(out, "{} {noun} found in the {kind}", hits.len())
 }

@@ -147,19 +147,7 @@ fn write_text(
             ]
         })
         .collect();
-    let mut widths = [0; 6];
-    for row in &rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    for row in &rows {
-        let mut line = String::new();
-        for (cell, width) in row.iter().zip(widths) {
-            line.push_str(&format!("{cell:width$}  "));
-        }
-        writeln!(out, "{}", line.trim_end())?;
-    }
+    cardkit_run::table::write_aligned(out, &rows)?;
     writeln!(out, "{} names of symbols in {} sets", rows.len(), {
         let mut sets: Vec<usize> = table.symbols().iter().map(|s| s.set).collect();
         sets.dedup();

@@ -464,3 +464,27 @@ fn max_results_is_refused_with_formats_that_have_no_cap() {
         );
     }
 }
+
+/// A repeated unknown member whose name holds dashes (`--`, `---`) is
+/// named in the report's closing comment, which stays well-formed XML.
+#[test]
+fn junit_comment_with_dashed_member_names_is_well_formed() {
+    let line = r#"{"object": "migration", "x---y": 1, "--": 2}"#;
+    let lines = vec![line; 40].join("\n");
+    let dir = dir_with(&[("dashes.jsonl", lines.as_str())]);
+    let junit = cardkit()
+        .args(["validate", "--format", "junit"])
+        .arg(dir.path().join("dashes.jsonl"))
+        .output()
+        .expect("cardkit runs");
+    let text = String::from_utf8(junit.stdout).expect("UTF-8");
+    let xml = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let comment = xml
+        .root()
+        .descendants()
+        .rfind(|node| node.is_comment())
+        .and_then(|node| node.text())
+        .expect("a closing comment");
+    assert!(!comment.contains("--"), "{comment}");
+    assert!(comment.contains("x- - -y"), "{comment}");
+}

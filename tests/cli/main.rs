@@ -70,6 +70,7 @@ mod folding;
 #[cfg(feature = "diff")]
 mod generate;
 mod hostile;
+mod hostile_inputs;
 #[cfg(feature = "design")]
 mod import;
 mod inputs;

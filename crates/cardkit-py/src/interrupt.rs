@@ -45,6 +45,38 @@ impl Interrupt {
     }
 }
 
+impl Interrupt {
+    /// Runs `work` on a thread of its own while this one runs Python's
+    /// signal handlers now and then, for work that may block for good (a
+    /// FIFO's opening waits for a writer): its result, or `None` once a
+    /// handler raised (the thread is then left to finish on its own).
+    pub(crate) fn watch<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            // The receiver is gone once the run was interrupted.
+            let _ = sender.send(work());
+        });
+        loop {
+            match receiver.recv_timeout(SIGNALS_EVERY) {
+                Ok(done) => return Some(done),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return None,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            if let Err(error) = Python::attach(|py| py.check_signals()) {
+                if let Ok(mut raised) = self.raised.lock() {
+                    raised.get_or_insert(error);
+                }
+            }
+            if self.stopped() {
+                return None;
+            }
+        }
+    }
+}
+
 /// How often a run's reads look for a signal: Python's handlers run only
 /// when asked, and a run holds no GIL.
 const SIGNALS_EVERY: Duration = Duration::from_millis(50);

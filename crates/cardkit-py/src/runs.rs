@@ -3,10 +3,11 @@
 //! command line's JSON.
 
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use cardkit_run::render::{Json, Renderer};
-use cardkit_run::{discover, open, open_reader, Opened, Run, Settings, Surface, Unopened};
+use cardkit_run::{discover, open, open_reader, Input, Opened, Run, Settings, Surface, Unopened};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -29,7 +30,7 @@ pub(crate) fn validate_json(
     deny_unknown_fields: bool,
     warn_deprecated: bool,
     names: &str,
-    jobs: Option<usize>,
+    jobs: Option<i64>,
     warning_limit: Option<usize>,
     error_limit: Option<usize>,
     name: Option<String>,
@@ -129,7 +130,16 @@ pub(crate) fn each_input(
                 if interrupt.stopped() {
                     break;
                 }
-                check(watched(open(input)))?;
+                let opened = match input {
+                    Input::File(path) if is_stream(&path) => {
+                        match open_stream_path(path, interrupt) {
+                            Some(opened) => opened,
+                            None => break,
+                        }
+                    }
+                    input => open(input),
+                };
+                check(watched(opened))?;
             }
             return Ok(());
         }
@@ -150,4 +160,23 @@ pub(crate) fn each_input(
         name,
         reason: error.to_string(),
     })))
+}
+
+/// Whether the file at `path` is read as a stream: it exists and is no
+/// regular file (a FIFO, a device).
+fn is_stream(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|metadata| !metadata.is_file() && !metadata.is_dir())
+}
+
+/// Opens the FIFO or device at `path` as a stream, as the command line
+/// reads `-`: on a thread of its own, since opening a FIFO waits for a
+/// writer, while Ctrl-C is watched for (`None` once it came).
+fn open_stream_path(path: PathBuf, interrupt: &Interrupt) -> Option<Result<Opened, Unopened>> {
+    let name = path.display().to_string();
+    let file = interrupt.watch(move || std::fs::File::open(path))?;
+    let opened = file.and_then(|file| open_reader(&name, file));
+    Some(opened.map_err(|error| Unopened {
+        name,
+        reason: error.to_string(),
+    }))
 }

@@ -62,13 +62,18 @@ pub(crate) fn settings(
     Ok(settings)
 }
 
-/// The threads asked for, checked as the command line checks `--jobs`.
-pub(crate) fn jobs(asked: Option<usize>) -> PyResult<usize> {
+/// The threads asked for, checked as the command line checks `--jobs`: a
+/// count out of range (negative ones included) is a `ValueError`. Taken
+/// as a signed integer, so that `-1` is not an `OverflowError`.
+pub(crate) fn jobs(asked: Option<i64>) -> PyResult<usize> {
     match asked {
-        Some(n) if n == 0 || n > MAX_JOBS => Err(PyValueError::new_err(format!(
-            "jobs is {n}: expected 1 to {MAX_JOBS}, or None for one per core"
-        ))),
-        asked => Ok(cardkit_run::jobs(asked)),
+        None => Ok(cardkit_run::jobs(None)),
+        Some(n) => match usize::try_from(n) {
+            Ok(n) if (1..=MAX_JOBS).contains(&n) => Ok(cardkit_run::jobs(Some(n))),
+            _ => Err(PyValueError::new_err(format!(
+                "jobs is {n}: expected 1 to {MAX_JOBS}, or None for one per core"
+            ))),
+        },
     }
 }
 
@@ -132,6 +137,7 @@ mod tests {
     #[test]
     fn jobs_default_to_the_cores_within_the_limit() {
         assert_eq!(jobs(Some(3)).unwrap(), 3);
+        assert!(jobs(Some(-1)).is_err() && jobs(Some(0)).is_err());
         assert!((1..=MAX_JOBS).contains(&jobs(None).unwrap()));
     }
 }

@@ -96,10 +96,13 @@ impl Source {
 
 /// A path that can be opened: one that cannot is an error of the call, not
 /// a line of the report; a directory is searched as the command line
-/// searches it.
+/// searches it. Only a regular file is opened here, with the GIL held: a
+/// FIFO's opening waits for a writer, so it is opened by the run, which
+/// releases the GIL and watches for Ctrl-C.
 fn openable(path: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
     let path: PathBuf = path.extract()?;
-    if !path.is_dir() {
+    let metadata = std::fs::metadata(&path).map_err(|error| os_error(&error, &path))?;
+    if metadata.is_file() {
         std::fs::File::open(&path).map_err(|error| os_error(&error, &path))?;
     }
     Ok(path)

@@ -148,7 +148,7 @@ pub(crate) fn iter_documents_json(
     deny_unknown_fields: bool,
     warn_deprecated: bool,
     names: &str,
-    jobs: Option<usize>,
+    jobs: Option<i64>,
     warning_limit: Option<usize>,
     error_limit: Option<usize>,
     name: Option<String>,

@@ -195,7 +195,7 @@ pub(crate) fn read_tables(
     warn_deprecated: bool,
     names: &str,
     keep_unknown: bool,
-    jobs: Option<usize>,
+    jobs: Option<i64>,
     warning_limit: Option<usize>,
     error_limit: Option<usize>,
     name: Option<String>,

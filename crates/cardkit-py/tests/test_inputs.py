@@ -90,6 +90,7 @@ def test_names() -> None:
         {"as_of": "newest"},
         {"names": "mine"},
         {"jobs": 0},
+        {"jobs": -1},
         {"jobs": cardkit.MAX_JOBS + 1},
         # As of the latest, no field is newer (by default each file is
         # checked as of its own version, whose newer fields then are errors).

@@ -80,3 +80,55 @@ def test_sigint_raises_keyboard_interrupt(large_catalog: pathlib.Path, function:
     assert child.returncode != 0
     # Stopped within a moment of the signal (the run takes seconds more).
     assert stopped < 2.0, stopped
+
+
+FIFO_CHILD = """
+import pathlib, sys
+import cardkit
+print("started", flush=True)
+try:
+    cardkit.validate(pathlib.Path(sys.argv[1]))
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    raise
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_sigint_stops_a_validate_waiting_on_a_fifo(tmp_path: pathlib.Path) -> None:
+    """A FIFO with no writer: its opening waits, with the GIL released
+    and Ctrl-C watched for, so SIGINT raises KeyboardInterrupt."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    child = subprocess.Popen(
+        [sys.executable, "-c", FIFO_CHILD, str(fifo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "started"
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    try:
+        out, err = child.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        raise
+    assert "interrupted" in out, out + err
+    assert "KeyboardInterrupt" in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_read_as_a_stream(tmp_path: pathlib.Path) -> None:
+    import threading
+
+    import cardkit
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(b'{"object": "migration"}'))
+    writer.start()
+    report = cardkit.validate(fifo)
+    writer.join()
+    assert report.valid, report.to_dict()

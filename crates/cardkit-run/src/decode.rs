@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 use std::fmt;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read};
 use std::rc::Rc;
 
 /// A compression format an input can be in.
@@ -152,10 +152,9 @@ pub(super) fn decode(input: impl Read + 'static) -> io::Result<Decoded> {
     let input = io::Cursor::new(first).chain(input);
     let reader: Box<dyn Read> = match compression {
         None | Some(Compression::Zip) => Box::new(input),
-        Some(format @ Compression::Gzip) => Box::new(Labelled::new(
-            format,
-            flate2::read::MultiGzDecoder::new(input),
-        )),
+        Some(format @ Compression::Gzip) => {
+            Box::new(Labelled::new(format, GzMembers::new(BufReader::new(input))))
+        }
         Some(format @ Compression::Zstd) => {
             let decoder = zstd::stream::read::Decoder::new(input)
                 .map_err(|error| Labelled::<()>::error(format, &error))?;
@@ -174,6 +173,71 @@ pub(super) fn decode(input: impl Read + 'static) -> io::Result<Decoded> {
         reader,
         compression,
     })
+}
+
+/// gzip's members one after another, as `gzip -d` reads them: zeros after
+/// the last member (the padding of tapes and of some writers) end the
+/// stream; anything else there must be another member.
+struct GzMembers<R: BufRead> {
+    /// The member being decoded; `None` once the stream has ended.
+    member: Option<flate2::bufread::GzDecoder<R>>,
+}
+
+impl<R: BufRead> GzMembers<R> {
+    fn new(input: R) -> Self {
+        GzMembers {
+            member: Some(flate2::bufread::GzDecoder::new(input)),
+        }
+    }
+}
+
+impl<R: BufRead> Read for GzMembers<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(member) = &mut self.member else {
+                return Ok(0);
+            };
+            let n = member.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // The member has ended: what follows it tells what comes next.
+            let Some(mut input) = self
+                .member
+                .take()
+                .map(flate2::bufread::GzDecoder::into_inner)
+            else {
+                return Ok(0);
+            };
+            let rest = input.fill_buf()?;
+            if rest.is_empty() {
+                return Ok(0);
+            }
+            if rest[0] == 0 {
+                skip_zeros(&mut input)?;
+                return Ok(0);
+            }
+            self.member = Some(flate2::bufread::GzDecoder::new(input));
+        }
+    }
+}
+
+/// Reads `input` to its end, which must hold only zeros.
+fn skip_zeros(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let rest = input.fill_buf()?;
+        if rest.is_empty() {
+            return Ok(());
+        }
+        if rest.iter().any(|&byte| byte != 0) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "trailing garbage after the last member (only zeros may follow it)",
+            ));
+        }
+        let n = rest.len();
+        input.consume(n);
+    }
 }
 
 /// A decoder whose errors name its format (`gzip: unexpected end of
@@ -275,6 +339,37 @@ mod tests {
             assert_eq!(out, text);
             assert_eq!(decoded.compression, None);
         }
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        io::Write::write_all(&mut encoder, bytes).expect("written");
+        encoder.finish().expect("finished")
+    }
+
+    fn decoded(bytes: Vec<u8>) -> io::Result<Vec<u8>> {
+        let mut decoded = decode(io::Cursor::new(bytes)).expect("started");
+        let mut out = Vec::new();
+        decoded.reader.read_to_end(&mut out).map(|_| out)
+    }
+
+    #[test]
+    fn gzip_with_trailing_zero_padding_is_read_as_gzip_reads_it() {
+        let mut bytes = gzip(b"{\"a\": ");
+        bytes.extend(gzip(b"1}"));
+        bytes.extend([0; 10_000]);
+        assert_eq!(decoded(bytes.clone()).expect("padded"), b"{\"a\": 1}");
+        bytes.push(b'x');
+        let error = decoded(bytes).expect_err("garbage after the padding");
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+        assert!(
+            error.to_string().starts_with("gzip: trailing garbage"),
+            "{error}"
+        );
+        let mut garbage = gzip(b"{}");
+        garbage.extend(b"garbage");
+        let error = decoded(garbage).expect_err("garbage");
+        assert!(error.to_string().starts_with("gzip: "), "{error}");
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub mod explain;
 pub mod listing;
 pub mod options;
 pub mod render;
+pub mod table;
 
 mod archive;
 mod declared;

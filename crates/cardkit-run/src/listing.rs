@@ -180,21 +180,7 @@ impl Listing {
         ];
         let mut rows = vec![HEADER.map(str::to_owned)];
         rows.extend(self.places.iter().map(cells));
-        let mut widths = [0; HEADER.len()];
-        for row in &rows {
-            for (width, cell) in widths.iter_mut().zip(row) {
-                *width = (*width).max(cell.chars().count());
-            }
-        }
-        let mut out = String::new();
-        for row in &rows {
-            let mut line = String::new();
-            for (cell, width) in row.iter().zip(widths) {
-                line.push_str(&format!("{cell:width$}  "));
-            }
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
+        let mut out = crate::table::aligned(&rows);
         if self.places.is_empty() {
             out.push_str("(no field matches)\n");
         }

@@ -148,7 +148,7 @@ pub async fn fields(
         let since = params
             .since
             .as_deref()
-            .map(str::parse::<Version>)
+            .map(since_version)
             .transpose()
             .map_err(|why| Problem::bad_parameter(format!("`since`: {why}")))?;
         let filter = Filter {
@@ -162,6 +162,20 @@ pub async fn fields(
         Ok(listing) => Json(listing.rows()).into_response(),
         Err(problem) => problem.into_response(),
     }
+}
+
+/// `since` read as `as_of` is (a version, no older than the format's
+/// first), and no newer than the format's latest: a version the format
+/// does not have would list no field, and say nothing of why.
+fn since_version(text: &str) -> Result<Version, String> {
+    let version = cardkit::validate::as_of_version(text)?;
+    let latest = cardkit_run::latest_version();
+    if version > latest {
+        return Err(format!(
+            "{version} is newer than the latest version of the format ({latest})"
+        ));
+    }
+    Ok(version)
 }
 
 /// The query of `GET /v1/explain/{kind}`.

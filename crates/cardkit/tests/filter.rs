@@ -101,3 +101,25 @@ fn a_filter_that_matches_nothing_changes_nothing() {
     };
     assert_eq!(reports(&input, options, 2), plain);
 }
+
+#[test]
+fn invalid_json_is_never_ignored_by_code_or_by_place() {
+    let mut refused = Filter::new("cardkit.toml");
+    let why = refused.ignore("invalid_json").unwrap_err();
+    assert!(why.starts_with("`invalid_json` cannot be ignored"), "{why}");
+    let options = Options {
+        filter: Some(filter(&["/**", "unknown_kind"], &[])),
+        ..Options::default()
+    };
+    for input in [&b"not json"[..], b"", b"{\"a\": ", b"[1, 2"] {
+        let report = cardkit::validate::validate(input, &options);
+        let codes: Vec<&str> = report
+            .documents
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .map(|d| d.code.as_str())
+            .collect();
+        assert!(codes.contains(&"invalid_json"), "{input:?}: {codes:?}");
+        assert!(!report.is_valid(), "{input:?}");
+    }
+}

@@ -36,9 +36,11 @@ use cardkit::schema::Version;
 use cardkit::validate::{as_of_version, Filter};
 
 mod error;
+mod file;
 mod values;
 pub use error::ConfigError;
 use error::Lines;
+pub use file::MAX_CONFIG_BYTES;
 use values::{found, has_tool_cardkit, integer, strings};
 
 /// The configuration file's name.
@@ -151,12 +153,14 @@ impl Config {
     /// Finds the configuration that applies in `dir`: in `dir`, then in each
     /// directory above it, a `cardkit.toml`, or a `pyproject.toml` with a
     /// `[tool.cardkit]` table (in one directory, `cardkit.toml` first). The
-    /// nearest wins. The search stops at the filesystem's root and at a
-    /// repository's root (a directory holding `.git`), which is searched:
-    /// a repository's checks do not depend on files outside it.
+    /// nearest wins. The search stops after a repository's root (a
+    /// directory holding `.git`) and after the user's home directory, and
+    /// never enters the filesystem's root or a directory anyone may write
+    /// to (`/tmp`): a project's checks do not depend on files outside it.
     ///
     /// # Errors
-    /// The file found is invalid (or cannot be read).
+    /// The file found is invalid, or cannot be read (it is not a regular
+    /// file, or is larger than [`MAX_CONFIG_BYTES`]).
     pub fn find(dir: &Path) -> Result<Option<Config>, ConfigError> {
         let Some(path) = Config::locate(dir) else {
             return Ok(None);
@@ -167,11 +171,11 @@ impl Config {
     /// Where [`Config::find`] finds the configuration, without reading it
     /// whole. A `pyproject.toml` counts when it names `cardkit` and holds
     /// a `[tool.cardkit]` table (one that cannot be parsed counts too, so
-    /// that reading it says why).
+    /// that reading it says why, and so does one that cannot be read).
     #[must_use]
     pub fn locate(dir: &Path) -> Option<PathBuf> {
         let absolute = std::path::absolute(dir).ok()?;
-        for (up, at) in absolute.ancestors().enumerate() {
+        for (up, at) in file::searched(&absolute).into_iter().enumerate() {
             // The working directory's file is named by its name alone.
             let name = |file: &str| {
                 if up == 0 {
@@ -183,17 +187,17 @@ impl Config {
                     at.join(file)
                 }
             };
-            if at.join(FILE_NAME).is_file() {
+            // Any kind of file counts: reading one that is not a regular
+            // file says why it cannot be a configuration.
+            if at.join(FILE_NAME).exists() {
                 return Some(name(FILE_NAME));
             }
             let pyproject = at.join(PYPROJECT);
-            if let Ok(text) = std::fs::read_to_string(&pyproject) {
-                if text.contains("cardkit") && has_tool_cardkit(&text) {
-                    return Some(name(PYPROJECT));
+            if pyproject.exists() {
+                match file::read_text(&pyproject) {
+                    Ok(text) if !(text.contains("cardkit") && has_tool_cardkit(&text)) => {}
+                    _ => return Some(name(PYPROJECT)),
                 }
-            }
-            if at.join(".git").exists() {
-                break;
             }
         }
         None
@@ -207,11 +211,11 @@ impl Config {
     /// The file cannot be read, is not TOML, or holds a key or value that
     /// is not a configuration's; the error names the line and the key.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|error| ConfigError {
+        let text = file::read_text(path).map_err(|why| ConfigError {
             path: path.to_path_buf(),
             at: None,
             key: None,
-            message: format!("cannot be read: {error}"),
+            message: format!("cannot be read: {why}"),
         })?;
         Config::parse(&text, path)
     }

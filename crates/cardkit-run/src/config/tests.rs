@@ -92,3 +92,64 @@ fn pyproject_is_read_for_its_tool_cardkit_table() {
     let none = Config::parse("[project]\n", Path::new("pyproject.toml")).unwrap_err();
     assert!(none.to_string().contains("no [tool.cardkit]"));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_configuration_that_is_no_regular_file_is_refused_without_opening_it() {
+    let dir = std::env::temp_dir().join(format!("cardkit-config-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    let pipe = dir.join(PYPROJECT);
+    let _ = std::fs::remove_file(&pipe);
+    let made = std::process::Command::new("mkfifo").arg(&pipe).status();
+    assert!(made.unwrap().success());
+    // Found, so that reading it says why it is no configuration.
+    assert_eq!(Config::locate(&dir), Some(pipe.clone()));
+    let error = Config::find(&dir).unwrap_err().to_string();
+    assert!(
+        error.ends_with("pyproject.toml: cannot be read: is not a regular file but a FIFO (named pipe): a configuration is read from a file only"),
+        "{error}"
+    );
+    std::fs::remove_file(&pipe).unwrap();
+    let zero = dir.join(FILE_NAME);
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let error = Config::load(&zero).unwrap_err().to_string();
+    assert!(
+        error.contains("is not a regular file but a device"),
+        "{error}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_configuration_larger_than_the_bound_is_refused() {
+    let dir = std::env::temp_dir().join(format!("cardkit-config-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join(FILE_NAME);
+    let limit = usize::try_from(MAX_CONFIG_BYTES).unwrap();
+    std::fs::write(&big, format!("#{}\n", " ".repeat(limit))).unwrap();
+    let error = Config::load(&big).unwrap_err().to_string();
+    assert!(
+        error.contains("cannot be read: is larger than 1048576 bytes"),
+        "{error}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn the_search_stops_before_a_folder_anyone_may_write_to() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("cardkit-config-open-{}", std::process::id()));
+    let open = dir.join("open");
+    std::fs::create_dir_all(open.join("project")).unwrap();
+    std::fs::write(open.join(FILE_NAME), "").unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    assert_eq!(Config::locate(&open.join("project")), None);
+    assert_eq!(Config::locate(&open), None);
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(
+        Config::locate(&open.join("project")),
+        Some(open.join(FILE_NAME))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -227,12 +227,39 @@ impl Renderer for Junit {
         notes.extend(words::counts(summary));
         notes.extend(words::ways_out(summary));
         notes.extend(self.filter.suppressed().iter().map(words::suppressed));
-        // A comment may hold neither `--` nor what XML does not allow.
         writeln!(
             out,
             "<!-- {} -->",
-            escape_content(&notes.join("; ")).replace("--", "- -")
+            comment_text(&escape_content(&notes.join("; ")))
         )?;
         out.write_all(b"</testsuites>\n")
+    }
+}
+
+/// `text` as an XML comment may hold it: a space between two dashes, so
+/// that no run of dashes (`---`) leaves a `--`, which a comment may not
+/// hold.
+fn comment_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '-' && out.ends_with('-') {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::comment_text;
+
+    #[test]
+    fn no_run_of_dashes_leaves_two_in_a_comment() {
+        for text in ["a--b", "a---b", "----", "x-", "-"] {
+            let shown = comment_text(text);
+            assert!(!shown.contains("--"), "{text}: {shown}");
+            assert_eq!(shown.replace(' ', ""), text.replace(' ', ""));
+        }
     }
 }

@@ -65,14 +65,6 @@ impl Outside {
         }
     }
 
-    /// One diagnostic at file offset `at`, which the configuration ignored.
-    pub fn ignored(at: usize) -> Outside {
-        Outside {
-            diagnostics: Vec::new(),
-            omitted: vec![(at, Omitted::default(), 1)],
-        }
-    }
-
     /// Only what was found before file offset `end` (where a malformed
     /// document stopped the reading that one thread would have done).
     pub fn before(self, end: Option<usize>) -> Outside {

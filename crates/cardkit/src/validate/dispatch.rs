@@ -80,16 +80,10 @@ fn lines(
     if !any {
         let at = src.end();
         let detail = Detail::Syntax(Syntax::EmptyInput);
-        let outside = if options
-            .filter
-            .is_some_and(|f| f.ignores_code(detail.code()) || f.ignores_at("", 0, None))
-        {
-            Outside::ignored(at)
-        } else {
-            let mut diagnostics = vec![diagnostic(options, detail, at, String::new())];
-            src.locate(&mut diagnostics)?;
-            Outside::of(diagnostics)
-        };
+        // An empty input is `invalid_json`, which no configuration ignores.
+        let mut diagnostics = vec![diagnostic(options, detail, at, String::new())];
+        src.locate(&mut diagnostics)?;
+        let outside = Outside::of(diagnostics);
         if let Some(report) = outside.into_report() {
             sink.outside(report);
         }

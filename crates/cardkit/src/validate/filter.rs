@@ -68,9 +68,23 @@ impl Filter {
                     near.map_or(String::new(), |near| format!(": did you mean {near}?"))
                 )
             })?;
+            if !Filter::may_ignore(code) {
+                return Err(format!(
+                    "`{entry}` cannot be ignored: an input that is not JSON was not checked at all, so ignoring it would pass a file nothing was checked in; leave the file out with `exclude` instead"
+                ));
+            }
             self.codes |= 1 << code.index();
         }
         Ok(())
+    }
+
+    /// Whether diagnostics of `code` may be ignored, by code or by place:
+    /// not `invalid_json`, which says that an input (or a line of one) was
+    /// not checked at all. Ignored, it would count a file that is no JSON
+    /// as passing.
+    #[must_use]
+    pub fn may_ignore(code: Code) -> bool {
+        code != Code::InvalidJson
     }
 
     /// Allows the member `entry` (`Legalities.alchemy`): no `unknown_field`

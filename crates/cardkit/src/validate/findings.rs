@@ -66,7 +66,9 @@ impl<'o> Findings<'o> {
     ) -> Added {
         // Without a configuration this branch is all the filter costs.
         if let Some(filter) = self.options.filter {
-            return self.add_filtered(filter, detail, offset, make);
+            if Filter::may_ignore(detail.code()) {
+                return self.add_filtered(filter, detail, offset, make);
+            }
         }
         self.keep(detail, offset, make)
     }
@@ -140,7 +142,7 @@ impl Findings<'_> {
     /// counted (or whether a configuration's filter needs its field to
     /// decide).
     pub fn keeps(&self, code: Code) -> bool {
-        if let Some(filter) = self.options.filter {
+        if let Some(filter) = self.options.filter.filter(|_| Filter::may_ignore(code)) {
             if filter.ignores_code(code) {
                 return false;
             }

@@ -450,6 +450,8 @@ async fn reference_routes_give_the_librarys_outputs() {
         ("/v1/schema/set?annotations=maybe", 400),
         ("/v1/fields/deck", 404),
         ("/v1/fields/set?since=soon", 400),
+        ("/v1/fields/set?since=v9.9.9", 400),
+        ("/v1/fields/set?since=v3.0.0", 400),
         ("/v1/explain/set", 400),
         ("/v1/explain/set?pointer=/cardz", 404),
         ("/v2/validate", 404),
