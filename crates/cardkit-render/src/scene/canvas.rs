@@ -12,10 +12,10 @@ use cardkit_design::assets::Resolver;
 use cardkit_design::symbols::SymbolTable;
 
 use super::decoding::{inflate, is_gzip, take_seen, SeenLog};
+use super::filter_work::FilterWork;
 use super::geometry::{Rect, MAX_COORD};
 use super::svg::num;
 use super::wording::describe;
-use super::work::FilterWork;
 use crate::fonts::Fonts;
 use crate::options::Options;
 use crate::report::Report;

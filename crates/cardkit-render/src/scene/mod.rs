@@ -4,6 +4,7 @@
 
 mod canvas;
 mod decoding;
+mod filter_work;
 mod filters;
 mod geometry;
 mod image;
