@@ -35,6 +35,7 @@ fn printed(output: &Output) -> String {
 }
 
 /// A template of `count` text layers, the first named `first`.
+#[cfg(feature = "design")]
 fn template(count: usize, first: &str) -> String {
     let layers: Vec<String> = (0..count)
         .map(|i| {
