@@ -14,7 +14,12 @@
 macro_rules! assert_snapshot {
     ($name:expr, $value:expr $(,)?) => {
         insta::with_settings!(
-            { snapshot_path => "../snapshots", prepend_module_to_snapshot => false },
+            {
+                // From the package, not from the file asserting: a test
+                // module may sit in a folder of its own.
+                snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"),
+                prepend_module_to_snapshot => false,
+            },
             {
                 insta::assert_snapshot!(
                     format!("{}__{}", crate::snapshot_module(module_path!()), $name),
