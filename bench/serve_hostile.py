@@ -556,9 +556,10 @@ def abandoned_uploads(catalog, label="50 half uploads dropped", paced=True):
             problems.append(f"valid {valid}")
         # A slot is freed once its validation reads on and finds the client
         # gone, after the bytes already received: under load the next upload
-        # may now and then find all 4 still draining. Slots not freed at all
-        # would refuse every upload after the 4th.
-        if paced and shed > 5:
+        # may find all 4 still draining (2 to 5 of the 50 on a quiet
+        # machine, 12 on a loaded one). Slots not freed at all would refuse
+        # every upload after the 4th: 46.
+        if paced and shed > 25:
             problems.append(f"{shed} of the 50 refused (slots not freed)")
         bounds(problems, elapsed + waited, 4, rss, 128)
         check(f"{label}, 4 slots (4 s, 128 MB)",
