@@ -197,16 +197,22 @@ fn render_one(
     Ok(())
 }
 
-/// Writes `bytes` to a file beside `out`, then renames it to `out`.
+/// Writes `bytes` to a new file beside `out` (a random name, created
+/// exclusively: nothing there is followed or overwritten), then renames it
+/// to `out`; a failure leaves no temporary behind.
 fn write_beside_then_rename(out: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut partial = out.as_os_str().to_owned();
-    partial.push(format!(".partial-{}", std::process::id()));
-    let partial = PathBuf::from(partial);
-    let result = std::fs::write(&partial, bytes).and_then(|()| std::fs::rename(&partial, out));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&partial);
-    }
-    result
+    let folder = out
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut partial = tempfile::Builder::new()
+        .prefix(".cardkit-render-")
+        .tempfile_in(folder)?;
+    partial.write_all(bytes)?;
+    partial
+        .persist(out)
+        .map(|_| ())
+        .map_err(|error| error.error)
 }
 
 /// The template `--template` names; a card design there is an error, since
