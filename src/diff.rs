@@ -8,7 +8,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
 use cardkit_diff::pointer::{Ignore, Pattern};
-use cardkit_diff::{render, DiffOptions};
+use cardkit_diff::{render, DiffOptions, OnInvalid};
 use cardkit_run::render::words::were;
 use cardkit_run::render::Text;
 use cardkit_run::{ExitStatus, Run, Shown, Surface, UntilClosed, Walk};
@@ -80,18 +80,6 @@ enum Format {
     Jsonl,
 }
 
-/// The words of `export --on-invalid`.
-#[derive(Clone, Copy, ValueEnum)]
-enum OnInvalid {
-    /// Report them and diff nothing (`stop`, its former name, is taken too).
-    #[value(alias = "stop")]
-    Fail,
-    /// Leave them out of the diff, and report them.
-    Skip,
-    /// Diff them as far as they parse.
-    Keep,
-}
-
 impl Args {
     /// What the arguments ask that cannot be done, beyond what clap checks:
     /// the settings, inputs that cannot be read twice, and notices that
@@ -116,11 +104,7 @@ impl Args {
 
 pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
     let settings = args.validation.settings();
-    let on_invalid = match args.on_invalid {
-        OnInvalid::Fail => cardkit_diff::OnInvalid::Fail,
-        OnInvalid::Skip => cardkit_diff::OnInvalid::Skip,
-        OnInvalid::Keep => cardkit_diff::OnInvalid::Keep,
-    };
+    let on_invalid = args.on_invalid;
     let options = DiffOptions {
         validate: settings.options(false),
         jobs: args.running.jobs(),
@@ -159,11 +143,11 @@ pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
     }
     let (read_summary, read) = run.finish()?;
     drop(err);
-    if !diff.problems.is_empty() && on_invalid == cardkit_diff::OnInvalid::Fail {
+    if !diff.problems.is_empty() && on_invalid == OnInvalid::Fail {
         note("diff", &format!("the builds were not diffed: some documents are invalid or not sets ({}--on-invalid skip leaves them out, keep diffs them as far as they parse)", ways_out_first(&read_summary)));
         return Ok(ExitStatus::Error);
     }
-    if on_invalid == cardkit_diff::OnInvalid::Skip && !diff.problems.is_empty() {
+    if on_invalid == OnInvalid::Skip && !diff.problems.is_empty() {
         let sets = if diff.left_out.is_empty() {
             String::new()
         } else {

@@ -10,7 +10,7 @@ use cardkit_run::render::words::{plural, were};
 use cardkit_run::render::Text;
 use cardkit_run::{ExitStatus, Failure, Run, Shown, Surface, UntilClosed, Walk};
 
-use crate::options::{check_paths, ways_out_first, Discovery, OnInvalidWords, Running, Validation};
+use crate::options::{check_paths, ways_out_first, Discovery, Running, Validation};
 use crate::output::{note, Shared};
 use crate::progress::Bar;
 
@@ -31,8 +31,8 @@ pub struct Args {
     /// the diagnostics, `skip` exports the valid ones and reports the others,
     /// `keep` exports them too, with invalid or missing values as NULL.
     /// Example: --on-invalid skip
-    #[arg(long, value_enum, default_value_t = OnInvalidWords::Fail, value_name = "MODE")]
-    on_invalid: OnInvalidWords,
+    #[arg(long, value_enum, default_value_t = OnInvalid::Fail, value_name = "MODE")]
+    on_invalid: OnInvalid,
 
     /// A label for this build of the data: a `build` column (SQLite,
     /// PostgreSQL) or a `build=LABEL/` partition (Parquet), so that builds
@@ -104,11 +104,7 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
     let Some(target) = &args.to else {
         return Ok(ExitStatus::Error);
     };
-    let on_invalid = match args.on_invalid {
-        OnInvalidWords::Fail => OnInvalid::Fail,
-        OnInvalidWords::Skip => OnInvalid::Skip,
-        OnInvalidWords::Keep => OnInvalid::Keep,
-    };
+    let on_invalid = args.on_invalid;
     let settings = args.validation.settings();
     let build = args.build.as_deref();
     let mode = if args.replace {

@@ -352,18 +352,6 @@ pub fn check_paths<P: AsRef<std::path::Path>>(
     Ok(())
 }
 
-/// What to do with invalid documents, in the same words on every command
-/// that uses documents beyond validating them (`export`, `diff`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OnInvalidWords {
-    /// Stop: nothing is written, the diagnostics are printed.
-    Fail,
-    /// Leave invalid documents out, and report them.
-    Skip,
-    /// Use them too, as far as they go.
-    Keep,
-}
-
 /// The options that would read some files as they declare themselves, as
 /// the closing line of a run names them before `--on-invalid`: `1 file
 /// would be read as it declares itself with --names auto; ` (nothing when

@@ -2,22 +2,10 @@
 //! invalid or not sets ([`OnInvalid`]).
 
 use cardkit::Options;
+pub use cardkit_run::OnInvalid;
 use cardkit_run::Walk;
 
 use crate::pointer::Ignore;
-
-/// What to do with documents that are invalid or not sets.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum OnInvalid {
-    /// Diff nothing: the diff holds only its problems.
-    #[default]
-    Fail,
-    /// Leave them out: a set with the code of an invalid one is diffed on
-    /// neither side (so it is neither added nor removed).
-    Skip,
-    /// Diff them as far as they parse.
-    Keep,
-}
 
 /// How to diff.
 #[derive(Debug, Clone, Default)]

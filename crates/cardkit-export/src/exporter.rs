@@ -10,25 +10,13 @@ use cardkit::Code;
 use cardkit::DocumentReport;
 use cardkit::Kind;
 use cardkit::Options;
+pub use cardkit_run::OnInvalid;
 
 use crate::keys::{self, Changes};
 use crate::layout::{self, layout, MetaFact, Source};
 use crate::rows::{self, Cell, Rows, TableRows, Unstorable};
 use crate::writer::{Spare, Writer};
 use crate::{Error, Mode, Store, Target};
-
-/// What is done with invalid documents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum OnInvalid {
-    /// Nothing is committed when any document is invalid.
-    #[default]
-    Fail,
-    /// Valid documents are exported, invalid ones reported and left out.
-    Skip,
-    /// Invalid documents are exported too, their invalid or missing values
-    /// NULL.
-    Keep,
-}
 
 /// How many of the keys read twice in a run are told one by one.
 pub const TOLD_DUPLICATES: usize = 20;

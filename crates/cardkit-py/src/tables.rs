@@ -200,16 +200,11 @@ pub(crate) fn read_tables(
     error_limit: Option<usize>,
     name: Option<String>,
 ) -> PyResult<TablesRead> {
-    let on_invalid = match on_invalid {
-        "fail" => OnInvalid::Fail,
-        "skip" => OnInvalid::Skip,
-        "keep" => OnInvalid::Keep,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "on_invalid is {other:?}: expected 'fail', 'skip' or 'keep'"
-            )))
-        }
-    };
+    let on_invalid = OnInvalid::from_word(on_invalid).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "on_invalid is {on_invalid:?}: expected 'fail', 'skip' or 'keep'"
+        ))
+    })?;
     let settings = settings(
         kind,
         as_of,

@@ -37,6 +37,7 @@ mod decode;
 mod discover;
 mod drive;
 mod exit;
+mod on_invalid;
 mod open;
 mod settings;
 mod skip;
@@ -58,6 +59,7 @@ pub use discover::{
 };
 pub use drive::{Check, Failure, Progress, Run, Shown};
 pub use exit::ExitStatus;
+pub use on_invalid::OnInvalid;
 pub use open::{json_lines_by_name, open, open_reader, open_stream, Opened, Unopened};
 pub use options::{Setting, Surface};
 pub use settings::Settings;
