@@ -301,7 +301,8 @@ fn main() -> ExitCode {
             if let Err(why) = args.check() {
                 usage_error("migrate", &why);
             }
-            migrate::run(&command)
+            let config = config_file("migrate", &args.file);
+            migrate::run(&command, &args.discovery.walk(config.as_ref()))
         }
         #[cfg(feature = "design")]
         Command::Layers(args) => layers::run(&args),
@@ -349,13 +350,25 @@ fn configured(
     running: &mut Running,
     matches: &ArgMatches,
 ) -> (Option<cardkit_run::config::Config>, Origins) {
-    match options::configure(validation, running, matches) {
-        Ok(configured) => configured,
-        Err(error) => {
-            let _ = writeln!(io::stderr(), "cardkit {subcommand}: error: {error}");
-            std::process::exit(ExitStatus::Error.code().into());
-        }
-    }
+    options::configure(validation, running, matches)
+        .unwrap_or_else(|error| config_error(subcommand, &error))
+}
+
+/// The configuration file a command that has no validation options reads
+/// for its `exclude` globs (`migrate apply`); exits on an invalid one.
+#[cfg(feature = "diff")]
+fn config_file(
+    subcommand: &str,
+    file: &options::ConfigFile,
+) -> Option<cardkit_run::config::Config> {
+    file.read()
+        .unwrap_or_else(|error| config_error(subcommand, &error))
+}
+
+/// Exits on a configuration file that is invalid or cannot be read.
+fn config_error(subcommand: &str, error: &cardkit_run::config::ConfigError) -> ! {
+    let _ = writeln!(io::stderr(), "cardkit {subcommand}: error: {error}");
+    std::process::exit(ExitStatus::Error.code().into());
 }
 
 /// Exits with a usage error of a subcommand, as clap does for its own

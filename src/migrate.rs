@@ -11,9 +11,10 @@ use cardkit_diff::apply::{
 };
 use cardkit_diff::pointer::Pattern;
 use cardkit_export::Target;
-use cardkit_run::{discover, jobs, open, ExitStatus};
-use clap::{Subcommand, ValueEnum};
+use cardkit_run::{jobs, open, ExitStatus, Walk};
+use clap::Subcommand;
 
+use crate::options::{ConfigFile, Discovery};
 use crate::output::note;
 
 #[derive(Subcommand)]
@@ -84,8 +85,8 @@ pub struct ApplyArgs {
     /// A reference to a deleted id: `keep` it (and report it), `drop` its
     /// row or item, or `fail` the run (nothing is written).
     /// Example: --on-delete drop
-    #[arg(long, value_enum, default_value_t = Delete::Keep, value_name = "MODE")]
-    on_delete: Delete,
+    #[arg(long, value_enum, default_value_t = OnDelete::Keep, value_name = "MODE")]
+    on_delete: OnDelete,
 
     /// Writes the rewritten input here (one input). Example: -o new.csv
     #[arg(
@@ -107,13 +108,12 @@ pub struct ApplyArgs {
     /// --pointer).
     #[arg(value_name = "INPUT")]
     inputs: Vec<PathBuf>,
-}
 
-#[derive(Clone, Copy, ValueEnum)]
-enum Delete {
-    Keep,
-    Drop,
-    Fail,
+    #[command(flatten)]
+    pub file: ConfigFile,
+
+    #[command(flatten)]
+    pub discovery: Discovery,
 }
 
 impl ApplyArgs {
@@ -139,9 +139,9 @@ impl ApplyArgs {
     }
 }
 
-pub fn run(command: &Command) -> io::Result<ExitStatus> {
+pub fn run(command: &Command, walk: &Walk) -> io::Result<ExitStatus> {
     let Command::Apply(args) = command;
-    match apply(args) {
+    match apply(args, walk) {
         Ok((mut report, to_stdout)) => {
             let mut out: Box<dyn Write> = if to_stdout {
                 Box::new(io::stderr().lock())
@@ -158,12 +158,12 @@ pub fn run(command: &Command) -> io::Result<ExitStatus> {
     }
 }
 
-fn apply(args: &ApplyArgs) -> Result<(Report, bool), cardkit_diff::Error> {
+fn apply(args: &ApplyArgs, walk: &Walk) -> Result<(Report, bool), cardkit_diff::Error> {
     let mut notices = Vec::new();
     // Found and opened as every input is: compressed, in a zip archive, or
-    // a directory of notice files.
+    // a directory of notice files searched as `validate` searches it.
     for path in &args.migrations {
-        let found = discover(&[path]);
+        let found = walk.discover(&[path]);
         if let Some(empty) = found.empty.first() {
             return Err(cardkit_diff::Error(format!(
                 "{}: holds no *.json, *.jsonl or *.ndjson file",
@@ -188,11 +188,7 @@ fn apply(args: &ApplyArgs) -> Result<(Report, bool), cardkit_diff::Error> {
     }
     let plan = Plan::new(notices)?;
     let options = ApplyOptions {
-        on_delete: match args.on_delete {
-            Delete::Keep => OnDelete::Keep,
-            Delete::Drop => OnDelete::Drop,
-            Delete::Fail => OnDelete::Fail,
-        },
+        on_delete: args.on_delete,
         dry_run: args.dry_run,
     };
     if let (Some(target), Some(table), Some(column)) = (&args.to, &args.table, &args.column) {

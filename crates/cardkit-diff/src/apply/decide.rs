@@ -11,6 +11,7 @@ use crate::Error;
 
 /// What to do with a reference to a deleted id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum OnDelete {
     /// Keep it, and report it.
     #[default]
