@@ -18,12 +18,14 @@ pub fn escape(token: &str) -> Cow<'_, str> {
 }
 
 /// Appends `/` and `token`, escaped, to the pointer `out`.
+#[inline]
 pub fn push_token(out: &mut String, token: &str) {
     out.push('/');
     push_escaped(out, token);
 }
 
 /// Appends `token`, escaped, to the pointer `out` (after its `/`).
+#[inline(always)]
 pub fn push_escaped(out: &mut String, token: &str) {
     for c in token.chars() {
         match c {

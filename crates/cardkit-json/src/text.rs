@@ -40,6 +40,7 @@ impl<'a> DuplicateKeys<'a> {
     const FEW: usize = 16;
 
     /// Adds a key; `false` if it was there already.
+    #[inline(always)]
     pub fn insert(&mut self, key: Cow<'a, str>) -> bool {
         if self.few.len() < Self::FEW {
             if self.few.contains(&key) {

@@ -283,6 +283,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Reads any scalar value (string, number, literal) at the cursor.
+    #[inline]
     pub fn scalar(&mut self) -> Scan<()> {
         match self.peek() {
             Some(b'"') => self.string().map(drop),
