@@ -215,3 +215,45 @@ fn a_long_set_id_is_cut_in_every_pointer_under_it() {
         last.offset
     );
 }
+
+#[test]
+fn numbers_beyond_whole_pixels_are_noted_where_they_are() {
+    // Clamped to what a 64-bit integer holds, and said (was silent).
+    let save = serde_json::json!([{
+        "key": "Huge",
+        "data": {"width": 1e300, "height": 2100, "marginX": -1e300,
+                 "text": {"title": {"text": "t", "size": 1e300, "x": 1e300, "shadowX": 1e300}}}
+    }]);
+    let bytes = serde_json::to_vec(&save).unwrap();
+    let imported = import(&bytes, &ImportOptions::default());
+    assert_eq!(imported.documents.len(), 1);
+    let noted: Vec<(&str, Option<&str>)> = imported.report.documents[0]
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::DerivedValue && d.message().contains("64-bit"))
+        .map(|d| (d.pointer.as_str(), d.field.as_deref()))
+        .collect();
+    for (pointer, field) in [
+        ("/0/data/width", "Card.width"),
+        ("/0/data/marginX", "Card.marginX"),
+        ("/0/data/text/title/size", "Text.size"),
+        ("/0/data/text/title/x", "Text.x"),
+        ("/0/data/text/title/shadowX", "FilterShadow.x"),
+    ] {
+        assert!(
+            noted.contains(&(pointer, Some(field))),
+            "{pointer}: {noted:?}"
+        );
+    }
+    // A card of ordinary numbers has no such note.
+    let plain = serde_json::json!([{"key": "P", "data": {"width": 750, "height": 1050,
+        "text": {"title": {"text": "t", "size": 0.04, "x": 0.1}}}}]);
+    let imported = import(
+        &serde_json::to_vec(&plain).unwrap(),
+        &ImportOptions::default(),
+    );
+    assert!(imported.report.documents[0]
+        .diagnostics
+        .iter()
+        .all(|d| !d.message().contains("64-bit")));
+}
