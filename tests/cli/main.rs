@@ -58,6 +58,8 @@ mod code_scanning;
 mod compressed;
 #[cfg(all(feature = "diff", feature = "serve"))]
 mod config;
+#[cfg(feature = "render")]
+mod design_depth;
 #[cfg(feature = "diff")]
 mod diff_migrate;
 mod discovery;

@@ -13,7 +13,8 @@
 //!   into text, symbols and codes;
 //! - [`source`]: a template or card design read from its bytes;
 //! - [`file`]: a design file read from a path or standard input, up to the
-//!   one size limit every tool keeps.
+//!   one size limit every tool keeps;
+//! - [`token`]: a long member name as the pointers the tools report hold it.
 //!
 //! Nothing here reaches the network: assets are resolved to locations and
 //! read only from local files or `data:` URIs.
@@ -26,3 +27,4 @@ pub mod import;
 pub mod layers;
 pub mod source;
 pub mod symbols;
+pub mod token;

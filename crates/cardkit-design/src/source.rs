@@ -5,8 +5,9 @@
 use std::fmt;
 
 use cardkit::model::{Card, Template};
-use cardkit::ParseError;
-use cardkit_json::Scanner;
+use cardkit::report::Layout;
+use cardkit::{Diagnostic, Document, Options, ParseError, Severity};
+use cardkit_json::{Scanner, BOM};
 
 use crate::layers::{LayerQueries, LayerQuery};
 
@@ -26,38 +27,30 @@ impl Design {
     ///
     /// # Errors
     /// [`ReadError`]: not an object, in the design tool's older layered
-    /// layout, invalid (not JSON included), or nested too deep.
+    /// layout, or invalid (not JSON included, nor nested deeper than
+    /// documents may nest).
     pub fn read(bytes: &[u8]) -> Result<Design, ReadError> {
+        // A UTF-8 byte order mark is skipped, as `validate` skips it.
+        let text = bytes.strip_prefix(BOM).unwrap_or(bytes);
         // Told apart by the root's members alone, read by structure: the
         // document is not held twice.
-        let root = members_at(bytes, first_byte(bytes));
-        if let Some(found) = not_an_object(bytes) {
+        let root = members_at(text, first_byte(text));
+        if let Some(found) = not_an_object(text) {
             return Err(ReadError::NotAnObject(found));
         }
-        let layered = layered_markers(bytes, &root);
+        let layered = layered_markers(text, &root);
         if !layered.is_empty() {
             return Err(ReadError::Layered(layered));
         }
         let is_template = root
             .iter()
             .any(|(name, _)| name == "context" || name == "card");
-        let result = if is_template {
-            cardkit::from_slice::<Template>(bytes)
+        if is_template {
+            typed::<Template>(bytes, "template")
                 .map(|template| Design::Template(Box::new(template)))
-                .map_err(|error| ReadError::Invalid("template", error))
         } else {
-            cardkit::from_slice::<Card>(bytes)
-                .map(|card| Design::Card(Box::new(card)))
-                .map_err(|error| ReadError::Invalid("card design", error))
-        };
-        result.map_err(|error| match error {
-            ReadError::Invalid(_, cardkit::ParseError::Model(why))
-                if why.to_string().starts_with("recursion limit exceeded") =>
-            {
-                ReadError::TooDeep
-            }
-            other => other,
-        })
+            typed::<Card>(bytes, "card design").map(|card| Design::Card(Box::new(card)))
+        }
     }
 
     /// The card design: the file's, or the template's `card`.
@@ -104,12 +97,15 @@ pub enum ReadError {
     NotAnObject(&'static str),
     /// In the design tool's older layered layout: the members that tell it.
     Layered(Vec<&'static str>),
-    /// Invalid as the kind it was taken for (not JSON included).
+    /// Invalid as the kind it was taken for (not JSON included, nor
+    /// nesting deeper than [`cardkit::validate::MAX_DEPTH`]): shown with its
+    /// first [`LISTED_ERRORS`] errors, one a line.
     Invalid(&'static str, ParseError),
-    /// Valid, but nested deeper than the typed models read (serde_json's
-    /// limit of 128 levels).
-    TooDeep,
 }
+
+/// The most errors of an invalid design its message lists, one a line; the
+/// rest are counted, and `cardkit validate` reports every one.
+pub const LISTED_ERRORS: usize = 10;
 
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -124,15 +120,87 @@ impl fmt::Display for ReadError {
                  spec's shape; `cardkit import` converts it",
                 markers.join(", ")
             ),
+            ReadError::Invalid(kind, ParseError::Invalid(report)) => {
+                let errors: Vec<&Diagnostic> = report
+                    .documents
+                    .iter()
+                    .flat_map(|document| &document.diagnostics)
+                    .filter(|diagnostic| diagnostic.severity == Severity::Error)
+                    .collect();
+                let count = errors.len();
+                write!(
+                    f,
+                    "invalid {kind}: {count} error{}",
+                    if count == 1 { "" } else { "s" }
+                )?;
+                for diagnostic in errors.iter().take(LISTED_ERRORS) {
+                    write!(
+                        f,
+                        "\n  {}:{}: {} at {:?}: {}",
+                        diagnostic.line,
+                        diagnostic.column,
+                        diagnostic.code,
+                        diagnostic.pointer_shown(),
+                        diagnostic.message()
+                    )?;
+                }
+                if count > LISTED_ERRORS {
+                    write!(
+                        f,
+                        "\n  … and {} more (`cardkit validate` reports every one)",
+                        count - LISTED_ERRORS
+                    )?;
+                }
+                Ok(())
+            }
             ReadError::Invalid(kind, error) => write!(f, "invalid {kind}: {error}"),
-            ReadError::TooDeep => f.write_str(
-                "the layers are nested deeper than the 128 levels the typed models read",
-            ),
         }
     }
 }
 
 impl std::error::Error for ReadError {}
+
+/// The stack a design is read into its model on: room for
+/// [`cardkit::validate::MAX_DEPTH`] levels of layers (reserved, not
+/// touched beyond what the nesting uses).
+const MODEL_STACK_BYTES: usize = 256 << 20;
+
+/// Validates `bytes` as one bare document of `T`'s kind, then reads it into
+/// `T` (as [`cardkit::from_slice`] does), at any depth the validator lets
+/// through ([`cardkit::validate::MAX_DEPTH`] arrays and objects: more than
+/// 512 levels of groups): serde_json's own limit of 128 is lifted and the
+/// stack grown as the nesting needs. Nesting deeper than that is the
+/// validator's `too_deep` error, at its place.
+fn typed<T: Document>(bytes: &[u8], kind: &'static str) -> Result<T, ReadError> {
+    let options = Options {
+        kind: Some(T::KIND),
+        ..Options::default()
+    };
+    let report = cardkit::validate(bytes, &options);
+    if !report.is_valid() {
+        return Err(ReadError::Invalid(
+            kind,
+            ParseError::Invalid(Box::new(report)),
+        ));
+    }
+    if report.layout != Layout::Bare {
+        return Err(ReadError::Invalid(kind, ParseError::NotBare(report.layout)));
+    }
+    let text = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    // The layers are internally tagged (`type`): each is buffered, then
+    // read from the buffer by serde's own deserializer, which recurses
+    // without growing the stack as serde_stacker does. So the whole read
+    // runs on a stack sized for the deepest nesting the validator passes.
+    let read = stacker::grow(MODEL_STACK_BYTES, || {
+        let mut deserializer = serde_json::Deserializer::from_slice(text);
+        deserializer.disable_recursion_limit();
+        let deserializer = serde_stacker::Deserializer::new(&mut deserializer);
+        T::deserialize(deserializer)
+    });
+    let mut document = read.map_err(|error| ReadError::Invalid(kind, ParseError::Model(error)))?;
+    document.complete();
+    Ok(document)
+}
 
 /// Where the first byte that is not white space is.
 fn first_byte(bytes: &[u8]) -> usize {

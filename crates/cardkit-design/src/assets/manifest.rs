@@ -13,11 +13,12 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 
-use cardkit_json::{Scanner, SyntaxError};
+use cardkit_json::{Scanner, SyntaxError, BOM};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::{AssetError, Location, Resolver};
+use crate::token::pointer_name;
 
 /// The largest `data:` URI decoded to measure and hash it, in bytes after
 /// decoding: beyond it the URI is reported with the size its length gives,
@@ -74,8 +75,10 @@ pub struct StringMember {
     pub value: String,
 }
 
-/// How deep [`asset_members`] reads: the spec's documented nesting limit.
-pub const MAX_DEPTH: usize = 512;
+/// How deep [`asset_members`] reads: as deep as documents may nest (the
+/// validator's limit, [`cardkit::validate::MAX_DEPTH`] arrays and objects,
+/// more than 512 levels of groups).
+pub const MAX_DEPTH: usize = cardkit::validate::MAX_DEPTH;
 
 /// Why the asset members of a text cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,7 +118,10 @@ impl From<SyntaxError> for MembersError {
 /// The text is not JSON, or is nested too deep: where and why.
 pub fn asset_members(bytes: &[u8]) -> Result<Vec<StringMember>, MembersError> {
     let mut found = Vec::new();
-    let mut scan = Scanner::new(bytes, 0);
+    // A UTF-8 byte order mark is skipped, as `validate` skips it; the spans
+    // stay offsets in `bytes`.
+    let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    let mut scan = Scanner::new(bytes, start);
     scan.ws();
     walk(&mut scan, &mut String::new(), None, 0, &mut found)?;
     Ok(found)
@@ -133,6 +139,18 @@ fn walk(
     if depth > MAX_DEPTH {
         return Err(MembersError::TooDeep(scan.pos));
     }
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+        walk_value(scan, pointer, key, depth, found)
+    })
+}
+
+fn walk_value(
+    scan: &mut Scanner<'_>,
+    pointer: &mut String,
+    key: Option<&str>,
+    depth: usize,
+    found: &mut Vec<StringMember>,
+) -> Result<(), MembersError> {
     match scan.peek() {
         Some(b'{') => {
             if !scan.open()? {
@@ -143,7 +161,9 @@ fn walk(
                 let name = scan.decode(name).into_owned();
                 let length = pointer.len();
                 pointer.push('/');
-                cardkit_json::pointer::push_escaped(pointer, &name);
+                // A long name is cut (`crate::token`): each pointer under it
+                // holds its head, not a copy of the whole.
+                cardkit_json::pointer::push_escaped(pointer, &pointer_name(&name));
                 walk(scan, pointer, Some(&name), depth + 1, found)?;
                 pointer.truncate(length);
                 if !scan.after_member()? {

@@ -12,7 +12,7 @@
 use cardkit::Kind;
 use serde_json::{Map, Value};
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::card::{self, Mapping};
 use super::detect::Format;
@@ -21,6 +21,8 @@ use super::notes::Notes;
 use super::offsets;
 use super::options::ImportOptions;
 use cardkit_json::pointer::{child, escape};
+
+use crate::token::pointer_name;
 
 /// Converts the one document of a layered (or spec-shaped) input.
 pub(super) fn convert(value: Value, format: Format, options: &ImportOptions, bytes: &[u8]) -> Part {
@@ -146,7 +148,10 @@ fn keyed_pointers(root: &Map<String, Value>) -> Vec<String> {
     for (id, set) in sets {
         for member in ["variants", "masks"] {
             if set.get(member).is_some_and(Value::is_object) {
-                pointers.push(format!("{}/{member}", child("/context/imageSets", &id)));
+                pointers.push(format!(
+                    "{}/{member}",
+                    child("/context/imageSets", &pointer_name(&id))
+                ));
             }
         }
     }
@@ -359,7 +364,9 @@ fn image_sets(sets: Value, orders: &Orders, mapping: &mut Mapping, notes: &mut N
         let out_pointer = format!("/context/imageSets/{index}");
         let in_pointer = match &id {
             Some(id) => {
-                let in_pointer = child("/context/imageSets", id);
+                // A long id is cut in pointers (`crate::token`): the
+                // pointers of a set's variants do not each hold a copy.
+                let in_pointer = child("/context/imageSets", &pointer_name(id));
                 notes.dropped(
                     &in_pointer,
                     id,
@@ -393,7 +400,8 @@ fn image_sets(sets: Value, orders: &Orders, mapping: &mut Mapping, notes: &mut N
                 for (position, (id, item)) in
                     offsets::in_order(by_id, order).into_iter().enumerate()
                 {
-                    let item_pointer = format!("{in_pointer}/{member}/{}", escape(&id));
+                    let item_pointer =
+                        format!("{in_pointer}/{member}/{}", escape(&pointer_name(&id)));
                     notes.dropped(
                         &item_pointer,
                         &id,
@@ -421,10 +429,13 @@ fn extension_sets(
     mapping: &mut Mapping,
     notes: &mut Notes,
 ) {
-    let mut taken: Vec<String> = output
+    let mut taken: HashSet<String> = output
         .iter()
         .filter_map(|set| set.get("name").and_then(Value::as_str).map(str::to_owned))
         .collect();
+    // The next number to try after each base name (not probed from 2 for
+    // each set that shares it).
+    let mut next: HashMap<String, usize> = HashMap::new();
     for (index, set) in sets.into_iter().enumerate() {
         let in_pointer = format!("/context/symbolExtension/symbolSets/{index}");
         mapping.add(
@@ -446,10 +457,15 @@ fn extension_sets(
                 })
                 .unwrap_or("symbols");
             let mut name = base.to_owned();
-            let mut n = 2;
-            while taken.contains(&name) {
-                name = format!("{base} {n}");
-                n += 1;
+            if taken.contains(&name) {
+                let n = next.entry(base.to_owned()).or_insert(2);
+                loop {
+                    name = format!("{base} {n}");
+                    *n += 1;
+                    if !taken.contains(&name) {
+                        break;
+                    }
+                }
             }
             let (pointer, from) = match prefix {
                 Some(_) => (
@@ -464,7 +480,7 @@ fn extension_sets(
             let value = Value::String(name.clone());
             notes.derived(&pointer, "SymbolSet.name", &value, from);
             set.insert("name".to_owned(), value);
-            taken.push(name);
+            taken.insert(name);
         }
         output.push(Value::Object(set));
     }

@@ -3,9 +3,11 @@
 //! the objects and arrays on the way to those pointers, and skips the rest
 //! by structure), and how deep the input nests.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use cardkit_json::{skip_raw, Scanner, BOM};
+
+use crate::token::pointer_name;
 
 /// The offsets found.
 pub(super) struct Offsets {
@@ -54,9 +56,13 @@ fn walk_keys(
     orders: &mut HashMap<String, Vec<String>>,
 ) {
     if node.keys && bytes.get(at) == Some(&b'{') {
+        // Each name once, where it first is (a set of those seen: 20,000
+        // image sets by id were 200 million comparisons).
+        let mut seen: HashSet<String> = HashSet::new();
         let mut names: Vec<String> = Vec::new();
         for member in Scanner::new(bytes, at).members() {
-            if !names.iter().any(|name| *name == member.name) {
+            if !seen.contains(member.name.as_ref()) {
+                seen.insert(member.name.clone().into_owned());
                 names.push(member.name.into_owned());
             }
         }
@@ -165,8 +171,10 @@ fn walk_with(
         Some(b'{') => {
             // A key twice: the later one is the value read, as in the import.
             for member in Scanner::new(bytes, at).members() {
-                if let Some(child) = node.children.get(member.name.as_ref()) {
-                    cardkit_json::pointer::push_token(pointer, &member.name);
+                // A long name is in the pointers as `crate::token` cuts it.
+                let name = pointer_name(&member.name);
+                if let Some(child) = node.children.get(name.as_ref()) {
+                    cardkit_json::pointer::push_token(pointer, &name);
                     descend(bytes, member.value_at, child, pointer, found);
                     pointer.truncate(length);
                 }

@@ -456,3 +456,45 @@ fn a_text_nested_too_deep_is_an_error_not_a_crash() {
     );
     assert_eq!(asset_members(fine.as_bytes()).unwrap().len(), 1);
 }
+
+#[test]
+fn a_long_member_name_is_cut_in_every_asset_pointer_under_it() {
+    // 2,000 assets under a name of 1 MiB: each pointer holds the name's
+    // head, its length and hash (was a copy of the name in each, 2 GB).
+    let long = "k".repeat(1 << 20);
+    let other = format!("{}j", &long[1..]);
+    let srcs: Vec<Value> = (0..2_000)
+        .map(|i| json!({"src": format!("{i}.png")}))
+        .collect();
+    let text =
+        serde_json::to_string(&json!({long.clone(): srcs, other.clone(): [{"src": "o.png"}]}))
+            .unwrap();
+    let members = asset_members(text.as_bytes()).unwrap();
+    assert_eq!(members.len(), 2_001);
+    let token = |name: &str| {
+        cardkit_json::pointer::escape(&cardkit_design::token::pointer_name(name)).into_owned()
+    };
+    for member in &members {
+        assert!(member.pointer.len() < 200, "{:.200}", member.pointer);
+    }
+    let (long, other) = (token(&long), token(&other));
+    let last = format!("/{long}/1999/src");
+    assert!(members
+        .iter()
+        .any(|m| m.pointer == last && m.value == "1999.png"));
+    // Another long name with the same head and length is told apart.
+    let first = format!("/{other}/0/src");
+    assert!(members
+        .iter()
+        .any(|m| m.pointer == first && m.value == "o.png"));
+    assert_ne!(long, other);
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped_and_spans_stay_in_the_file() {
+    let text = "\u{feff}{\"name\": \"C\", \"width\": 1, \"height\": 1, \"data\": {\"children\": [{\"type\": \"image\", \"src\": \"a.png\"}]}}";
+    let members = asset_members(text.as_bytes()).unwrap();
+    assert_eq!(members.len(), 1);
+    let (start, end) = members[0].span;
+    assert_eq!(&text[start..end], "\"a.png\"");
+}

@@ -85,3 +85,106 @@ fn errors_name_the_file_and_the_reason() {
         "expected a template or a card design (a JSON object), found an array"
     );
 }
+
+/// How deep `text` nests arrays and objects (no brackets in its strings).
+fn depth(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for b in text.bytes() {
+        match b {
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// A card design whose groups nest so that its arrays and objects are
+/// exactly `levels` deep.
+fn nested_card(levels: usize) -> String {
+    let wrap = |groups: usize, leaf: &str| {
+        let open = r#"{"type": "group", "children": ["#.repeat(groups);
+        let close = "]}".repeat(groups);
+        format!(r#"{{"name": "C", "width": 10, "height": 10, "data": {open}{leaf}{close}}}"#)
+    };
+    // Each group is two levels (the object, its children); a leaf object
+    // inside the innermost children adds one.
+    let leaf = r#"{"type": "group", "children": []}"#;
+    let base = depth(&wrap(0, leaf));
+    let card = if (levels - base).is_multiple_of(2) {
+        wrap((levels - base) / 2, leaf)
+    } else {
+        wrap(
+            (levels - base - 1) / 2,
+            r#"{"type": "group", "children": [{"type": "group"}]}"#,
+        )
+    };
+    assert_eq!(depth(&card), levels, "{card:.200}");
+    card
+}
+
+#[test]
+fn designs_are_read_as_deep_as_documents_may_nest() {
+    let limit = cardkit::validate::MAX_DEPTH;
+    for levels in [limit - 1, limit] {
+        let card = nested_card(levels);
+        let read = DesignFile::from_reader("deep.json", card.as_bytes()).expect("read");
+        let design = read
+            .design()
+            .unwrap_or_else(|error| panic!("{levels} levels: {error}"));
+        assert_eq!(design.card().name, "C");
+    }
+    // One level more: the validator's error, with its place.
+    let card = nested_card(limit + 1);
+    let read = DesignFile::from_reader("deep.json", card.as_bytes()).expect("read");
+    let error = read.design().unwrap_err().to_string();
+    assert!(
+        error.starts_with("deep.json: invalid card design: 1 error\n  1:"),
+        "{error:.300}"
+    );
+    assert!(
+        error.contains("too_deep at \"/data/children/0/"),
+        "{error:.300}"
+    );
+    assert!(error.contains(&limit.to_string()), "{error:.300}");
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped_as_validate_skips_it() {
+    let template = format!("\u{feff}{{\"name\": \"T\", \"context\": {{}}, \"card\": {CARD}}}");
+    let read = DesignFile::from_reader("bom.json", template.as_bytes()).expect("read");
+    let design = read.design().expect("a template");
+    assert_eq!(design.kind(), "template");
+    assert_eq!(design.card().name, "C");
+    let card = format!("\u{feff}{CARD}");
+    let read = DesignFile::from_reader("bom.json", card.as_bytes()).expect("read");
+    assert!(matches!(read.design(), Ok(Design::Card(_))));
+}
+
+#[test]
+fn an_invalid_design_lists_its_first_errors_one_a_line() {
+    use cardkit_design::source::LISTED_ERRORS;
+    let layers: Vec<&str> = vec![r#"{"type": "text"}"#; 5000];
+    let card = format!(
+        r#"{{"name": "C", "width": 10, "height": 10, "data": {{"type": "group", "children": [{}]}}}}"#,
+        layers.join(", ")
+    );
+    let read = DesignFile::from_reader("bad.json", card.as_bytes()).expect("read");
+    let error = read.design().unwrap_err().to_string();
+    let lines: Vec<&str> = error.lines().collect();
+    assert_eq!(lines.len(), LISTED_ERRORS + 2, "{error}");
+    assert!(
+        lines[0].starts_with("bad.json: invalid card design: "),
+        "{error}"
+    );
+    assert!(lines[1].starts_with("  1:"), "{error}");
+    assert!(lines[1].contains("/data/children/0"), "{error}");
+    assert!(
+        lines[LISTED_ERRORS + 1].contains("more (`cardkit validate` reports every one)"),
+        "{error}"
+    );
+    assert!(error.len() < 4096, "{}", error.len());
+}

@@ -65,6 +65,12 @@ impl<'n> Converter<'n> {
     pub(super) fn size(&mut self) {
         let width = self.take("width");
         let height = self.take("height");
+        for (member, value) in [("width", &width), ("height", &height)] {
+            if let Some(number) = value.as_ref().and_then(Value::as_f64) {
+                let pointer = child(&self.pointer, member);
+                self.in_range(&pointer, &format!("Card.{member}"), number, 1);
+            }
+        }
         match (
             width.as_ref().and_then(pixels),
             height.as_ref().and_then(pixels),
@@ -101,18 +107,26 @@ impl<'n> Converter<'n> {
 
     /// The fractions of `members` of `bounds` (a member that is no number
     /// reported; the tool's defaults for those absent: 0 for places, 1 for
-    /// sizes), with the alignment the set symbol's bounds carry.
+    /// sizes), with the alignment the set symbol's bounds carry; `model`
+    /// is the spec's model of the layer they place (`Image`, `Text`).
     pub(super) fn fractions(
         &mut self,
         bounds: &Map<String, Value>,
         pointer: &str,
+        model: &str,
         members: &[&str],
     ) -> Box4 {
         let mut values = [0.0, 0.0, 1.0, 1.0];
-        for (slot, member) in values.iter_mut().zip(members) {
+        // x and widths are of the card's width, y and heights of its height.
+        let scales = [self.width, self.height, self.width, self.height];
+        for ((slot, member), scale) in values.iter_mut().zip(members).zip(scales) {
             if let Some(value) = bounds.get(*member) {
                 match value.as_f64() {
-                    Some(number) => *slot = number,
+                    Some(number) => {
+                        *slot = number;
+                        let field = format!("{model}.{member}");
+                        self.in_range(&child(pointer, member), &field, number, scale);
+                    }
                     None => {
                         self.notes
                             .dropped(&child(pointer, member), member, "it is not a number")
@@ -134,6 +148,27 @@ impl<'n> Converter<'n> {
             horizontal: align("horizontal", &["left", "center", "right"]),
             vertical: align("vertical", &["top", "center", "bottom"]),
         }
+    }
+
+    /// Notes (`derived_value`) at `pointer` a fraction whose pixels, of
+    /// `scale`, are beyond the whole numbers the spec's fields hold (64-bit
+    /// integers): the output has them clamped to the nearest it holds.
+    pub(super) fn in_range(&mut self, pointer: &str, field: &str, fraction: f64, scale: i64) {
+        #[allow(clippy::cast_precision_loss)]
+        let exact = fraction * scale as f64;
+        if exact.abs() < i64_limit() {
+            return;
+        }
+        let clamped = scaled(fraction, scale);
+        self.notes.derived(
+            pointer,
+            field,
+            &json!(clamped),
+            format!(
+                "{fraction} of {scale} pixels is beyond the whole numbers the spec holds \
+                 (64-bit integers): clamped to the nearest"
+            ),
+        );
     }
 
     /// A box of fractions in pixels.
@@ -177,7 +212,15 @@ pub(super) fn scaled(fraction: f64, size: i64) -> i64 {
     round(fraction * size as f64)
 }
 
-/// Rounded to the nearest integer, halves up; saturating.
+/// 2^63: the first magnitude a 64-bit integer does not hold.
+fn i64_limit() -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let limit = i64::MAX as f64;
+    limit
+}
+
+/// Rounded to the nearest integer, halves up; saturating (the import notes
+/// where it saturates: [`Converter::in_range`]).
 pub(super) fn round(value: f64) -> i64 {
     #[allow(clippy::cast_possible_truncation)]
     let rounded = (value + 0.5).floor() as i64;

@@ -67,6 +67,7 @@ impl<'n> Converter<'n> {
             Some(Value::Object(bounds)) => self.fractions(
                 &bounds,
                 &child(pointer, "bounds"),
+                "Image",
                 &["x", "y", "width", "height"],
             ),
             Some(other) if holds_something(&other) => {

@@ -148,6 +148,7 @@ impl<'n> Converter<'n> {
                 let pointer = child(&self.pointer, member);
                 match margin.as_f64() {
                     Some(fraction) if fraction != 0.0 => {
+                        self.in_range(&pointer, &format!("Card.{member}"), fraction, scale);
                         card.insert(member.to_owned(), json!(scaled(fraction, scale)));
                     }
                     Some(_) => {}

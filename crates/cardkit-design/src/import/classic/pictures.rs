@@ -39,9 +39,12 @@ impl<'n> Converter<'n> {
         layer.insert("src".to_owned(), Value::String(src));
         let bounds_pointer = child(&self.pointer, &format!("{prefix}Bounds"));
         let fraction = match bounds {
-            Some(Value::Object(bounds)) => {
-                self.fractions(&bounds, &bounds_pointer, &["x", "y", "width", "height"])
-            }
+            Some(Value::Object(bounds)) => self.fractions(
+                &bounds,
+                &bounds_pointer,
+                "Image",
+                &["x", "y", "width", "height"],
+            ),
             _ => {
                 self.notes.derived(
                     &source_pointer,

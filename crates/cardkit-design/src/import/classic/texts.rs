@@ -153,8 +153,9 @@ impl<'n> Converter<'n> {
             },
             None => DEFAULT_TEXT_SIZE,
         };
+        self.in_range(&child(pointer, "size"), "Text.size", size, self.height);
         layer.insert("size".to_owned(), json!(scaled(size, self.height)));
-        let fraction = self.fractions(&text, pointer, &["x", "y", "width", "height"]);
+        let fraction = self.fractions(&text, pointer, "Text", &["x", "y", "width", "height"]);
         for member in ["x", "y", "width", "height"] {
             text.remove(member);
         }
@@ -174,6 +175,18 @@ impl<'n> Converter<'n> {
         let shadow_color = ["shadowColor", "shadow"]
             .into_iter()
             .find_map(|member| text.remove(member).map(|color| (member, color)));
+        self.in_range(
+            &child(pointer, "shadowX"),
+            "FilterShadow.x",
+            shadow_x,
+            self.width,
+        );
+        self.in_range(
+            &child(pointer, "shadowY"),
+            "Shadow.y",
+            shadow_y,
+            self.height,
+        );
         if shadow_x != 0.0 || shadow_y != 0.0 {
             let mut shadow = json!({
                 "type": "shadow",
