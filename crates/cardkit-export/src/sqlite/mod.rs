@@ -24,7 +24,6 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::types::{ToSqlOutput, Value as SqlValue, ValueRef};
 use rusqlite::{params_from_iter, Connection};
-use tempfile::TempPath;
 
 use crate::keys::{keys, text, Changes, Dialect, Known, Removal};
 use crate::layout::{layout, LAYOUT_VERSION};
@@ -36,7 +35,7 @@ pub use crate::sql::quoted;
 use crate::sql::{create_indexes, create_table, drop_indexes, layout_mismatch, sql_type};
 
 use removal::{remove, remove_pending, Pending};
-use temporary::{remove_stale, sync_folder, temporary_beside};
+use temporary::{remove_stale, sync_folder, temporary_beside, Temporary};
 
 /// `PRAGMA application_id` of a cardkit export: `ckit` in ASCII.
 pub const APPLICATION_ID: i32 = 0x636b_6974;
@@ -80,7 +79,7 @@ pub struct Sqlite {
     path: PathBuf,
     build: Option<String>,
     /// A new database: its temporary file, renamed at the commit.
-    temp: Option<TempPath>,
+    temp: Option<Temporary>,
     known: Known,
     changes: Changes,
     /// Migration ids the batch being written holds more than once.
@@ -107,7 +106,7 @@ impl Sqlite {
     fn fresh(path: &Path, build: Option<&str>) -> Result<Sqlite, Error> {
         let at = |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", path.display()));
         let temp = temporary_beside(path).map_err(|e| at(&e))?;
-        let connection = Connection::open(&temp).map_err(|e| at(&e))?;
+        let connection = Connection::open(&temp.path).map_err(|e| at(&e))?;
         let store = Sqlite {
             connection,
             path: path.to_path_buf(),
@@ -483,10 +482,11 @@ impl Store for Sqlite {
         let error =
             |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", path.display()));
         self.connection.close().map_err(|(_, e)| error(&e))?;
-        std::fs::File::open(&temp)
-            .and_then(|file| file.sync_all())
-            .map_err(|e| error(&e))?;
-        temp.persist_noclobber(&path).map_err(|e| {
+        // The run's own handle: the file is its, locked from its making
+        // (another run never removes it), and synced before it takes the
+        // name.
+        temp.file.sync_all().map_err(|e| error(&e))?;
+        temp.path.persist_noclobber(&path).map_err(|e| {
             error(&format!(
                 "{} (the database was made meanwhile by something else; this run is left out)",
                 e.error

@@ -12,6 +12,7 @@ use cardkit_export::{Exporter, Mode, OnInvalid, Target, Totals};
 use rusqlite::Connection;
 
 mod parquet_builds;
+mod race;
 mod targets;
 
 fn corpus_set(shared: &Path, name: &str) -> PathBuf {
