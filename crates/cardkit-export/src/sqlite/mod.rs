@@ -199,18 +199,34 @@ impl Sqlite {
         })
         .map_err(at)?;
         let ours: Vec<&str> = layout().tables.iter().map(|t| t.name.as_str()).collect();
+        // Only tables of other names make the database another
+        // application's. Views, indexes and triggers a user adds (a view
+        // over cardkit's tables, an index for their queries) are theirs to
+        // keep and do not stand in the way; but no object other than
+        // cardkit's own table may have one of its tables' names.
         let mut statement = c
-            .prepare("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+            .prepare("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
             .map_err(at)?;
-        let foreign: Vec<String> = statement
-            .query_map([], |r| r.get::<_, String>(0))
+        let objects: Vec<(String, String)> = statement
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
             .map_err(at)?
             .collect::<Result<Vec<_>, _>>()
-            .map_err(at)?
-            .into_iter()
-            .filter(|name| !ours.contains(&name.as_str()))
-            .collect();
+            .map_err(at)?;
         drop(statement);
+        if let Some((kind, name)) = objects
+            .iter()
+            .find(|(kind, name)| kind != "table" && ours.contains(&name.as_str()))
+        {
+            return Err(Error::new(format!(
+                "sqlite:{}: the database holds a {kind} named `{name}`, the name of a table cardkit writes: rename or drop the {kind}, or export into another file",
+                path.display()
+            )));
+        }
+        let foreign: Vec<String> = objects
+            .into_iter()
+            .filter(|(kind, name)| kind == "table" && !ours.contains(&name.as_str()))
+            .map(|(_, name)| name)
+            .collect();
         if !foreign.is_empty() && !into_foreign {
             let shown: Vec<&str> = foreign.iter().take(5).map(String::as_str).collect();
             let more = if foreign.len() > shown.len() {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use cardkit_export::{Exporter, Mode, OnInvalid, Target, Totals};
 use rusqlite::Connection;
 
+mod foreign;
 mod parquet_builds;
 mod race;
 mod targets;
