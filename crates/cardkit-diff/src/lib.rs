@@ -39,6 +39,7 @@ pub mod compare;
 mod data;
 pub mod drift;
 pub mod fields;
+mod hash;
 pub mod notices;
 pub mod number;
 mod options;

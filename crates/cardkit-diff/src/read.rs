@@ -11,7 +11,7 @@
 //! Members that `--ignore` names are left out of the hashes (and of the
 //! drift).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, Read};
 
 use cardkit::report::Layout;
@@ -26,6 +26,7 @@ use cardkit_json::{Scanner, Str};
 use crate::data::Problem;
 use crate::drift::{JsonType, Tree, ROOT};
 use crate::fields::{facts_for, Facts};
+use crate::hash::{hash_of, mix, Members, ARRAY, OTHER, STRING};
 use crate::pointer::Ignore;
 
 /// One card, token or sealed product of a set.
@@ -290,40 +291,13 @@ pub(crate) struct Walker<'a, 'i> {
     /// The document's pointer in its file.
     pub base: &'a str,
     pub ignore: &'i Ignore,
+    /// The members of the objects being hashed.
+    pub(crate) members: Members,
 }
 
 /// Values nested deeper than this within a set are hashed by their bytes,
 /// not walked (they are in no field the tables know).
 const WALK_DEPTH: usize = 64;
-
-const OBJECT: u8 = 1;
-const ARRAY: u8 = 2;
-const STRING: u8 = 3;
-const OTHER: u8 = 4;
-
-/// Mixes two words into one (the multiply-and-fold of wyhash): every bit
-/// of each reaches every bit of the result.
-fn mix(a: u64, b: u64) -> u64 {
-    let product = u128::from(a ^ 0xA076_1D64_78BD_642F) * u128::from(b ^ 0xE703_7ED1_A0B4_28DB);
-    (product as u64) ^ ((product >> 64) as u64)
-}
-
-/// A 64-bit hash of `bytes` with a tag for the kind of value they are:
-/// eight bytes at a time, each word mixed with the running hash. Fast, for
-/// telling values apart (the values whose hashes differ are compared), not
-/// against inputs made to collide.
-fn hash_of(tag: u8, bytes: &[u8]) -> u64 {
-    let mut h = mix(u64::from(tag), bytes.len() as u64);
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        h = mix(h, u64::from_le_bytes(word));
-    }
-    let mut last = [0u8; 8];
-    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    mix(h, u64::from_le_bytes(last))
-}
 
 impl<'a> Walker<'a, '_> {
     /// The decoded text of a string token.
@@ -397,7 +371,7 @@ impl<'a> Walker<'a, '_> {
         }
         let hash = match ty {
             JsonType::Object => {
-                let mut sum = u64::from(OBJECT);
+                let start = self.members.start();
                 if self.scan.open().map_err(syntax)? {
                     loop {
                         let (name, _) = self.scan.member_name().map_err(syntax)?;
@@ -407,14 +381,14 @@ impl<'a> Walker<'a, '_> {
                         let value = self.value(child, depth + 1)?;
                         self.path.pop();
                         if let Some(value) = value {
-                            sum = sum.wrapping_add(mix(hash_of(STRING, &key), value));
+                            self.members.push(hash_of(STRING, &key), value);
                         }
                         if !self.scan.after_member().map_err(syntax)? {
                             break;
                         }
                     }
                 }
-                mix(u64::from(OBJECT), sum)
+                self.members.finish(start)
             }
             JsonType::Array => {
                 let mut h = u64::from(ARRAY);
@@ -475,6 +449,7 @@ fn read_set(
         path: Vec::new(),
         base: &report.pointer,
         ignore,
+        members: Members::default(),
     };
     let mut set = SetPrint {
         code: String::new(),
@@ -495,12 +470,24 @@ fn read_set(
     if !w.scan.open().map_err(syntax)? {
         return Ok((set, w.tree));
     }
+    // A name written twice counts with its last value, as the validator
+    // reads it: what an earlier one held is let go. Each member's place
+    // and hash, by name.
+    let mut members: HashMap<Box<str>, (usize, u64)> = HashMap::new();
+    let mut place = 0;
     loop {
         let (name, _) = w.scan.member_name().map_err(syntax)?;
         let text = w.text(name).into_owned();
         let node = w.tree.child(ROOT, &text);
         w.path.push(Step::Key(name));
         let list = facts.list(text.as_bytes());
+        members.remove(text.as_str());
+        if let Some((list, _)) = list {
+            let list = u8::try_from(list).unwrap_or(u8::MAX);
+            if set.records.iter().any(|r| r.list == list) {
+                set.records.retain(|r| r.list != list);
+            }
+        }
         match list {
             Some((list, _)) if w.scan.peek() == Some(b'[') && !w.ignored() => {
                 read_records(&mut w, &mut set, list, node, at, facts)?;
@@ -514,15 +501,22 @@ fn read_set(
                     set.code = w.text(token).into_owned();
                 }
                 if let Some(hash) = hash {
-                    set.members.push((text.into_boxed_str(), hash));
+                    members.insert(text.into_boxed_str(), (place, hash));
                 }
             }
         }
         w.path.pop();
+        place += 1;
         if !w.scan.after_member().map_err(syntax)? {
             break;
         }
     }
+    let mut members: Vec<_> = members.into_iter().collect();
+    members.sort_by_key(|(_, (place, _))| *place);
+    set.members = members
+        .into_iter()
+        .map(|(name, (_, hash))| (name, hash))
+        .collect();
     Ok((set, w.tree))
 }
 

@@ -80,6 +80,29 @@ impl Postgres {
         let at = |e: postgres::Error| Error::new(format!("postgres: {}", described(&e)));
         let mut client = Client::connect(url, NoTls).map_err(at)?;
         client.batch_execute("BEGIN").map_err(at)?;
+        // The schema may hold anything else (a database server is shared):
+        // a user's views over cardkit's tables, their indexes and triggers
+        // are theirs. But a relation with the name of one of cardkit's
+        // tables must be that table (`CREATE TABLE IF NOT EXISTS` would
+        // pass over a view of that name, and the rows would go nowhere).
+        let ours: Vec<&str> = layout().tables.iter().map(|t| t.name.as_str()).collect();
+        let other = client
+            .query_opt(
+                "SELECT c.relname::text, CASE c.relkind WHEN 'v' THEN 'view' \
+                 WHEN 'm' THEN 'materialized view' WHEN 'f' THEN 'foreign table' \
+                 WHEN 'S' THEN 'sequence' WHEN 'i' THEN 'index' ELSE 'relation' END \
+                 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+                 WHERE n.nspname = current_schema() AND c.relname = ANY($1) \
+                 AND c.relkind NOT IN ('r', 'p') ORDER BY 1 LIMIT 1",
+                &[&ours],
+            )
+            .map_err(at)?;
+        if let Some(row) = other {
+            let (name, kind): (String, String) = (row.get(0), row.get(1));
+            return Err(Error::new(format!(
+                "postgres: the schema holds a {kind} named `{name}`, the name of a table cardkit writes: rename or drop the {kind}, or export into another schema"
+            )));
+        }
         for table in &layout().tables {
             client
                 .batch_execute(&create_table(table, sql_type))

@@ -12,7 +12,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::interrupt::{detached, Interrupt, Interruptible};
-use crate::settings::{jobs, settings};
+use crate::settings::{jobs, settings, Jobs};
 use crate::source::{Source, Utf8};
 
 /// Validates `source` as `cardkit validate --format json` does, with the
@@ -30,7 +30,7 @@ pub(crate) fn validate_json(
     deny_unknown_fields: bool,
     warn_deprecated: bool,
     names: &str,
-    jobs: Option<i64>,
+    jobs: Option<Jobs>,
     warning_limit: Option<usize>,
     error_limit: Option<usize>,
     name: Option<String>,

@@ -5,7 +5,7 @@ use cardkit::schema::Names;
 use cardkit::validate;
 use cardkit::Kind;
 use cardkit_run::{Setting, Settings, Surface, MAX_JOBS};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 
 /// The settings the keyword arguments ask for, over the defaults every door
@@ -62,18 +62,44 @@ pub(crate) fn settings(
     Ok(settings)
 }
 
+/// The `jobs` argument as Python gave it: an `int` of any size. One beyond
+/// 64 bits is kept as its digits, so that it is refused with the
+/// `ValueError` every other count out of range gets, not an `OverflowError`.
+pub(crate) enum Jobs {
+    Count(i64),
+    Huge(String),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Jobs {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<i64>() {
+            Ok(n) => Ok(Self::Count(n)),
+            Err(error) if error.is_instance_of::<PyOverflowError>(obj.py()) => {
+                Ok(Self::Huge(obj.str()?.to_string()))
+            }
+            Err(error) => Err(error),
+        }
+    }
+}
+
 /// The threads asked for, checked as the command line checks `--jobs`: a
-/// count out of range (negative ones included) is a `ValueError`. Taken
-/// as a signed integer, so that `-1` is not an `OverflowError`.
-pub(crate) fn jobs(asked: Option<i64>) -> PyResult<usize> {
+/// count out of range (negative ones, and ones beyond 64 bits, included) is
+/// a `ValueError`.
+pub(crate) fn jobs(asked: Option<Jobs>) -> PyResult<usize> {
+    let refused = |n: &dyn std::fmt::Display| {
+        PyValueError::new_err(format!(
+            "jobs is {n}: expected 1 to {MAX_JOBS}, or None for one per core"
+        ))
+    };
     match asked {
         None => Ok(cardkit_run::jobs(None)),
-        Some(n) => match usize::try_from(n) {
+        Some(Jobs::Count(n)) => match usize::try_from(n) {
             Ok(n) if (1..=MAX_JOBS).contains(&n) => Ok(cardkit_run::jobs(Some(n))),
-            _ => Err(PyValueError::new_err(format!(
-                "jobs is {n}: expected 1 to {MAX_JOBS}, or None for one per core"
-            ))),
+            _ => Err(refused(&n)),
         },
+        Some(Jobs::Huge(digits)) => Err(refused(&digits)),
     }
 }
 
@@ -136,8 +162,9 @@ mod tests {
 
     #[test]
     fn jobs_default_to_the_cores_within_the_limit() {
-        assert_eq!(jobs(Some(3)).unwrap(), 3);
-        assert!(jobs(Some(-1)).is_err() && jobs(Some(0)).is_err());
+        assert_eq!(jobs(Some(Jobs::Count(3))).unwrap(), 3);
+        assert!(jobs(Some(Jobs::Count(-1))).is_err() && jobs(Some(Jobs::Count(0))).is_err());
+        assert!(jobs(Some(Jobs::Huge("1180591620717411303424".into()))).is_err());
         assert!((1..=MAX_JOBS).contains(&jobs(None).unwrap()));
     }
 }

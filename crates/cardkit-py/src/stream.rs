@@ -12,7 +12,7 @@ use cardkit_run::render::{FileEnd, Json, Renderer};
 use pyo3::prelude::*;
 
 use crate::runs::run_with;
-use crate::settings::{jobs, settings};
+use crate::settings::{jobs, settings, Jobs};
 use crate::source::Source;
 
 /// What the validation thread of [`DocumentStream`] hands over.
@@ -148,7 +148,7 @@ pub(crate) fn iter_documents_json(
     deny_unknown_fields: bool,
     warn_deprecated: bool,
     names: &str,
-    jobs: Option<i64>,
+    jobs: Option<Jobs>,
     warning_limit: Option<usize>,
     error_limit: Option<usize>,
     name: Option<String>,

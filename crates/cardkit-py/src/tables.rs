@@ -21,7 +21,7 @@ use pyo3::prelude::*;
 
 use crate::interrupt::{detached, Interrupt};
 use crate::runs::each_input;
-use crate::settings::{jobs, settings};
+use crate::settings::{jobs, settings, Jobs};
 use crate::source::Source;
 
 /// How many of an export's notes (documents left out or kept with NULLs,
@@ -195,7 +195,7 @@ pub(crate) fn read_tables(
     warn_deprecated: bool,
     names: &str,
     keep_unknown: bool,
-    jobs: Option<i64>,
+    jobs: Option<Jobs>,
     warning_limit: Option<usize>,
     error_limit: Option<usize>,
     name: Option<String>,

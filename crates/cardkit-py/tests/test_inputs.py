@@ -102,6 +102,24 @@ def test_bad_options_raise_value_error(options: dict) -> None:
         cardkit.validate(b"{}", **options)
 
 
+@pytest.mark.parametrize("jobs", [2**64, 2**70, -(2**70)])
+def test_jobs_beyond_64_bits_raise_value_error(jobs: int) -> None:
+    # Every function that takes jobs refuses a count too large for any
+    # integer type as it refuses -1: a ValueError naming it, no OverflowError.
+    calls = [
+        lambda: cardkit.validate(b"{}", jobs=jobs),
+        lambda: cardkit.iter_documents(b"{}", jobs=jobs),
+        lambda: cardkit.read_tables(b"{}", jobs=jobs),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=f"^jobs is {jobs}: expected 1 to "):
+            call()
+    with pytest.raises(ValueError, match="^jobs is -1: expected 1 to "):
+        cardkit.validate(b"{}", jobs=-1)
+    with pytest.raises(TypeError):
+        cardkit.validate(b"{}", jobs="2")
+
+
 def test_unreadable_path_raises_os_error(tmp_path: pathlib.Path) -> None:
     with pytest.raises(FileNotFoundError) as raised:
         cardkit.validate(tmp_path / "missing.json")

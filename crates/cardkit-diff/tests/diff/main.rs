@@ -38,3 +38,4 @@ mod support;
 
 mod apply;
 mod diff;
+mod duplicates;

@@ -24,7 +24,6 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::types::{ToSqlOutput, Value as SqlValue, ValueRef};
 use rusqlite::{params_from_iter, Connection};
-use tempfile::TempPath;
 
 use crate::keys::{keys, text, Changes, Dialect, Known, Removal};
 use crate::layout::{layout, LAYOUT_VERSION};
@@ -36,7 +35,7 @@ pub use crate::sql::quoted;
 use crate::sql::{create_indexes, create_table, drop_indexes, layout_mismatch, sql_type};
 
 use removal::{remove, remove_pending, Pending};
-use temporary::{remove_stale, sync_folder, temporary_beside};
+use temporary::{remove_stale, sync_folder, temporary_beside, Temporary};
 
 /// `PRAGMA application_id` of a cardkit export: `ckit` in ASCII.
 pub const APPLICATION_ID: i32 = 0x636b_6974;
@@ -80,7 +79,7 @@ pub struct Sqlite {
     path: PathBuf,
     build: Option<String>,
     /// A new database: its temporary file, renamed at the commit.
-    temp: Option<TempPath>,
+    temp: Option<Temporary>,
     known: Known,
     changes: Changes,
     /// Migration ids the batch being written holds more than once.
@@ -107,7 +106,7 @@ impl Sqlite {
     fn fresh(path: &Path, build: Option<&str>) -> Result<Sqlite, Error> {
         let at = |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", path.display()));
         let temp = temporary_beside(path).map_err(|e| at(&e))?;
-        let connection = Connection::open(&temp).map_err(|e| at(&e))?;
+        let connection = Connection::open(&temp.path).map_err(|e| at(&e))?;
         let store = Sqlite {
             connection,
             path: path.to_path_buf(),
@@ -200,18 +199,34 @@ impl Sqlite {
         })
         .map_err(at)?;
         let ours: Vec<&str> = layout().tables.iter().map(|t| t.name.as_str()).collect();
+        // Only tables of other names make the database another
+        // application's. Views, indexes and triggers a user adds (a view
+        // over cardkit's tables, an index for their queries) are theirs to
+        // keep and do not stand in the way; but no object other than
+        // cardkit's own table may have one of its tables' names.
         let mut statement = c
-            .prepare("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+            .prepare("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
             .map_err(at)?;
-        let foreign: Vec<String> = statement
-            .query_map([], |r| r.get::<_, String>(0))
+        let objects: Vec<(String, String)> = statement
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
             .map_err(at)?
             .collect::<Result<Vec<_>, _>>()
-            .map_err(at)?
-            .into_iter()
-            .filter(|name| !ours.contains(&name.as_str()))
-            .collect();
+            .map_err(at)?;
         drop(statement);
+        if let Some((kind, name)) = objects
+            .iter()
+            .find(|(kind, name)| kind != "table" && ours.contains(&name.as_str()))
+        {
+            return Err(Error::new(format!(
+                "sqlite:{}: the database holds a {kind} named `{name}`, the name of a table cardkit writes: rename or drop the {kind}, or export into another file",
+                path.display()
+            )));
+        }
+        let foreign: Vec<String> = objects
+            .into_iter()
+            .filter(|(kind, name)| kind == "table" && !ours.contains(&name.as_str()))
+            .map(|(_, name)| name)
+            .collect();
         if !foreign.is_empty() && !into_foreign {
             let shown: Vec<&str> = foreign.iter().take(5).map(String::as_str).collect();
             let more = if foreign.len() > shown.len() {
@@ -483,10 +498,11 @@ impl Store for Sqlite {
         let error =
             |e: &dyn std::fmt::Display| Error::new(format!("sqlite:{}: {e}", path.display()));
         self.connection.close().map_err(|(_, e)| error(&e))?;
-        std::fs::File::open(&temp)
-            .and_then(|file| file.sync_all())
-            .map_err(|e| error(&e))?;
-        temp.persist_noclobber(&path).map_err(|e| {
+        // The run's own handle: the file is its, locked from its making
+        // (another run never removes it), and synced before it takes the
+        // name.
+        temp.file.sync_all().map_err(|e| error(&e))?;
+        temp.path.persist_noclobber(&path).map_err(|e| {
             error(&format!(
                 "{} (the database was made meanwhile by something else; this run is left out)",
                 e.error

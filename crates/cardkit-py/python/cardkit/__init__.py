@@ -80,6 +80,24 @@ def __dir__() -> List[str]:
     return sorted([*__all__, "__version__"])
 
 
+#: The members of a diagnostic that are its attributes, in the JSON
+#: report's order.
+_DIAGNOSTIC_FIELDS = (
+    "code",
+    "severity",
+    "pointer",
+    "field",
+    "line",
+    "column",
+    "offset",
+    "message",
+    "expected",
+    "found",
+    "suggestion",
+)
+_FIELD_SET = frozenset(_DIAGNOSTIC_FIELDS)
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """One error or warning, where it is and what was expected.
@@ -87,7 +105,10 @@ class Diagnostic:
     ``line`` and ``column`` count from 1; ``offset`` is the byte offset in
     the input (decoded, if it was compressed). ``pointer`` is the JSON
     Pointer of the value within its document; ``field`` names the model's
-    field (``CardSet.uuid``) when there is one.
+    field (``CardSet.uuid``) when there is one. ``raw`` is the diagnostic
+    as the JSON report has it (made when asked for: a report holds each
+    diagnostic as its attributes, the text of its code, message and the
+    like shared with every diagnostic that says the same).
     """
 
     code: str
@@ -101,28 +122,84 @@ class Diagnostic:
     expected: Optional[str]
     found: Optional[str]
     suggestion: Optional[str]
-    raw: Dict[str, Any] = field(repr=False, compare=False)
 
     @classmethod
-    def _from(cls, entry: Dict[str, Any]) -> "Diagnostic":
-        return cls(
-            code=entry["code"],
-            severity=entry["severity"],
-            pointer=entry.get("pointer", ""),
-            field=entry.get("field"),
-            line=entry.get("line"),
-            column=entry.get("column"),
-            offset=entry.get("offset"),
-            message=entry.get("message", ""),
-            expected=entry.get("expected"),
-            found=entry.get("found"),
-            suggestion=entry.get("suggestion"),
-            raw=entry,
+    def _from(cls, entry: Any, strings: Optional[Dict[Any, Any]] = None) -> "Diagnostic":
+        if isinstance(entry, Diagnostic):
+            return entry
+        shared = strings.setdefault if strings is not None else (lambda value, _: value)
+        get = entry.get
+
+        def text(name: str) -> Any:
+            value = get(name)
+            return shared(value, value) if isinstance(value, str) else value
+
+        diagnostic = cls(
+            code=text("code"),
+            severity=text("severity"),
+            pointer=get("pointer", ""),
+            field=text("field"),
+            line=get("line"),
+            column=get("column"),
+            offset=get("offset"),
+            message=text("message") or "",
+            expected=text("expected"),
+            found=text("found"),
+            suggestion=text("suggestion"),
         )
+        # The members' order (one tuple for all diagnostics of the same
+        # members), and those that are no attribute.
+        keys = tuple(entry)
+        object.__setattr__(diagnostic, "_keys", shared(keys, keys))
+        extra = {k: v for k, v in entry.items() if k not in _FIELD_SET}
+        if extra:
+            object.__setattr__(diagnostic, "_extra", extra)
+        return diagnostic
+
+    @property
+    def raw(self) -> Dict[str, Any]:
+        """The diagnostic as the JSON report has it."""
+        keys = getattr(self, "_keys", None)
+        extra = getattr(self, "_extra", None) or {}
+        if keys is None:
+            keys = tuple(
+                k for k in _DIAGNOSTIC_FIELDS if getattr(self, k) is not None
+            )
+        return {k: (extra[k] if k in extra else getattr(self, k)) for k in keys}
 
     def to_dict(self) -> Dict[str, Any]:
         """The diagnostic as the JSON report has it."""
         return json.loads(json.dumps(self.raw))
+
+
+def _plain(value: Any) -> Any:
+    """A copy of a report's value with its diagnostics as the JSON report
+    has them."""
+    if isinstance(value, Diagnostic):
+        return _plain(value.raw)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _loads_report(text: str) -> Any:
+    """The JSON report ``text``, each diagnostic made a :class:`Diagnostic`
+    as it is read (its dict let go at once), with the text it repeats
+    (codes, messages, what was expected and found) held once."""
+    strings: Dict[Any, Any] = {}
+
+    def hook(entry: Dict[str, Any]) -> Any:
+        if "code" in entry and "severity" in entry and "message" in entry:
+            return Diagnostic._from(entry, strings)
+        # A document's kind, a file's path: the same text many times.
+        for key, value in entry.items():
+            if isinstance(value, str) and len(value) <= 256:
+                entry[key] = strings.setdefault(value, value)
+        return entry
+
+    return json.loads(text, object_hook=hook)
 
 
 @dataclass(frozen=True)
@@ -131,28 +208,40 @@ class DocumentReport:
     file, ``/data/LEA`` in a catalog; ``line``, its line in JSON Lines or
     an array of documents), its kind
     (``None`` when it could not be told), whether it is valid, and its
-    diagnostics."""
+    diagnostics; ``raw``, the document as the JSON report has it."""
 
     pointer: str
     line: Optional[int]
     kind: Optional[str]
     valid: bool
     diagnostics: List[Diagnostic]
-    raw: Dict[str, Any] = field(repr=False, compare=False)
     #: The path of the input the document is in (set by iter_documents).
     path: Optional[str] = field(default=None, compare=False)
 
     @classmethod
     def _from(cls, entry: Dict[str, Any], path: Optional[str] = None) -> "DocumentReport":
-        return cls(
+        # The report's own list when it holds diagnostics already (as read
+        # by `_loads_report`): no second list of them.
+        diagnostics = entry.get("diagnostics")
+        if diagnostics is None:
+            diagnostics = []
+        elif not all(isinstance(d, Diagnostic) for d in diagnostics):
+            diagnostics = [Diagnostic._from(d) for d in diagnostics]
+        document = cls(
             pointer=entry.get("pointer", ""),
             line=entry.get("line"),
             kind=entry.get("kind"),
             valid=bool(entry.get("valid")),
-            diagnostics=[Diagnostic._from(d) for d in entry.get("diagnostics", [])],
-            raw=entry,
+            diagnostics=diagnostics,
             path=path,
         )
+        object.__setattr__(document, "_entry", entry)
+        return document
+
+    @property
+    def raw(self) -> Dict[str, Any]:
+        """The document as the JSON report has it."""
+        return _plain(getattr(self, "_entry", {}))
 
 
 @dataclass(frozen=True)
@@ -165,27 +254,33 @@ class FileReport:
     checked as of v5.2.0, the version its meta.version declares
     (5.2.0+20220425)"``) for files of sets and migrations, and ``note``
     when the report names an option that would read it as it declares
-    itself (``"names=\"auto\": ..."``)."""
+    itself (``"names=\"auto\": ..."``); ``raw``, the input as the JSON
+    report has it."""
 
     path: str
     documents: List[DocumentReport]
     valid: bool
     error: Optional[str]
-    raw: Dict[str, Any] = field(repr=False, compare=False)
     note: Optional[str] = None
     reading: Optional[Dict[str, Any]] = None
 
     @classmethod
     def _from(cls, entry: Dict[str, Any]) -> "FileReport":
-        return cls(
+        report = cls(
             path=entry["path"],
             documents=[DocumentReport._from(d, entry["path"]) for d in entry.get("documents", [])],
             valid=bool(entry.get("valid")),
             error=entry.get("error"),
-            raw=entry,
             note=entry.get("note"),
             reading=entry.get("reading"),
         )
+        object.__setattr__(report, "_entry", entry)
+        return report
+
+    @property
+    def raw(self) -> Dict[str, Any]:
+        """The input as the JSON report has it."""
+        return _plain(getattr(self, "_entry", {}))
 
 
 class Report:
@@ -225,7 +320,7 @@ class Report:
 
     def to_dict(self) -> Dict[str, Any]:
         """The report as ``cardkit validate --format json`` writes it."""
-        return json.loads(json.dumps(self._dict))
+        return _plain(self._dict)
 
     def __repr__(self) -> str:
         s = self.summary
@@ -419,7 +514,7 @@ def validate(
         error_limit=error_limit,
         name=name,
     )
-    return Report(json.loads(json_text), status)
+    return Report(_loads_report(json_text), status)
 
 
 def schema(
@@ -597,7 +692,7 @@ def iter_documents(
         error_limit=error_limit,
         name=name,
     )
-    return (DocumentReport._from(json.loads(entry), path) for path, entry in stream)
+    return (DocumentReport._from(_loads_report(entry), path) for path, entry in stream)
 
 
 class InvalidDocumentsError(ValueError):
@@ -889,6 +984,6 @@ def read_tables(
             warnings.warn(f"read_tables {skipped.summary()}", SkippedWarning, stacklevel=2)
         return Tables(read.tables, skipped)
     if read.outcome in ("invalid", "unreadable"):
-        report = Report(json.loads(read.report), read.status)
+        report = Report(_loads_report(read.report), read.status)
         raise InvalidDocumentsError(read.message, report, list(read.notes), read.note_count)
     raise ValueError(read.message)

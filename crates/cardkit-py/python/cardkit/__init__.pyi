@@ -58,7 +58,8 @@ class Diagnostic:
     expected: Optional[str]
     found: Optional[str]
     suggestion: Optional[str]
-    raw: Dict[str, Any]
+    @property
+    def raw(self) -> Dict[str, Any]: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
 @dataclass(frozen=True)
@@ -68,8 +69,9 @@ class DocumentReport:
     kind: Optional[str]
     valid: bool
     diagnostics: List[Diagnostic]
-    raw: Dict[str, Any]
     path: Optional[str] = None
+    @property
+    def raw(self) -> Dict[str, Any]: ...
 
 @dataclass(frozen=True)
 class FileReport:
@@ -77,9 +79,10 @@ class FileReport:
     documents: List[DocumentReport]
     valid: bool
     error: Optional[str]
-    raw: Dict[str, Any]
     note: Optional[str] = None
     reading: Optional[Dict[str, Any]] = None
+    @property
+    def raw(self) -> Dict[str, Any]: ...
 
 class Report:
     status: int

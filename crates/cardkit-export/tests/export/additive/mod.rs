@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use cardkit_export::{Exporter, Mode, OnInvalid, Target, Totals};
 use rusqlite::Connection;
 
+mod foreign;
 mod parquet_builds;
+mod race;
 mod targets;
 
 fn corpus_set(shared: &Path, name: &str) -> PathBuf {
