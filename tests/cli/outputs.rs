@@ -133,3 +133,39 @@ fn render_of_two_cards_of_one_name_into_a_directory_is_refused() {
         .stderr(contains("b/card.json would be written there"));
     assert!(!out.exists(), "nothing written");
 }
+
+#[test]
+fn assets_rebase_never_writes_over_its_input_and_replaces_only_with_force() {
+    let dir = dir_with(&[("card.json", CARD), ("old.json", "keep me")]);
+    let card = dir.path().join("card.json");
+    symlink(&card, dir.path().join("link.json")).unwrap();
+    let rebase = |out: &str, force: bool| {
+        let mut command = cardkit();
+        command
+            .arg("assets")
+            .arg(&card)
+            .args(["--rebase", "https://b.example/", "-o"])
+            .arg(dir.path().join(out));
+        if force {
+            command.arg("--force");
+        }
+        command.assert()
+    };
+    for force in [false, true] {
+        rebase("link.json", force)
+            .code(2)
+            .stderr(contains("is an input of this run (or a link to one)"));
+        assert_eq!(std::fs::read_to_string(&card).unwrap(), CARD);
+    }
+    rebase("old.json", false).code(2).stderr(contains(
+        "already exists, and is not replaced (--force replaces it)",
+    ));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("old.json")).unwrap(),
+        "keep me"
+    );
+    rebase("old.json", true).code(0);
+    assert!(std::fs::read_to_string(dir.path().join("old.json"))
+        .unwrap()
+        .contains("https://b.example/"));
+}
