@@ -281,7 +281,8 @@ COMMAND=(validate --quiet)
 
 # The renderer on hostile designs (render --png): each drawn with report
 # lines in bounded time and memory, never an abort or a panic.
-COMMAND=(render)
+# --force: the checks write to the same outputs again and again.
+COMMAND=(render --force)
 # card NAME WIDTH HEIGHT LAYERS-PYTHON: a card whose layers the expression
 # gives (with `uri(mime, bytes)`, `svg(text)` and `gz(bytes)` at hand).
 card() {
@@ -342,6 +343,45 @@ timed "render: feMorphology, huge region" 5 96 0 "$D/render-morphology.json" --p
 card render-words.json 1000 1000 "[dict(type='text', text='a ' * 50000, size=10, x=0, y=0, width=1000, height=1000)] * 5"
 timed "render: 5 x 50,000 words" 10 256 0 "$D/render-words.json" --svg "$D/render-out.svg"
 rm -f "$D/render-out.png" "$D/render-out.svg"
+COMMAND=()
+
+# 1, 2. Assets out of their root: an absolute URL whose path decodes to a
+# separator (`..%2F`, `%2F/abs`) read from the mirror (was embedded, and
+# /etc/passwd opened), symbolic links under the root to a file beside it and
+# to /etc (were followed). Each is a report line, the file outside never
+# drawn; `assets --check` says them missing (was "all present").
+E=$D/escapes
+rm -rf "$E" && mkdir -p "$E/mirror" "$E/outside"
+printf '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>' > "$E/outside/private.svg"
+ln -s ../outside/private.svg "$E/mirror/frame.svg"
+ln -s /etc "$E/mirror/etc"
+python3 -c "import json, sys
+out = sys.argv[1].strip('/').replace('/', '%2F')
+srcs = ['https://example.org/..%2Foutside%2Fprivate.svg', 'https://example.org/%2F' + out + '%2Foutside%2Fprivate.svg',
+        'https://example.org/%2Fetc%2Fpasswd', 'frame.svg', 'etc/passwd']
+layers = [dict(type='image', src=s, x=0, y=0, width=4, height=4) for s in srcs]
+print(json.dumps({'name': 'x', 'width': 4, 'height': 4, 'asset_root_url': 'https://example.org/', 'data': {'type': 'group', 'children': layers}}))" \
+  "$(cd "$E" && pwd -P)" > "$E/card.json"
+timed "render: assets out of the mirror" 5 96 0 render --force "$E/card.json" --assets "$E/mirror" --svg "$E/out.svg"
+refused=$(grep -c "leads out of the asset root\|is outside the asset root" "$D/timed.err")
+check "$(printf '%-34s %s of 5 refused' "render: out of the mirror, refused" "$refused")" \
+  "$([ "$refused" = 5 ] && echo ok || echo "$refused refused")"
+timed "assets --check: out of the mirror" 5 64 1 assets "$E/card.json" --check "$E/mirror"
+# 14. Outputs onto inputs: import -o DIR where DIR holds a link to its input
+# (was the input replaced, exit 0), render --svg onto the card (was
+# overwritten), two `card.json` rendered into one -o DIR (one lost): each
+# refused with exit 2, every input unchanged, nothing written.
+mkdir -p "$E/import" "$E/a" "$E/b"
+python3 -c "import json; print(json.dumps({'name': 'x', 'width': 10, 'height': 10, 'data': {'type': 'group', 'children': []}}))" > "$E/saved.json"
+cp "$E/saved.json" "$E/a/card.json" && cp "$E/saved.json" "$E/b/card.json"
+ln -s ../saved.json "$E/import/x.json"
+sum=$(cat "$E/saved.json" "$E/a/card.json" | md5sum)
+timed "import: -o DIR linked to its input" 5 64 2 import --force --format concise -o "$E/import" "$E/saved.json" "$E/saved.json"
+timed "render: --svg onto its card" 5 96 2 render --force "$E/a/card.json" --svg "$E/a/card.json"
+timed "render: two card.json into -o DIR" 5 96 2 render "$E/a/card.json" "$E/b/card.json" -o "$E/out"
+check "$(printf '%-34s' "outputs: inputs kept, nothing written")" \
+  "$([ "$(cat "$E/saved.json" "$E/a/card.json" | md5sum)" = "$sum" ] && [ ! -e "$E/out" ] && echo ok || echo "input changed")"
+rm -rf "$E"
 COMMAND=(validate --quiet)
 
 # The design commands. 8. The import in linear time: cards of one name

@@ -47,6 +47,11 @@ pub struct Args {
     #[arg(short = 'o', long = "output", value_name = "OUT", requires = "rebase")]
     output: Option<PathBuf>,
 
+    /// Lets -o replace a file already there (never the input); without it,
+    /// an existing file is an error.
+    #[arg(long, requires = "output")]
+    force: bool,
+
     /// Says which assets a local mirror of the asset root lacks, offline:
     /// exit status 1 when any does. Example: --check mirror/
     #[arg(long, value_name = "DIR")]
@@ -110,17 +115,24 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
     let mut out = io::BufWriter::new(io::stdout().lock());
 
     if let (Some(new_root), Some(output)) = (&args.rebase, &args.output) {
-        if file.is_some_and(|input| same_file(input, output)) {
-            return Err(Failure::Message(format!(
-                "{}: -o names the input itself; write the copy elsewhere",
-                output.display()
-            )));
-        }
+        let inputs: Vec<PathBuf> = file.map(Path::to_path_buf).into_iter().collect();
+        let rules = cardkit_run::output::Rules {
+            inputs: &inputs,
+            replace: args.force,
+            suffix: ".tmp",
+        };
+        // Refused before the rebase is worked out: the input itself (or a
+        // link to it), a file already there without --force.
+        cardkit_run::output::check(output, &rules)
+            .map_err(|why| Failure::Message(why.to_string()))?;
         let rebased = rebase(bytes, root.as_ref(), new_root)
             .map_err(|why| Failure::Message(format!("{}: {why}", args.file.display())))?;
-        std::fs::write(output, &rebased.bytes).map_err(|why| {
-            Failure::Message(format!("{}: cannot write: {why}", output.display()))
-        })?;
+        cardkit_run::output::write(output, &rules, |out| {
+            out.write_all(&rebased.bytes)
+                .map(|()| true)
+                .map_err(|why| cardkit_run::output::Refused::Io(output.clone(), why))
+        })
+        .map_err(|why| Failure::Message(why.to_string()))?;
         match args.format {
             ListingFormat::Json => {
                 let edits: Vec<_> = rebased
@@ -191,13 +203,6 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
     } else {
         ExitStatus::Success
     })
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
 }
 
 /// A string as the text output shows it: quoted, escaped, a `data:` URI cut

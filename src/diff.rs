@@ -170,11 +170,13 @@ pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
         );
     }
     if let Some(path) = &args.emit_migrations {
-        if let Err(error) = write_migrations(path, &diff.migrations) {
-            note(
-                "diff",
-                &format!("error: {}: cannot be written: {error}", path.display()),
-            );
+        let builds: Vec<PathBuf> = [&args.old, &args.new]
+            .into_iter()
+            .filter(|build| build.is_file())
+            .cloned()
+            .collect();
+        if let Err(error) = write_migrations(path, &diff.migrations, &builds) {
+            note("diff", &format!("error: {error}"));
             return Ok(ExitStatus::Error);
         }
     }
@@ -204,16 +206,28 @@ pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
     })
 }
 
+/// The notices, written beside `path` and renamed over it (a file there is
+/// replaced, as each run makes the notices anew; the builds were refused
+/// as its place before the diff, and are refused again here).
 fn write_migrations(
     path: &std::path::Path,
     notices: &[cardkit_diff::notices::MigrationNotice],
-) -> io::Result<()> {
-    let mut out = BufWriter::new(std::fs::File::create(path)?);
-    for notice in notices {
-        serde_json::to_writer(&mut out, notice)?;
-        writeln!(out)?;
-    }
-    out.flush()
+    builds: &[PathBuf],
+) -> Result<(), cardkit_run::output::Refused> {
+    let rules = cardkit_run::output::Rules {
+        inputs: builds,
+        replace: true,
+        suffix: ".tmp",
+    };
+    let failed = |error: io::Error| cardkit_run::output::Refused::Io(path.to_path_buf(), error);
+    cardkit_run::output::write(path, &rules, |out| {
+        for notice in notices {
+            serde_json::to_writer(&mut *out, notice).map_err(|e| failed(e.into()))?;
+            writeln!(out).map_err(failed)?;
+        }
+        Ok(true)
+    })
+    .map(|_| ())
 }
 
 /// What tells a file from another: its device and inode (its canonical

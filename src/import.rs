@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use cardkit::report::{Summary, WarningFilter};
 use cardkit_design::file::DesignFile;
 use cardkit_design::import::{file_names, import, From, ImportOptions, ImportedDocument};
+use cardkit_run::output::{self, Refused, Rules};
 use cardkit_run::render::Renderer;
 use cardkit_run::{ExitStatus, UntilClosed};
 use clap::ValueEnum;
@@ -45,6 +46,11 @@ pub struct Args {
     /// several) and the report to standard error. Example: -o cards/
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
+
+    /// Replaces files already at the outputs (never an input); without it,
+    /// an output that exists is an error and nothing is written.
+    #[arg(long)]
+    force: bool,
 
     /// The report's format, as for validate: `text`, `concise`, `json`,
     /// `github`, `sarif` or `junit`. Example: --format json
@@ -141,7 +147,8 @@ pub fn run(args: &Args, options: &ImportOptions) -> io::Result<ExitStatus> {
 }
 
 /// Writes the documents: to `-o` (a file for one, a directory for several)
-/// or to standard output. Never over an input.
+/// or to standard output. Never over an input, nor over a file already
+/// there without `--force`.
 fn write_documents(args: &Args, documents: &[ImportedDocument]) -> Result<(), String> {
     let Some(output) = &args.output else {
         let mut out = io::BufWriter::new(io::stdout().lock());
@@ -161,7 +168,7 @@ fn write_documents(args: &Args, documents: &[ImportedDocument]) -> Result<(), St
         .files
         .iter()
         .filter(|file| *file != "-")
-        .filter_map(|file| fs::canonicalize(file).ok())
+        .map(PathBuf::from)
         .collect();
     let targets: Vec<PathBuf> = if documents.len() == 1 && args.files.len() == 1 && !output.is_dir()
     {
@@ -180,23 +187,23 @@ fn write_documents(args: &Args, documents: &[ImportedDocument]) -> Result<(), St
             .map(|name| output.join(name))
             .collect()
     };
+    let rules = Rules {
+        inputs: &inputs,
+        replace: args.force,
+        suffix: ".tmp",
+    };
+    // Every target refused before any is written: an input (or a link to
+    // one), a file already there without --force.
     for target in &targets {
-        let resolved = target
-            .parent()
-            .filter(|parent| !parent.as_os_str().is_empty())
-            .map_or_else(|| Path::new(".").to_path_buf(), Path::to_path_buf)
-            .canonicalize()
-            .map(|parent| parent.join(target.file_name().unwrap_or_default()));
-        if resolved.is_ok_and(|resolved| inputs.contains(&resolved)) {
-            return Err(format!(
-                "{} is an input: the import does not write over its inputs",
-                target.display()
-            ));
-        }
+        output::check(target, &rules).map_err(|why| why.to_string())?;
     }
     for (document, target) in documents.iter().zip(&targets) {
-        fs::write(target, document.to_json_pretty())
-            .map_err(|error| format!("{}: {error}", target.display()))?;
+        output::write(target, &rules, |file| {
+            file.write_all(document.to_json_pretty().as_bytes())
+                .map(|()| true)
+                .map_err(|error| Refused::Io(target.clone(), error))
+        })
+        .map_err(|why| why.to_string())?;
     }
     Ok(())
 }

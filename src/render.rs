@@ -63,6 +63,11 @@ pub struct Args {
     /// then by file name).
     #[arg(long, value_name = "DIR")]
     fonts: Option<PathBuf>,
+
+    /// Replaces files already at the outputs (never an input of the run);
+    /// without it, an output that exists is an error and nothing is written.
+    #[arg(long)]
+    force: bool,
 }
 
 impl Args {
@@ -96,8 +101,16 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         fonts: args.fonts.clone(),
         ..Options::default()
     };
+    // Every output is known, and refused, before anything is rendered.
+    let planned = match plan(args) {
+        Ok(planned) => planned,
+        Err(why) => {
+            writeln!(stderr, "cardkit render: {why}")?;
+            return Ok(ExitStatus::Error);
+        }
+    };
     let mut status = ExitStatus::Success;
-    for path in &args.cards {
+    for (path, outputs) in args.cards.iter().zip(&planned) {
         // A file that cannot be read says its name itself.
         let rendered = match read_card(path) {
             Err(why) => Err(why.to_string()),
@@ -106,7 +119,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
                 &design,
                 template.as_ref(),
                 &options,
-                args,
+                (outputs, args),
                 &mut stderr,
             )
             .map_err(|why| format!("{}: {why}", path.display())),
@@ -117,6 +130,81 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         }
     }
     Ok(status)
+}
+
+/// The SVG and the PNG each card is written to.
+type Outputs = (Option<PathBuf>, Option<PathBuf>);
+
+/// The outputs of every card, refused before anything is written: two
+/// outputs of the same name (two cards `card.json` from different folders
+/// into one `-o DIR`), an output that is an input, a file already there
+/// without `--force`.
+fn plan(args: &Args) -> Result<Vec<Outputs>, String> {
+    let planned: Vec<Outputs> = args
+        .cards
+        .iter()
+        .map(|card| match &args.out_dir {
+            Some(dir) => {
+                // Standard input has no name of its own: its card is `card`.
+                let stem = Some(card)
+                    .filter(|card| card.as_os_str() != "-")
+                    .and_then(|card| card.file_stem())
+                    .map_or_else(|| "card".into(), |s| s.to_string_lossy().into_owned());
+                (
+                    Some(dir.join(format!("{stem}.svg"))),
+                    Some(dir.join(format!("{stem}.png"))),
+                )
+            }
+            None => (args.svg.clone(), args.png.clone()),
+        })
+        .collect();
+    let every: Vec<(PathBuf, &PathBuf)> = planned
+        .iter()
+        .zip(&args.cards)
+        .flat_map(|((svg, png), card)| {
+            [svg, png]
+                .into_iter()
+                .flatten()
+                .map(move |out| (out.clone(), card))
+        })
+        .collect();
+    let names: Vec<&Path> = every.iter().map(|(out, _)| out.as_path()).collect();
+    if let Some((a, b)) = cardkit_run::output::same_name(&names) {
+        let ((out, first), (_, second)) = (&every[a], &every[b]);
+        return Err(if first == second {
+            format!("{}: --svg and --png name the same file", out.display())
+        } else {
+            format!(
+                "{}: both {} and {} would be written there; render them into different directories",
+                out.display(),
+                first.display(),
+                second.display()
+            )
+        });
+    }
+    let inputs = inputs(args);
+    for (out, _) in &every {
+        cardkit_run::output::check(out, &rules(&inputs, args)).map_err(|why| why.to_string())?;
+    }
+    Ok(planned)
+}
+
+/// The files a render reads (standard input aside).
+fn inputs(args: &Args) -> Vec<PathBuf> {
+    args.cards
+        .iter()
+        .chain(&args.template)
+        .filter(|path| path.as_os_str() != "-")
+        .cloned()
+        .collect()
+}
+
+fn rules<'a>(inputs: &'a [PathBuf], args: &Args) -> cardkit_run::output::Rules<'a> {
+    cardkit_run::output::Rules {
+        inputs,
+        replace: args.force,
+        suffix: ".tmp",
+    }
 }
 
 /// A card's file and the design it holds.
@@ -131,7 +219,7 @@ fn render_one(
     design: &Design,
     template: Option<&Template>,
     options: &Options,
-    args: &Args,
+    (outputs, args): (&Outputs, &Args),
     stderr: &mut impl Write,
 ) -> Result<(), String> {
     // A template given as the card renders its own card, with itself.
@@ -158,21 +246,10 @@ fn render_one(
         writeln!(stderr, "cardkit render: {}: {line}", input.path().display())
             .map_err(|e| e.to_string())?;
     }
-    let (svg, png) = match &args.out_dir {
-        Some(dir) => {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            // Standard input has no name of its own: its card is `card`.
-            let stem = input
-                .on_disk()
-                .and_then(Path::file_stem)
-                .map_or_else(|| "card".into(), |s| s.to_string_lossy().into_owned());
-            (
-                Some(dir.join(format!("{stem}.svg"))),
-                Some(dir.join(format!("{stem}.png"))),
-            )
-        }
-        None => (args.svg.clone(), args.png.clone()),
-    };
+    let (svg, png) = outputs.clone();
+    if let Some(dir) = &args.out_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
     // The PNG is made before anything is written, and each file is written
     // beside its place and then renamed: a render that fails leaves no
     // output of its own behind, and no half-written file.
@@ -185,34 +262,22 @@ fn render_one(
         svg.map(|out| (out, rendered.svg().as_bytes())),
         png.zip(png_bytes.as_deref()),
     ];
+    let inputs = inputs(args);
     for (out, bytes) in outputs.into_iter().flatten() {
-        if let Err(why) = write_beside_then_rename(&out, bytes) {
+        let done = cardkit_run::output::write(&out, &rules(&inputs, args), |file| {
+            file.write_all(bytes)
+                .map(|()| true)
+                .map_err(|e| cardkit_run::output::Refused::Io(out.clone(), e))
+        });
+        if let Err(why) = done {
             for done in &written {
                 let _ = std::fs::remove_file(done);
             }
-            return Err(format!("{}: {why}", out.display()));
+            return Err(why.to_string());
         }
         written.push(out);
     }
     Ok(())
-}
-
-/// Writes `bytes` to a new file beside `out` (a random name, created
-/// exclusively: nothing there is followed or overwritten), then renames it
-/// to `out`; a failure leaves no temporary behind.
-fn write_beside_then_rename(out: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let folder = out
-        .parent()
-        .filter(|parent| !parent.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut partial = tempfile::Builder::new()
-        .prefix(".cardkit-render-")
-        .tempfile_in(folder)?;
-    partial.write_all(bytes)?;
-    partial
-        .persist(out)
-        .map(|_| ())
-        .map_err(|error| error.error)
 }
 
 /// The template `--template` names; a card design there is an error, since

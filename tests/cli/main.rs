@@ -85,6 +85,8 @@ mod inputs;
 mod layers;
 mod left_out;
 mod output;
+#[cfg(all(feature = "design", feature = "render"))]
+mod outputs;
 mod pre_commit;
 #[cfg(feature = "serve")]
 mod quick_start;

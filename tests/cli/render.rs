@@ -208,7 +208,7 @@ fn a_card_from_standard_input() {
     assert!(out.join("card.svg").is_file() && out.join("card.png").is_file());
     // Not a card: the error names standard input as it was given.
     cardkit()
-        .args(["render", "-", "--png"])
+        .args(["render", "-", "--force", "--png"])
         .arg(&png)
         .write_stdin("[1]")
         .assert()
@@ -255,6 +255,7 @@ fn a_template_given_as_the_card_renders_its_own_card() {
         .arg(dir.path().join("template.json"))
         .arg("--svg")
         .arg(&svg)
+        .arg("--force")
         .assert()
         .code(0);
 }

@@ -6,7 +6,8 @@
 //! A [`Resolver`] says where a `src` is ([`Resolver::locate`]) and reads it
 //! ([`Resolver::load`]) without ever reaching the network: a remote asset
 //! is read only from a local mirror of its root, if one is given. A `src`
-//! is never followed out of its root (`../../etc/passwd`), never read
+//! is never followed out of its root (`../../etc/passwd`, an encoded
+//! `..%2F` in a URL's path, a symbolic link under it), never read
 //! through `file:` or another scheme, and a `data:` URI is decoded only
 //! when its size is within the caller's limit.
 //!
@@ -22,6 +23,7 @@
 //! assert!(matches!(pixel, Location::Data(ref data) if data.media_type == "image/png"));
 //! ```
 
+mod confine;
 pub mod manifest;
 pub mod rebase;
 
@@ -152,6 +154,9 @@ pub enum AssetError {
     },
     /// A local file that does not exist.
     Missing(PathBuf),
+    /// A local file that a symbolic link on its way leads out of the asset
+    /// root (or its mirror): never opened.
+    OutsideRoot(PathBuf),
     /// A local file that cannot be read.
     Unreadable(PathBuf, std::io::Error),
 }
@@ -181,6 +186,11 @@ impl fmt::Display for AssetError {
                 write!(f, "{size} bytes, beyond the limit of {limit} bytes")
             }
             AssetError::Missing(path) => write!(f, "{} does not exist", path.display()),
+            AssetError::OutsideRoot(path) => write!(
+                f,
+                "{} is outside the asset root: a symbolic link leads out of it, and it is not read",
+                path.display()
+            ),
             AssetError::Unreadable(path, error) => {
                 write!(f, "{} cannot be read: {error}", path.display())
             }
@@ -243,7 +253,7 @@ impl Resolver {
                 "http" | "https" => {
                     let url = Url::parse(src)
                         .map_err(|error| AssetError::MalformedData(format!("{src:?}: {error}")))?;
-                    Ok(self.mirrored_url(url))
+                    self.mirrored_url(src, url)
                 }
                 _ => Err(AssetError::Scheme(scheme.to_owned())),
             };
@@ -284,35 +294,81 @@ impl Resolver {
                 })?;
                 bytes
             }
-            Location::File(path) => read_file(path, limit)?,
+            Location::File(path) => read_file(&self.confined(path)?, path, limit)?,
             Location::Remote(url) => return Err(AssetError::Remote(url.clone())),
         };
         Ok(Asset { location, bytes })
     }
 
-    /// An absolute URL, or its file in the mirror.
-    fn mirrored_url(&self, url: Url) -> Location {
+    /// Where the located file `path` is once the symbolic links on its
+    /// way are followed, if that is still under the asset root (the
+    /// mirror, when there is one): every component is looked at in turn,
+    /// and nothing outside the root is ever looked at or opened. The path
+    /// returned has no link left in it.
+    ///
+    /// # Errors
+    /// [`AssetError::OutsideRoot`] for a link that leads out of the root
+    /// (or a `path` not under it), [`AssetError::Missing`] when a
+    /// component does not exist, [`AssetError::Unreadable`] when one cannot
+    /// be looked at or the links loop.
+    pub fn confined(&self, path: &Path) -> Result<PathBuf, AssetError> {
+        let base = match (&self.mirror, &self.root) {
+            (Some(mirror), _) => mirror,
+            (None, Some(Root::Dir(dir))) => dir,
+            _ => return Err(AssetError::OutsideRoot(path.to_path_buf())),
+        };
+        confine::confine(base, path).map_err(|refused| match refused {
+            confine::Refused::Outside => AssetError::OutsideRoot(path.to_path_buf()),
+            confine::Refused::Missing => AssetError::Missing(path.to_path_buf()),
+            confine::Refused::Unreadable(error) => {
+                AssetError::Unreadable(path.to_path_buf(), error)
+            }
+        })
+    }
+
+    /// An absolute URL, or its file in the mirror: each segment of its
+    /// path decoded, and refused when it decodes to a separator or a `..`
+    /// (`..%2F`, `%2Fetc`), which would lead out of the mirror.
+    fn mirrored_url(&self, src: &str, url: Url) -> Result<Location, AssetError> {
         let Some(mirror) = &self.mirror else {
-            return Location::Remote(url);
+            return Ok(Location::Remote(url));
         };
         let same_host =
             matches!(&self.root, Some(Root::Url(root)) if root.origin() == url.origin());
         let mut path = mirror.clone();
         if !same_host {
-            path.push(url.host_str().unwrap_or("_"));
-        }
-        // The URL's path is already normalised by the parser: no `..`.
-        for segment in url.path_segments().into_iter().flatten() {
-            if !segment.is_empty() {
-                path.push(
-                    percent_encoding::percent_decode_str(segment)
-                        .decode_utf8_lossy()
-                        .as_ref(),
-                );
+            let host = url.host_str().unwrap_or("_");
+            if !is_plain_segment(host) {
+                return Err(AssetError::Escapes(src.to_owned()));
             }
+            path.push(host);
         }
-        Location::File(path)
+        // The parser has already taken out `.` and `..`: what is left to
+        // refuse is what decoding makes of the rest.
+        for raw in url.path_segments().into_iter().flatten() {
+            let segment = percent_encoding::percent_decode_str(raw)
+                .decode_utf8()
+                .map_err(|_| AssetError::Escapes(src.to_owned()))?;
+            if segment.is_empty() {
+                continue;
+            }
+            if !is_plain_segment(&segment) {
+                return Err(AssetError::Escapes(src.to_owned()));
+            }
+            path.push(segment.as_ref());
+        }
+        Ok(Location::File(path))
     }
+}
+
+/// A segment that names one entry of a folder: not empty, not `.` or `..`,
+/// without a separator, a NUL or a drive.
+fn is_plain_segment(segment: &str) -> bool {
+    !matches!(segment, "" | "." | "..")
+        && !segment.contains(['/', '\\', '\0'])
+        && Path::new(segment)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
 }
 
 /// The scheme of an absolute URI (`data`, `https`), if `src` has one: a
@@ -397,7 +453,10 @@ fn join_url(root: &Url, segments: &[String]) -> Url {
     url
 }
 
-fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, AssetError> {
+/// Reads `path`, the file `shown` resolves to (its links followed), if
+/// it is at most `limit` bytes.
+fn read_file(resolved: &Path, shown: &Path, limit: u64) -> Result<Vec<u8>, AssetError> {
+    let path = shown;
     let unreadable = |error: std::io::Error| {
         if error.kind() == std::io::ErrorKind::NotFound {
             AssetError::Missing(path.to_path_buf())
@@ -405,7 +464,7 @@ fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, AssetError> {
             AssetError::Unreadable(path.to_path_buf(), error)
         }
     };
-    let file = File::open(path).map_err(unreadable)?;
+    let file = File::open(resolved).map_err(unreadable)?;
     let metadata = file.metadata().map_err(unreadable)?;
     if !metadata.is_file() {
         return Err(AssetError::Unreadable(
@@ -434,181 +493,4 @@ fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, AssetError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn folder() -> Resolver {
-        Resolver::new(Some(Root::Dir(PathBuf::from("/designs"))))
-    }
-
-    #[test]
-    fn relative_paths_resolve_under_a_folder_root() {
-        assert_eq!(
-            folder().locate("frames/./red.png").unwrap(),
-            Location::File(PathBuf::from("/designs/frames/red.png"))
-        );
-        assert_eq!(
-            folder().locate("frames/x/../red.png").unwrap(),
-            Location::File(PathBuf::from("/designs/frames/red.png"))
-        );
-        // On a host, a leading slash is the root itself.
-        assert_eq!(
-            folder().locate("/frames/red.png").unwrap(),
-            Location::File(PathBuf::from("/designs/frames/red.png"))
-        );
-    }
-
-    #[test]
-    fn paths_out_of_the_root_are_refused() {
-        for src in [
-            "../../etc/passwd",
-            "frames/../../x",
-            "%2e%2e/%2e%2e/etc/passwd",
-            "..\\..\\windows",
-            "a/%2F/b/%2e%2e%2f%2e%2e%2f..",
-            "x%00y",
-        ] {
-            assert!(
-                matches!(folder().locate(src), Err(AssetError::Escapes(_))),
-                "{src}: {:?}",
-                folder().locate(src)
-            );
-        }
-    }
-
-    #[test]
-    fn schemes_other_than_data_and_http_are_never_followed() {
-        for src in [
-            "file:///etc/passwd",
-            "FILE:/etc/passwd",
-            "ftp://x/y",
-            "javascript:alert(1)",
-            "C:/x.png",
-        ] {
-            assert!(
-                matches!(folder().locate(src), Err(AssetError::Scheme(_))),
-                "{src}"
-            );
-        }
-    }
-
-    #[test]
-    fn relative_paths_join_a_url_root_as_the_design_tool_does() {
-        let host = Resolver::new(Some(Root::parse("https://example.org")));
-        assert_eq!(
-            host.locate("custom/symbol/b.svg").unwrap().to_string(),
-            "https://example.org/custom/symbol/b.svg"
-        );
-        let deeper = Resolver::new(Some(Root::parse("https://example.org/a/")));
-        assert_eq!(
-            deeper.locate("b c.png").unwrap().to_string(),
-            "https://example.org/a/b%20c.png"
-        );
-        assert!(matches!(
-            deeper.load("b.png", 10),
-            Err(AssetError::Remote(_))
-        ));
-    }
-
-    #[test]
-    fn a_mirror_holds_relative_paths_and_urls_of_the_root_host() {
-        let mirrored =
-            Resolver::new(Some(Root::parse("https://example.org/"))).with_mirror("/mirror");
-        assert_eq!(
-            mirrored.locate("custom/b.svg").unwrap(),
-            Location::File(PathBuf::from("/mirror/custom/b.svg"))
-        );
-        assert_eq!(
-            mirrored.locate("https://example.org/custom/b.svg").unwrap(),
-            Location::File(PathBuf::from("/mirror/custom/b.svg"))
-        );
-        assert_eq!(
-            mirrored.locate("https://other.example/../x/y.png").unwrap(),
-            Location::File(PathBuf::from("/mirror/other.example/x/y.png"))
-        );
-    }
-
-    #[test]
-    fn without_a_root_only_data_and_urls_resolve() {
-        let none = Resolver::new(None);
-        assert!(matches!(none.locate("a.png"), Err(AssetError::NoRoot(_))));
-        assert!(none.locate("https://example.org/a.png").is_ok());
-        assert!(matches!(none.locate(""), Err(AssetError::Empty)));
-    }
-
-    #[test]
-    fn data_uris_are_read_from_their_header_and_decoded_within_the_limit() {
-        let none = Resolver::new(None);
-        let Location::Data(data) = none.locate("data:IMAGE/PNG;base64,aGVsbG8=").unwrap() else {
-            panic!("not data");
-        };
-        assert_eq!(data.media_type, "image/png");
-        assert!(data.base64);
-        assert_eq!(data.encoded_len, 8);
-        assert_eq!(
-            none.load("data:image/png;base64,aGVsbG8=", 100)
-                .unwrap()
-                .bytes,
-            b"hello"
-        );
-        assert_eq!(none.load("data:,a%20b", 100).unwrap().bytes, b"a b");
-        assert!(matches!(
-            none.load("data:image/png;base64,aGVsbG8=", 5),
-            Err(AssetError::TooLarge { size: 6, limit: 5 })
-        ));
-        assert!(matches!(
-            none.load("data:image/png;base64,a*b*", 100),
-            Err(AssetError::MalformedData(_))
-        ));
-        assert!(matches!(
-            none.locate("data:image/png"),
-            Err(AssetError::MalformedData(_))
-        ));
-    }
-
-    #[test]
-    fn a_huge_data_uri_is_refused_before_it_is_decoded() {
-        let huge = format!("data:image/png;base64,{}", "A".repeat(10 << 20));
-        let refused = Resolver::new(None).load(&huge, 1 << 20);
-        assert!(matches!(refused, Err(AssetError::TooLarge { size, .. }) if size == 7_864_320));
-    }
-
-    #[test]
-    fn files_are_read_within_the_limit() {
-        let dir = std::env::temp_dir().join(format!("cardkit-assets-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("f")).unwrap();
-        std::fs::write(dir.join("f/a.png"), b"12345").unwrap();
-        let resolver = Resolver::new(Some(Root::Dir(dir.clone())));
-        assert_eq!(resolver.load("f/a.png", 5).unwrap().bytes, b"12345");
-        assert!(matches!(
-            resolver.load("f/a.png", 4),
-            Err(AssetError::TooLarge { size: 5, limit: 4 })
-        ));
-        assert!(matches!(
-            resolver.load("f/b.png", 4),
-            Err(AssetError::Missing(_))
-        ));
-        assert!(matches!(
-            resolver.load("f", 4),
-            Err(AssetError::Unreadable(..))
-        ));
-        std::fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn a_design_is_rooted_at_its_own_root_or_its_folder() {
-        assert_eq!(
-            Root::of_design("https://example.org", Some(Path::new("/d/x.json"))),
-            Some(Root::parse("https://example.org"))
-        );
-        assert_eq!(
-            Root::of_design("", Some(Path::new("/d/x.json"))),
-            Some(Root::Dir(PathBuf::from("/d")))
-        );
-        assert_eq!(
-            Root::of_design("", Some(Path::new("x.json"))),
-            Some(Root::Dir(PathBuf::from(".")))
-        );
-        assert_eq!(Root::of_design("", None), None);
-    }
-}
+mod tests;

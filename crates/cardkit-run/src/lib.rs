@@ -28,6 +28,7 @@ pub mod config;
 pub mod explain;
 pub mod listing;
 pub mod options;
+pub mod output;
 pub mod render;
 pub mod table;
 

@@ -427,18 +427,17 @@ pub fn check(entries: &[Entry], resolver: &Resolver, dir: &Path) -> Vec<Missing>
             let is_prefix = entry.pointer.ends_with("/srcPrefix");
             let why = match mirrored.locate(&target) {
                 Ok(Location::Data(_)) => return None,
-                Ok(Location::File(path)) if is_prefix => {
-                    if path.is_dir() {
-                        return None;
+                // Looked for with its links followed, and only under the
+                // mirror, as a render reads it.
+                Ok(Location::File(path)) => match mirrored.confined(&path) {
+                    Ok(resolved) if is_prefix && resolved.is_dir() => return None,
+                    Ok(resolved) if !is_prefix && resolved.is_file() => return None,
+                    Ok(_) if is_prefix => format!("{} is not a folder", path.display()),
+                    Ok(_) | Err(AssetError::Missing(_)) => {
+                        format!("{} does not exist", path.display())
                     }
-                    format!("{} is not a folder", path.display())
-                }
-                Ok(Location::File(path)) => {
-                    if path.is_file() {
-                        return None;
-                    }
-                    format!("{} does not exist", path.display())
-                }
+                    Err(error) => error.to_string(),
+                },
                 Ok(Location::Remote(url)) => AssetError::Remote(url).to_string(),
                 Err(error) => error.to_string(),
             };

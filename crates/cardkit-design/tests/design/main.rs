@@ -37,6 +37,7 @@ fn snapshot_module(path: &str) -> String {
 mod support;
 
 mod assets;
+mod confined;
 mod expand;
 mod file;
 mod import;

@@ -120,33 +120,20 @@ pub fn write_atomically(
     fill: impl FnOnce(&mut dyn Write) -> Result<bool, Error>,
 ) -> Result<bool, Error> {
     let target = destination(path)?;
-    let fail = |e: &dyn std::fmt::Display| {
-        Error::new(format!("{}: cannot be written: {e}", path.display()))
+    // The command's one way of writing a file; a rewrite replaces by
+    // design, and the input rewritten in place is its own output.
+    let rules = cardkit_run::output::Rules {
+        inputs: &[],
+        replace: true,
+        suffix: TEMPORARIES.suffix,
     };
-    let mut temp = tempfile::Builder::new()
-        .prefix(&TEMPORARIES.prefix(&target))
-        .suffix(TEMPORARIES.suffix)
-        .tempfile_in(folder_of(&target))
-        .map_err(|e| fail(&e))?;
-    // Held until the file is renamed (or removed): a run that finds it
-    // unlocked knows that its run was killed. A file system without locks
-    // leaves it unlocked, and a later run's lock fails too: it is kept.
-    let _ = temp.as_file().try_lock();
-    {
-        let mut out = io::BufWriter::with_capacity(1 << 16, temp.as_file_mut());
-        if !fill(&mut out)? {
-            return Ok(false);
-        }
-        out.flush().map_err(|e| fail(&e))?;
+    cardkit_run::output::write(&target, &rules, fill)
+}
+
+impl From<cardkit_run::output::Refused> for Error {
+    fn from(refused: cardkit_run::output::Refused) -> Error {
+        Error::new(refused.to_string())
     }
-    if let Ok(meta) = std::fs::metadata(&target) {
-        temp.as_file()
-            .set_permissions(meta.permissions())
-            .map_err(|e| fail(&e))?;
-    }
-    temp.as_file().sync_all().map_err(|e| fail(&e))?;
-    temp.persist(&target).map_err(|e| fail(&e.error))?;
-    Ok(true)
 }
 
 /// Where references are in files.

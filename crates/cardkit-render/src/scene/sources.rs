@@ -2,7 +2,7 @@
 //! card's or the template's), the template's fonts, its symbol table.
 
 use cardkit::model::{Card, Template};
-use cardkit_design::assets::{Resolver, Root};
+use cardkit_design::assets::{AssetError, Resolver, Root};
 use cardkit_design::symbols::SymbolTable;
 
 use super::wording::describe;
@@ -65,23 +65,31 @@ pub(super) fn font_sources<'a>(
         .map(|t| t.context.fonts.as_slice())
         .unwrap_or_default()
     {
+        // The fonts directory is an asset root of its own: read through the
+        // same resolver, never followed out of it.
         let from_dir = options.fonts.as_ref().and_then(|dir| {
+            let fonts = Resolver::new(Some(Root::Dir(dir.clone())));
             let relative = std::path::Path::new(&font.src);
             let safe = relative
                 .components()
                 .all(|c| matches!(c, std::path::Component::Normal(_)));
-            let by_src = safe.then(|| dir.join(relative));
-            let by_name = relative.file_name().map(|name| dir.join(name));
-            [by_src, by_name]
+            let by_name = relative
+                .file_name()
+                .and_then(|name| name.to_str())
+                .filter(|name| !name.contains('%'));
+            [safe.then_some(font.src.as_str()), by_name]
                 .into_iter()
                 .flatten()
-                .find(|p| p.is_file())
+                .map(|src| fonts.load(src, crate::fonts::MAX_FONT_BYTES))
+                .find(|loaded| !matches!(loaded, Err(AssetError::Missing(_))))
+                .map(|loaded| {
+                    loaded.map(|asset| asset.bytes).map_err(|error| {
+                        format!("in the fonts directory: {}", describe(&error, &fonts))
+                    })
+                })
         });
         let bytes = match from_dir {
-            Some(path) => crate::fonts::read_limited(&path).map_err(|why| {
-                let name = path.file_name().unwrap_or_default().to_string_lossy();
-                format!("`{name}` in the fonts directory {why}")
-            }),
+            Some(bytes) => bytes,
             None => resolver
                 .load(&font.src, crate::fonts::MAX_FONT_BYTES)
                 .map(|asset| asset.bytes)

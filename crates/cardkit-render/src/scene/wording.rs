@@ -45,6 +45,10 @@ pub(super) fn describe(error: &AssetError, resolver: &Resolver) -> String {
     };
     match error {
         AssetError::Missing(path) => format!("`{}` is not in the asset directory", relative(path)),
+        AssetError::OutsideRoot(path) => format!(
+            "`{}` is outside the asset root (a symbolic link leads out of it): it is not read",
+            relative(path)
+        ),
         AssetError::Unreadable(path, why) => {
             format!(
                 "`{}` cannot be read from the asset directory: {why}",

@@ -36,6 +36,7 @@ fn snapshot_module(path: &str) -> String {
 #[path = "../support/mod.rs"]
 mod support;
 
+mod escapes;
 mod golden;
 mod hostile;
 mod hostile_assets;
