@@ -390,7 +390,7 @@ COMMAND=(validate --quiet)
 # for 20,000).
 gen import-cards-2k.json "print('[' + ','.join(['{\"key\":\"Card\",\"data\":{\"width\":750,\"height\":1050,\"version\":\"m15\"}}'] * 2000) + ']')"
 gen import-cards-20k.json "print('[' + ','.join(['{\"key\":\"Card\",\"data\":{\"width\":750,\"height\":1050,\"version\":\"m15\"}}'] * 20000) + ']')"
-COMMAND=(import --format concise -o "$D/import-out")
+COMMAND=(import --format concise --force -o "$D/import-out")
 linear "import: 2,000 -> 20,000 cards, -o DIR" import-cards-2k.json import-cards-20k.json 10
 for n in 2000 20000; do
   gen "import-sets-$n.json" "import json; print(json.dumps({'metadata': {'name': 'T'}, 'context': {'imageSets': {'s%d' % i: {'prototype': {}, 'variants': {'v': {'name': 'V', 'src': 'v.png', 'thumb': 't.png'}}} for i in range($n)}}, 'card': {'name': 'C', 'width': 10, 'height': 10}}))"
