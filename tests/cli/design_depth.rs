@@ -65,7 +65,7 @@ fn commands(file: &str, dir: &Path) -> Vec<Vec<String>> {
         words(&format!("assets {file}")),
         words(&format!("expand {file} --set 0 --variant v")),
         words(&format!("symbols {file}")),
-        words(&format!("render {file} --svg {svg}")),
+        words(&format!("render {file} --force --svg {svg}")),
     ]
 }
 

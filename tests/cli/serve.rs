@@ -230,6 +230,24 @@ fn sigterm_lets_the_request_in_flight_finish_then_stops() {
     assert!(rest.contains("cardkit serve: stopped"), "{rest}");
 }
 
+/// A SIGTERM sent as soon as the service says where it listens (before it
+/// has served anything) stops it gracefully, exit 0: the signals are
+/// handled from before that line, not from the serving loop's first turn
+/// (the book's quick start, on a loaded machine, saw it killed).
+#[test]
+fn sigterm_at_once_after_the_address_line_stops_the_service_gracefully() {
+    for round in 0..20 {
+        let mut service = Service::start();
+        let terminated = Command::new("kill")
+            .args(["-TERM", &service.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(terminated.success());
+        let status = service.child.wait().expect("a status");
+        assert_eq!(status.code(), Some(0), "round {round}: {status}");
+    }
+}
+
 #[test]
 fn an_address_in_use_is_an_error_that_names_it() {
     let service = Service::start();

@@ -298,8 +298,11 @@ pub fn run(
         .build()?;
     runtime.block_on(async {
         let listener = TcpListener::bind(addr).await?;
+        // Listened for before the address is told: a SIGTERM sent as soon
+        // as the service answers stops it gracefully, not by default.
+        let stop = stop_signal()?;
         listening(listener.local_addr()?);
-        serve(listener, config, stop_signal()).await
+        serve(listener, config, stop).await
     })
 }
 
@@ -315,24 +318,27 @@ fn log_to_stderr() {
         .try_init();
 }
 
-/// SIGTERM or Ctrl-C.
-async fn stop_signal() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
+/// SIGTERM or Ctrl-C, each handled from the moment this returns (not from
+/// the future's first poll, which comes only when the service is serving).
+#[cfg(unix)]
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {},
+            _ = terminate.recv() => {},
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {},
-        () = terminate => {},
-    }
+    })
+}
+
+/// Ctrl-C.
+#[cfg(not(unix))]
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    let interrupt = tokio::signal::windows::ctrl_c()?;
+    Ok(async move {
+        let mut interrupt = interrupt;
+        interrupt.recv().await;
+    })
 }
