@@ -1,6 +1,7 @@
 //! Hostile input in listings, archives and configuration: one column of a
 //! listing wider than any terminal, zip members that share their bytes or
-//! their names, FIFOs and devices where files are expected, a
+//! their names, FIFOs and devices where files are expected (inputs found,
+//! configurations, assets), a
 //! configuration outside the project, an ignored `invalid_json`.
 
 use crate::support;
@@ -188,6 +189,33 @@ fn a_fifo_named_is_read_as_a_stream() {
     let output = run_in(dir.path(), &["validate", "pipe.json"]);
     writer.join().expect("the writer");
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+}
+
+/// An asset that is a FIFO (or a link to one, or to a device) is reported,
+/// never opened: opening a FIFO waits for a writer, and `render`,
+/// `assets --check` and the fonts waited with it.
+#[cfg(all(unix, feature = "render"))]
+#[test]
+fn an_asset_that_is_no_regular_file_is_reported_not_opened() {
+    let card = r#"{"name": "C", "width": 10, "height": 10, "data": {"type": "group", "children": [{"type": "image", "src": "frame.png"}]}}"#;
+    let dir = dir_with(&[("card.json", card)]);
+    std::fs::create_dir(dir.path().join("assets")).expect("a folder");
+    mkfifo(&dir.path().join("assets/frame.png"));
+    let render = [
+        "render",
+        "card.json",
+        "--assets",
+        "assets",
+        "--svg",
+        "out.svg",
+    ];
+    let said = printed(&run_in(dir.path(), &render));
+    assert!(said.contains("frame.png"), "{said}");
+    assert!(said.contains("a FIFO (named pipe)"), "{said}");
+    // The check says the mirror lacks it: not a file it could use.
+    let check = run_in(dir.path(), &["assets", "card.json", "--check", "assets"]);
+    assert_eq!(check.status.code(), Some(1), "{}", printed(&check));
+    assert!(printed(&check).contains("frame.png"), "{}", printed(&check));
 }
 
 #[cfg(unix)]

@@ -28,10 +28,9 @@ pub mod manifest;
 pub mod rebase;
 
 use std::fmt;
-use std::fs::File;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
+use cardkit_run::regular::{read_regular, NotRead};
 use url::Url;
 
 /// The assets a design refers to relative paths from.
@@ -453,43 +452,20 @@ fn join_url(root: &Url, segments: &[String]) -> Url {
     url
 }
 
-/// Reads `path`, the file `shown` resolves to (its links followed), if
-/// it is at most `limit` bytes.
+/// Reads `resolved`, the file `shown` resolves to (its links followed), if
+/// it is a regular file of at most `limit` bytes: one that is not (a FIFO
+/// would wait for a writer, a device read without end) is never opened.
 fn read_file(resolved: &Path, shown: &Path, limit: u64) -> Result<Vec<u8>, AssetError> {
-    let path = shown;
-    let unreadable = |error: std::io::Error| {
-        if error.kind() == std::io::ErrorKind::NotFound {
-            AssetError::Missing(path.to_path_buf())
-        } else {
-            AssetError::Unreadable(path.to_path_buf(), error)
+    read_regular(resolved, limit).map_err(|why| match why {
+        NotRead::Io(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            AssetError::Missing(shown.to_path_buf())
         }
-    };
-    let file = File::open(resolved).map_err(unreadable)?;
-    let metadata = file.metadata().map_err(unreadable)?;
-    if !metadata.is_file() {
-        return Err(AssetError::Unreadable(
-            path.to_path_buf(),
-            std::io::Error::other("not a file"),
-        ));
-    }
-    if metadata.len() > limit {
-        return Err(AssetError::TooLarge {
-            size: metadata.len(),
-            limit,
-        });
-    }
-    let mut bytes = Vec::new();
-    // A file that grows while it is read stops at the limit all the same.
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    if bytes.len() as u64 > limit {
-        return Err(AssetError::TooLarge {
-            size: bytes.len() as u64,
-            limit,
-        });
-    }
-    Ok(bytes)
+        NotRead::Io(error) => AssetError::Unreadable(shown.to_path_buf(), error),
+        NotRead::NotRegular(_) => {
+            AssetError::Unreadable(shown.to_path_buf(), std::io::Error::other(why.to_string()))
+        }
+        NotRead::TooLarge { size, limit } => AssetError::TooLarge { size, limit },
+    })
 }
 
 #[cfg(test)]

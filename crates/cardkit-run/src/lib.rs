@@ -29,6 +29,7 @@ pub mod explain;
 pub mod listing;
 pub mod options;
 pub mod output;
+pub mod regular;
 pub mod render;
 pub mod table;
 

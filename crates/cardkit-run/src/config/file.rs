@@ -11,9 +11,9 @@
 //! enters the filesystem's root or a folder anyone may write to (`/tmp`):
 //! a file that another user can put there must not change what passes.
 
-use std::fs::{File, Metadata};
-use std::io::Read;
 use std::path::{Path, PathBuf};
+
+use crate::regular::{read_regular, NotRead};
 
 /// The largest configuration file read, in bytes.
 pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
@@ -24,59 +24,14 @@ pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
 /// Why it cannot be read, in words: it is missing, not a regular file,
 /// larger than [`MAX_CONFIG_BYTES`], or not UTF-8.
 pub(super) fn read_text(path: &Path) -> Result<String, String> {
-    // Checked before opening: opening a FIFO waits for a writer.
-    let metadata = std::fs::metadata(path).map_err(|error| error.to_string())?;
-    check_metadata(&metadata)?;
-    let file = File::open(path).map_err(|error| error.to_string())?;
-    // Checked again on what was opened, in case the path changed meanwhile.
-    check_metadata(&file.metadata().map_err(|error| error.to_string())?)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_CONFIG_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|error| error.to_string())?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(too_large());
-    }
+    let bytes = read_regular(path, MAX_CONFIG_BYTES).map_err(|why| match why {
+        NotRead::NotRegular(_) => format!("{why}: a configuration is read from a file only"),
+        NotRead::TooLarge { .. } => {
+            format!("is larger than {MAX_CONFIG_BYTES} bytes, the most a configuration may be")
+        }
+        NotRead::Io(error) => error.to_string(),
+    })?;
     String::from_utf8(bytes).map_err(|_| "stream did not contain valid UTF-8".to_owned())
-}
-
-fn check_metadata(metadata: &Metadata) -> Result<(), String> {
-    if !metadata.is_file() {
-        return Err(format!(
-            "is not a regular file but {}: a configuration is read from a file only",
-            file_kind(metadata)
-        ));
-    }
-    if metadata.len() > MAX_CONFIG_BYTES {
-        return Err(too_large());
-    }
-    Ok(())
-}
-
-fn too_large() -> String {
-    format!("is larger than {MAX_CONFIG_BYTES} bytes, the most a configuration may be")
-}
-
-/// What a file that is not a regular one is, in words.
-fn file_kind(metadata: &Metadata) -> &'static str {
-    let kind = metadata.file_type();
-    if kind.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if kind.is_char_device() || kind.is_block_device() {
-            return "a device";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    "not a regular file"
 }
 
 /// The directories searched for a configuration from `start` (absolute),
