@@ -7,19 +7,7 @@ use super::*;
 
 /// Exports `input` into `target`: the error, if any, as text.
 fn exported(target: &Target, input: &Path) -> Result<(), String> {
-    let mut exporter = Exporter::open_with(target, OnInvalid::Keep, None, 1, Mode::Append, false)
-        .map_err(|e| e.to_string())?;
-    let file = std::fs::File::open(input).unwrap();
-    exporter
-        .input(
-            &input.display().to_string(),
-            file,
-            &cardkit::Options::default(),
-            |_| {},
-            |_| {},
-        )
-        .map_err(|e| format!("{e:?}"))?;
-    exporter.finish().map(|_| ()).map_err(|e| e.to_string())
+    try_export(target, &[input.to_path_buf()], None, Mode::Append).map(drop)
 }
 
 /// What a user adds, in SQL both stores take: a view over cardkit's

@@ -21,8 +21,20 @@ fn corpus_set(shared: &Path, name: &str) -> PathBuf {
 }
 
 fn export_with(target: &Target, inputs: &[PathBuf], mode: Mode) -> Totals {
-    let mut exporter = Exporter::open_with(target, OnInvalid::Keep, None, 2, mode, false)
-        .expect("the target opens");
+    try_export(target, inputs, None, mode).expect("the export commits")
+}
+
+/// One run exporting `inputs` into `target` as `build` (invalid documents
+/// kept): its totals, or where it failed (`open: …`, `input: …`,
+/// `finish: …`) as text.
+fn try_export(
+    target: &Target,
+    inputs: &[PathBuf],
+    build: Option<&str>,
+    mode: Mode,
+) -> Result<Totals, String> {
+    let mut exporter = Exporter::open_with(target, OnInvalid::Keep, build, 2, mode, false)
+        .map_err(|e| format!("open: {e}"))?;
     for input in inputs {
         let file = std::fs::File::open(input).expect("an input");
         exporter
@@ -33,9 +45,9 @@ fn export_with(target: &Target, inputs: &[PathBuf], mode: Mode) -> Totals {
                 |_| {},
                 |_| {},
             )
-            .expect("the input is exported");
+            .map_err(|e| format!("input: {e:?}"))?;
     }
-    exporter.finish().expect("the export commits")
+    exporter.finish().map_err(|e| format!("finish: {e}"))
 }
 
 fn per_set(db: &Path) -> Vec<(String, i64)> {

@@ -73,19 +73,7 @@ fn a_parquet_build_is_added_to_as_sqlite_is() {
 }
 
 fn export_with_build(target: &Target, input: &Path, build: Option<&str>) -> Totals {
-    let mut exporter = Exporter::open_with(target, OnInvalid::Keep, build, 2, Mode::Append, false)
-        .expect("the target opens");
-    let file = std::fs::File::open(input).unwrap();
-    exporter
-        .input(
-            &input.display().to_string(),
-            file,
-            &cardkit::Options::default(),
-            |_| {},
-            |_| {},
-        )
-        .unwrap();
-    exporter.finish().unwrap()
+    try_export(target, &[input.to_path_buf()], build, Mode::Append).expect("the export commits")
 }
 
 /// A Parquet build written by an earlier cardkit (one `part-0.parquet` per

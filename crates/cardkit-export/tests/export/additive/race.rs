@@ -12,29 +12,8 @@ use std::sync::{Arc, Barrier};
 /// text.
 fn racing_run(db: &Path, input: &Path, start: &Barrier) -> Result<(), String> {
     start.wait();
-    let opened = Exporter::open_with(
-        &Target::Sqlite(db.to_path_buf()),
-        OnInvalid::Keep,
-        None,
-        1,
-        Mode::Append,
-        false,
-    );
-    let mut exporter = opened.map_err(|e| format!("open: {e}"))?;
-    let file = std::fs::File::open(input).unwrap();
-    exporter
-        .input(
-            &input.display().to_string(),
-            file,
-            &cardkit::Options::default(),
-            |_| {},
-            |_| {},
-        )
-        .map_err(|e| format!("input: {e:?}"))?;
-    exporter
-        .finish()
-        .map(|_| ())
-        .map_err(|e| format!("finish: {e}"))
+    let target = Target::Sqlite(db.to_path_buf());
+    try_export(&target, &[input.to_path_buf()], None, Mode::Append).map(drop)
 }
 
 #[test]
