@@ -12,15 +12,9 @@ use crate::output::ListingFormat;
 use cardkit::schema::Names;
 use cardkit::Code;
 use cardkit::Kind;
+use cardkit_run::codes::explain_code;
 use cardkit_run::explain::explain_named;
 use cardkit_run::ExitStatus;
-// The import's codes are explained with the diagnostics importing their
-// examples gives; every other code as the library explains it. A build
-// without the design tools (no `import`) explains them as the library does.
-#[cfg(feature = "design")]
-use cardkit_design::import::explain_code;
-#[cfg(not(feature = "design"))]
-use cardkit_run::codes::explain_code;
 use clap::builder::PossibleValuesParser;
 
 #[derive(clap::Args)]
@@ -97,7 +91,7 @@ pub fn run(args: &Args, subject: Subject) -> io::Result<ExitStatus> {
             if !cfg!(feature = "design") && code.is_import() {
                 eprintln!(
                     "cardkit explain: the diagnostics of this example are those of `cardkit import`, \
-                     which this build leaves out (cargo feature `design`)"
+                     which this build leaves out (cargo feature `design`) to run on your files"
                 );
             }
             write(

@@ -12,7 +12,6 @@ use cardkit_design::import::{file_names, import, From, ImportOptions, ImportedDo
 use cardkit_run::output::{self, Refused, Rules};
 use cardkit_run::render::Renderer;
 use cardkit_run::{ExitStatus, UntilClosed};
-use clap::ValueEnum;
 
 use crate::output::ReportFormat;
 
@@ -27,8 +26,8 @@ pub struct Args {
     /// The inputs' format: `auto` (told from the content), `layered`
     /// (templates and card designs) or `classic` (the save file).
     /// Example: --from classic
-    #[arg(long, value_enum, default_value_t = SourceFormat::Auto)]
-    from: SourceFormat,
+    #[arg(long, value_enum, default_value_t = From::Auto)]
+    from: From,
 
     /// The output's `asset_root_url`: a URL (`https://…`), or a directory,
     /// written as its absolute path. Example: --asset-root https://cards.example.org/
@@ -58,13 +57,6 @@ pub struct Args {
     format: ReportFormat,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum SourceFormat {
-    Auto,
-    Layered,
-    Classic,
-}
-
 impl Args {
     /// What the arguments ask that cannot be done, beyond what clap checks:
     /// the options of the import, with `--asset-root` resolved.
@@ -87,11 +79,7 @@ impl Args {
             }
         };
         Ok(ImportOptions {
-            from: match self.from {
-                SourceFormat::Auto => From::Auto,
-                SourceFormat::Layered => From::Layered,
-                SourceFormat::Classic => From::Classic,
-            },
+            from: self.from,
             asset_root,
             push_filters: self.push_filters,
         })

@@ -32,7 +32,7 @@ pub struct Args {
     /// [<document>, …]}) or `array` ([<document>, …]). Default: the bare
     /// document. Example: --container wrapped
     #[arg(long, value_enum, value_name = "CONTAINER")]
-    container: Option<Container>,
+    container: Option<Layout>,
 
     /// The schema as of this version of the format, as `validate --as-of`
     /// checks: fields introduced later are not required (and, present, only
@@ -48,32 +48,10 @@ pub struct Args {
     annotations: bool,
 }
 
-/// What `--container` takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Container {
-    Wrapped,
-    Catalog,
-    CodeMap,
-    List,
-    Array,
-}
-
-impl From<Container> for Layout {
-    fn from(container: Container) -> Self {
-        match container {
-            Container::Wrapped => Layout::Wrapped,
-            Container::Catalog => Layout::Catalog,
-            Container::CodeMap => Layout::CodeMap,
-            Container::List => Layout::List,
-            Container::Array => Layout::Array,
-        }
-    }
-}
-
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let options = SchemaOptions {
         names: args.names,
-        container: args.container.map_or(Layout::Bare, Layout::from),
+        container: args.container.unwrap_or(Layout::Bare),
         as_of: args.as_of,
         annotations: args.annotations,
     };

@@ -146,8 +146,9 @@ fn validation_and_the_light_commands_are_there() {
         assert_eq!(output.status.code(), Some(0), "{args:?}");
         assert!(!output.stdout.is_empty(), "{args:?}");
     }
-    // The import's codes are explained as the library explains them, with
-    // a note that the diagnostics of their examples need `cardkit import`.
+    // The import's codes are explained as every build explains them, the
+    // import's diagnostics on their examples included, with a note that
+    // `cardkit import` itself is left out.
     if left_out.iter().any(|(_, feature)| *feature == "design") {
         let code = cardkit::Code::ALL
             .iter()
@@ -157,5 +158,7 @@ fn validation_and_the_light_commands_are_there() {
         assert_eq!(output.status.code(), Some(0));
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains("cargo feature `design`"), "{stderr}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains(&format!("[{code}]: ")), "{stdout}");
     }
 }

@@ -4,6 +4,7 @@
 //! command line's JSON, which `python/cardkit` turns into objects.
 
 mod interrupt;
+mod keywords;
 mod runs;
 mod settings;
 mod source;
@@ -32,6 +33,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(read_tables, module)?)?;
     module.add_class::<TablesRead>()?;
     module.add("MAX_JOBS", MAX_JOBS)?;
+    module.add("VALIDATION_KEYWORDS", keywords::validation_keywords())?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

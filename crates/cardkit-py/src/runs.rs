@@ -10,42 +10,24 @@ use cardkit_run::render::{Json, Renderer};
 use cardkit_run::{discover, open, open_reader, Input, Opened, Run, Settings, Surface, Unopened};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::interrupt::{detached, Interrupt, Interruptible};
-use crate::settings::{jobs, settings, Jobs};
+use crate::keywords::Keywords;
 use crate::source::{Source, Utf8};
 
 /// Validates `source` as `cardkit validate --format json` does, with the
 /// GIL released: the report's JSON text and the exit status (0 valid, 1
 /// invalid, 2 unreadable or nothing checked).
 #[pyfunction]
-#[pyo3(signature = (source, *, kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="auto", jobs=None, warning_limit=None, error_limit=None, name=None))]
-#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+#[pyo3(signature = (source, *, name=None, **keywords))]
 pub(crate) fn validate_json(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
-    kind: &str,
-    as_of: Option<&str>,
-    strict_version: bool,
-    deny_unknown_fields: bool,
-    warn_deprecated: bool,
-    names: &str,
-    jobs: Option<Jobs>,
-    warning_limit: Option<usize>,
-    error_limit: Option<usize>,
     name: Option<String>,
+    keywords: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(String, u8)> {
-    let settings = settings(
-        kind,
-        as_of,
-        strict_version,
-        deny_unknown_fields,
-        warn_deprecated,
-        names,
-        warning_limit,
-        error_limit,
-    )?;
-    let jobs = self::jobs(jobs)?;
+    let (settings, jobs) = Keywords::read("validate", keywords)?.run()?;
     let source = Source::of_many(source, name)?;
     let raised = source.raised();
     let (json, status) = detached(py, raised, |interrupt| {

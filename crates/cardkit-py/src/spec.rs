@@ -9,7 +9,7 @@ use cardkit::schema::Version;
 use cardkit::validate;
 use cardkit::Code;
 use cardkit::Kind;
-use cardkit_design::import::explain_code;
+use cardkit_run::codes::explain_code;
 use cardkit_run::explain::explain_named;
 use cardkit_run::listing::{self, Listing};
 use pyo3::exceptions::PyValueError;

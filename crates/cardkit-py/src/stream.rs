@@ -10,9 +10,10 @@ use cardkit::report::{Reading, Summary};
 use cardkit::DocumentReport;
 use cardkit_run::render::{FileEnd, Json, Renderer};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
+use crate::keywords::Keywords;
 use crate::runs::run_with;
-use crate::settings::{jobs, settings, Jobs};
 use crate::source::Source;
 
 /// What the validation thread of [`DocumentStream`] hands over.
@@ -138,32 +139,13 @@ impl DocumentStream {
 /// Validates `source` as [`validate_json`](crate::runs::validate_json) does, on a thread of its own,
 /// handing over each document's entry as it is known.
 #[pyfunction]
-#[pyo3(signature = (source, *, kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="auto", jobs=None, warning_limit=None, error_limit=None, name=None))]
-#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+#[pyo3(signature = (source, *, name=None, **keywords))]
 pub(crate) fn iter_documents_json(
     source: &Bound<'_, PyAny>,
-    kind: &str,
-    as_of: Option<&str>,
-    strict_version: bool,
-    deny_unknown_fields: bool,
-    warn_deprecated: bool,
-    names: &str,
-    jobs: Option<Jobs>,
-    warning_limit: Option<usize>,
-    error_limit: Option<usize>,
     name: Option<String>,
+    keywords: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<DocumentStream> {
-    let settings = settings(
-        kind,
-        as_of,
-        strict_version,
-        deny_unknown_fields,
-        warn_deprecated,
-        names,
-        warning_limit,
-        error_limit,
-    )?;
-    let jobs = self::jobs(jobs)?;
+    let (settings, jobs) = Keywords::read("iter_documents", keywords)?.run()?;
     let source = Source::of_many(source, name)?;
     let raised = source.raised();
     let (sender, receiver) = sync_channel(STREAM_BOUND);

@@ -18,10 +18,11 @@ use cardkit_run::render::{FileEnd, Json, Renderer};
 use cardkit_run::{Failure, Run, Settings, Shown, Surface};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::interrupt::{detached, Interrupt};
+use crate::keywords::Keywords;
 use crate::runs::each_input;
-use crate::settings::{jobs, settings, Jobs};
 use crate::source::Source;
 
 /// How many of an export's notes (documents left out or kept with NULLs,
@@ -182,40 +183,21 @@ impl Renderer for Noting<'_> {
 /// held in Arrow memory, with the GIL released; each table is handed to
 /// pyarrow through the Arrow C data interface.
 #[pyfunction]
-#[pyo3(signature = (source, *, on_invalid="fail", kind="auto", as_of=None, strict_version=false, deny_unknown_fields=false, warn_deprecated=false, names="auto", keep_unknown=false, jobs=None, warning_limit=None, error_limit=None, name=None))]
-#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+#[pyo3(signature = (source, *, on_invalid="fail", keep_unknown=false, name=None, **keywords))]
 pub(crate) fn read_tables(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     on_invalid: &str,
-    kind: &str,
-    as_of: Option<&str>,
-    strict_version: bool,
-    deny_unknown_fields: bool,
-    warn_deprecated: bool,
-    names: &str,
     keep_unknown: bool,
-    jobs: Option<Jobs>,
-    warning_limit: Option<usize>,
-    error_limit: Option<usize>,
     name: Option<String>,
+    keywords: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<TablesRead> {
     let on_invalid = OnInvalid::from_word(on_invalid).ok_or_else(|| {
         PyValueError::new_err(format!(
             "on_invalid is {on_invalid:?}: expected 'fail', 'skip' or 'keep'"
         ))
     })?;
-    let settings = settings(
-        kind,
-        as_of,
-        strict_version,
-        deny_unknown_fields,
-        warn_deprecated,
-        names,
-        warning_limit,
-        error_limit,
-    )?;
-    let jobs = self::jobs(jobs)?;
+    let (settings, jobs) = Keywords::read("read_tables", keywords)?.run()?;
     let source = Source::of_many(source, name)?;
     let raised = source.raised();
     let collected = detached(py, raised, |interrupt| {

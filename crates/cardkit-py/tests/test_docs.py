@@ -26,6 +26,19 @@ def test_every_argument_is_documented() -> None:
             assert f"{argument}:" in doc, (name, argument)
 
 
+def test_every_validating_function_takes_the_options_python_names() -> None:
+    # The native module reads them by the names of the options' one table
+    # (the command line's flags, the configuration's keys, the service's
+    # parameters): each function that validates takes them all.
+    from cardkit import _native
+
+    assert "as_of" in _native.VALIDATION_KEYWORDS
+    for name in ("validate", "iter_documents", "read_tables"):
+        parameters = inspect.signature(getattr(cardkit, name)).parameters
+        missing = set(_native.VALIDATION_KEYWORDS) - set(parameters)
+        assert not missing, (name, missing)
+
+
 def test_the_books_and_the_readmes_examples_run(tmp_path, monkeypatch, capsys) -> None:
     import gzip
     import json

@@ -10,7 +10,7 @@ use cardkit::schema::json_schema::{container_name, json_schema_with, SchemaOptio
 use cardkit::schema::Version;
 use cardkit::Code;
 use cardkit::Kind;
-use cardkit_design::import::explain_code;
+use cardkit_run::codes::explain_code;
 use cardkit_run::explain::explain_named;
 use cardkit_run::listing::{Filter, Listing};
 use serde::Deserialize;

@@ -26,11 +26,14 @@ fn every_code_has_an_explanation_whose_example_gives_it() {
         assert!(!explanation.meaning.is_empty(), "{code}: no meaning");
         assert!(!explanation.fix.is_empty(), "{code}: no fix");
         let example = &explanation.example;
-        // The import's own codes: only importing the example gives them
-        // (cardkit-design's tests import it); the validator says nothing.
+        // The import's own codes: only importing the example gives them,
+        // and their diagnostics are the import's, as recorded (checked
+        // against the import by cardkit-design's tests).
         assert_eq!(example.imported, code.is_import(), "{code}");
         if code.is_import() {
-            assert!(explain_code(code).diagnostics.is_empty(), "{code}");
+            let diagnostics = explain_code(code).diagnostics;
+            assert!(!diagnostics.is_empty(), "{code}");
+            assert!(diagnostics.iter().all(|d| d.code == code), "{code}");
             assert!(example.command().starts_with("cardkit import "), "{code}");
             continue;
         }

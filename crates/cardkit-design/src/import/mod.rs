@@ -42,7 +42,6 @@ mod ordered;
 
 use cardkit::report::{DocumentReport, FileReport, Layout, Omitted};
 use cardkit::Code;
-use cardkit_run::codes::CodeExplained;
 use serde_json::Value;
 
 pub use detect::Format;
@@ -188,23 +187,4 @@ fn read(bytes: &[u8]) -> Result<Value, Box<Part>> {
             }))
         }
     }
-}
-
-/// Explains `code` as `cardkit explain CODE` does: the library's
-/// explanation, with the diagnostics that importing the example gives for
-/// the import's own codes (the validator cannot give them).
-#[must_use]
-pub fn explain_code(code: Code) -> CodeExplained {
-    let mut explained = cardkit_run::codes::explain_code(code);
-    if code.is_import() {
-        let imported = import(explained.example.as_bytes(), &ImportOptions::default());
-        explained.diagnostics = imported
-            .report
-            .documents
-            .into_iter()
-            .flat_map(|document| document.diagnostics)
-            .filter(|diagnostic| diagnostic.code == code)
-            .collect();
-    }
-    explained
 }

@@ -3,6 +3,7 @@
 
 /// Which format to read the input as.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum From {
     /// Told from the content.
     #[default]

@@ -26,24 +26,17 @@ class TablesRead:
     @property
     def message(self) -> str: ...
 
-__all__ = ["MAX_JOBS", "validate_json", "schema_json", "fields_json", "explain_json", "dummy_json", "iter_documents_json", "DocumentStream", "read_tables", "TablesRead", "__version__"]
+__all__ = ["MAX_JOBS", "VALIDATION_KEYWORDS", "validate_json", "schema_json", "fields_json", "explain_json", "dummy_json", "iter_documents_json", "DocumentStream", "read_tables", "TablesRead", "__version__"]
 
 MAX_JOBS: int
+VALIDATION_KEYWORDS: List[str]
 __version__: str
 
 def validate_json(
     source: Any,
     *,
-    kind: str = "auto",
-    as_of: Optional[str] = None,
-    strict_version: bool = False,
-    deny_unknown_fields: bool = False,
-    warn_deprecated: bool = False,
-    names: str = "auto",
-    jobs: Optional[int] = None,
-    warning_limit: Optional[int] = None,
-    error_limit: Optional[int] = None,
     name: Optional[str] = None,
+    **keywords: Any,
 ) -> Tuple[str, int]: ...
 def schema_json(
     kind: str,
@@ -63,30 +56,14 @@ def dummy_json(kind: str = "template") -> str: ...
 def iter_documents_json(
     source: Any,
     *,
-    kind: str = "auto",
-    as_of: Optional[str] = None,
-    strict_version: bool = False,
-    deny_unknown_fields: bool = False,
-    warn_deprecated: bool = False,
-    names: str = "auto",
-    jobs: Optional[int] = None,
-    warning_limit: Optional[int] = None,
-    error_limit: Optional[int] = None,
     name: Optional[str] = None,
+    **keywords: Any,
 ) -> DocumentStream: ...
 def read_tables(
     source: Any,
     *,
     on_invalid: str = "fail",
-    kind: str = "auto",
-    as_of: Optional[str] = None,
-    strict_version: bool = False,
-    deny_unknown_fields: bool = False,
-    warn_deprecated: bool = False,
-    names: str = "auto",
     keep_unknown: bool = False,
-    jobs: Optional[int] = None,
-    warning_limit: Optional[int] = None,
-    error_limit: Optional[int] = None,
     name: Optional[str] = None,
+    **keywords: Any,
 ) -> TablesRead: ...

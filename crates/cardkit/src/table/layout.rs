@@ -4,8 +4,10 @@
 
 use serde::Serialize;
 
-/// How the documents of one JSON value are laid out.
+/// How the documents of one JSON value are laid out. (`schema --container`
+/// takes the others by these names, kebab-case: bare is the default.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[cfg_attr(
     feature = "openapi",
     derive(utoipa::ToSchema),
@@ -13,6 +15,7 @@ use serde::Serialize;
 )]
 pub enum Layout {
     /// The value is one document.
+    #[cfg_attr(feature = "clap", value(skip))]
     Bare,
     /// `{"meta": {...}, "data": <document>}`.
     Wrapped,

@@ -20,6 +20,8 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
+mod imported;
+
 use crate::render::Text;
 use cardkit::diagnostic::{Code, Diagnostic, Severity};
 use cardkit::model::Kind;
@@ -139,16 +141,15 @@ pub struct CodeExplained {
     pub fix: &'static str,
 }
 
-/// Explains `code`: its explanation, and the validator's diagnostics of that
-/// code on the example. The codes of `cardkit import` ([`Code::is_import`])
-/// come with no diagnostics here, since the validator cannot give them:
-/// `cardkit_design::import::explain_code` adds those the import gives.
+/// Explains `code`: its explanation, and the diagnostics of that code on
+/// the example: the validator's, or for the codes of `cardkit import`
+/// ([`Code::is_import`]), those importing the example gives, as recorded.
 #[must_use]
 pub fn explain_code(code: Code) -> CodeExplained {
     let explanation = explanation(code);
     let example = &explanation.example;
     let diagnostics = if example.imported {
-        Vec::new()
+        imported::diagnostics(code, &example.document)
     } else {
         validate(example.document.as_bytes(), &example.options())
             .documents
