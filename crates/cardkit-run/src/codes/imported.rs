@@ -29,7 +29,7 @@ pub(super) fn diagnostics(code: Code, example: &str) -> Vec<Diagnostic> {
             Diagnostic::new(
                 recorded.detail,
                 severity,
-                recorded.pointer,
+                recorded.pointer.to_owned(),
                 recorded.field.map(str::to_owned),
                 recorded.offset,
             )
