@@ -30,7 +30,7 @@ pub mod rebase;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use cardkit_run::regular::{read_regular, NotRead};
+use cardkit_run::regular::{read_checked, NotRead};
 use url::Url;
 
 /// The assets a design refers to relative paths from.
@@ -293,7 +293,10 @@ impl Resolver {
                 })?;
                 bytes
             }
-            Location::File(path) => read_file(&self.confined(path)?, path, limit)?,
+            Location::File(path) => {
+                let resolved = self.confined(path)?;
+                read_file(self.base(path)?, &resolved, path, limit)?
+            }
             Location::Remote(url) => return Err(AssetError::Remote(url.clone())),
         };
         Ok(Asset { location, bytes })
@@ -311,18 +314,23 @@ impl Resolver {
     /// component does not exist, [`AssetError::Unreadable`] when one cannot
     /// be looked at or the links loop.
     pub fn confined(&self, path: &Path) -> Result<PathBuf, AssetError> {
-        let base = match (&self.mirror, &self.root) {
-            (Some(mirror), _) => mirror,
-            (None, Some(Root::Dir(dir))) => dir,
-            _ => return Err(AssetError::OutsideRoot(path.to_path_buf())),
-        };
-        confine::confine(base, path).map_err(|refused| match refused {
+        confine::confine(self.base(path)?, path).map_err(|refused| match refused {
             confine::Refused::Outside => AssetError::OutsideRoot(path.to_path_buf()),
             confine::Refused::Missing => AssetError::Missing(path.to_path_buf()),
             confine::Refused::Unreadable(error) => {
                 AssetError::Unreadable(path.to_path_buf(), error)
             }
         })
+    }
+
+    /// The folder the located file `path` must stay under: the mirror,
+    /// when there is one, or the root.
+    fn base(&self, path: &Path) -> Result<&Path, AssetError> {
+        match (&self.mirror, &self.root) {
+            (Some(mirror), _) => Ok(mirror),
+            (None, Some(Root::Dir(dir))) => Ok(dir),
+            _ => Err(AssetError::OutsideRoot(path.to_path_buf())),
+        }
     }
 
     /// An absolute URL, or its file in the mirror: each segment of its
@@ -452,11 +460,26 @@ fn join_url(root: &Url, segments: &[String]) -> Url {
     url
 }
 
-/// Reads `resolved`, the file `shown` resolves to (its links followed), if
-/// it is a regular file of at most `limit` bytes: one that is not (a FIFO
-/// would wait for a writer, a device read without end) is never opened.
-fn read_file(resolved: &Path, shown: &Path, limit: u64) -> Result<Vec<u8>, AssetError> {
-    read_regular(resolved, limit).map_err(|why| match why {
+/// Reads `resolved`, the file `shown` resolves to under `base` (its links
+/// followed), if it is a regular file of at most `limit` bytes: one that is
+/// not (a FIFO would wait for a writer, a device read without end) is never
+/// opened. It is opened from the root by calls that refuse to leave it, so
+/// a link swapped in after [`Resolver::confined`] looked cannot lead out.
+fn read_file(
+    base: &Path,
+    resolved: &Path,
+    shown: &Path,
+    limit: u64,
+) -> Result<Vec<u8>, AssetError> {
+    let unreadable = |error| AssetError::Unreadable(shown.to_path_buf(), error);
+    let root = base.canonicalize().map_err(unreadable)?;
+    let relative = resolved
+        .strip_prefix(&root)
+        .map_err(|_| AssetError::OutsideRoot(shown.to_path_buf()))?;
+    let dir = cap_std::fs::Dir::open_ambient_dir(&root, cap_std::ambient_authority())
+        .map_err(unreadable)?;
+    let open = || dir.open(relative).map(cap_std::fs::File::into_std);
+    read_checked(std::fs::metadata(resolved), open, limit).map_err(|why| match why {
         NotRead::Io(error) if error.kind() == std::io::ErrorKind::NotFound => {
             AssetError::Missing(shown.to_path_buf())
         }

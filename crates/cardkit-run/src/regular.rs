@@ -46,8 +46,23 @@ impl fmt::Display for NotRead {
 /// [`NotRead`]: it cannot be read, is not a regular file (then it was not
 /// opened), or holds more than `limit` bytes.
 pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, NotRead> {
-    check(&std::fs::metadata(path).map_err(NotRead::Io)?, limit)?;
-    let file = File::open(path).map_err(NotRead::Io)?;
+    read_checked(std::fs::metadata(path), || File::open(path), limit)
+}
+
+/// As [`read_regular`], for a file the caller looks at and opens by its
+/// own means (under a root it must not leave, say): `looked` is what it
+/// found before opening, `open` opens it. What was opened is checked
+/// again, so a file swapped in between is refused all the same.
+///
+/// # Errors
+/// As [`read_regular`].
+pub fn read_checked(
+    looked: io::Result<Metadata>,
+    open: impl FnOnce() -> io::Result<File>,
+    limit: u64,
+) -> Result<Vec<u8>, NotRead> {
+    check(&looked.map_err(NotRead::Io)?, limit)?;
+    let file = open().map_err(NotRead::Io)?;
     check(&file.metadata().map_err(NotRead::Io)?, limit)?;
     let mut bytes = Vec::new();
     // A file that grows while it is read stops at the limit all the same.

@@ -175,3 +175,40 @@ fn a_design_is_rooted_at_its_own_root_or_its_folder() {
     );
     assert_eq!(Root::of_design("", None), None);
 }
+
+/// A link swapped in after [`Resolver::confined`] looked (here: the path
+/// it returned becomes a link out of the root) is not followed out: the
+/// file is opened from the root by calls that refuse to leave it.
+#[cfg(unix)]
+#[test]
+fn a_link_swapped_in_after_the_check_does_not_lead_out_of_the_root() {
+    let top = tempfile::tempdir().unwrap();
+    let root = top.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(top.path().join("secret.png"), b"outside").unwrap();
+    std::fs::write(root.join("frame.png"), b"inside").unwrap();
+    let resolver = Resolver::new(Some(Root::Dir(root.clone())));
+    let path = root.join("frame.png");
+    let resolved = resolver.confined(&path).unwrap();
+    assert_eq!(read_file(&root, &resolved, &path, 1024).unwrap(), b"inside");
+    // The swap: the checked file becomes a link to the file outside, and
+    // a folder on the way a link to the folder outside.
+    std::fs::remove_file(&resolved).unwrap();
+    std::os::unix::fs::symlink("../secret.png", &resolved).unwrap();
+    let read = read_file(&root, &resolved, &path, 1024);
+    assert!(matches!(read, Err(AssetError::Unreadable(..))), "{read:?}");
+    std::fs::create_dir_all(root.join("art")).unwrap();
+    std::fs::write(root.join("art/secret.png"), b"inside too").unwrap();
+    let deep = root.join("art/secret.png");
+    let resolved = resolver.confined(&deep).unwrap();
+    std::fs::remove_dir_all(root.join("art")).unwrap();
+    std::os::unix::fs::symlink("..", root.join("art")).unwrap();
+    // `art/secret.png` now names `root/secret.png`, which does not exist:
+    // still under the root, and refused as missing, not read from outside.
+    let read = read_file(&root, &resolved, &deep, 1024);
+    assert!(read.is_err(), "{read:?}");
+    std::fs::remove_file(root.join("art")).unwrap();
+    std::os::unix::fs::symlink(top.path(), root.join("art")).unwrap();
+    let read = read_file(&root, &resolved, &deep, 1024);
+    assert!(matches!(read, Err(AssetError::Unreadable(..))), "{read:?}");
+}
