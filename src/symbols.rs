@@ -5,21 +5,24 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use cardkit_design::file::read_design;
 use cardkit_design::symbols::{split, Piece, Run, SymbolTable};
 use cardkit_run::render::Text;
 use cardkit_run::ExitStatus;
 use serde_json::{json, Value};
 
-use crate::design_file::error;
+use crate::design_file::{error, Reading};
 use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The template, in the spec's shape (`-`: standard input).
-    /// Example: cardkit symbols template.json
+    /// The template (`-`: standard input): in the spec's shape, or in the
+    /// design tool's older layered layout, converted in memory as `cardkit
+    /// import` converts it. Example: cardkit symbols template.json
     #[arg(value_name = "TEMPLATE")]
     template: PathBuf,
+
+    #[command(flatten)]
+    reading: Reading,
 
     /// A text to split into runs of text, symbols, text codes and unknown
     /// codes, with their byte positions. Example: --text '{3}{U}{B} and {line}'
@@ -34,16 +37,20 @@ pub struct Args {
 /// Exit status: 0; 1 when the text has a code that names nothing; 2 when
 /// the template cannot be read.
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
-    let design = match read_design(&args.template) {
-        Ok(design) => design,
-        Err(why) => {
-            error("symbols", &why.to_string());
-            return Ok(ExitStatus::Error);
-        }
+    let Some((_, designs)) = crate::design_file::read("symbols", &args.template, &args.reading)
+    else {
+        return Ok(ExitStatus::Error);
     };
-    let Some(template) = design.template() else {
+    let Some(template) = designs.iter().find_map(|named| named.design.template()) else {
+        let what = if designs.len() > 1 {
+            format!("{} card designs", designs.len())
+        } else {
+            "a card design".to_owned()
+        };
         let message = format!(
-            "{}: a card design, not a template: only a template has symbol sets",
+            "{}: {what}, not a template: only a template has symbol sets (the cards' \
+             codes are drawn with the symbols of the template `cardkit render --template` \
+             names)",
             args.template.display()
         );
         error("symbols", &message);

@@ -94,3 +94,50 @@ fn an_unknown_code_exits_1_and_a_card_2() {
     let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
     assert!(stderr.contains("not a template"), "{stderr}");
 }
+
+/// The design tool's own template, as it is: the same table as the spec's
+/// shape of it gives; the classic save file's cards have none, said so.
+#[test]
+fn a_template_in_the_older_layered_layout_has_its_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(template) = angular(dir.path(), |_| {}) else {
+        return;
+    };
+    let Some(shared) = shared_dir() else { return };
+    let layered = shared.join("corpus/raw/template/mightstone_template-angular.json");
+    let output = cardkit()
+        .arg("symbols")
+        .arg(&layered)
+        .args(["--text", "{3}{U} and {line}"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        text,
+        run(&["symbols", &template, "--text", "{3}{U} and {line}"], 0)
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("is a template in the design tool's older layered layout"),
+        "{stderr}"
+    );
+    let save = shared.join("corpus/design-tool/naereen_saved-cards.cardconjurer");
+    let refused = cardkit()
+        .arg("symbols")
+        .arg(&save)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        stderr.contains("the design tool's classic save file (13 cards)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("13 card designs, not a template"),
+        "{stderr}"
+    );
+}
