@@ -435,6 +435,21 @@ for command in layers assets render; do
   check "$(printf '%-34s stderr %s bytes (bound 8 KB)' "$command: 100,000 errors: message" "$ERR")" \
     "$([ "$ERR" -le 8192 ] && echo ok || echo "stderr $ERR")"
 done
+# 22. The design tool's own files taken as they are: a classic save file of
+# 20,000 cards converted in memory for `layers` (each card listed under its
+# name) in linear time; 20,000 frames that leave their box out, given the
+# card's by the tool's frame rule, in linear time; a set file of 40 MB
+# given to the import: `not_convertible`, in bounded time and memory (it
+# was converted as a Card).
+COMMAND=(layers)
+linear "layers: classic save, 2k -> 20k cards" import-cards-2k.json import-cards-20k.json 10
+for n in 2000 20000; do
+  gen "frames-$n.json" "print('{\"name\":\"C\",\"width\":750,\"height\":1050,\"data\":{\"type\":\"group\",\"children\":[' + ','.join(['{\"type\":\"image\",\"src\":\"f.png\",\"masks\":[{\"type\":\"image\",\"name\":\"M\",\"src\":\"m.png\"}]}'] * $n) + ']}}')"
+done
+linear "layers: 2k -> 20k frames, no box" frames-2000.json frames-20000.json 10
+gen import-set-40m.json "import json; s=json.load(open('examples/valid/set.json')); c=s['cards'][0]; n=max(1, 40000000 // len(json.dumps(c))); s['cards']=[c]*n; print(json.dumps({'meta': {'version': '5.2.0'}, 'data': s}))"
+COMMAND=()
+timed "import: a set of 40 MB, refused" 20 1024 1 import --format concise "$D/import-set-40m.json"
 COMMAND=(validate --quiet)
 # 13. Two exports into one new SQLite path at once, 8 times (one deleted
 # the other's live temporary in 3 of 8, and one always failed with "No

@@ -9,22 +9,29 @@ use std::path::{Path, PathBuf};
 use cardkit_design::assets::manifest::{check, manifest, Entry, Missing};
 use cardkit_design::assets::rebase::rebase;
 use cardkit_design::assets::{Resolver, Root};
-use cardkit_design::file::{DesignFile, FileError};
+use cardkit_design::designs::Named;
+use cardkit_design::file::DesignFile;
 use cardkit_design::source::Design;
 use cardkit_run::render::Text;
 use cardkit_run::table::{push_padded, PADDED_WIDTH};
 use cardkit_run::ExitStatus;
 use serde_json::json;
 
-use crate::design_file::error;
+use crate::design_file::{error, Reading};
 use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The template or card design, in the spec's shape (`-`: standard
-    /// input). Example: cardkit assets template.json
+    /// The template or card design (`-`: standard input): in the spec's
+    /// shape, or a file of the design tool's own, converted in memory as
+    /// `cardkit import` converts it (the pointers are then the converted
+    /// document's, and --rebase writes that document). Example: cardkit
+    /// assets template.json
     #[arg(value_name = "FILE")]
     file: PathBuf,
+
+    #[command(flatten)]
+    reading: Reading,
 
     /// The asset root relative paths are resolved against: a URL or a local
     /// folder (default: the file's `asset_root_url`, else its folder).
@@ -94,25 +101,63 @@ impl From<serde_json::Error> for Failure {
 }
 
 fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
-    let unusable = |why: FileError| Failure::Message(why.to_string());
-    let input = DesignFile::read(&args.file).map_err(unusable)?;
-    let design = input.design().map_err(unusable)?;
-    let bytes = input.bytes();
+    let read = if args.rebase.is_some() {
+        crate::design_file::read_one("assets", &args.file, &args.reading)
+            .map(|(input, named)| (input, vec![named]))
+    } else {
+        crate::design_file::read("assets", &args.file, &args.reading)
+    };
+    let Some((input, designs)) = read else {
+        return Ok(ExitStatus::Error);
+    };
+    let several = designs.len() > 1;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut status = ExitStatus::Success;
+    let mut listed = Vec::new();
+    for named in designs {
+        let (done, json) = one_design(args, &input, named, several, &mut out)?;
+        listed.extend(json);
+        if done != ExitStatus::Success {
+            status = done;
+        }
+    }
+    if several && matches!(args.format, ListingFormat::Json) {
+        serde_json::to_writer_pretty(&mut out, &listed)?;
+        writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(status)
+}
+
+/// The manifest, the rebase or the check of one design of the file; for a
+/// file of several, each is headed by its name in text, and its JSON given
+/// back to be listed with the others'.
+fn one_design(
+    args: &Args,
+    input: &DesignFile,
+    named: Named,
+    several: bool,
+    out: &mut impl Write,
+) -> Result<(ExitStatus, Option<serde_json::Value>), Failure> {
+    let bytes = named.json.as_deref().map_or(input.bytes(), str::as_bytes);
     let file = input.on_disk();
     let root = match &args.root {
         Some(root) => Some(Root::parse(root)),
         None => {
-            let asset_root_url = match &design {
+            let asset_root_url = match &named.design {
                 Design::Template(template) => &template.asset_root_url,
                 Design::Card(card) => &card.asset_root_url,
             };
             Root::of_design(asset_root_url, file)
         }
     };
-    // Only its root was needed: the manifest reads the file's text.
-    drop(design);
     let resolver = Resolver::new(root.clone());
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let text_header = |out: &mut dyn Write| -> io::Result<()> {
+        if several && matches!(args.format, ListingFormat::Text) {
+            writeln!(out, "{} ({}):", named.name, named.pointer)?;
+        }
+        Ok(())
+    };
 
     if let (Some(new_root), Some(output)) = (&args.rebase, &args.output) {
         let inputs: Vec<PathBuf> = file.map(Path::to_path_buf).into_iter().collect();
@@ -140,7 +185,10 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
                     .iter()
                     .map(|edit| json!({"pointer": edit.pointer, "before": edit.before, "after": edit.after}))
                     .collect();
-                serde_json::to_writer_pretty(&mut out, &json!({"output": output, "edits": edits}))?;
+                serde_json::to_writer_pretty(
+                    &mut *out,
+                    &json!({"output": output, "edits": edits}),
+                )?;
                 writeln!(out)?;
             }
             ListingFormat::Text => {
@@ -162,47 +210,68 @@ fn run_checked(args: &Args) -> Result<ExitStatus, Failure> {
                 )?;
             }
         }
-        out.flush()?;
-        return Ok(ExitStatus::Success);
+        return Ok((ExitStatus::Success, None));
     }
 
     let entries = manifest(bytes, &resolver)
         .map_err(|why| Failure::Message(format!("{}: {why}", args.file.display())))?;
     if let Some(dir) = &args.check {
         let missing = check(&entries, &resolver, dir);
-        match args.format {
-            ListingFormat::Json => {
-                serde_json::to_writer_pretty(
-                    &mut out,
-                    &json!({"mirror": dir, "assets": entries.len(), "missing": missing}),
-                )?;
-                writeln!(out)?;
-            }
-            ListingFormat::Text => write_missing(&mut out, &missing, entries.len(), dir)?,
-        }
-        out.flush()?;
-        return Ok(if missing.is_empty() {
+        let status = if missing.is_empty() {
             ExitStatus::Success
         } else {
             ExitStatus::Failure
-        });
+        };
+        let value = json!({"mirror": dir, "assets": entries.len(), "missing": missing});
+        return match args.format {
+            ListingFormat::Json if several => Ok((status, Some(named_json(&named, value)))),
+            ListingFormat::Json => {
+                serde_json::to_writer_pretty(&mut *out, &value)?;
+                writeln!(out)?;
+                Ok((status, None))
+            }
+            ListingFormat::Text => {
+                text_header(out)?;
+                write_missing(out, &missing, entries.len(), dir)?;
+                Ok((status, None))
+            }
+        };
     }
 
-    match args.format {
-        ListingFormat::Json => {
-            let root = root.as_ref().map(ToString::to_string);
-            serde_json::to_writer_pretty(&mut out, &json!({"root": root, "assets": entries}))?;
-            writeln!(out)?;
-        }
-        ListingFormat::Text => write_manifest(&mut out, &entries, root.as_ref())?,
-    }
-    out.flush()?;
     let troubled = entries.iter().any(|entry| entry.problem.is_some());
-    Ok(if troubled {
+    let status = if troubled {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
-    })
+    };
+    match args.format {
+        ListingFormat::Json => {
+            let shown = root.as_ref().map(ToString::to_string);
+            let value = json!({"root": shown, "assets": entries});
+            if several {
+                return Ok((status, Some(named_json(&named, value))));
+            }
+            serde_json::to_writer_pretty(&mut *out, &value)?;
+            writeln!(out)?;
+        }
+        ListingFormat::Text => {
+            text_header(out)?;
+            write_manifest(out, &entries, root.as_ref())?;
+        }
+    }
+    Ok((status, None))
+}
+
+/// The JSON of one design of a file of several: its name and pointer, then
+/// what a file of one design gives.
+fn named_json(named: &Named, value: serde_json::Value) -> serde_json::Value {
+    let mut listed = json!({"name": named.name, "pointer": named.pointer});
+    if let (serde_json::Value::Object(listed), serde_json::Value::Object(value)) =
+        (&mut listed, value)
+    {
+        listed.extend(value);
+    }
+    listed
 }
 
 /// A string as the text output shows it: quoted, escaped, a `data:` URI cut

@@ -6,17 +6,21 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use cardkit_design::expand::{expand, Fill, Request};
-use cardkit_design::file::read_design;
 use cardkit_run::ExitStatus;
 
-use crate::design_file::error;
+use crate::design_file::{error, Reading};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The template, in the spec's shape (`-`: standard input).
+    /// The template (`-`: standard input): in the spec's shape, or in the
+    /// design tool's older layered layout, converted in memory as `cardkit
+    /// import` converts it.
     /// Example: cardkit expand template.json --set 1 --variant 'Right Stat Box'
     #[arg(value_name = "TEMPLATE")]
     template: PathBuf,
+
+    #[command(flatten)]
+    reading: Reading,
 
     /// The image set: its index in /context/imageSets (from 0), or its name
     /// (a `name` member of the set or of its prototype). Example: --set 0
@@ -42,14 +46,11 @@ pub struct Args {
 /// Prints the layer: exit status 0, or 2 when the template cannot be read
 /// or the set, variant or mask is not there.
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
-    let design = match read_design(&args.template) {
-        Ok(design) => design,
-        Err(why) => {
-            error("expand", &why.to_string());
-            return Ok(ExitStatus::Error);
-        }
+    let Some((_, named)) = crate::design_file::read_one("expand", &args.template, &args.reading)
+    else {
+        return Ok(ExitStatus::Error);
     };
-    let Some(template) = design.template() else {
+    let Some(template) = named.design.template() else {
         let message = format!(
             "{}: a card design, not a template: only a template has image sets",
             args.template.display()

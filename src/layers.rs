@@ -6,21 +6,26 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use cardkit::model::Tag;
-use cardkit_design::file::read_design;
 use cardkit_design::layers::{parse_tag, HitSummary, LayerQueries, LayerType};
+use cardkit_design::source::Design;
 use cardkit_run::render::Text;
 use cardkit_run::ExitStatus;
 use regex::Regex;
+use serde_json::json;
 
-use crate::design_file::error;
+use crate::design_file::Reading;
 use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The template or card design, in the spec's shape (`-`: standard
-    /// input). Example: cardkit layers card.json
+    /// The template or card design (`-`: standard input): in the spec's
+    /// shape, or a file of the design tool's own, converted in memory as
+    /// `cardkit import` converts it. Example: cardkit layers card.json
     #[arg(value_name = "FILE")]
     file: PathBuf,
+
+    #[command(flatten)]
+    reading: Reading,
 
     /// Only layers named exactly this (case-sensitive). Example: --name Title
     #[arg(long, value_name = "TEXT", conflicts_with = "regex")]
@@ -52,15 +57,50 @@ pub struct Args {
 }
 
 /// Lists the layers found: exit status 0 when some are, 1 when none is (as
-/// `grep` does), 2 when the file cannot be read.
+/// `grep` does), 2 when the file cannot be read. A file of several designs
+/// (a classic save file) lists each design's, under its name.
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
-    let design = match read_design(&args.file) {
-        Ok(design) => design,
-        Err(why) => {
-            error("layers", &why.to_string());
-            return Ok(ExitStatus::Error);
-        }
+    let Some((_, designs)) = crate::design_file::read("layers", &args.file, &args.reading) else {
+        return Ok(ExitStatus::Error);
     };
+    let several = designs.len() > 1;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut listed = Vec::new();
+    let mut found = 0;
+    for named in &designs {
+        let hits = hits(args, &named.design);
+        found += hits.len();
+        match args.format {
+            ListingFormat::Json if several => listed.push(json!({
+                "name": named.name,
+                "pointer": named.pointer,
+                "layers": hits,
+            })),
+            ListingFormat::Json => serde_json::to_writer_pretty(&mut out, &hits)?,
+            ListingFormat::Text => {
+                if several {
+                    writeln!(out, "{} ({}):", named.name, named.pointer)?;
+                }
+                write_text(&mut out, &hits, named.design.kind())?;
+            }
+        }
+    }
+    if let ListingFormat::Json = args.format {
+        if several {
+            serde_json::to_writer_pretty(&mut out, &listed)?;
+        }
+        writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(if found == 0 {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// The layers of `design` the arguments ask for.
+fn hits(args: &Args, design: &Design) -> Vec<HitSummary> {
     let mut query = design.layers();
     if let Some(name) = &args.name {
         query = query.named(name.as_str());
@@ -74,26 +114,11 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     if let Some(kind) = args.kind {
         query = query.of_type(kind);
     }
-    let hits: Vec<HitSummary> = if args.first {
+    if args.first {
         query.first().iter().map(HitSummary::from).collect()
     } else {
         query.iter().map(|hit| HitSummary::from(&hit)).collect()
-    };
-
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    match args.format {
-        ListingFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &hits)?;
-            writeln!(out)?;
-        }
-        ListingFormat::Text => write_text(&mut out, &hits, design.kind())?,
     }
-    out.flush()?;
-    Ok(if hits.is_empty() {
-        ExitStatus::Failure
-    } else {
-        ExitStatus::Success
-    })
 }
 
 /// One line per layer, in aligned columns: pointer, type (`mask` for a mask

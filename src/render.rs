@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use cardkit::model::Template;
 use cardkit_design::assets::Root;
-use cardkit_design::file::{read_design, DesignFile, FileError};
+use cardkit_design::designs::Named;
+use cardkit_design::file::DesignFile;
 use cardkit_design::source::Design;
 use cardkit_render::{render, Options};
 use cardkit_run::ExitStatus;
@@ -15,15 +16,22 @@ use cardkit_run::ExitStatus;
 #[command(group(clap::ArgGroup::new("output").required(true).multiple(true).args(["svg", "png", "out_dir"])))]
 pub struct Args {
     /// Card designs to render (a template renders its own card with its own
-    /// fonts and symbols; `-`: standard input).
+    /// fonts and symbols; `-`: standard input). The design tool's own files
+    /// are converted in memory as `cardkit import` converts them; of a
+    /// classic save file, -o DIR renders every card, named as `cardkit
+    /// import -o DIR` names them, and --card NAME one.
     /// Example: cardkit render card.json --png card.png
     #[arg(value_name = "CARD", required = true)]
     cards: Vec<PathBuf>,
 
     /// The template whose fonts and symbol sets the cards use (`-`:
-    /// standard input).
+    /// standard input); one in the design tool's older layered layout is
+    /// converted in memory as `cardkit import` converts it.
     #[arg(long, value_name = "T")]
     template: Option<PathBuf>,
+
+    #[command(flatten)]
+    reading: crate::design_file::Reading,
 
     /// The local directory assets are read from (the asset root, or a
     /// mirror of it). Nothing is ever fetched from the network.
@@ -84,7 +92,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
     let mut stderr = io::stderr().lock();
     let template = match &args.template {
         None => None,
-        Some(path) => match read_template(path) {
+        Some(path) => match read_template(path, args) {
             Ok(template) => Some(template),
             Err(why) => {
                 writeln!(stderr, "cardkit render: {why}")?;
@@ -101,29 +109,39 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         fonts: args.fonts.clone(),
         ..Options::default()
     };
-    // Every output is known, and refused, before anything is rendered.
-    let planned = match plan(args) {
+    // Every card is read, and every output known and refused, before
+    // anything is rendered. A file that cannot be read says its name itself.
+    let mut status = ExitStatus::Success;
+    let mut cards = Vec::new();
+    for path in &args.cards {
+        match read_cards(path, args) {
+            Ok(read) => cards.push((path, read)),
+            Err(why) => {
+                writeln!(stderr, "cardkit render: {why}")?;
+                status = ExitStatus::Error;
+            }
+        }
+    }
+    let planned = match plan(args, &cards) {
         Ok(planned) => planned,
         Err(why) => {
             writeln!(stderr, "cardkit render: {why}")?;
             return Ok(ExitStatus::Error);
         }
     };
-    let mut status = ExitStatus::Success;
-    for (path, outputs) in args.cards.iter().zip(&planned) {
-        // A file that cannot be read says its name itself.
-        let rendered = match read_card(path) {
-            Err(why) => Err(why.to_string()),
-            Ok((input, design)) => render_one(
-                &input,
-                &design,
-                template.as_ref(),
-                &options,
-                (outputs, args),
-                &mut stderr,
-            )
-            .map_err(|why| format!("{}: {why}", path.display())),
-        };
+    let designs = cards
+        .iter()
+        .flat_map(|(path, (input, designs))| designs.iter().map(move |named| (path, input, named)));
+    for ((path, input, named), outputs) in designs.zip(&planned) {
+        let rendered = render_one(
+            input,
+            &named.design,
+            template.as_ref(),
+            &options,
+            (outputs, args),
+            &mut stderr,
+        )
+        .map_err(|why| format!("{}: {why}", path.display()));
         if let Err(why) = rendered {
             writeln!(stderr, "cardkit render: {why}")?;
             status = ExitStatus::Error;
@@ -135,21 +153,52 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
 /// The SVG and the PNG each card is written to.
 type Outputs = (Option<PathBuf>, Option<PathBuf>);
 
+/// A card file and the designs of it to render.
+type Cards<'a> = Vec<(&'a PathBuf, (DesignFile, Vec<Named>))>;
+
 /// The outputs of every card, refused before anything is written: two
 /// outputs of the same name (two cards `card.json` from different folders
 /// into one `-o DIR`), an output that is an input, a file already there
-/// without `--force`.
-fn plan(args: &Args) -> Result<Vec<Outputs>, String> {
-    let planned: Vec<Outputs> = args
-        .cards
+/// without `--force`. Each design of a file of several (a classic save
+/// file) is written under its name, as `cardkit import -o DIR` names it.
+fn plan(args: &Args, cards: &Cards<'_>) -> Result<Vec<Outputs>, String> {
+    let count: usize = cards.iter().map(|(_, (_, designs))| designs.len()).sum();
+    if count > 1 && (args.svg.is_some() || args.png.is_some()) {
+        let several = cards.iter().find(|(_, (_, designs))| designs.len() > 1);
+        return Err(match several {
+            Some((path, (_, designs))) => {
+                let names: Vec<&str> = designs.iter().map(|named| named.name.as_str()).collect();
+                format!(
+                    "{}: the file holds {} cards; --svg and --png take one: name it with \
+                     --card NAME ({}), or render them all with -o DIR",
+                    path.display(),
+                    names.len(),
+                    names.join(", ")
+                )
+            }
+            None => "--svg and --png take one card; use -o DIR for several".to_owned(),
+        });
+    }
+    let designs: Vec<(&PathBuf, &Named, bool)> = cards
         .iter()
-        .map(|card| match &args.out_dir {
+        .flat_map(|(path, (_, designs))| {
+            let several = designs.len() > 1;
+            designs.iter().map(move |named| (*path, named, several))
+        })
+        .collect();
+    let planned: Vec<Outputs> = designs
+        .iter()
+        .map(|(card, named, several)| match &args.out_dir {
             Some(dir) => {
                 // Standard input has no name of its own: its card is `card`.
-                let stem = Some(card)
-                    .filter(|card| card.as_os_str() != "-")
-                    .and_then(|card| card.file_stem())
-                    .map_or_else(|| "card".into(), |s| s.to_string_lossy().into_owned());
+                let stem = if *several {
+                    named.name.clone()
+                } else {
+                    Some(card)
+                        .filter(|card| card.as_os_str() != "-")
+                        .and_then(|card| card.file_stem())
+                        .map_or_else(|| "card".into(), |s| s.to_string_lossy().into_owned())
+                };
                 (
                     Some(dir.join(format!("{stem}.svg"))),
                     Some(dir.join(format!("{stem}.png"))),
@@ -160,12 +209,12 @@ fn plan(args: &Args) -> Result<Vec<Outputs>, String> {
         .collect();
     let every: Vec<(PathBuf, &PathBuf)> = planned
         .iter()
-        .zip(&args.cards)
-        .flat_map(|((svg, png), card)| {
+        .zip(&designs)
+        .flat_map(|((svg, png), (card, _, _))| {
             [svg, png]
                 .into_iter()
                 .flatten()
-                .map(move |out| (out.clone(), card))
+                .map(move |out| (out.clone(), *card))
         })
         .collect();
     let names: Vec<&Path> = every.iter().map(|(out, _)| out.as_path()).collect();
@@ -207,11 +256,16 @@ fn rules<'a>(inputs: &'a [PathBuf], args: &Args) -> cardkit_run::output::Rules<'
     }
 }
 
-/// A card's file and the design it holds.
-fn read_card(path: &Path) -> Result<(DesignFile, Design), FileError> {
-    let input = DesignFile::read(path)?;
-    let design = input.design()?;
-    Ok((input, design))
+/// A card's file and the designs of it to render: every one, or the one
+/// `--card` names; a file of the design tool's own says it was converted.
+fn read_cards(path: &Path, args: &Args) -> Result<(DesignFile, Vec<Named>), String> {
+    let input = DesignFile::read(path).map_err(|why| why.to_string())?;
+    let designs = input.designs().map_err(|why| why.to_string())?;
+    crate::design_file::announce(path, &designs, args.reading.verbose);
+    let chosen = designs
+        .select(args.reading.card.as_deref())
+        .map_err(|choice| format!("{}: {choice}", path.display()))?;
+    Ok((input, chosen))
 }
 
 fn render_one(
@@ -282,8 +336,14 @@ fn render_one(
 
 /// The template `--template` names; a card design there is an error, since
 /// only a template has the fonts and symbol sets the cards use.
-fn read_template(path: &Path) -> Result<Template, String> {
-    match read_design(path).map_err(|why| why.to_string())? {
+fn read_template(path: &Path, args: &Args) -> Result<Template, String> {
+    let input = DesignFile::read(path).map_err(|why| why.to_string())?;
+    let designs = input.designs().map_err(|why| why.to_string())?;
+    crate::design_file::announce(path, &designs, args.reading.verbose);
+    let named = designs
+        .one(None)
+        .map_err(|choice| format!("{}: {choice}", path.display()))?;
+    match named.design {
         Design::Template(template) => Ok(*template),
         Design::Card(_) => Err(format!(
             "{}: not a template but a card design: only a template has fonts and symbol sets",

@@ -5,21 +5,28 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use cardkit_design::file::read_design;
+use cardkit_design::designs::Named;
+use cardkit_design::layers::{LayerQueries, LayerRef, LayerType};
 use cardkit_design::symbols::{split, Piece, Run, SymbolTable};
 use cardkit_run::render::Text;
 use cardkit_run::ExitStatus;
 use serde_json::{json, Value};
 
-use crate::design_file::error;
+use crate::design_file::Reading;
 use crate::output::ListingFormat;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The template, in the spec's shape (`-`: standard input).
+    /// The template (`-`: standard input): in the spec's shape, or in the
+    /// design tool's older layered layout, converted in memory as `cardkit
+    /// import` converts it. Card designs (a classic save file) have no
+    /// symbol sets: the codes their texts use are listed instead.
     /// Example: cardkit symbols template.json
     #[arg(value_name = "TEMPLATE")]
     template: PathBuf,
+
+    #[command(flatten)]
+    reading: Reading,
 
     /// A text to split into runs of text, symbols, text codes and unknown
     /// codes, with their byte positions. Example: --text '{3}{U}{B} and {line}'
@@ -32,22 +39,25 @@ pub struct Args {
 }
 
 /// Exit status: 0; 1 when the text has a code that names nothing; 2 when
-/// the template cannot be read.
+/// the template cannot be read. Of card designs (which have no symbol
+/// sets), the codes their texts use.
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
-    let design = match read_design(&args.template) {
-        Ok(design) => design,
-        Err(why) => {
-            error("symbols", &why.to_string());
+    let Some((_, designs)) = crate::design_file::read("symbols", &args.template, &args.reading)
+    else {
+        return Ok(ExitStatus::Error);
+    };
+    let Some(template) = designs.iter().find_map(|named| named.design.template()) else {
+        // Card designs carry no symbol sets: the codes their texts use are
+        // listed instead, the symbols among them for a template to define.
+        if args.text.is_some() {
+            let message = format!(
+                "{}: card designs, not a template: --text is split with a template's symbol sets",
+                args.template.display()
+            );
+            crate::design_file::error("symbols", &message);
             return Ok(ExitStatus::Error);
         }
-    };
-    let Some(template) = design.template() else {
-        let message = format!(
-            "{}: a card design, not a template: only a template has symbol sets",
-            args.template.display()
-        );
-        error("symbols", &message);
-        return Ok(ExitStatus::Error);
+        return card_codes(args, &designs);
     };
     let table = SymbolTable::new(&template.context.symbol_sets);
     let runs = args.text.as_deref().map(|text| split(text, &table));
@@ -192,4 +202,78 @@ fn write_text(
         }
     }
     Ok(())
+}
+
+/// The `{…}` codes the texts of card designs use, each with its text
+/// layer's pointer: a text code (`{line}`), or another (`other`): a symbol
+/// of the template the cards are rendered with, or a code that names
+/// nothing. Exit status 0.
+fn card_codes(args: &Args, designs: &[Named]) -> io::Result<ExitStatus> {
+    let no_sets = SymbolTable::new(&[]);
+    let several = designs.len() > 1;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut listed = Vec::new();
+    for named in designs {
+        let mut codes = Vec::new();
+        for hit in named.design.layers().of_type(LayerType::Text).iter() {
+            let LayerRef::Text(text) = hit.layer else {
+                continue;
+            };
+            for run in split(&text.text, &no_sets) {
+                match run.piece {
+                    Piece::Code(code) => {
+                        codes.push((hit.pointer.clone(), code.as_str().to_owned(), "code"));
+                    }
+                    Piece::Unknown(name) => {
+                        codes.push((hit.pointer.clone(), format!("{{{name}}}"), "other"));
+                    }
+                    Piece::Text(_) | Piece::Symbol(_) => {}
+                }
+            }
+        }
+        match args.format {
+            ListingFormat::Json => {
+                let codes: Vec<Value> = codes
+                    .iter()
+                    .map(|(pointer, code, kind)| json!({"pointer": pointer, "code": code, "kind": kind}))
+                    .collect();
+                listed.push(json!({"name": named.name, "pointer": named.pointer, "codes": codes}));
+            }
+            ListingFormat::Text => {
+                if several {
+                    writeln!(out, "{} ({}):", named.name, named.pointer)?;
+                }
+                let rows: Vec<[String; 3]> = codes
+                    .iter()
+                    .map(|(pointer, code, kind)| {
+                        [
+                            pointer.clone(),
+                            Text::escape(code).into_owned(),
+                            (*kind).to_owned(),
+                        ]
+                    })
+                    .collect();
+                cardkit_run::table::write_aligned(&mut out, &rows)?;
+                let text_codes = codes.iter().filter(|(_, _, kind)| *kind == "code").count();
+                writeln!(
+                    out,
+                    "{} codes in the card's texts: {text_codes} text codes, {} others (a symbol \
+                     of the template it is rendered with, or a code that names nothing)",
+                    codes.len(),
+                    codes.len() - text_codes
+                )?;
+            }
+        }
+    }
+    if let ListingFormat::Json = args.format {
+        let value = if several {
+            Value::Array(listed)
+        } else {
+            listed.pop().unwrap_or(Value::Null)
+        };
+        serde_json::to_writer_pretty(&mut out, &value)?;
+        writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(ExitStatus::Success)
 }

@@ -209,15 +209,95 @@ fn hostile_srcs_are_reported_with_exit_status_1() {
     assert_snapshot!("assets_hostile", text);
 }
 
+/// The design tool's own template, as it is: every `src` of the file is
+/// listed, from the document `cardkit import` makes of it.
 #[test]
-fn the_layered_layout_is_refused_with_the_way_to_convert_it() {
+fn a_template_in_the_older_layered_layout_lists_every_src() {
     let Some(layered) = corpus_file("raw/template/mightstone_template-angular.json") else {
         return;
     };
+    let raw: Value = serde_json::from_slice(&std::fs::read(&layered).unwrap()).unwrap();
+    let mut sources = Vec::new();
+    collect_src(&raw, &mut sources);
+    assert_eq!(sources.len(), 45);
     let output = cardkit()
-        .args(["assets", layered.to_str().unwrap()])
+        .args(["assets", layered.to_str().unwrap(), "--format", "json"])
         .assert()
-        .code(2);
-    let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
-    assert!(stderr.contains("cardkit import"), "{stderr}");
+        .code(0)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("is a template in the design tool's older layered layout; converted in memory as `cardkit import` would"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let listed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let listed: Vec<&str> = listed["assets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["src"].as_str().unwrap())
+        .collect();
+    for src in &sources {
+        assert!(listed.contains(&src.as_str()), "{src} is not listed");
+    }
+}
+
+/// The classic save file: each card's assets, under its name.
+#[test]
+fn the_classic_save_file_lists_each_cards_assets() {
+    let Some(save) = corpus_file("design-tool/naereen_saved-cards.cardconjurer") else {
+        return;
+    };
+    let save = save.to_str().unwrap();
+    let output = cardkit()
+        .args(["assets", save, "--format", "json"])
+        .assert()
+        .get_output()
+        .clone();
+    let listed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let cards = listed.as_array().unwrap();
+    assert_eq!(cards.len(), 13);
+    assert!(cards
+        .iter()
+        .all(|card| card["name"].is_string() && card["assets"].is_array()));
+    let text = String::from_utf8(
+        cardkit()
+            .args(["assets", save])
+            .assert()
+            .get_output()
+            .stdout
+            .clone(),
+    )
+    .unwrap();
+    assert!(text.contains("myrel-death-taxes (/"), "{text}");
+    // --rebase writes one document: a file of several needs --card.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let refused = cardkit()
+        .args(["assets", save, "--rebase", "https://example.org/", "-o"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(stderr.contains("name one with --card NAME"), "{stderr}");
+    assert!(!out.exists());
+}
+
+fn collect_src(value: &Value, into: &mut Vec<String>) {
+    match value {
+        Value::Object(members) => {
+            for (name, value) in members {
+                match (name.as_str(), value) {
+                    ("src", Value::String(src)) => into.push(src.clone()),
+                    _ => collect_src(value, into),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_src(item, into)),
+        _ => {}
+    }
 }

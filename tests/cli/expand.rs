@@ -122,3 +122,49 @@ fn unknown_names_are_errors_that_list_what_there_is() {
     }
     assert_snapshot!("expand_errors", messages);
 }
+
+/// The design tool's own template, as it is: the same layer as from the
+/// template `cardkit import` makes, and one line that says so.
+#[test]
+fn a_template_in_the_older_layered_layout_expands_as_imported() {
+    let Some(layered) = corpus_file("raw/template/mightstone_template-angular.json") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let imported = dir.path().join("angular.json");
+    cardkit()
+        .arg("import")
+        .arg(&layered)
+        .arg("-o")
+        .arg(&imported)
+        .assert()
+        .code(0);
+    let expand = |file: &std::path::Path| {
+        cardkit()
+            .arg("expand")
+            .arg(file)
+            .args([
+                "--set",
+                "0",
+                "--variant",
+                "Black Frame",
+                "--mask",
+                "Right Half",
+            ])
+            .assert()
+            .code(0)
+            .get_output()
+            .clone()
+    };
+    let direct = expand(&layered);
+    assert_eq!(direct.stdout, expand(&imported).stdout);
+    let layer: Value = serde_json::from_slice(&direct.stdout).unwrap();
+    assert_eq!(layer["width"], 1500);
+    let stderr = String::from_utf8(direct.stderr).unwrap();
+    assert!(
+        stderr.starts_with("note: ")
+            && stderr.contains("converted in memory as `cardkit import` would"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

@@ -340,3 +340,45 @@ fn standard_input_is_read_as_a_file() {
         "{report}"
     );
 }
+
+/// A set file or a migration is named for what it is, not converted as a
+/// card: exit status 1, one `not_convertible`, nothing written.
+#[test]
+fn a_set_or_a_migration_is_not_convertible() {
+    let Some(shared) = shared_dir() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (file, what) in [
+        (
+            "raw/set/jsonsets_LEA.json",
+            "a set (at /data, wrapped layout), not a design file",
+        ),
+        (
+            "raw/migration/mtgssm_migrations.json",
+            "2 migration notices (list layout), not a design file",
+        ),
+    ] {
+        let out = dir.path().join("out.json");
+        let output = cardkit()
+            .arg("import")
+            .arg(corpus(&shared, file))
+            .args(["--format", "json", "-o"])
+            .arg(&out)
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let diagnostics = report["files"][0]["documents"][0]["diagnostics"]
+            .as_array()
+            .unwrap();
+        assert_eq!(diagnostics.len(), 1, "{file}: {diagnostics:?}");
+        assert_eq!(diagnostics[0]["code"], "not_convertible");
+        assert!(
+            diagnostics[0]["message"].as_str().unwrap().contains(what),
+            "{file}: {diagnostics:?}"
+        );
+        assert!(!out.exists(), "{file}");
+    }
+}

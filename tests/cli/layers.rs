@@ -112,19 +112,146 @@ fn exit_statuses() {
     ] {
         cardkit().args(args).assert().code(2);
     }
-    // The older layered layout: refused, saying what converts it.
+}
+
+#[test]
+fn a_template_in_the_older_layered_layout_is_listed_as_imported() {
     let Some(layered) = corpus_file("raw/template/mightstone_template-angular.json") else {
         return;
     };
     let output = cardkit()
-        .args(["layers", layered.to_str().unwrap()])
+        .args(["layers", layered.to_str().unwrap(), "--type", "image"])
         .assert()
-        .code(2);
-    let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
+        .code(0)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    // One line says what the file is and that it was converted.
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
-        stderr.contains("older layered layout") && stderr.contains("cardkit import"),
+        stderr.starts_with(&format!("note: {} is a template in the design tool's older layered layout; converted in memory as `cardkit import` would", layered.display())),
         "{stderr}"
     );
+    // The same listing as the import's output gives.
+    let dir = tempfile::tempdir().unwrap();
+    let imported = dir.path().join("angular.json");
+    cardkit()
+        .args(["import", layered.to_str().unwrap(), "-o"])
+        .arg(&imported)
+        .assert()
+        .code(0);
+    let from_import = stdout_of_file(&imported);
+    assert_eq!(stdout, from_import);
+    assert!(stdout.contains("\"Margin\""), "{stdout}");
+    // --verbose shows the import's warnings under the line.
+    let verbose = cardkit()
+        .args(["layers", layered.to_str().unwrap(), "--verbose"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(verbose.stderr).unwrap();
+    assert!(stderr.contains("warning[dropped_member]"), "{stderr}");
+}
+
+fn stdout_of_file(path: &std::path::Path) -> String {
+    stdout(&["layers", path.to_str().unwrap(), "--type", "image"], 0)
+}
+
+#[test]
+fn the_classic_save_file_lists_each_card_under_its_name() {
+    let Some(save) = corpus_file("design-tool/naereen_saved-cards.cardconjurer") else {
+        return;
+    };
+    let save = save.to_str().unwrap();
+    let text = stdout(&["layers", save, "--name", "Title"], 0);
+    // Each card headed by the name `cardkit import -o DIR` gives its file.
+    assert!(text.contains("myrel-death-taxes (/"), "{text}");
+    let json: Value =
+        serde_json::from_str(&stdout(&["layers", save, "--format", "json"], 0)).unwrap();
+    let cards = json.as_array().unwrap();
+    assert_eq!(cards.len(), 13);
+    assert!(cards
+        .iter()
+        .all(|card| card["layers"].as_array().is_some_and(|l| !l.is_empty())));
+    // One card, by name or pointer.
+    let one = stdout(
+        &[
+            "layers",
+            save,
+            "--card",
+            "myrel-death-taxes",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    let one: Value = serde_json::from_str(&one).unwrap();
+    assert!(one
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|hit| hit["pointer"].is_string()));
+    let unknown = cardkit()
+        .args(["layers", save, "--card", "nobody"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(unknown.stderr).unwrap();
+    assert!(
+        stderr.contains("--card nobody names none of the file's designs: abomination-de-llanowar"),
+        "{stderr}"
+    );
+}
+
+/// The tool's frame rule: the frames of the 2023-02-18 card leave their
+/// box out, and take the card's, as `expand` gives them.
+#[test]
+fn frames_without_a_box_take_the_cards() {
+    let Some(card) = corpus_file("raw/card/mightstone_dimirova-smiley_2023-02-18.json") else {
+        return;
+    };
+    let json = stdout(
+        &[
+            "layers",
+            card.to_str().unwrap(),
+            "--type",
+            "image",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    let hits: Value = serde_json::from_str(&json).unwrap();
+    let boxes = |name: &str| -> Vec<Value> {
+        hits.as_array()
+            .unwrap()
+            .iter()
+            .filter(|hit| hit["name"] == name)
+            .map(|hit| hit["box"].clone())
+            .collect()
+    };
+    let whole = serde_json::json!({"x": 0, "y": 0, "width": 1500, "height": 2100});
+    for frame in [
+        "Blue Frame",
+        "Black Frame",
+        "Yellow Frame",
+        "Right Half",
+        "Pinline",
+    ] {
+        let found = boxes(frame);
+        assert!(!found.is_empty(), "{frame}: {json}");
+        for b in found {
+            for key in ["x", "y", "width", "height"] {
+                assert_eq!(b[key], whole[key], "{frame}: {b}");
+            }
+        }
+    }
+    // A layer with its own box keeps it.
+    assert_eq!(boxes("Right Stat Box")[0]["width"], 246);
+    assert!(!json.contains("\"width\": 100,"), "{json}");
 }
 
 #[test]

@@ -60,6 +60,7 @@ mod compressed;
 mod config;
 #[cfg(feature = "render")]
 mod design_depth;
+mod design_tool_files;
 #[cfg(feature = "diff")]
 mod diff_migrate;
 mod discovery;

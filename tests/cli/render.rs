@@ -365,3 +365,118 @@ fn a_png_that_fails_leaves_no_svg_behind() {
         .collect();
     assert_eq!(left, ["bleed.json"]);
 }
+
+/// The design tool's frame rule: the 2023-02-18 card leaves its frames'
+/// and masks' boxes out, and they are drawn at the card's size, not at the
+/// spec's 100 × 100 in the top left corner.
+#[test]
+fn frames_without_a_box_are_drawn_at_the_cards_size() {
+    let Some(shared) = shared_dir() else { return };
+    let dir = tempfile::tempdir().expect("a directory");
+    let template = angular_template(&shared, dir.path());
+    let svg = dir.path().join("card.svg");
+    cardkit()
+        .arg("render")
+        .arg(shared.join("corpus/raw/card/mightstone_dimirova-smiley_2023-02-18.json"))
+        .arg("--template")
+        .arg(&template)
+        .arg("--assets")
+        .arg(assets())
+        .args(["--year", "2023", "--svg"])
+        .arg(&svg)
+        .assert()
+        .code(0);
+    let svg = std::fs::read_to_string(svg).expect("an SVG");
+    // (Symbols are pictures of 100 × 100 of their own: only boxes count.)
+    let boxed = "maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"100\" height=\"100\"";
+    assert!(!svg.contains(boxed), "a box of 100 × 100");
+    // The stand-in frames are 150 × 210 pictures: 10 times over at the
+    // card's size, 0.667 × 0.476 in the spec's default box.
+    assert!(
+        !svg.contains("matrix(0.667 0 0 0.476 0 0)"),
+        "a frame of 100 × 100"
+    );
+    assert!(svg.matches("matrix(10 0 0 10 0 0)").count() >= 6);
+    let masks = svg
+        .matches("maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"1500\" height=\"2100\"")
+        .count();
+    assert!(masks >= 5, "{masks} masks of the card's size");
+}
+
+/// The design tool's own files rendered as they are: its layered template
+/// as the card and as --template, and the classic save file's cards, one
+/// by --card or all into a directory under the names the import gives.
+#[test]
+fn the_design_tools_own_files_render_as_they_are() {
+    let Some(shared) = shared_dir() else { return };
+    let dir = tempfile::tempdir().expect("a directory");
+    let layered = shared.join("corpus/raw/template/mightstone_template-angular.json");
+    let output = cardkit()
+        .arg("render")
+        .arg(shared.join("corpus/raw/card/mightstone_dimirova-smiley_2023-02-18.json"))
+        .arg("--template")
+        .arg(&layered)
+        .arg("--assets")
+        .arg(assets())
+        .args(["--year", "2023", "--scale", "0.05", "--svg"])
+        .arg(dir.path().join("card.svg"))
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    let notes: Vec<&str> = stderr.lines().filter(|l| l.starts_with("note: ")).collect();
+    assert_eq!(notes.len(), 1, "{stderr}");
+    assert!(notes[0].contains("is a template in the design tool's older layered layout"));
+
+    let save = shared.join("corpus/design-tool/naereen_saved-cards.cardconjurer");
+    let one = dir.path().join("one.svg");
+    let refused = cardkit()
+        .arg("render")
+        .arg(&save)
+        .args(["--scale", "0.05", "--svg"])
+        .arg(&one)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(refused.stderr).expect("UTF-8");
+    assert!(
+        stderr.contains("the file holds 13 cards; --svg and --png take one: name it with --card NAME (abomination-de-llanowar,"),
+        "{stderr}"
+    );
+    assert!(!one.exists());
+    cardkit()
+        .arg("render")
+        .arg(&save)
+        .args(["--card", "myrel-death-taxes", "--scale", "0.05", "--svg"])
+        .arg(&one)
+        .assert()
+        .code(0);
+    assert!(std::fs::read_to_string(&one)
+        .expect("an SVG")
+        .starts_with("<svg"));
+    let all = dir.path().join("all");
+    cardkit()
+        .arg("render")
+        .arg(&save)
+        .args(["--scale", "0.05", "-o"])
+        .arg(&all)
+        .assert()
+        .code(0);
+    let mut names: Vec<String> = std::fs::read_dir(&all)
+        .expect("listed")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 26, "{names:?}");
+    assert!(
+        names.contains(&"myrel-death-taxes.png".to_owned()),
+        "{names:?}"
+    );
+}

@@ -74,7 +74,7 @@ fn a_name_defined_twice_is_warned_about() {
 }
 
 #[test]
-fn an_unknown_code_exits_1_and_a_card_2() {
+fn an_unknown_code_exits_1_and_a_card_lists_its_codes() {
     let dir = tempfile::tempdir().unwrap();
     let Some(template) = angular(dir.path(), |_| {}) else {
         return;
@@ -87,10 +87,70 @@ fn an_unknown_code_exits_1_and_a_card_2() {
     let card = shared_dir()
         .unwrap()
         .join("corpus/raw/card/mightstone_dimirova-smiley_head.json");
+    // A card design has no symbol sets: --text has nothing to split with.
     let output = cardkit()
-        .args(["symbols", card.to_str().unwrap()])
+        .args(["symbols", card.to_str().unwrap(), "--text", "{Q}"])
         .assert()
         .code(2);
     let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
     assert!(stderr.contains("not a template"), "{stderr}");
+    // Without it, the codes its texts use: symbols for a template to define.
+    let listed = run(&["symbols", card.to_str().unwrap()], 0);
+    assert!(listed.contains("{artist}  other"), "{listed}");
+    assert!(listed.contains("{line}    code"), "{listed}");
+    assert!(
+        listed.contains("8 codes in the card's texts: 2 text codes, 6 others"),
+        "{listed}"
+    );
+}
+
+/// The design tool's own template, as it is: the same table as the spec's
+/// shape of it gives; of the classic save file's cards, the codes they use.
+#[test]
+fn a_template_in_the_older_layered_layout_has_its_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(template) = angular(dir.path(), |_| {}) else {
+        return;
+    };
+    let Some(shared) = shared_dir() else { return };
+    let layered = shared.join("corpus/raw/template/mightstone_template-angular.json");
+    let output = cardkit()
+        .arg("symbols")
+        .arg(&layered)
+        .args(["--text", "{3}{U} and {line}"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        text,
+        run(&["symbols", &template, "--text", "{3}{U} and {line}"], 0)
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("is a template in the design tool's older layered layout"),
+        "{stderr}"
+    );
+    // The classic save file: each card's codes, under its name.
+    let save = shared.join("corpus/design-tool/naereen_saved-cards.cardconjurer");
+    let output = cardkit()
+        .arg("symbols")
+        .arg(&save)
+        .args(["--format", "json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("the design tool's classic save file (13 cards)"),
+        "{stderr}"
+    );
+    let cards: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let cards = cards.as_array().unwrap();
+    assert_eq!(cards.len(), 13);
+    assert!(cards
+        .iter()
+        .all(|card| card["codes"].is_array() && card["name"].is_string()));
 }

@@ -7,7 +7,7 @@
 //! Angular template). When neither gives a position or a size, later saves
 //! of the same card carry `x: 0`, `y: 0` and the card's width and height, on
 //! the layer and on each of its masks: a frame covers the whole card. That is
-//! [`Fill::CardSize`], the default; [`Fill::Nothing`] gives the bare merge,
+//! [`Fill::CardSize`] (the tool's frame rule, [`crate::frame`]), the default; [`Fill::Nothing`] gives the bare merge,
 //! as the first save of the card has it (the spec's defaults then apply:
 //! 100 × 100 at 0, 0).
 //!
@@ -217,15 +217,7 @@ fn mask_members(mask: &Mask, fill: Fill, template: &Template) -> Map<String, Val
 }
 
 fn fill_card_size(members: &mut Map<String, Value>, template: &Template) {
-    let card = &template.card;
-    for (key, value) in [
-        ("x", 0),
-        ("y", 0),
-        ("width", card.width),
-        ("height", card.height),
-    ] {
-        members.entry(key).or_insert(Value::from(value));
-    }
+    crate::frame::fill_card_box(members, template.card.width, template.card.height);
 }
 
 /// Why a variant could not be expanded.

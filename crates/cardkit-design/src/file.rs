@@ -7,13 +7,10 @@ use std::fmt;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use crate::designs::{Choice, Designs};
 use crate::source::{Design, ReadError};
 
-/// The largest design file the tools read, in bytes (64 MiB). The design
-/// tool's files are small (a save file of 13 cards with three embedded
-/// pictures is 434 KB); a file is held whole, and its models or its
-/// `serde_json::Value` take a few times its size.
-pub const MAX_DESIGN_BYTES: usize = 64 << 20;
+pub use crate::limit::MAX_DESIGN_BYTES;
 
 /// The name that stands for standard input.
 const STDIN: &str = "-";
@@ -82,16 +79,34 @@ impl DesignFile {
         &self.bytes
     }
 
-    /// The template or card design the file holds, told apart once by its
-    /// root's members ([`Design::read`]).
+    /// The designs the file holds ([`Designs::read`]): the one every design
+    /// command reads a file by. A file of the design tool's own is
+    /// converted in memory as `cardkit import` converts it, and says so
+    /// ([`Designs::converted`]).
     ///
     /// # Errors
     /// [`FileError::NotADesign`], with the reason.
-    pub fn design(&self) -> Result<Design, FileError> {
-        Design::read(&self.bytes).map_err(|error| FileError::NotADesign {
+    pub fn designs(&self) -> Result<Designs, FileError> {
+        Designs::read(&self.bytes).map_err(|error| FileError::NotADesign {
             path: self.path.clone(),
             error,
         })
+    }
+
+    /// The one template or card design the file holds ([`DesignFile::designs`]):
+    /// a file of several (a classic save file of more than one card) is an
+    /// error that names them.
+    ///
+    /// # Errors
+    /// [`FileError::NotADesign`], with the reason; [`FileError::Several`].
+    pub fn design(&self) -> Result<Design, FileError> {
+        self.designs()?
+            .one(None)
+            .map(|named| named.design)
+            .map_err(|choice| FileError::Several {
+                path: self.path.clone(),
+                choice,
+            })
     }
 }
 
@@ -127,6 +142,13 @@ pub enum FileError {
         /// Why not.
         error: ReadError,
     },
+    /// It holds several designs where one was wanted.
+    Several {
+        /// The path given.
+        path: PathBuf,
+        /// The names of its designs.
+        choice: Choice,
+    },
 }
 
 impl FileError {
@@ -136,7 +158,8 @@ impl FileError {
         match self {
             FileError::Unreadable { path, .. }
             | FileError::TooLarge { path }
-            | FileError::NotADesign { path, .. } => path,
+            | FileError::NotADesign { path, .. }
+            | FileError::Several { path, .. } => path,
         }
     }
 
@@ -152,6 +175,7 @@ impl FileError {
                 MAX_DESIGN_BYTES >> 20
             ),
             FileError::NotADesign { error, .. } => error.to_string(),
+            FileError::Several { choice, .. } => choice.to_string(),
         }
     }
 }
@@ -164,6 +188,7 @@ impl fmt::Display for FileError {
                 write!(f, "{path}: cannot read: {}", self.reason())
             }
             FileError::NotADesign { error, .. } => write!(f, "{path}: {error}"),
+            FileError::Several { choice, .. } => write!(f, "{path}: {choice}"),
         }
     }
 }
@@ -174,6 +199,7 @@ impl std::error::Error for FileError {
             FileError::Unreadable { error, .. } => Some(error),
             FileError::TooLarge { .. } => None,
             FileError::NotADesign { error, .. } => Some(error),
+            FileError::Several { choice, .. } => Some(choice),
         }
     }
 }

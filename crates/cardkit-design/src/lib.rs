@@ -12,6 +12,9 @@
 //! - [`symbols`]: the symbols a template's texts can show, and a text split
 //!   into text, symbols and codes;
 //! - [`source`]: a template or card design read from its bytes;
+//! - [`designs`]: every design of a file, the design tool's own files
+//!   converted in memory by the import;
+//! - [`frame`]: the design tool's rule for a frame that leaves its box out;
 //! - [`file`]: a design file read from a path or standard input, up to the
 //!   one size limit every tool keeps;
 //! - [`token`]: a long member name as the pointers the tools report hold it.
@@ -21,10 +24,13 @@
 #![deny(missing_docs)]
 
 pub mod assets;
+pub mod designs;
 pub mod expand;
 pub mod file;
+pub mod frame;
 pub mod import;
 pub mod layers;
+mod limit;
 pub mod source;
 pub mod symbols;
 pub mod token;

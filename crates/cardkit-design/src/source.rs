@@ -24,6 +24,8 @@ impl Design {
     /// Reads a template or a card design: a JSON object with a `context` or
     /// a `card` member is a template, any other a card design. Both are
     /// validated first, so an invalid one is reported with every problem.
+    /// A frame that leaves its box out takes the card's, as the design tool
+    /// draws it ([`crate::frame`]).
     ///
     /// # Errors
     /// [`ReadError`]: not an object, in the design tool's older layered
@@ -45,11 +47,19 @@ impl Design {
         let is_template = root
             .iter()
             .any(|(name, _)| name == "context" || name == "card");
+        // The design tool's frame rule, where the file leaves a frame's box
+        // out (`crate::frame`).
+        let root_at = first_byte(text);
         if is_template {
-            typed::<Template>(bytes, "template")
-                .map(|template| Design::Template(Box::new(template)))
+            let mut template = typed::<Template>(bytes, "template")?;
+            if let Some((_, card_at)) = root.iter().find(|(name, _)| name == "card") {
+                crate::frame::apply(&mut template.card, text, *card_at);
+            }
+            Ok(Design::Template(Box::new(template)))
         } else {
-            typed::<Card>(bytes, "card design").map(|card| Design::Card(Box::new(card)))
+            let mut card = typed::<Card>(bytes, "card design")?;
+            crate::frame::apply(&mut card, text, root_at);
+            Ok(Design::Card(Box::new(card)))
         }
     }
 
@@ -101,6 +111,10 @@ pub enum ReadError {
     /// nesting deeper than [`cardkit::validate::MAX_DEPTH`]): shown with its
     /// first [`LISTED_ERRORS`] errors, one a line.
     Invalid(&'static str, ParseError),
+    /// A file of the design tool's own none of whose designs the import
+    /// could convert ([`crate::designs::Designs::read`]): its errors, one a
+    /// line, and the format it was read as (`None`: none the import reads).
+    NotConverted(Vec<String>, Option<crate::import::Format>),
 }
 
 /// The most errors of an invalid design its message lists, one a line; the
@@ -154,6 +168,28 @@ impl fmt::Display for ReadError {
                 Ok(())
             }
             ReadError::Invalid(kind, error) => write!(f, "invalid {kind}: {error}"),
+            ReadError::NotConverted(errors, format) => {
+                match format {
+                    Some(format) => write!(
+                        f,
+                        "in the design tool's {} format, but the import converts none of its \
+                         designs",
+                        format.as_str()
+                    )?,
+                    None => write!(f, "not a design file the import reads")?,
+                }
+                for error in errors.iter().take(LISTED_ERRORS) {
+                    write!(f, "\n  {error}")?;
+                }
+                if errors.len() > LISTED_ERRORS {
+                    write!(
+                        f,
+                        "\n  … and {} more (`cardkit import` reports every one)",
+                        errors.len() - LISTED_ERRORS
+                    )?;
+                }
+                Ok(())
+            }
         }
     }
 }

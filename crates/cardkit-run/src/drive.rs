@@ -333,7 +333,7 @@ impl<'r> Run<'r> {
         let names_asked = options.names != Names::Auto;
         let mut reading: Option<Reading> = None;
         let mut documents_by_names = [0usize; 3];
-        let mut valid = true;
+        let (mut valid, mut tool) = (true, crate::design_tool::DesignTool::default());
         let mut written = Ok(());
         let (renderer, out, summary, shown) = (
             &mut *self.renderer,
@@ -343,6 +343,7 @@ impl<'r> Run<'r> {
         );
         let checked = check(&name, &mut reader, &options, &mut |document| {
             valid &= document.is_valid();
+            tool.see(document);
             way_out.count(document);
             let kind = document
                 .kind
@@ -399,6 +400,8 @@ impl<'r> Run<'r> {
                 );
             }
         }
+        let hint = tool.hint();
+        let note = join(note, hint.clone());
         progress.done();
         written?;
         let error = match checked {
@@ -413,6 +416,7 @@ impl<'r> Run<'r> {
                         error: None,
                         note: note.as_deref(),
                         reading: reading.as_ref(),
+                        hint: hint.as_deref(),
                     },
                 );
             }
@@ -432,6 +436,7 @@ impl<'r> Run<'r> {
             error: Some(&error),
             note: note.as_deref(),
             reading: reading.as_ref(),
+            hint: hint.as_deref(),
         };
         self.renderer.end_file(self.out, &name, end)
     }

@@ -36,6 +36,7 @@ pub mod table;
 mod archive;
 mod declared;
 mod decode;
+mod design_tool;
 mod discover;
 mod drive;
 mod exit;

@@ -1,5 +1,7 @@
 //! Which of the design tool's formats an input is, told from its content.
 
+use cardkit::report::Layout;
+use cardkit::Kind;
 use serde_json::{Map, Value};
 
 use super::options::From;
@@ -75,6 +77,52 @@ pub(super) fn detect(value: &Value, from: From) -> Result<Format, String> {
             kind_of(other)
         )),
     }
+}
+
+/// Whether `value` is a template (in the older layout or the spec's).
+pub(super) fn is_template(value: &Value) -> bool {
+    value
+        .as_object()
+        .is_some_and(|root| is_layered_template(root) || is_spec_template(root))
+}
+
+/// What the input is when the validator reads it as sets or migrations
+/// rather than a card design: `a set (at /data, wrapped layout)`, or a
+/// bare one that is valid as such, said with what reads it instead; `None`
+/// for a card design (or nothing it can tell).
+pub(super) fn other_kind(bytes: &[u8]) -> Option<String> {
+    let report = cardkit::validate(bytes, &cardkit::Options::default());
+    // A bare object is named a set or a migration only when it is a valid
+    // one: a few members (`cards`) are not enough to say what it is.
+    let bare = report.layout == Layout::Bare;
+    if bare && !report.is_valid() {
+        return None;
+    }
+    let kinds: Vec<(Kind, &str)> = report
+        .documents
+        .iter()
+        .filter_map(|document| Some((document.kind?, document.pointer.as_str())))
+        .collect();
+    let (kind, pointer) = kinds
+        .iter()
+        .copied()
+        .find(|(kind, _)| matches!(kind, Kind::Set | Kind::Migration))?;
+    let what = match kind {
+        Kind::Set => "set",
+        _ => "migration notice",
+    };
+    let count = kinds.iter().filter(|(other, _)| *other == kind).count();
+    let found = if bare {
+        format!("a {what}")
+    } else if count == 1 {
+        format!("a {what} (at {pointer}, {} layout)", report.layout.as_str())
+    } else {
+        format!("{count} {what}s ({} layout)", report.layout.as_str())
+    };
+    Some(format!(
+        "{found}, not a design file: the import reads the design tool's templates, card \
+         designs and classic save files; `cardkit validate` checks {what}s"
+    ))
 }
 
 fn is_classic_entry(entry: &Value) -> bool {

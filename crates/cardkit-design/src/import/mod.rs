@@ -49,7 +49,7 @@ pub use document::ImportedDocument;
 pub use names::file_names;
 pub use options::{From, ImportOptions};
 
-use crate::file::MAX_DESIGN_BYTES;
+use crate::limit::MAX_DESIGN_BYTES;
 use document::Part;
 use notes::Notes;
 
@@ -129,8 +129,19 @@ fn convert(bytes: &[u8], options: &ImportOptions) -> (Option<Format>, Vec<Part>)
     };
     let format = match detect::detect(&value, options.from) {
         Ok(format) => format,
-        Err(why) => return (None, vec![Part::failed(why)]),
+        // What it is instead, when the validator can tell.
+        Err(why) => {
+            let why = detect::other_kind(bytes).unwrap_or(why);
+            return (None, vec![Part::failed(why)]);
+        }
     };
+    // A card design is told by members a set or a migration may have too
+    // (`data`): the validator's reading of the file says which it is.
+    if format == Format::Layered && !detect::is_template(&value) {
+        if let Some(what) = detect::other_kind(bytes) {
+            return (None, vec![Part::failed(what)]);
+        }
+    }
     let parts = match format {
         Format::Layered | Format::Spec => vec![layered::convert(value, format, options, bytes)],
         Format::Classic => classic::convert(value, options, bytes),

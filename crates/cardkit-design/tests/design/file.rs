@@ -188,3 +188,112 @@ fn an_invalid_design_lists_its_first_errors_one_a_line() {
     );
     assert!(error.len() < 4096, "{}", error.len());
 }
+
+/// The design tool's own files, converted in memory as the import converts
+/// them, saying what they are; the classic save file's cards named as
+/// `cardkit import -o DIR` names their files.
+#[test]
+fn the_design_tools_own_files_are_converted_in_memory() {
+    let layered = br#"{"metadata": {"name": "Plain", "creator": "A. Designer"},
+      "context": {"imageSets": {}}, "card": {"name": "", "width": 750, "height": 1050}}"#;
+    let file = DesignFile::from_reader("t.json", &layered[..]).expect("read");
+    let designs = file.designs().expect("converted");
+    let converted = designs.converted.as_ref().expect("said so");
+    assert_eq!(
+        converted.note(Path::new("t.json")),
+        "note: t.json is a template in the design tool's older layered layout; converted in \
+         memory as `cardkit import` would (1 import warning: --verbose shows it)"
+    );
+    assert!(matches!(designs.documents[0].design, Design::Template(_)));
+    assert!(matches!(file.design(), Ok(Design::Template(_))));
+
+    let classic = br#"[{"key": "One", "data": {"width": 750, "height": 1050}},
+      {"key": "Two", "data": {"width": 750, "height": 1050}}]"#;
+    let file = DesignFile::from_reader("save.cardconjurer", &classic[..]).expect("read");
+    let designs = file.designs().expect("converted");
+    let names: Vec<&str> = designs.documents.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["one", "two"]);
+    assert!(designs
+        .converted
+        .as_ref()
+        .unwrap()
+        .what
+        .contains("classic save file (2 cards)"));
+    // One design wanted: named, or the names listed.
+    let several = file.design().unwrap_err().to_string();
+    assert!(
+        several.contains("name one with --card NAME (one, two)"),
+        "{several}"
+    );
+    let chosen = file
+        .designs()
+        .unwrap()
+        .one(Some("two.json"))
+        .expect("by name");
+    assert_eq!(chosen.pointer, "/1");
+    let chosen = file.designs().unwrap().one(Some("/0")).expect("by pointer");
+    assert_eq!(chosen.name, "one");
+    let unknown = file
+        .designs()
+        .unwrap()
+        .one(Some("three"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        unknown,
+        "--card three names none of the file's designs: one, two"
+    );
+    // An array that is no save file keeps its own error.
+    let error = DesignFile::from_reader("a.json", &b"[1]"[..])
+        .unwrap()
+        .designs()
+        .unwrap_err();
+    assert!(error.to_string().contains("found an array"), "{error}");
+}
+
+/// The design tool's frame rule: a frame or mask that leaves its box out
+/// takes the card's; one with `bounds` or a box of its own keeps it.
+#[test]
+fn a_frame_without_a_box_takes_the_cards() {
+    let card = br#"{"name": "C", "width": 750, "height": 1050, "data": {"type": "group", "children": [
+      {"type": "image", "name": "Frame", "src": "f.png", "masks": [{"type": "image", "name": "M", "src": "m.png"}]},
+      {"type": "image", "name": "Half", "src": "h.png", "x": 10, "width": 50},
+      {"type": "image", "name": "Art", "src": "a.png", "bounds": {"x": 1, "y": 2, "width": 3, "height": 4, "type": "fill", "horizontal": "center", "vertical": "center"}},
+      {"type": "group", "children": [{"type": "image", "name": "Deep", "src": "d.png"}]}]}}"#;
+    let Ok(Design::Card(card)) = Design::read(card) else {
+        panic!("a card")
+    };
+    let boxes: Vec<(i64, i64, i64, i64)> = card
+        .data
+        .children
+        .iter()
+        .flat_map(|layer| match layer {
+            cardkit::model::Layer::Image(image) => vec![image.clone()],
+            cardkit::model::Layer::Group(group) => group
+                .children
+                .iter()
+                .filter_map(|layer| match layer {
+                    cardkit::model::Layer::Image(image) => Some(image.clone()),
+                    _ => None,
+                })
+                .collect(),
+            cardkit::model::Layer::Text(_) => vec![],
+        })
+        .map(|image| (image.x, image.y, image.width, image.height))
+        .collect();
+    assert_eq!(
+        boxes,
+        [
+            (0, 0, 750, 1050),
+            (10, 0, 50, 1050),
+            (0, 0, 100, 100),
+            (0, 0, 750, 1050)
+        ]
+    );
+    let cardkit::model::Layer::Image(frame) = &card.data.children[0] else {
+        panic!("an image")
+    };
+    let mask = &frame.masks.as_ref().unwrap()[0];
+    assert_eq!(mask.extra["width"], 750);
+    assert_eq!(mask.extra["height"], 1050);
+}

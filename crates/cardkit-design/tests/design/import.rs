@@ -588,3 +588,49 @@ fn a_layered_document_that_cannot_be_valid_is_an_error_at_its_place_in_the_input
         .iter()
         .any(|d| (d.code, d.pointer.as_str()) == (Code::DerivedValue, "/context/imageSets/frame")));
 }
+
+/// A set or a migration notice is no design file: `not_convertible`,
+/// naming what it is, and nothing converted (it once came out as a Card
+/// with a dozen `dropped_member`).
+#[test]
+fn a_set_or_a_migration_is_not_convertible_and_named() {
+    let small_set = br#"{"meta": {"version": "5.2.0"}, "data": {"name": "Limited", "code": "LEA", "type": "core", "releaseDate": "1993-08-05", "baseSetSize": 0, "totalSetSize": 0, "cards": [], "tokens": [], "translations": {}}}"#;
+    let imported = import(small_set, &ImportOptions::default());
+    assert!(imported.documents.is_empty());
+    assert_eq!(imported.format, None);
+    let diagnostics = &imported.report.documents[0].diagnostics;
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0].code, Code::NotConvertible);
+    let message = diagnostics[0].message();
+    assert!(
+        message.contains("a set (at /data, wrapped layout), not a design file"),
+        "{message}"
+    );
+
+    let Some(shared) = shared::shared_dir() else {
+        return;
+    };
+    for (file, what) in [
+        ("corpus/raw/set/jsonsets_LEA.json", "a set (at /data"),
+        (
+            "corpus/raw/migration/mtgssm_migrations.json",
+            "2 migration notices",
+        ),
+        (
+            "corpus/raw/migration/aioscryfall_single.json",
+            "a migration notice, not a design file",
+        ),
+    ] {
+        let bytes = std::fs::read(shared.join(file)).unwrap();
+        let imported = import(&bytes, &ImportOptions::default());
+        assert!(imported.documents.is_empty(), "{file}");
+        let diagnostics = &imported.report.documents[0].diagnostics;
+        assert_eq!(diagnostics.len(), 1, "{file}: {diagnostics:?}");
+        assert_eq!(diagnostics[0].code, Code::NotConvertible, "{file}");
+        assert!(
+            diagnostics[0].message().contains(what),
+            "{file}: {}",
+            diagnostics[0].message()
+        );
+    }
+}

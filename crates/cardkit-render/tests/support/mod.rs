@@ -8,6 +8,7 @@ mod shared;
 use std::path::{Path, PathBuf};
 
 use cardkit::model::{Card, Template};
+use cardkit_design::source::Design;
 use cardkit_render::Options;
 use serde_json::{json, Value};
 
@@ -38,11 +39,16 @@ pub fn options() -> Options {
     options
 }
 
-/// A corpus card, read by the library as it stands.
+/// A corpus card, read as `cardkit render` reads it: by the design
+/// crate's reader, which applies the design tool's frame rule
+/// (`cardkit_design::frame`) where the file leaves a frame's box out.
 pub fn corpus_card(shared: &Path, name: &str) -> Card {
     let path = shared.join("corpus/raw/card").join(name);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    cardkit::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    match Design::read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display())) {
+        Design::Card(card) => *card,
+        Design::Template(_) => panic!("{}: a template, not a card", path.display()),
+    }
 }
 
 /// A corpus template, converted from the design tool's own layout to the
@@ -59,7 +65,10 @@ pub fn corpus_template(shared: &Path, name: &str) -> Template {
     );
     let document = imported.documents.first().expect("one template");
     let bytes = serde_json::to_vec(&document.value).expect("JSON");
-    cardkit::from_slice(&bytes).unwrap_or_else(|e| panic!("{} as imported: {e}", path.display()))
+    match Design::read(&bytes).unwrap_or_else(|e| panic!("{} as imported: {e}", path.display())) {
+        Design::Template(template) => *template,
+        Design::Card(_) => panic!("{} as imported: a card, not a template", path.display()),
+    }
 }
 
 /// The SVG with each embedded image's base64 replaced by its length and a

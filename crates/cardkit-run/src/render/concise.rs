@@ -69,6 +69,9 @@ impl Renderer for Concise {
         if let Some(line) = self.reading.take().filter(|_| end.error.is_some()) {
             out.write_all(line.as_bytes())?;
         }
+        if let Some(hint) = end.hint {
+            writeln!(out, "{}: note: {}", Text::escape(path), Text::escape(hint))?;
+        }
         match end.error {
             Some(error) => writeln!(
                 out,

@@ -172,6 +172,14 @@ impl Renderer for Github {
     }
 
     fn end_file(&mut self, out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        if let Some(hint) = end.hint {
+            writeln!(
+                self.cap.through(out),
+                "::notice file={},title=cardkit::{}",
+                Self::escape_property(path),
+                Self::escape_data(hint)
+            )?;
+        }
         if let Some(error) = end.error {
             self.errors += 1;
             writeln!(

@@ -218,6 +218,9 @@ impl Renderer for Junit {
                 escape_xml(&format!("cannot read: {error}"))
             )?;
         }
+        if let Some(hint) = end.hint {
+            writeln!(out, "  <system-out>{}</system-out>", escape_xml(hint))?;
+        }
         out.write_all(b"</testsuite>\n")
     }
 

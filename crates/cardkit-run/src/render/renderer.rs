@@ -22,6 +22,10 @@ pub struct FileEnd<'a> {
     /// tell (as [`Renderer::reading`] was given it, with the way out the
     /// whole input shows).
     pub reading: Option<&'a Reading>,
+    /// What the input is when it is a file of the design tool's own rather
+    /// than documents of the spec, and the command that converts it (also
+    /// in `note`, for the formats that show the note).
+    pub hint: Option<&'a str>,
 }
 
 /// An output format.
@@ -62,6 +66,7 @@ pub trait Renderer {
             error: None,
             note: None,
             reading: None,
+            hint: None,
         };
         self.end_file(out, path, end)
     }
@@ -75,6 +80,7 @@ pub trait Renderer {
             error: Some(error),
             note: None,
             reading: None,
+            hint: None,
         };
         self.end_file(out, path, end)
     }

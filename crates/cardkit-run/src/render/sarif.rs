@@ -435,6 +435,10 @@ impl Renderer for Sarif {
     }
 
     fn end_file(&mut self, _out: &mut dyn Write, path: &str, end: FileEnd<'_>) -> io::Result<()> {
+        if let Some(hint) = end.hint {
+            let uri = self.uri(path);
+            self.notify("note", hint.to_owned(), Some(uri));
+        }
         if let Some(error) = end.error {
             self.unreadable = true;
             let uri = self.uri(path);

@@ -106,6 +106,9 @@ pub enum Detail {
     },
     /// The kind of a document cannot be told.
     UnknownKind,
+    /// The kind of a document cannot be told, and it has the members `key`
+    /// and `data` of an entry of the design tool's classic save file.
+    ClassicEntry,
     /// A member names a document kind, but the object's `data` came first
     /// and was read as a container.
     KindAfterData {
@@ -206,9 +209,10 @@ impl Detail {
             Detail::NoMatchingShape { .. } => Code::NoMatchingShape,
             Detail::OutOfRange { .. } => Code::OutOfRange,
             Detail::TooDeep { .. } => Code::TooDeep,
-            Detail::UnknownKind | Detail::KindAfterData { .. } | Detail::ForeignStart { .. } => {
-                Code::UnknownKind
-            }
+            Detail::UnknownKind
+            | Detail::ClassicEntry
+            | Detail::KindAfterData { .. }
+            | Detail::ForeignStart { .. } => Code::UnknownKind,
             Detail::UnknownField { .. } => Code::UnknownField,
             Detail::DuplicateKey { .. } => Code::DuplicateKey,
             Detail::NewerField { .. } => Code::NewerField,

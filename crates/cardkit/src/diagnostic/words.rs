@@ -94,6 +94,11 @@ pub fn message(detail: &Detail) -> String {
             "cannot tell whether this is a {}: name the kind with --kind",
             Kind::listed()
         ),
+        Detail::ClassicEntry => format!(
+            "cannot tell whether this is a {}: it is an entry of the design tool's classic save \
+             file (`key`, `data`), which `cardkit import` converts to card designs",
+            Kind::listed()
+        ),
         Detail::KindAfterData { key, kind, layout } => {
             let key = name(key);
             format!(

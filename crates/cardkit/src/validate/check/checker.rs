@@ -144,8 +144,14 @@ impl<'a> Checker<'a> {
             None => {
                 // Malformed JSON is the problem to report, not its kind.
                 let at = self.pos();
+                let classic = classic_entry(self.read.scan.bytes, at);
                 self.skip_value()?;
-                self.report(Detail::UnknownKind, at, None, None);
+                let detail = if classic {
+                    Detail::ClassicEntry
+                } else {
+                    Detail::UnknownKind
+                };
+                self.report(detail, at, None, None);
                 Ok(())
             }
         }
@@ -286,4 +292,22 @@ impl<'a> Checker<'a> {
             }
         }
     }
+}
+
+/// Whether the value at `at` is an object with the members `key` and `data`
+/// (among those at hand), as each entry of the design tool's classic save
+/// file is.
+fn classic_entry(bytes: &[u8], at: usize) -> bool {
+    if bytes.get(at) != Some(&b'{') {
+        return false;
+    }
+    let (mut key, mut data) = (false, false);
+    for member in cardkit_json::Scanner::new(bytes, at).members() {
+        key |= member.name == "key";
+        data |= member.name == "data";
+        if key && data {
+            return true;
+        }
+    }
+    false
 }
