@@ -55,7 +55,9 @@ mod year;
 
 use cardkit::model::{Card, Template};
 
-pub use options::{default_fallback_fonts, Limits, Options};
+pub use options::{
+    default_fallback_fonts, fallback_in, Limits, NamedFont, Options, FALLBACK_FAMILIES,
+};
 pub use rendered::{Bounds, Rendered};
 pub use report::{RenderError, Report};
 pub use year::current_year;
