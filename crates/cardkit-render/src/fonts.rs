@@ -86,7 +86,7 @@ pub(crate) struct FontSources<'a> {
 }
 
 /// The most bytes a font file may have.
-pub(crate) const MAX_FONT_BYTES: u64 = 32 * 1024 * 1024;
+pub const MAX_FONT_BYTES: u64 = 32 * 1024 * 1024;
 
 impl Fonts {
     /// Loads the template's fonts and the fallback fonts; every font that

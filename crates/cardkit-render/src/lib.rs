@@ -55,6 +55,7 @@ mod year;
 
 use cardkit::model::{Card, Template};
 
+pub use fonts::MAX_FONT_BYTES;
 pub use options::{
     default_fallback_fonts, fallback_in, Limits, NamedFont, Options, FALLBACK_FAMILIES,
 };
