@@ -68,6 +68,15 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
                 let globs = file.iter().flat_map(|e| &e.value);
                 json!(globs.chain(&args.discovery.exclude).collect::<Vec<_>>())
             }
+            "fonts" => {
+                let fonts = config.and_then(|c| c.fonts.as_ref());
+                let pairs = fonts.iter().flat_map(|e| &e.value);
+                Value::Object(
+                    pairs
+                        .map(|(name, file)| (name.clone(), json!(file.display().to_string())))
+                        .collect(),
+                )
+            }
             _ => Value::Null,
         }
     };
@@ -102,6 +111,15 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
                             items
                                 .iter()
                                 .map(Value::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        // As TOML writes an inline table.
+                        Value::Object(pairs) => format!(
+                            "{{{}}}",
+                            pairs
+                                .iter()
+                                .map(|(name, file)| format!("{name} = {file}"))
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         ),

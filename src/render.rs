@@ -9,8 +9,11 @@ use cardkit_design::assets::Root;
 use cardkit_design::designs::Named;
 use cardkit_design::file::DesignFile;
 use cardkit_design::source::Design;
-use cardkit_render::{render, Options};
+use cardkit_render::{render, NamedFont, Options, MAX_FONT_BYTES};
+use cardkit_run::config::Config;
 use cardkit_run::ExitStatus;
+
+use crate::options::ConfigFile;
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("output").required(true).multiple(true).args(["svg", "png", "out_dir"])))]
@@ -72,6 +75,16 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     fonts: Option<PathBuf>,
 
+    /// Draws the face NAME (as the template's text layers name it, in any
+    /// case) from FILE, a .ttf or .otf (repeatable); it wins over the
+    /// configuration's `[fonts]` for the same name.
+    /// Example: --font Quango=fonts/Quango.otf
+    #[arg(long = "font", value_name = "NAME=FILE", value_parser = font_pair)]
+    font: Vec<(String, PathBuf)>,
+
+    #[command(flatten)]
+    config: ConfigFile,
+
     /// Replaces files already at the outputs (never an input of the run);
     /// without it, an output that exists is an error and nothing is written.
     #[arg(long)]
@@ -100,7 +113,15 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
             }
         },
     };
+    let named_fonts = match named_fonts(args) {
+        Ok(fonts) => fonts,
+        Err(why) => {
+            writeln!(stderr, "cardkit render: {why}")?;
+            return Ok(ExitStatus::Error);
+        }
+    };
     let options = Options {
+        named_fonts,
         scale: args.scale,
         bleed: args.bleed,
         year: args.year,
@@ -148,6 +169,48 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         }
     }
     Ok(status)
+}
+
+/// Reads `--font NAME=FILE`.
+fn font_pair(text: &str) -> Result<(String, PathBuf), String> {
+    match text.split_once('=') {
+        Some((name, file)) if !name.trim().is_empty() && !file.is_empty() => {
+            Ok((name.to_owned(), PathBuf::from(file)))
+        }
+        _ => Err("expected NAME=FILE, such as Quango=fonts/Quango.otf".to_owned()),
+    }
+}
+
+/// The faces named with a file of their own: the configuration's `[fonts]`,
+/// then `--font`, which wins for the same name (in any case). Each file is
+/// read, and checked to hold a font, before anything is rendered.
+fn named_fonts(args: &Args) -> Result<Vec<NamedFont>, String> {
+    let config = args.config.read().map_err(|e| e.to_string())?;
+    let mut named: Vec<(String, PathBuf, String)> = Vec::new();
+    if let Some(Config {
+        path,
+        fonts: Some(entry),
+        ..
+    }) = &config
+    {
+        for (name, file) in &entry.value {
+            let from = format!("{}:{}: fonts: {name}", path.display(), entry.line);
+            named.push((name.clone(), file.clone(), from));
+        }
+    }
+    for (name, file) in &args.font {
+        named.retain(|(other, ..)| !other.eq_ignore_ascii_case(name));
+        let from = format!("--font {name}={}", file.display());
+        named.push((name.clone(), file.clone(), from));
+    }
+    named
+        .into_iter()
+        .map(|(name, file, from)| {
+            let bytes = cardkit_run::regular::read_regular(&file, MAX_FONT_BYTES)
+                .map_err(|why| format!("{from}: {}: {why}", file.display()))?;
+            NamedFont::new(&name, &file, bytes).map_err(|why| format!("{from}: {why}"))
+        })
+        .collect()
 }
 
 /// The SVG and the PNG each card is written to.

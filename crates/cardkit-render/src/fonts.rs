@@ -24,6 +24,8 @@ pub(crate) struct Face {
     pub(crate) key: String,
     /// The weight usvg selects the face by (100–900).
     pub(crate) weight: u16,
+    /// The file a fallback face was read from, for report lines.
+    file: Option<std::path::PathBuf>,
     /// Units of the font's design grid per em.
     units_per_em: f32,
     /// Ascent above the baseline, in font units (positive).
@@ -64,9 +66,15 @@ pub(crate) struct Fonts {
     reported: std::collections::BTreeSet<(String, u16)>,
 }
 
-/// A font the template declares: its name, its weight, and the bytes of
-/// its file or why they could not be read.
-pub(crate) type DeclaredFont = (String, Option<String>, Result<Vec<u8>, String>);
+/// A font the template declares, or the user names: where it is named (for
+/// report lines), its name, its weight, and the bytes of its file or why
+/// they could not be read.
+pub(crate) struct DeclaredFont {
+    pub(crate) at: String,
+    pub(crate) name: String,
+    pub(crate) weight: Option<String>,
+    pub(crate) bytes: Result<Arc<Vec<u8>>, String>,
+}
 
 /// Where the fonts of a render come from.
 pub(crate) struct FontSources<'a> {
@@ -78,7 +86,7 @@ pub(crate) struct FontSources<'a> {
 }
 
 /// The most bytes a font file may have.
-pub(crate) const MAX_FONT_BYTES: u64 = 32 * 1024 * 1024;
+pub const MAX_FONT_BYTES: u64 = 32 * 1024 * 1024;
 
 impl Fonts {
     /// Loads the template's fonts and the fallback fonts; every font that
@@ -87,8 +95,13 @@ impl Fonts {
         let mut db = Database::new();
         let mut declared: BTreeMap<String, Declared> = BTreeMap::new();
         let mut pending: Vec<(String, u16, fontdb::ID)> = Vec::new();
-        for (index, (name, weight, bytes)) in sources.declared.into_iter().enumerate() {
-            let at = format!("template /context/fonts/{index}");
+        for DeclaredFont {
+            at,
+            name,
+            weight,
+            bytes,
+        } in sources.declared
+        {
             let key = name.to_lowercase();
             declared.entry(key.clone()).or_insert_with(|| Declared {
                 by_weight: BTreeMap::new(),
@@ -96,7 +109,7 @@ impl Fonts {
             match bytes {
                 Err(why) => report.push(Report::new(&at, format!("font \"{name}\": {why}"))),
                 Ok(bytes) => {
-                    let ids = db.load_font_source(Source::Binary(Arc::new(bytes)));
+                    let ids = db.load_font_source(Source::Binary(bytes));
                     match ids.first() {
                         None => report.push(Report::new(
                             &at,
@@ -130,7 +143,7 @@ impl Fonts {
                             format!("fallback font {}: the file is not a font", path.display()),
                         ));
                     }
-                    fallback_ids.extend(ids.first().copied());
+                    fallback_ids.extend(ids.first().map(|&id| (id, path)));
                 }
             }
         }
@@ -154,8 +167,9 @@ impl Fonts {
                 )),
             }
         }
-        for id in fallback_ids {
-            if let Some(face) = face_of(&mut db, id) {
+        for (id, path) in fallback_ids {
+            if let Some(mut face) = face_of(&mut db, id) {
+                face.file = Some(path.clone());
                 fonts.fallback.entry(face.weight).or_insert(face);
             }
         }
@@ -204,10 +218,15 @@ impl Fonts {
                 } else {
                     "the template declares no such font"
                 };
+                let file = face
+                    .file
+                    .as_ref()
+                    .map(|file| format!(" from {}", file.display()))
+                    .unwrap_or_default();
                 report.push(Report::new(
                     at,
                     format!(
-                        "font \"{name}\" ({why}) substituted by \"{}\" weight {}",
+                        "font \"{name}\" ({why}) substituted by \"{}\" weight {}{file}",
                         face.family, face.weight
                     ),
                 ));
@@ -336,6 +355,7 @@ fn face_of(db: &mut Database, id: fontdb::ID) -> Option<Face> {
         family,
         key,
         weight,
+        file: None,
         units_per_em,
         ascent,
         descent,

@@ -55,7 +55,10 @@ mod year;
 
 use cardkit::model::{Card, Template};
 
-pub use options::{default_fallback_fonts, Limits, Options};
+pub use fonts::MAX_FONT_BYTES;
+pub use options::{
+    default_fallback_fonts, fallback_in, Limits, NamedFont, Options, FALLBACK_FAMILIES,
+};
 pub use rendered::{Bounds, Rendered};
 pub use report::{RenderError, Report};
 pub use year::current_year;

@@ -1,7 +1,10 @@
 //! How a card is rendered ([`Options`]), and the limits that keep a hostile
 //! design bounded ([`Limits`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use usvg::fontdb::{self, Database, Family, Query, Source};
 
 /// How a card is rendered.
 #[derive(Debug, Clone)]
@@ -24,6 +27,11 @@ pub struct Options {
     /// A directory the template's font files are looked for in (by their
     /// `src`, then by file name) before the asset root.
     pub fonts: Option<PathBuf>,
+    /// Faces named by the user, each read from a file of its own: a face
+    /// named here (case-insensitive) is drawn from its file, before the
+    /// template's own file for it, and even when the template does not
+    /// declare it.
+    pub named_fonts: Vec<NamedFont>,
     /// The fonts text falls back to when a font is missing, in order; the
     /// first regular and bold faces are used.
     pub fallback_fonts: Vec<PathBuf>,
@@ -40,20 +48,122 @@ impl Default for Options {
             assets: None,
             root: None,
             fonts: None,
+            named_fonts: Vec::new(),
             fallback_fonts: default_fallback_fonts(),
             limits: Limits::default(),
         }
     }
 }
 
-/// DejaVu Sans, regular and bold, where Debian and most Linux systems keep
-/// them.
+/// The sans-serif families text falls back to, in order of preference: the
+/// first one the system has is used.
+pub const FALLBACK_FAMILIES: [&str; 8] = [
+    "DejaVu Sans",
+    "Liberation Sans",
+    "Noto Sans",
+    "Arimo",
+    "Arial",
+    "Helvetica",
+    "Helvetica Neue",
+    "FreeSans",
+];
+
+/// The files of the fallback face, regular then bold: the first of
+/// [`FALLBACK_FAMILIES`] found among the system's fonts (the folders each
+/// platform keeps fonts in: `/usr/share/fonts`, `/usr/local/share/fonts`,
+/// `~/.local/share/fonts` and `~/.fonts` on Linux and the BSDs,
+/// `/Library/Fonts` and `~/Library/Fonts` on macOS, the Windows folder's
+/// `Fonts`). The folders are read once per process; a render then loads
+/// only these files, so what it draws does not depend on the other fonts
+/// installed. Empty when the system has none of them.
 #[must_use]
 pub fn default_fallback_fonts() -> Vec<PathBuf> {
-    ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"]
-        .iter()
-        .map(|name| PathBuf::from("/usr/share/fonts/truetype/dejavu").join(name))
-        .collect()
+    static FOUND: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let mut db = Database::new();
+            db.load_system_fonts();
+            fallback_in(&db, &FALLBACK_FAMILIES)
+        })
+        .clone()
+}
+
+/// The files of the first of `families` that `db` has a regular face of
+/// (upright, normal width, weight 400 or the nearest), with its bold face
+/// when it has a distinct one. Faces inside a collection other than its
+/// first are passed over, as a render loads a file's first face.
+#[must_use]
+pub fn fallback_in(db: &Database, families: &[&str]) -> Vec<PathBuf> {
+    let file_of = |family: &str, weight: u16| -> Option<PathBuf> {
+        let id = db.query(&Query {
+            families: &[Family::Name(family)],
+            weight: fontdb::Weight(weight),
+            stretch: fontdb::Stretch::Normal,
+            style: fontdb::Style::Normal,
+        })?;
+        let face = db.face(id)?;
+        let named = face
+            .families
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case(family));
+        match &face.source {
+            Source::File(path) if named && face.index == 0 => Some(path.clone()),
+            _ => None,
+        }
+    };
+    for family in families {
+        if let Some(regular) = file_of(family, 400) {
+            let bold = file_of(family, 700).filter(|bold| *bold != regular);
+            return std::iter::once(regular).chain(bold).collect();
+        }
+    }
+    Vec::new()
+}
+
+/// A face named by the user and the bytes of its file, checked to hold a
+/// font.
+#[derive(Clone)]
+pub struct NamedFont {
+    /// The face's name, as the template's text layers name it.
+    pub name: String,
+    /// The file it was read from, as report lines name it.
+    pub file: PathBuf,
+    pub(crate) bytes: Arc<Vec<u8>>,
+}
+
+impl NamedFont {
+    /// The face `name` from the bytes of `file`.
+    ///
+    /// # Errors
+    /// The bytes hold no face a render can read.
+    pub fn new(name: &str, file: &Path, bytes: Vec<u8>) -> Result<NamedFont, String> {
+        let bytes = Arc::new(bytes);
+        let mut db = Database::new();
+        if db
+            .load_font_source(Source::Binary(Arc::clone(&bytes) as _))
+            .is_empty()
+        {
+            return Err(format!(
+                "{}: not a font file (no face could be read from it)",
+                file.display()
+            ));
+        }
+        Ok(NamedFont {
+            name: name.to_owned(),
+            file: file.to_path_buf(),
+            bytes,
+        })
+    }
+}
+
+impl std::fmt::Debug for NamedFont {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NamedFont")
+            .field("name", &self.name)
+            .field("file", &self.file)
+            .field("bytes", &self.bytes.len())
+            .finish()
+    }
 }
 
 /// Limits on what a render reads and draws.

@@ -6,7 +6,7 @@ use cardkit_design::assets::{AssetError, Resolver, Root};
 use cardkit_design::symbols::SymbolTable;
 
 use super::wording::describe;
-use crate::fonts::FontSources;
+use crate::fonts::{DeclaredFont, FontSources};
 use crate::options::Options;
 use crate::report::Report;
 
@@ -53,18 +53,36 @@ pub(super) fn symbol_table_report(table: &SymbolTable, report: &mut Vec<Report>)
     }
 }
 
-/// The template's fonts, each read from the fonts directory (by its `src`,
-/// then by file name) or else through the asset root.
+/// The fonts of a render: each face the user names, from its file; then
+/// the template's other fonts, each read from the fonts directory (by its
+/// `src`, then by file name) or else through the asset root.
 pub(super) fn font_sources<'a>(
     template: Option<&Template>,
     resolver: &Resolver,
     options: &'a Options,
 ) -> FontSources<'a> {
     let mut declared = Vec::new();
-    for font in template
+    let mut named = std::collections::BTreeSet::new();
+    for font in &options.named_fonts {
+        // The first file given for a name is the one drawn.
+        if named.insert(font.name.to_lowercase()) {
+            declared.push(DeclaredFont {
+                at: format!("font {} ({})", font.name, font.file.display()),
+                name: font.name.clone(),
+                weight: None,
+                bytes: Ok(std::sync::Arc::clone(&font.bytes)),
+            });
+        }
+    }
+    for (index, font) in template
         .map(|t| t.context.fonts.as_slice())
         .unwrap_or_default()
+        .iter()
+        .enumerate()
     {
+        if named.contains(&font.name.to_lowercase()) {
+            continue;
+        }
         // The fonts directory is an asset root of its own: read through the
         // same resolver, never followed out of it.
         let from_dir = options.fonts.as_ref().and_then(|dir| {
@@ -95,7 +113,12 @@ pub(super) fn font_sources<'a>(
                 .map(|asset| asset.bytes)
                 .map_err(|error| describe(&error, resolver)),
         };
-        declared.push((font.name.clone(), font.weight.clone(), bytes));
+        declared.push(DeclaredFont {
+            at: format!("template /context/fonts/{index}"),
+            name: font.name.clone(),
+            weight: font.weight.clone(),
+            bytes: bytes.map(std::sync::Arc::new),
+        });
     }
     FontSources {
         declared,

@@ -270,7 +270,7 @@ fn a_font_file_that_is_not_a_font_is_reported_and_replaced() {
         lines,
         [
             "template /context/fonts/0: font \"broken\": the file is not a font (no face could be read)",
-            "/data/children/0: font \"broken\" (its file could not be loaded) substituted by \"DejaVu Sans\" weight 400",
+            "/data/children/0: font \"broken\" (its file could not be loaded) substituted by \"DejaVu Sans\" weight 400 from /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
         ]
     );
     assert!(

@@ -37,6 +37,7 @@ fn snapshot_module(path: &str) -> String {
 mod support;
 
 mod escapes;
+mod fonts;
 mod golden;
 mod hostile;
 mod hostile_assets;

@@ -484,7 +484,7 @@ fn fonts_are_chosen_by_name_and_weight_and_substitutions_reported() {
     let lines: Vec<String> = missing.report().iter().map(ToString::to_string).collect();
     assert_eq!(
         lines,
-        ["/data/children/0: font \"Quango\" (the template declares no such font) substituted by \"DejaVu Sans\" weight 400"]
+        ["/data/children/0: font \"Quango\" (the template declares no such font) substituted by \"DejaVu Sans\" weight 400 from /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"]
     );
     std::fs::remove_dir_all(fonts_dir).ok();
 }

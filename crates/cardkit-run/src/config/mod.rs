@@ -51,8 +51,8 @@ pub const PYPROJECT: &str = "pyproject.toml";
 
 /// Every key of the configuration, in the order `cardkit config` lists
 /// them: the keys of [`OPTIONS`](crate::options::OPTIONS).
-pub const KEYS: [&str; 15] = {
-    let mut keys = [""; 15];
+pub const KEYS: [&str; 16] = {
+    let mut keys = [""; 16];
     let mut at = 0;
     while at < keys.len() {
         keys[at] = OPTIONS[at].key;
@@ -147,6 +147,9 @@ pub struct Config {
     pub exclude: Option<Entry<Vec<String>>>,
     /// `extend-exclude`: more of them, besides `exclude`.
     pub extend_exclude: Option<Entry<Vec<String>>>,
+    /// `[fonts]`: faces read from files of their own, by name, each file
+    /// relative to the configuration file's folder (joined to it here).
+    pub fonts: Option<Entry<Vec<(String, PathBuf)>>>,
 }
 
 impl Config {
@@ -283,6 +286,7 @@ impl Config {
             filter: None,
             exclude: None,
             extend_exclude: None,
+            fonts: None,
         }
     }
 
@@ -374,6 +378,7 @@ impl Config {
             Setting::ExtendAllowed => self.extend_allowed.as_ref().map(|e| e.line),
             Setting::Exclude => self.exclude.as_ref().map(|e| e.line),
             Setting::ExtendExclude => self.extend_exclude.as_ref().map(|e| e.line),
+            Setting::Fonts => self.fonts.as_ref().map(|e| e.line),
         }?;
         Some(format!("{}:{line}", self.path.display()))
     }
@@ -517,6 +522,28 @@ impl Config {
                 } else {
                     self.extend_exclude = Some(items);
                 }
+            }
+            Some(Setting::Fonts) => {
+                let expected = "a table of font names to files, such as \
+                                [fonts] Quango = \"fonts/Quango.otf\"";
+                let table = value.get_ref().as_table().ok_or_else(|| wrong(expected))?;
+                let folder = self.path.parent().unwrap_or(Path::new(""));
+                let mut fonts = Vec::new();
+                for (face, file) in table {
+                    let at = |why: String| lines.error(file.span(), Some(name), why);
+                    let face = face.get_ref().as_ref();
+                    let Some(text) = file.get_ref().as_str() else {
+                        return Err(at(format!(
+                            "{face}: expected the path of a font file, found {}",
+                            found(file.get_ref())
+                        )));
+                    };
+                    if face.trim().is_empty() || text.is_empty() {
+                        return Err(at(format!("{face:?}: a font needs a name and a file")));
+                    }
+                    fonts.push((face.to_owned(), folder.join(text)));
+                }
+                self.fonts = Some(Entry::on(line, fonts));
             }
             None => {
                 let near = KEYS

@@ -153,3 +153,42 @@ fn the_search_stops_before_a_folder_anyone_may_write_to() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn fonts_are_files_by_name_relative_to_the_configuration() {
+    let text = "jobs = 2\n\n[fonts]\nQuango = \"fonts/Quango.otf\"\nMontserrat = \"/abs/M.ttf\"\n";
+    let config = Config::parse(text, Path::new("design/cardkit.toml")).unwrap();
+    let fonts = config.fonts.as_ref().unwrap();
+    assert_eq!(fonts.line, 3);
+    assert_eq!(
+        fonts.value,
+        [
+            ("Montserrat".to_owned(), PathBuf::from("/abs/M.ttf")),
+            (
+                "Quango".to_owned(),
+                PathBuf::from("design/fonts/Quango.otf")
+            ),
+        ]
+    );
+    assert_eq!(
+        config.source("fonts").as_deref(),
+        Some("design/cardkit.toml:3")
+    );
+    for (text, message) in [
+        (
+            "fonts = \"Quango.otf\"\n",
+            "cardkit.toml:1:9: fonts: expected a table of font names to files",
+        ),
+        (
+            "[fonts]\nQuango = 3\n",
+            "cardkit.toml:2:10: fonts: Quango: expected the path of a font file, found integer 3",
+        ),
+        (
+            "[fonts]\nQuango = \"\"\n",
+            "cardkit.toml:2:10: fonts: \"Quango\": a font needs a name and a file",
+        ),
+    ] {
+        let error = Config::parse(text, Path::new("cardkit.toml")).unwrap_err();
+        assert!(error.to_string().starts_with(message), "{error}");
+    }
+}

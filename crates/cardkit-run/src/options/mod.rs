@@ -54,6 +54,9 @@ pub enum Values {
     Some(&'static [&'static str]),
     /// A list of strings (codes, names or globs).
     List,
+    /// A table of names to files (`NAME = "FILE"`; `--flag NAME=FILE` on
+    /// the command line, given once for each).
+    Files,
 }
 
 /// One option, as every surface names it.
@@ -112,10 +115,12 @@ pub enum Setting {
     Exclude,
     /// More of it (`extend-exclude`).
     ExtendExclude,
+    /// Fonts read from files of their own, by name (`fonts`).
+    Fonts,
 }
 
 /// Every option, in the order `cardkit config` lists them.
-pub const OPTIONS: [OptionDef; 15] = [
+pub const OPTIONS: [OptionDef; 16] = [
     OptionDef {
         key: "kind",
         flag: Some("--kind"),
@@ -284,11 +289,23 @@ pub const OPTIONS: [OptionDef; 15] = [
         help: "More of what directories searched leave out, besides `exclude`: .gitignore \
                patterns, relative to the configuration file's folder.",
     },
+    OptionDef {
+        key: "fonts",
+        flag: Some("--font"),
+        query: None,
+        python: None,
+        values: Values::Files,
+        default: None,
+        help: "The faces `cardkit render` reads from files of their own, by the name the \
+               template's text layers give them (in any case): a table of names to .ttf or \
+               .otf files, relative to the configuration file's folder. A face named on the \
+               command line wins over the file's. Example: {fonts Quango=fonts/Quango.otf}",
+    },
 ];
 
 impl Setting {
     /// Every option, in the order of [`OPTIONS`].
-    pub const ALL: [Setting; 15] = [
+    pub const ALL: [Setting; 16] = [
         Setting::Kind,
         Setting::AsOf,
         Setting::Names,
@@ -304,6 +321,7 @@ impl Setting {
         Setting::ExtendAllowed,
         Setting::Exclude,
         Setting::ExtendExclude,
+        Setting::Fonts,
     ];
 
     /// Its definition.
@@ -362,6 +380,11 @@ pub fn said(setting: Setting, value: &str, surface: Surface) -> String {
         let value = match def.values {
             Values::Bool | Values::Limit | Values::Threads => value.to_owned(),
             Values::Some(_) | Values::List => format!("[{}]", quoted(value)),
+            // `NAME=FILE`, as the command line gives it.
+            Values::Files => match value.split_once('=') {
+                Some((name, file)) => return format!("[{}] {name} = {}", def.key, quoted(file)),
+                None => quoted(value),
+            },
             Values::Choice(_) | Values::Version => quoted(value),
         };
         format!("{} = {value}", def.key)
@@ -384,7 +407,7 @@ pub fn said(setting: Setting, value: &str, surface: Surface) -> String {
                     format!("{python}={}", if on { "True" } else { "False" })
                 }
                 Values::Limit | Values::Threads => format!("{python}={value}"),
-                Values::Choice(_) | Values::Version | Values::List => {
+                Values::Choice(_) | Values::Version | Values::List | Values::Files => {
                     format!("{python}={}", quoted(value))
                 }
             },
@@ -546,7 +569,7 @@ fn at_least(n: u32) -> String {
 
 /// Every configuration key, in the order `cardkit config` lists them.
 #[must_use]
-pub fn keys() -> [&'static str; 15] {
+pub fn keys() -> [&'static str; 16] {
     OPTIONS.map(|def| def.key)
 }
 
