@@ -61,24 +61,21 @@ impl Example {
     pub const PATH: &'static str = "example.json";
 
     const fn of(document: &'static str) -> Example {
-        Example {
-            document: Cow::Borrowed(document),
-            kind: None,
-            deny_unknown_fields: false,
-            as_of: None,
-            warn_deprecated: false,
-            imported: false,
-        }
+        Example::with(document, false)
     }
 
     const fn imported(document: &'static str) -> Example {
+        Example::with(document, true)
+    }
+
+    const fn with(document: &'static str, imported: bool) -> Example {
         Example {
             document: Cow::Borrowed(document),
             kind: None,
             deny_unknown_fields: false,
             as_of: None,
             warn_deprecated: false,
-            imported: true,
+            imported,
         }
     }
 
