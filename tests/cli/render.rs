@@ -298,24 +298,41 @@ fn a_card_over_the_size_limit_is_refused() {
         )));
 }
 
-/// The picture in the book's Rendering chapter (and the README): the Dimirova card with
-/// the stand-in assets at 1/5 scale. `CARDKIT_BLESS=1` writes it; otherwise
-/// it must be the bytes a render gives now.
+/// The picture in the README (and the book's Rendering chapter): the
+/// Dimirova card with the stand-in assets at 1/5 scale, drawn by the
+/// command the README shows, run from the repository's root with the
+/// corpus where the README says (`../shared`) and the PNG written to a
+/// temporary file. `CARDKIT_BLESS=1` writes the picture; otherwise it must
+/// be the bytes the command gives now.
 #[test]
 fn the_readme_picture_is_current() {
     let Some(shared) = shared_dir() else { return };
+    let readme = std::fs::read_to_string(workspace_dir().join("README.md")).expect("README.md");
+    let command = readme
+        .lines()
+        .find(|line| line.starts_with("cardkit render ../shared/"))
+        .expect("the README shows the command that draws its picture");
     let dir = tempfile::tempdir().expect("a directory");
-    let template = angular_template(&shared, dir.path());
     let fresh = dir.path().join("card.png");
+    let mut words = command.split_whitespace().skip(1);
+    let mut args: Vec<std::ffi::OsString> = Vec::new();
+    while let Some(word) = words.next() {
+        if word == "--png" {
+            words.next().expect("the PNG's name");
+            args.extend(["--png".into(), fresh.clone().into_os_string()]);
+        } else if let Some(rest) = word.strip_prefix("../shared/") {
+            args.push(shared.join(rest).into_os_string());
+        } else {
+            args.push(word.into());
+        }
+    }
+    assert!(
+        fresh.is_absolute() && args.iter().any(|arg| arg == "--png"),
+        "the README's command writes a PNG: {command}"
+    );
     cardkit()
-        .arg("render")
-        .arg(shared.join("corpus/raw/card/mightstone_dimirova-smiley_head.json"))
-        .arg("--template")
-        .arg(&template)
-        .arg("--assets")
-        .arg(assets())
-        .args(["--year", "2023", "--scale", "0.2", "--png"])
-        .arg(&fresh)
+        .current_dir(workspace_dir())
+        .args(&args)
         .assert()
         .code(0);
     let fresh = std::fs::read(&fresh).expect("rendered");
