@@ -71,3 +71,43 @@ fn the_classic_save_file_is_said_to_be_one() {
     let other = validate(&dir.path().join("other.json"), "text");
     assert!(!other.contains("design tool"), "{other}");
 }
+
+/// The classic save file's texts carry the tool's own codes
+/// (`{elemidinfo-set}`, `{ptshift0,0.0172}`, …): each is read as a code, not
+/// as text, and left out with a report line naming it (the SVG's text is
+/// outlined, so the report is where a code drawn as written would show).
+#[test]
+fn the_tools_own_text_codes_are_never_drawn_as_written() {
+    let Some(shared) = shared_dir() else { return };
+    let dir = tempfile::tempdir().expect("a directory");
+    let output = cardkit()
+        .arg("render")
+        .arg(shared.join("corpus/design-tool/naereen_saved-cards.cardconjurer"))
+        .arg("-o")
+        .arg(dir.path())
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    for code in [
+        "{elemidinfo-set}",
+        "{elemidinfo-number}",
+        "{ptshift0,0.0172}",
+    ] {
+        assert!(
+            stderr.contains(&format!(
+                "text code {code} is not a symbol of the template nor a known code: left out"
+            )),
+            "{code}: {stderr}"
+        );
+    }
+    let mut svgs = 0;
+    for entry in std::fs::read_dir(dir.path()).expect("the outputs") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_some_and(|ext| ext == "svg") {
+            svgs += 1;
+        }
+    }
+    assert_eq!(svgs, 13);
+}

@@ -313,16 +313,19 @@ pub fn split<'text, 'table>(
 }
 
 /// The name of a code that starts `rest` (just after its `{`), if it is
-/// one: word characters up to a `}`, or `/i`.
+/// one: a word character, then word characters, `-`, `,` and `.` up to a
+/// `}` (the design tool's `{elemidinfo-set}`, `{ptshift0,0.0172}`), or
+/// `/i`.
 fn code_name(rest: &str) -> Option<&str> {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    if !rest.starts_with(word) {
+        return (rest.starts_with("/i}") || rest.starts_with("/I}")).then(|| &rest[..2]);
+    }
     let close = rest
         .char_indices()
-        .find(|&(_, c)| !(c.is_alphanumeric() || c == '_'));
+        .find(|&(_, c)| !(word(c) || matches!(c, '-' | ',' | '.')));
     match close {
-        Some((index, '}')) if index > 0 => Some(&rest[..index]),
-        Some((0, '/')) if rest[1..].starts_with("i}") || rest[1..].starts_with("I}") => {
-            Some(&rest[..2])
-        }
+        Some((index, '}')) => Some(&rest[..index]),
         _ => None,
     }
 }
@@ -424,6 +427,25 @@ mod tests {
                 "27..33 code {year}",
                 "33..34 text \" \"",
                 "34..40 unknown nope",
+            ]
+        );
+    }
+
+    /// The design tool's own codes (`{elemidinfo-set}`, `{ptshift0,0.0172}`)
+    /// are codes, unknown to the template: left out with a report line by
+    /// whoever draws the text, never drawn as they are written.
+    #[test]
+    fn the_design_tools_codes_with_dashes_commas_and_points_are_codes() {
+        let table = mana();
+        assert_eq!(
+            pieces("{elemidinfo-set} . {ptshift0,0.0172}{3}{-x} {a,}", &table),
+            [
+                "0..16 unknown elemidinfo-set",
+                "16..19 text \" . \"",
+                "19..36 unknown ptshift0,0.0172",
+                "36..39 symbol s/3.svg",
+                "39..44 text \"{-x} \"",
+                "44..48 unknown a,",
             ]
         );
     }
