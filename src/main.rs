@@ -317,7 +317,8 @@ fn main() -> ExitCode {
             if let Err(why) = args.check() {
                 usage_error("render", &why);
             }
-            render::run(&args)
+            let config = config_file("render", &args.config);
+            render::run(&args, config.as_ref())
         }
         #[cfg(feature = "export")]
         Command::Export(mut args) => {
@@ -354,9 +355,10 @@ fn configured(
         .unwrap_or_else(|error| config_error(subcommand, &error))
 }
 
-/// The configuration file a command that has no validation options reads
-/// for its `exclude` globs (`migrate apply`); exits on an invalid one.
-#[cfg(feature = "diff")]
+/// The configuration file of a command that has no validation options
+/// (`migrate apply` reads its `exclude` globs, `render` its `[fonts]`);
+/// exits on an invalid one.
+#[cfg(any(feature = "diff", feature = "render"))]
 fn config_file(
     subcommand: &str,
     file: &options::ConfigFile,

@@ -83,7 +83,7 @@ pub struct Args {
     font: Vec<(String, PathBuf)>,
 
     #[command(flatten)]
-    config: ConfigFile,
+    pub config: ConfigFile,
 
     /// Replaces files already at the outputs (never an input of the run);
     /// without it, an output that exists is an error and nothing is written.
@@ -101,7 +101,8 @@ impl Args {
     }
 }
 
-pub fn run(args: &Args) -> io::Result<ExitStatus> {
+/// Renders the cards of `args`, with the faces `config` names.
+pub fn run(args: &Args, config: Option<&Config>) -> io::Result<ExitStatus> {
     let mut stderr = io::stderr().lock();
     let template = match &args.template {
         None => None,
@@ -113,7 +114,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
             }
         },
     };
-    let named_fonts = match named_fonts(args) {
+    let named_fonts = match named_fonts(args, config) {
         Ok(fonts) => fonts,
         Err(why) => {
             writeln!(stderr, "cardkit render: {why}")?;
@@ -184,14 +185,13 @@ fn font_pair(text: &str) -> Result<(String, PathBuf), String> {
 /// The faces named with a file of their own: the configuration's `[fonts]`,
 /// then `--font`, which wins for the same name (in any case). Each file is
 /// read, and checked to hold a font, before anything is rendered.
-fn named_fonts(args: &Args) -> Result<Vec<NamedFont>, String> {
-    let config = args.config.read().map_err(|e| e.to_string())?;
+fn named_fonts(args: &Args, config: Option<&Config>) -> Result<Vec<NamedFont>, String> {
     let mut named: Vec<(String, PathBuf, String)> = Vec::new();
     if let Some(Config {
         path,
         fonts: Some(entry),
         ..
-    }) = &config
+    }) = config
     {
         for (name, file) in &entry.value {
             let from = format!("{}:{}: fonts: {name}", path.display(), entry.line);
