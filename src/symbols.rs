@@ -123,7 +123,7 @@ fn run_json(run: &Run<'_, '_>) -> Value {
             "symbol",
             json!({"alias": symbol.alias, "src": symbol.src, "pointer": symbol.pointer}),
         ),
-        Piece::Code(code) => ("code", json!({"code": code.as_str()})),
+        Piece::Code(code) => ("code", json!({"code": code.to_string()})),
         Piece::Unknown(name) => ("unknown", json!({"name": name})),
     };
     let mut value = json!({"kind": kind, "start": run.start, "end": run.end});
@@ -190,7 +190,7 @@ fn write_text(
                     Text::escape(&symbol.alias),
                     Text::escape(&symbol.src)
                 ),
-                Piece::Code(code) => format!("{span:9}  code     {}", code.as_str()),
+                Piece::Code(code) => format!("{span:9}  code     {code}"),
                 Piece::Unknown(name) => {
                     format!(
                         "{span:9}  unknown  {{{}}} names no symbol",
@@ -222,7 +222,7 @@ fn card_codes(args: &Args, designs: &[Named]) -> io::Result<ExitStatus> {
             for run in split(&text.text, &no_sets) {
                 match run.piece {
                     Piece::Code(code) => {
-                        codes.push((hit.pointer.clone(), code.as_str().to_owned(), "code"));
+                        codes.push((hit.pointer.clone(), code.to_string(), "code"));
                     }
                     Piece::Unknown(name) => {
                         codes.push((hit.pointer.clone(), format!("{{{name}}}"), "other"));

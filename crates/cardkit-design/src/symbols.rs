@@ -11,9 +11,10 @@
 //! reads them. When two symbols share a name, the later one is shown, and
 //! the table notes the name as defined twice.
 //!
-//! A few codes are the text's own: `{line}` starts a new line, `{year}` is
-//! the current year, `{i}` and `{/i}` start and end italics. They win over
-//! a symbol of the same name.
+//! A few codes are the text's own, as the design tool reads them: `{line}`
+//! starts a new paragraph and `{lns}` a new line, `{year}` is the current
+//! year, `{i}` and `{/i}` start and end italics, `{fontsize…}` changes the
+//! size of the text that follows. They win over a symbol of the same name.
 //!
 //! ```
 //! use cardkit::model::Template;
@@ -205,14 +206,43 @@ fn prototype_number(prototype: &Map<String, Value>, key: &str, default: f64) -> 
 /// A code of the text itself, not a symbol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextCode {
-    /// `{line}`: a new line.
+    /// `{line}`: a new paragraph (a new line, and the paragraph gap).
     Line,
+    /// `{lns}` (or `{linenospace}`): a new line without the paragraph gap.
+    LineNoSpace,
     /// `{year}`: the current year.
     Year,
     /// `{i}`: italics start.
     ItalicStart,
     /// `{/i}`: italics end.
     ItalicEnd,
+    /// `{fontsize4}`, `{fontsize-2}`: the text that follows set that many
+    /// pixels larger; `{fontsize12pt}`: set at 12 points (of 72 to the
+    /// design tool's 600 pixels per inch).
+    FontSize(FontSize),
+}
+
+/// A change of the size text is set at, as `{fontsize…}` gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FontSize {
+    /// So many pixels more (or fewer) than the size until then.
+    By(i32),
+    /// So many points.
+    Points(i32),
+}
+
+impl FontSize {
+    /// The design tool's pixels per point (600 per inch).
+    pub const PIXELS_PER_POINT: f64 = 600.0 / 72.0;
+
+    /// The size after this change, from `size` pixels.
+    #[must_use]
+    pub fn apply(self, size: f64) -> f64 {
+        match self {
+            FontSize::By(pixels) => size + f64::from(pixels),
+            FontSize::Points(points) => f64::from(points) * Self::PIXELS_PER_POINT,
+        }
+    }
 }
 
 impl TextCode {
@@ -221,21 +251,40 @@ impl TextCode {
     pub fn from_name(name: &str) -> Option<TextCode> {
         match name {
             "line" => Some(TextCode::Line),
+            "lns" | "linenospace" => Some(TextCode::LineNoSpace),
             "year" => Some(TextCode::Year),
             "i" => Some(TextCode::ItalicStart),
             "/i" => Some(TextCode::ItalicEnd),
-            _ => None,
+            _ => {
+                let size = name.strip_prefix("fontsize")?;
+                let (number, points) = match size.strip_suffix("pt") {
+                    Some(number) => (number, true),
+                    None => (size, false),
+                };
+                // Sizes past a few thousand pixels draw nothing a card
+                // can show; the bound keeps sums of them finite.
+                let number: i32 = number.parse().ok().filter(|n: &i32| n.abs() <= 10_000)?;
+                Some(TextCode::FontSize(if points {
+                    FontSize::Points(number)
+                } else {
+                    FontSize::By(number)
+                }))
+            }
         }
     }
+}
 
+impl std::fmt::Display for TextCode {
     /// The code as written (`{line}`).
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            TextCode::Line => "{line}",
-            TextCode::Year => "{year}",
-            TextCode::ItalicStart => "{i}",
-            TextCode::ItalicEnd => "{/i}",
+            TextCode::Line => f.write_str("{line}"),
+            TextCode::LineNoSpace => f.write_str("{lns}"),
+            TextCode::Year => f.write_str("{year}"),
+            TextCode::ItalicStart => f.write_str("{i}"),
+            TextCode::ItalicEnd => f.write_str("{/i}"),
+            TextCode::FontSize(FontSize::By(pixels)) => write!(f, "{{fontsize{pixels}}}"),
+            TextCode::FontSize(FontSize::Points(points)) => write!(f, "{{fontsize{points}pt}}"),
         }
     }
 }
@@ -402,7 +451,7 @@ mod tests {
                 let what = match run.piece {
                     Piece::Text(text) => format!("text {text:?}"),
                     Piece::Symbol(symbol) => format!("symbol {}", symbol.src),
-                    Piece::Code(code) => format!("code {}", code.as_str()),
+                    Piece::Code(code) => format!("code {code}"),
                     Piece::Unknown(name) => format!("unknown {name}"),
                 };
                 format!("{}..{} {what}", run.start, run.end)
@@ -429,6 +478,28 @@ mod tests {
                 "34..40 unknown nope",
             ]
         );
+    }
+
+    #[test]
+    fn font_sizes_and_lines_without_the_gap_are_the_text_s_own_codes() {
+        let table = mana();
+        assert_eq!(
+            pieces(
+                "{fontsize2}a{FontSize-3}{fontsize12pt}{lns}{fontsize}{fontsize99999}",
+                &table
+            ),
+            [
+                "0..11 code {fontsize2}",
+                "11..12 text \"a\"",
+                "12..24 code {fontsize-3}",
+                "24..38 code {fontsize12pt}",
+                "38..43 code {lns}",
+                "43..53 unknown fontsize",
+                "53..68 unknown fontsize99999",
+            ]
+        );
+        assert_eq!(FontSize::By(-3).apply(20.0), 17.0);
+        assert_eq!(FontSize::Points(12).apply(20.0), 100.0);
     }
 
     /// The design tool's own codes (`{elemidinfo-set}`, `{ptshift0,0.0172}`)

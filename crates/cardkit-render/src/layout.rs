@@ -1,5 +1,6 @@
-//! Text laid out in its box: greedy word wrap, explicit new lines, inline
-//! symbols, alignment, and shrinking one pixel at a time until it fits.
+//! Text laid out in its box: greedy word wrap, explicit new lines and
+//! paragraphs, inline symbols, italics and size changes, alignment, and
+//! shrinking one pixel at a time until it fits.
 //!
 //! Widths come from a [`Measure`], which the renderer backs with the font
 //! data and shaper that draw the text, so a line measured to fit is drawn
@@ -35,6 +36,43 @@ pub(crate) enum Piece {
     },
     /// A new line.
     Break,
+    /// A new paragraph: a new line after a gap of [`PARAGRAPH_GAP`] times
+    /// the size, as the design tool leaves (once for new lines in a row).
+    Paragraph,
+    /// The style of the text that follows.
+    Style(Style),
+}
+
+/// How text is set: upright or in italics, at the layer's size or changed
+/// from it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct Style {
+    pub(crate) italic: bool,
+    pub(crate) size: SizeChange,
+}
+
+/// A size of text as a change from the size the layer is set at (which
+/// shrinks until the text fits).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) enum SizeChange {
+    /// The layer's size.
+    #[default]
+    Same,
+    /// So many pixels more (fewer when negative).
+    By(f32),
+    /// So many pixels.
+    To(f32),
+}
+
+impl SizeChange {
+    /// The size this change gives from the layer's `size`.
+    pub(crate) fn at(self, size: f32) -> f32 {
+        match self {
+            SizeChange::Same => size,
+            SizeChange::By(pixels) => (size + pixels).max(MIN_SIZE),
+            SizeChange::To(pixels) => pixels.max(MIN_SIZE),
+        }
+    }
 }
 
 /// The box and the settings of a text layer.
@@ -54,8 +92,14 @@ pub(crate) struct Frame {
 /// Something drawn on a line.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Placed {
-    /// A word (or any text without spaces) whose baseline starts at `x`.
-    Word { x: f32, text: String },
+    /// A word (or any text without spaces) whose baseline starts at `x`,
+    /// set at `size`, in italics or not.
+    Word {
+        x: f32,
+        text: String,
+        size: f32,
+        italic: bool,
+    },
     /// A symbol in its box.
     Symbol {
         index: usize,
@@ -99,14 +143,19 @@ pub(crate) struct Block {
 const MIN_SIZE: f32 = 1.0;
 /// Rounding slack when comparing widths and heights.
 const EPSILON: f32 = 0.01;
+/// The room the design tool leaves before a new paragraph, as a part of the
+/// size: 18 px at 60 px between the two paragraphs of the reference
+/// picture (`corpus/design-tool/mightstone_dimirova-smiley.png`).
+pub(crate) const PARAGRAPH_GAP: f32 = 0.3;
 
-/// An atom of a line: a word, a run of spaces, or a symbol.
+/// An atom of a line: a word or a run of spaces (its advance at size 1, and
+/// its style), a symbol, or a new line (with the paragraph gap or not).
 #[derive(Debug, Clone)]
 enum Atom {
-    Word(String, f32),
-    Space(f32),
+    Word(String, f32, Style),
+    Space(f32, Style),
     Symbol(usize),
-    Break,
+    Break { paragraph: bool },
 }
 
 /// Lays `pieces` out in `frame`, shrinking the size one pixel at a time
@@ -131,7 +180,7 @@ pub(crate) fn lay_out(pieces: &[Piece], frame: &Frame, measure: &dyn Measure) ->
     }
     loop {
         let lines = break_lines(&atoms, pieces, frame, size * line_height_scale, size);
-        let height = lines.len() as f32 * size * line_height_scale;
+        let height = height(&lines, size, line_height_scale);
         let widest = lines.iter().map(|l| l.width).fold(0.0, f32::max);
         let fits = height <= frame.height + EPSILON && widest <= frame.width + EPSILON;
         if fits || size <= MIN_SIZE {
@@ -153,11 +202,25 @@ pub(crate) fn lay_out(pieces: &[Piece], frame: &Frame, measure: &dyn Measure) ->
     }
 }
 
+/// The height of `lines` at `size`: their line boxes and the gaps before
+/// paragraphs.
+fn height(lines: &[Draft], size: f32, line_height_scale: f32) -> f32 {
+    let gaps = lines.iter().filter(|line| line.paragraph).count();
+    lines.len() as f32 * size * line_height_scale + gaps as f32 * PARAGRAPH_GAP * size
+}
+
 fn atoms(pieces: &[Piece], measure: &dyn Measure) -> Vec<Atom> {
     let mut atoms = Vec::new();
+    let mut style = Style::default();
     for (index, piece) in pieces.iter().enumerate() {
         match piece {
-            Piece::Break => atoms.push(Atom::Break),
+            Piece::Break => atoms.push(Atom::Break { paragraph: false }),
+            // New lines in a row are one paragraph break: one gap.
+            Piece::Paragraph => {
+                let paragraph = !matches!(atoms.last(), Some(Atom::Break { paragraph: true }));
+                atoms.push(Atom::Break { paragraph });
+            }
+            Piece::Style(next) => style = *next,
             Piece::Symbol { .. } => atoms.push(Atom::Symbol(index)),
             Piece::Text(text) => {
                 let mut rest = text.as_str();
@@ -169,9 +232,9 @@ fn atoms(pieces: &[Piece], measure: &dyn Measure) -> Vec<Atom> {
                     let (part, tail) = rest.split_at(end);
                     let width = measure.advance(part, 1.0);
                     atoms.push(if is_space {
-                        Atom::Space(width)
+                        Atom::Space(width, style)
                     } else {
-                        Atom::Word(part.to_owned(), width)
+                        Atom::Word(part.to_owned(), width, style)
                     });
                     rest = tail;
                 }
@@ -181,10 +244,13 @@ fn atoms(pieces: &[Piece], measure: &dyn Measure) -> Vec<Atom> {
     atoms
 }
 
-/// A line before it is placed: its atoms and width.
+/// A line before it is placed: its atoms and width, and whether it starts
+/// a paragraph (after the paragraph gap).
+#[derive(Default)]
 struct Draft {
     atoms: Vec<usize>,
     width: f32,
+    paragraph: bool,
 }
 
 fn symbol_width(piece: &Piece, line_height: f32) -> f32 {
@@ -204,9 +270,9 @@ fn symbol_width(piece: &Piece, line_height: f32) -> f32 {
 
 fn atom_width(atom: &Atom, pieces: &[Piece], line_height: f32, size: f32) -> f32 {
     match atom {
-        Atom::Word(_, w) | Atom::Space(w) => w * size,
+        Atom::Word(_, w, style) | Atom::Space(w, style) => w * style.size.at(size),
         Atom::Symbol(index) => symbol_width(&pieces[*index], line_height),
-        Atom::Break => 0.0,
+        Atom::Break { .. } => 0.0,
     }
 }
 
@@ -220,28 +286,25 @@ fn break_lines(
     size: f32,
 ) -> Vec<Draft> {
     let mut lines = Vec::new();
-    let mut line = Draft {
-        atoms: Vec::new(),
-        width: 0.0,
-    };
+    let mut line = Draft::default();
     let mut spaces: Vec<usize> = Vec::new();
     let mut spaces_width = 0.0;
     let mut i = 0;
     while i < atoms.len() {
         match &atoms[i] {
-            Atom::Break => {
+            Atom::Break { paragraph } => {
                 lines.push(std::mem::replace(
                     &mut line,
                     Draft {
-                        atoms: Vec::new(),
-                        width: 0.0,
+                        paragraph: *paragraph,
+                        ..Draft::default()
                     },
                 ));
                 spaces.clear();
                 spaces_width = 0.0;
                 i += 1;
             }
-            Atom::Space(_) => {
+            Atom::Space(..) => {
                 spaces_width += atom_width(&atoms[i], pieces, line_height, size);
                 spaces.push(i);
                 i += 1;
@@ -257,13 +320,7 @@ fn break_lines(
                     && !line.atoms.is_empty()
                     && line.width + spaces_width + chunk_width > frame.width + EPSILON;
                 if wraps {
-                    lines.push(std::mem::replace(
-                        &mut line,
-                        Draft {
-                            atoms: Vec::new(),
-                            width: 0.0,
-                        },
-                    ));
+                    lines.push(std::mem::take(&mut line));
                 } else {
                     // Spaces at the start of a line are kept, as typed.
                     line.atoms.append(&mut spaces);
@@ -294,7 +351,7 @@ fn place(
     fits: bool,
 ) -> Block {
     let line_height = size * line_height_scale;
-    let total = drafts.len() as f32 * line_height;
+    let total = height(drafts, size, line_height_scale);
     let top = match frame.vertical_align {
         VerticalAlign::Top => frame.y,
         VerticalAlign::Center => frame.y + (frame.height - total) / 2.0,
@@ -305,8 +362,11 @@ fn place(
     // The glyph box (ascent + descent) centred in the line box.
     let baseline_offset = (line_height - (ascent + descent)) / 2.0 + ascent;
     let mut lines = Vec::with_capacity(drafts.len());
-    for (n, draft) in drafts.iter().enumerate() {
-        let line_top = top + n as f32 * line_height;
+    let mut line_top = top;
+    for draft in drafts {
+        if draft.paragraph {
+            line_top += PARAGRAPH_GAP * size;
+        }
         let baseline = line_top + baseline_offset;
         let left = match frame.align {
             HorizontalAlign::Left => frame.x,
@@ -319,9 +379,11 @@ fn place(
             let atom = &all_atoms[index];
             let width = atom_width(atom, pieces, line_height, size);
             match atom {
-                Atom::Word(text, _) => items.push(Placed::Word {
+                Atom::Word(text, _, style) => items.push(Placed::Word {
                     x,
                     text: text.clone(),
+                    size: style.size.at(size),
+                    italic: style.italic,
                 }),
                 Atom::Symbol(piece) => {
                     if let Piece::Symbol {
@@ -345,7 +407,7 @@ fn place(
                         });
                     }
                 }
-                Atom::Space(_) | Atom::Break => {}
+                Atom::Space(..) | Atom::Break { .. } => {}
             }
             x += width;
         }
@@ -356,6 +418,7 @@ fn place(
             width: draft.width,
             items,
         });
+        line_top += line_height;
     }
     Block {
         size,
@@ -442,6 +505,63 @@ mod tests {
         );
         assert_eq!(words(&block), ["a", "", "b"]);
         assert_eq!(block.lines[2].top, 40.0);
+    }
+
+    #[test]
+    fn a_paragraph_starts_after_the_gap_which_counts_in_the_height() {
+        let pieces = [
+            Piece::Text("a".into()),
+            Piece::Paragraph,
+            Piece::Text("b".into()),
+        ];
+        let block = lay_out(&pieces, &frame(100.0, 100.0, 20.0), &Mono);
+        assert_eq!(block.lines[1].top, 20.0 + PARAGRAPH_GAP * 20.0);
+        // Two lines of 20 px fit 40 px, not with the gap between them: the
+        // text shrinks until 2 × size + 0.3 × size fits (17 px).
+        let block = lay_out(&pieces, &frame(100.0, 40.0, 20.0), &Mono);
+        assert_eq!(block.size, 17.0);
+        assert!(block.fits);
+        // An empty line between paragraphs: one gap, not two.
+        let pieces = [
+            Piece::Text("a".into()),
+            Piece::Paragraph,
+            Piece::Paragraph,
+            Piece::Text("b".into()),
+        ];
+        let block = lay_out(&pieces, &frame(100.0, 100.0, 20.0), &Mono);
+        assert_eq!(block.lines[2].top, 40.0 + PARAGRAPH_GAP * 20.0);
+    }
+
+    #[test]
+    fn italics_and_size_changes_reach_the_words_and_their_widths() {
+        let bigger = Style {
+            italic: true,
+            size: SizeChange::By(10.0),
+        };
+        let block = lay_out(
+            &[
+                Piece::Text("aa ".into()),
+                Piece::Style(bigger),
+                Piece::Text("bb".into()),
+                Piece::Style(Style::default()),
+                Piece::Text(" cc".into()),
+            ],
+            &frame(1000.0, 100.0, 20.0),
+            &Mono,
+        );
+        let items = &block.lines[0].items;
+        let word = |i: usize| match &items[i] {
+            Placed::Word {
+                x, size, italic, ..
+            } => (*x, *size, *italic),
+            other => panic!("expected a word, found {other:?}"),
+        };
+        assert_eq!(word(0), (0.0, 20.0, false));
+        assert_eq!(word(1), (30.0, 30.0, true));
+        // "bb" at 30 px is 30 px wide; the space after it is upright again.
+        assert_eq!(word(2), (70.0, 20.0, false));
+        assert_eq!(SizeChange::To(12.0).at(20.0), 12.0);
+        assert_eq!(SizeChange::By(-30.0).at(20.0), MIN_SIZE);
     }
 
     #[test]

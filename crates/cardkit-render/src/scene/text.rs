@@ -6,13 +6,13 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use cardkit::model::{HorizontalAlign, Text, VerticalAlign};
-use cardkit_design::symbols::{self, TextCode};
+use cardkit_design::symbols::{self, FontSize, TextCode};
 
 use super::canvas::{Asset, Scene};
 use super::geometry::Rect;
 use super::svg::{escape, num, svg_color};
 use super::wording::{place_of, short};
-use crate::layout::{self, Frame, Piece, Placed};
+use crate::layout::{self, Frame, Piece, Placed, SizeChange, Style};
 use crate::report::Report;
 
 impl Scene<'_> {
@@ -64,23 +64,19 @@ impl Scene<'_> {
         // Pieces to lay out, and the symbols' assets by piece index.
         let mut pieces = Vec::new();
         let mut symbol_assets: Vec<Result<Asset, (String, String)>> = Vec::new();
-        let mut italics_reported = false;
+        let mut style = Style::default();
         let table = std::mem::take(&mut self.symbols);
         for run in symbols::split(&text.text, &table) {
             match run.piece {
                 symbols::Piece::Text(plain) => push_text(&mut pieces, plain),
-                symbols::Piece::Code(TextCode::Line) => pieces.push(Piece::Break),
+                symbols::Piece::Code(TextCode::Line) => pieces.push(Piece::Paragraph),
+                symbols::Piece::Code(TextCode::LineNoSpace) => pieces.push(Piece::Break),
                 symbols::Piece::Code(TextCode::Year) => {
                     push_text(&mut pieces, &self.year.to_string());
                 }
-                symbols::Piece::Code(code @ (TextCode::ItalicStart | TextCode::ItalicEnd)) => {
-                    if !italics_reported {
-                        italics_reported = true;
-                        self.report.push(Report::new(
-                            &at,
-                            format!("italics ({}) are not drawn: the text is set upright", code.as_str()),
-                        ));
-                    }
+                symbols::Piece::Code(code @ (TextCode::ItalicStart | TextCode::ItalicEnd | TextCode::FontSize(_))) => {
+                    style = styled(style, code);
+                    pieces.push(Piece::Style(style));
                 }
                 symbols::Piece::Symbol(symbol) => {
                     let loaded = self.asset(&symbol.src).map_err(|why| (symbol.src.clone(), why));
@@ -158,15 +154,33 @@ impl Scene<'_> {
                     break;
                 }
                 match item {
-                    Placed::Word { x, text } => {
+                    Placed::Word {
+                        x,
+                        text,
+                        size,
+                        italic,
+                    } => {
                         empty = false;
                         let _ = write!(
                             self.svg,
-                            "<text x=\"{}\" y=\"{}\" xml:space=\"preserve\">{}</text>",
+                            "<text x=\"{}\" y=\"{}\"",
                             num(*x),
                             num(line.baseline),
-                            escape(text)
                         );
+                        if *size != block.size {
+                            let _ = write!(self.svg, " font-size=\"{}\"", num(*size));
+                        }
+                        if *italic {
+                            // Slanted about the baseline, as a browser
+                            // slants a face that has no italics of its own.
+                            let _ = write!(
+                                self.svg,
+                                " transform=\"matrix(1 0 {} 1 {} 0)\"",
+                                num(-ITALIC_SLANT),
+                                num(ITALIC_SLANT * line.baseline)
+                            );
+                        }
+                        let _ = write!(self.svg, " xml:space=\"preserve\">{}</text>", escape(text));
                     }
                     Placed::Symbol {
                         index,
@@ -261,11 +275,40 @@ impl Scene<'_> {
     }
 }
 
-/// Plain text as pieces: a new line at each `\n` (`\r\n` too).
+/// The slant of italics: the tangent of 12°, a browser's oblique.
+const ITALIC_SLANT: f32 = 0.2126;
+
+/// `style` after `code` (italics or a size; other codes leave it).
+fn styled(mut style: Style, code: TextCode) -> Style {
+    match code {
+        TextCode::ItalicStart => style.italic = true,
+        TextCode::ItalicEnd => style.italic = false,
+        // Changes add up, as the design tool sets each from the size the
+        // text has reached.
+        #[allow(clippy::cast_possible_truncation)] // bounded by the code's reading
+        TextCode::FontSize(change) => {
+            style.size = match (style.size, change) {
+                (SizeChange::Same, FontSize::By(pixels)) => SizeChange::By(pixels as f32),
+                (SizeChange::By(earlier), FontSize::By(pixels)) => {
+                    SizeChange::By(earlier + pixels as f32)
+                }
+                (SizeChange::To(earlier), FontSize::By(pixels)) => {
+                    SizeChange::To(earlier + pixels as f32)
+                }
+                (_, points @ FontSize::Points(_)) => SizeChange::To(points.apply(0.0) as f32),
+            };
+        }
+        TextCode::Line | TextCode::LineNoSpace | TextCode::Year => {}
+    }
+    style
+}
+
+/// Plain text as pieces: a new paragraph at each `\n` (`\r\n` too), as the
+/// design tool reads it.
 fn push_text(pieces: &mut Vec<Piece>, text: &str) {
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
-            pieces.push(Piece::Break);
+            pieces.push(Piece::Paragraph);
         }
         let line = line.strip_suffix('\r').unwrap_or(line);
         if !line.is_empty() {

@@ -524,3 +524,34 @@ fn members_a_group_cannot_have_are_reported() {
         "its children are drawn"
     );
 }
+
+/// `{i}` slants the words it covers (the top of a letter leans right of its
+/// foot) and `{fontsize…}` sets them larger, as the design tool does; the
+/// words around them stay as they were.
+#[test]
+fn italics_slant_and_font_sizes_grow_the_words_they_cover() {
+    let drawn = |text: &str| {
+        let layer = json!({"type": "text", "text": text, "size": 40, "verticalAlign": "top", "x": 0, "y": 0, "width": 1000, "height": 200});
+        render(&text_card(layer), None, &options())
+            .expect("renders")
+            .bounds_of("layer-0-line-0")
+            .expect("drawn")
+    };
+    let upright = drawn("l");
+    let italic = drawn("{i}l{/i}");
+    // An upright `l` is a bar; slanted, its box is wider by about the tangent
+    // of 12° times its height, and starts where the upright one did.
+    let lean = italic.width - upright.width;
+    assert!(
+        (lean - upright.height * 0.2126).abs() < 2.0,
+        "{upright:?} {italic:?}"
+    );
+    assert!((italic.height - upright.height).abs() < 0.5);
+    let larger = drawn("{fontsize20}l");
+    assert!(
+        (larger.height / upright.height - 1.5).abs() < 0.05,
+        "{upright:?} {larger:?}"
+    );
+    let back = drawn("{fontsize20}{fontsize-20}l");
+    assert!((back.height - upright.height).abs() < 0.5);
+}

@@ -230,10 +230,9 @@ fn a_render_has_the_reference_pictures_structure() {
     );
 
     // The rules text of the earlier version: two paragraphs, three lines
-    // of ink (line 1 is the empty line between them). Left edges within
-    // 8 px; vertical centres within 12 px: the reference leaves 18 px more
-    // between paragraphs than one empty line, which we do not add, and
-    // centres the block with it.
+    // of ink (line 1 is the empty line between them), with the 18 px the
+    // design tool leaves between paragraphs. Left edges within 8 px;
+    // vertical centres within 4 px.
     let rendered = render(&earlier, Some(&template), &options).expect("renders");
     let rules = |line: usize| {
         bounds(
@@ -256,7 +255,7 @@ fn a_render_has_the_reference_pictures_structure() {
             (ours.0, ours.1, ours.0, ours.3),
             (reference.0, reference.1, reference.0, reference.3),
             8.0,
-            12.0,
+            4.0,
         );
     }
     // The same words on the same lines: the second paragraph breaks after

@@ -6,6 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde_json::{json, Map, Value};
 
+use super::codes::Info;
 use crate::import::notes::Notes;
 use cardkit_json::pointer::child;
 
@@ -39,6 +40,10 @@ pub(super) struct Converter<'n> {
     /// Texts written with the tool's default colour, font: not the spec's.
     pub(super) defaulted_color: bool,
     pub(super) defaulted_font: bool,
+    /// What the texts' `{elemid…}` codes read.
+    pub(super) info: Info,
+    /// Whether the tool moves texts by their `{ptshift}` codes on this card.
+    pub(super) pt_shift: bool,
 }
 
 impl<'n> Converter<'n> {
@@ -58,6 +63,8 @@ impl<'n> Converter<'n> {
             codes: BTreeSet::new(),
             defaulted_color: false,
             defaulted_font: false,
+            info: Info::default(),
+            pt_shift: false,
         }
     }
 

@@ -15,6 +15,7 @@
 //! tool's default or empty (`0`, `"0"`, `false`, `""`, `"none"`, `[]`, `{}`,
 //! null) carries nothing to lose.
 
+mod codes;
 mod converter;
 mod frames;
 mod pictures;
@@ -156,6 +157,18 @@ impl<'n> Converter<'n> {
                 }
             }
         }
+        // What the texts' codes read, before the frames are taken.
+        self.info = codes::Info::of(&self.data);
+        let frame_names = self
+            .data
+            .get("frames")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten();
+        self.pt_shift = codes::pt_shift_applies(
+            self.data.get("version").and_then(Value::as_str),
+            frame_names.filter_map(|frame| frame.get("name").and_then(Value::as_str)),
+        );
         let mut children = Vec::new();
         let art = self.picture("art", "Art", "fill");
         let frames = self.frames(mapping, children_len_after(&art, &children));
@@ -231,8 +244,8 @@ fn dropped_reason(member: &str) -> String {
         "manaSymbols" => "the spec's Card has no list of mana symbols".to_owned(),
         "margins" => "the spec's Card gives its margins by `marginX` and `marginY`".to_owned(),
         member if member.starts_with("info") => format!(
-            "`{member}` fills the bottom texts' codes (`{{elemidinfo-…}}`), which the spec's text \
-             layers do not read"
+            "the spec's Card has no such member: `{member}` is written into the texts that name \
+             it (`{{elemidinfo-…}}`)"
         ),
         _ => "the spec's Card has no such member".to_owned(),
     }

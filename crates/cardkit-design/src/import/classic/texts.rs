@@ -5,14 +5,12 @@
 use cardkit::schema::format::is_color;
 use serde_json::{json, Map, Value};
 
+use super::codes;
 use super::converter::{holds_something, round, scaled, Converter};
 use crate::import::card::Mapping;
 use crate::import::offsets;
+use crate::symbols::TextCode;
 use cardkit_json::pointer::child;
-
-/// The text codes the spec's text layers read (the core text codes of the
-/// layered format: a new line, italics, the year).
-const KNOWN_TEXT_CODES: [&str; 4] = ["{line}", "{i}", "{/i}", "{year}"];
 
 /// The most distinct unknown text codes reported per card: a hostile text
 /// of a million codes gives a bounded report.
@@ -80,6 +78,7 @@ impl<'n> Converter<'n> {
                 String::new()
             }
         };
+        let (content, shift) = self.card_codes(content, &mut text, pointer);
         self.text_codes(&content, &child(pointer, "text"));
         layer.insert("text".to_owned(), Value::String(content));
         let font = match text.remove("font") {
@@ -160,6 +159,13 @@ impl<'n> Converter<'n> {
             text.remove(member);
         }
         let (x, y, width, height) = self.place(&fraction);
+        let (x, y) = match shift {
+            Some((dx, dy)) => (
+                x.saturating_add(scaled(dx, self.width)),
+                y.saturating_add(scaled(dy, self.height)),
+            ),
+            None => (x, y),
+        };
         layer.insert("x".to_owned(), json!(x));
         layer.insert("y".to_owned(), json!(y));
         layer.insert("width".to_owned(), json!(width));
@@ -224,6 +230,58 @@ impl<'n> Converter<'n> {
         Some(Value::Object(layer))
     }
 
+    /// `content` with the codes that read the card applied (see
+    /// [`codes`]), each change noted; and how far `{ptshift}` moves the
+    /// text, as fractions of the card's size.
+    fn card_codes(
+        &mut self,
+        mut content: String,
+        text: &mut Map<String, Value>,
+        pointer: &str,
+    ) -> (String, Option<(f64, f64)>) {
+        let text_pointer = child(pointer, "text");
+        if text.get("manaCost") == Some(&Value::Bool(true)) {
+            text.remove("manaCost");
+            let symbols = codes::mana_cost(&content);
+            if symbols != content {
+                self.notes.derived(
+                    &text_pointer,
+                    "Text.text",
+                    &json!(symbols),
+                    "the tool's mana-cost mode (`manaCost`): each word is a symbol's name",
+                );
+                content = symbols;
+            }
+        }
+        let (filled, any) = self.info.fill(&content);
+        if any {
+            self.notes.derived(
+                &text_pointer,
+                "Text.text",
+                &json!(filled),
+                "the tool's `{elemidinfo-…}` codes, filled from the card's `info…` members",
+            );
+            content = filled;
+        }
+        let (without, shift) = codes::take_pt_shift(&content);
+        if without.len() == content.len() {
+            return (content, None);
+        }
+        let shift = shift.filter(|_| self.pt_shift);
+        let why = match shift {
+            Some((x, y)) => format!(
+                "the tool's `{{ptshift}}` code: the text moved by {x} of the card's width and {y} \
+                 of its height, as on a card with a power/toughness box"
+            ),
+            None => "the tool's `{ptshift}` code, which moves a text only on a card with a \
+                     power/toughness box: this card has none"
+                .to_owned(),
+        };
+        self.notes
+            .derived(&text_pointer, "Text.text", &json!(without), why);
+        (without, shift)
+    }
+
     /// Reports the codes of `text` that the spec's text layers do not read.
     fn text_codes(&mut self, text: &str, pointer: &str) {
         let mut rest = text;
@@ -240,7 +298,8 @@ impl<'n> Converter<'n> {
             }
             rest = &after[close + 1..];
             let lower = code.to_lowercase();
-            if KNOWN_TEXT_CODES.contains(&lower.as_str()) || self.codes.len() >= MAX_TEXT_CODES {
+            let name = &lower[1..lower.len() - 1];
+            if TextCode::from_name(name).is_some() || self.codes.len() >= MAX_TEXT_CODES {
                 continue;
             }
             let key = format!("{pointer}\u{0}{lower}");
@@ -253,7 +312,9 @@ impl<'n> Converter<'n> {
 
 fn text_reason(member: &str) -> &'static str {
     match member {
-        "manaCost" => "the spec's Text layer has no mana-cost mode: the text is written as it is",
+        "manaCost" => {
+            "the tool's mana-cost mode is on only when this is `true`: the text is written as it is"
+        }
         "manaSpacing" => "the spec's Text layer has no spacing of mana symbols",
         "outlineWidth" | "outlineColor" => "the spec's Text layer has no outline",
         "lineSpacing" => {
