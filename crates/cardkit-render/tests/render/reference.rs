@@ -139,7 +139,7 @@ fn shared_structure(card: &Card, rendered: &Rendered) {
     let id = |name: &str, part: &str| format!("layer-{}{part}", layer(card, name));
 
     // Title: its left edge and vertical centre (the width is the font's).
-    let title = bounds(&rendered, &id("Title", "-line-0"));
+    let title = bounds(rendered, &id("Title", "-line-0"));
     let reference_title = (125.0, 107.0, 713.0, 176.0);
     assert!(
         (title.0 - reference_title.0).abs() <= 8.0,
@@ -166,12 +166,12 @@ fn shared_structure(card: &Card, rendered: &Rendered) {
         (1310.0, 101.0, 1371.0, 162.0),
     ];
     for (s, reference) in reference_symbols.iter().enumerate() {
-        let ours = bounds(&rendered, &id("Symbols", &format!("-symbol-{s}")));
+        let ours = bounds(rendered, &id("Symbols", &format!("-symbol-{s}")));
         close(&format!("symbol {s}"), ours, *reference, 4.0);
     }
 
     // The type line and the power/toughness, both centred in their boxes.
-    let type_line = bounds(&rendered, &id("Type", "-line-0"));
+    let type_line = bounds(rendered, &id("Type", "-line-0"));
     centred(
         "type line",
         type_line,
@@ -179,7 +179,7 @@ fn shared_structure(card: &Card, rendered: &Rendered) {
         8.0,
         10.0,
     );
-    let stats = bounds(&rendered, &id("Stats (Right)", "-line-0"));
+    let stats = bounds(rendered, &id("Stats (Right)", "-line-0"));
     centred(
         "power/toughness",
         stats,
@@ -210,7 +210,7 @@ fn shared_structure(card: &Card, rendered: &Rendered) {
 
     // The watermark (its box: the image fitted in its bounds) and the set
     // icon.
-    let watermark = bounds(&rendered, &id("Watermark", ""));
+    let watermark = bounds(rendered, &id("Watermark", ""));
     assert!(
         (watermark.0 - 534.0).abs() <= 3.0 && (watermark.2 - 966.0).abs() <= 3.0,
         "watermark {watermark:?}"
@@ -221,7 +221,7 @@ fn shared_structure(card: &Card, rendered: &Rendered) {
     );
     close(
         "set icon",
-        bounds(&rendered, &id("Set Icon", "")),
+        bounds(rendered, &id("Set Icon", "")),
         (728.0, 1831.0, 772.0, 1870.0),
         4.0,
     );
