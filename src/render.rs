@@ -97,6 +97,17 @@ impl Args {
         if self.cards.len() > 1 && (self.svg.is_some() || self.png.is_some()) {
             return Err("--svg and --png take one card; use -o DIR for several".into());
         }
+        // A folder that is not there is a mistyped path, not a design
+        // without assets or fonts: every asset would be a placeholder.
+        for (flag, dir) in [("--assets", &self.assets), ("--fonts", &self.fonts)] {
+            if let Some(dir) = dir {
+                match std::fs::metadata(dir) {
+                    Ok(found) if found.is_dir() => {}
+                    Ok(_) => return Err(format!("{flag} {}: not a directory", dir.display())),
+                    Err(why) => return Err(format!("{flag} {}: {why}", dir.display())),
+                }
+            }
+        }
         crate::options::check_paths(self.cards.iter().chain(&self.template))
     }
 }

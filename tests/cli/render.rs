@@ -598,3 +598,74 @@ fn a_font_file_that_is_missing_or_no_font_is_an_error_naming_it() {
         );
     }
 }
+
+/// `--assets` or `--fonts` naming a folder that is not there is a mistyped
+/// path: a usage error naming it, not a render of placeholders.
+#[test]
+fn asset_and_font_folders_that_are_not_there_are_usage_errors() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let file = dir.path().join("file.txt");
+    std::fs::write(&file, "x").expect("written");
+    for flag in ["--assets", "--fonts"] {
+        for (path, why) in [
+            (dir.path().join("missing"), "No such file or directory"),
+            (file.clone(), "not a directory"),
+        ] {
+            cardkit()
+                .current_dir(workspace_dir())
+                .args(["render", "examples/valid/template.json", "--svg"])
+                .arg(dir.path().join("out.svg"))
+                .arg(flag)
+                .arg(&path)
+                .assert()
+                .code(2)
+                .stderr(contains(format!("{flag} {}: {why}", path.display())));
+        }
+    }
+    assert!(!dir.path().join("out.svg").exists());
+}
+
+/// The fallback face is found in the folders fontconfig's configuration
+/// names (`FONTCONFIG_FILE` here, as fontconfig itself reads it), not in
+/// one fixed path: with a configuration naming only a folder of its own,
+/// the substitution names the file in that folder.
+#[test]
+fn the_fallback_is_found_where_fontconfig_says() {
+    let system = Path::new("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
+    if !system.is_file() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{} is missing: install fonts-dejavu-core",
+            system.display()
+        );
+        eprintln!(
+            "skipped: {} is missing (fonts-dejavu-core)",
+            system.display()
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a directory");
+    let folder = dir.path().join("my fonts");
+    std::fs::create_dir(&folder).expect("a folder");
+    std::fs::copy(system, folder.join("sans.ttf")).expect("copied");
+    let config = dir.path().join("fonts.conf");
+    std::fs::write(
+        &config,
+        format!(
+            "<?xml version=\"1.0\"?>\n<fontconfig><dir>{}</dir></fontconfig>\n",
+            folder.display()
+        ),
+    )
+    .expect("written");
+    cardkit()
+        .current_dir(workspace_dir())
+        .env("FONTCONFIG_FILE", &config)
+        .args(["render", "examples/valid/template.json", "--svg"])
+        .arg(dir.path().join("out.svg"))
+        .assert()
+        .code(0)
+        .stderr(contains(format!(
+            "substituted by \"DejaVu Sans\" weight 400 from {}",
+            folder.join("sans.ttf").display()
+        )));
+}

@@ -70,10 +70,10 @@ pub const FALLBACK_FAMILIES: [&str; 8] = [
 
 /// The files of the fallback face, regular then bold: the first of
 /// [`FALLBACK_FAMILIES`] found among the system's fonts (the folders each
-/// platform keeps fonts in: `/usr/share/fonts`, `/usr/local/share/fonts`,
-/// `~/.local/share/fonts` and `~/.fonts` on Linux and the BSDs,
-/// `/Library/Fonts` and `~/Library/Fonts` on macOS, the Windows folder's
-/// `Fonts`). The folders are read once per process; a render then loads
+/// platform keeps fonts in: on Linux and the BSDs those fontconfig's
+/// configuration names, or `/usr/share/fonts`, `/usr/local/share/fonts`,
+/// `~/.local/share/fonts` and `~/.fonts` without one; `/Library/Fonts` and
+/// `~/Library/Fonts` on macOS; the Windows folder's `Fonts`). The folders are read once per process; a render then loads
 /// only these files, so what it draws does not depend on the other fonts
 /// installed. Empty when the system has none of them.
 #[must_use]
