@@ -130,7 +130,7 @@ impl Designs {
         let mut documents = Vec::new();
         for (document, name) in imported.documents.iter().zip(names) {
             let json = document.to_json_pretty();
-            let design = Design::read(json.as_bytes())?;
+            let design = Design::read_imported(json.as_bytes())?;
             documents.push(Named {
                 design,
                 name,

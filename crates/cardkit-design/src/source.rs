@@ -32,6 +32,16 @@ impl Design {
     /// layout, or invalid (not JSON included, nor nested deeper than
     /// documents may nest).
     pub fn read(bytes: &[u8]) -> Result<Design, ReadError> {
+        Design::read_checked(bytes, Check::Validate)
+    }
+
+    /// Reads a design the import wrote and validated (see
+    /// [`crate::import::Imported::documents`]): not validated a second time.
+    pub(crate) fn read_imported(bytes: &[u8]) -> Result<Design, ReadError> {
+        Design::read_checked(bytes, Check::AlreadyValid)
+    }
+
+    fn read_checked(bytes: &[u8], check: Check) -> Result<Design, ReadError> {
         // A UTF-8 byte order mark is skipped, as `validate` skips it.
         let text = bytes.strip_prefix(BOM).unwrap_or(bytes);
         // Told apart by the root's members alone, read by structure: the
@@ -51,13 +61,13 @@ impl Design {
         // out (`crate::frame`).
         let root_at = first_byte(text);
         if is_template {
-            let mut template = typed::<Template>(bytes, "template")?;
+            let mut template = typed::<Template>(bytes, "template", check)?;
             if let Some((_, card_at)) = root.iter().find(|(name, _)| name == "card") {
                 crate::frame::apply(&mut template.card, text, *card_at);
             }
             Ok(Design::Template(Box::new(template)))
         } else {
-            let mut card = typed::<Card>(bytes, "card design")?;
+            let mut card = typed::<Card>(bytes, "card design", check)?;
             crate::frame::apply(&mut card, text, root_at);
             Ok(Design::Card(Box::new(card)))
         }
@@ -207,20 +217,30 @@ const MODEL_STACK_BYTES: usize = 256 << 20;
 /// 512 levels of groups): serde_json's own limit of 128 is lifted and the
 /// stack grown as the nesting needs. Nesting deeper than that is the
 /// validator's `too_deep` error, at its place.
-fn typed<T: Document>(bytes: &[u8], kind: &'static str) -> Result<T, ReadError> {
-    let options = Options {
-        kind: Some(T::KIND),
-        ..Options::default()
-    };
-    let report = cardkit::validate(bytes, &options);
-    if !report.is_valid() {
-        return Err(ReadError::Invalid(
-            kind,
-            ParseError::Invalid(Box::new(report)),
-        ));
-    }
-    if report.layout != Layout::Bare {
-        return Err(ReadError::Invalid(kind, ParseError::NotBare(report.layout)));
+/// Whether a design is validated before it is read into the model.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Check {
+    Validate,
+    /// The import validated it as it wrote it.
+    AlreadyValid,
+}
+
+fn typed<T: Document>(bytes: &[u8], kind: &'static str, check: Check) -> Result<T, ReadError> {
+    if check == Check::Validate {
+        let options = Options {
+            kind: Some(T::KIND),
+            ..Options::default()
+        };
+        let report = cardkit::validate(bytes, &options);
+        if !report.is_valid() {
+            return Err(ReadError::Invalid(
+                kind,
+                ParseError::Invalid(Box::new(report)),
+            ));
+        }
+        if report.layout != Layout::Bare {
+            return Err(ReadError::Invalid(kind, ParseError::NotBare(report.layout)));
+        }
     }
     let text = bytes.strip_prefix(BOM).unwrap_or(bytes);
     // The layers are internally tagged (`type`): each is buffered, then
