@@ -186,3 +186,57 @@ fn difference(file: &str, listed: &Tally, found: &Tally) -> String {
     }
     lines.join("\n")
 }
+
+/// Naming the latest version (`--as-of` with the latest tag, or a file that
+/// declares it) changes nothing: every corpus file gives the same
+/// diagnostics as with no version (the checks of versions are skipped
+/// then, so that they cost nothing).
+#[test]
+fn the_latest_version_changes_nothing() {
+    let Some(shared) = support::shared_dir() else {
+        return;
+    };
+    let latest = Options {
+        as_of: Some(cardkit::schema::latest_version()),
+        ..Options::default()
+    };
+    let diagnostics = |report: &cardkit::FileReport| -> Vec<String> {
+        report
+            .documents
+            .iter()
+            .flat_map(|document| &document.diagnostics)
+            .map(|d| format!("{} {} {}", d.pointer, d.code.as_str(), d.message()))
+            .collect()
+    };
+    let mut files = 0;
+    for entry in walk(&shared.join("corpus/neutral")) {
+        let bytes = std::fs::read(&entry).expect("readable");
+        let none = validate(&bytes, &Options::default());
+        assert_eq!(
+            diagnostics(&validate(&bytes, &latest)),
+            diagnostics(&none),
+            "{}",
+            entry.display()
+        );
+        files += 1;
+    }
+    assert!(files >= 40, "{files} corpus files");
+}
+
+/// The files under `dir`, sorted.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("a folder") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}

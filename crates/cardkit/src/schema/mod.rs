@@ -22,14 +22,17 @@ pub use crate::table::{
 /// checked as of.
 #[must_use]
 pub fn latest_version() -> Version {
-    let roots: Vec<&'static ModelDef> = crate::model::Kind::ALL
-        .iter()
-        .map(|kind| kind.model())
-        .collect();
-    versions(&roots)
-        .last()
-        .copied()
-        .unwrap_or(Version::new(0, 0, 0))
+    static LATEST: std::sync::OnceLock<Version> = std::sync::OnceLock::new();
+    *LATEST.get_or_init(|| {
+        let roots: Vec<&'static ModelDef> = crate::model::Kind::ALL
+            .iter()
+            .map(|kind| kind.model())
+            .collect();
+        versions(&roots)
+            .last()
+            .copied()
+            .unwrap_or(Version::new(0, 0, 0))
+    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use crate::diagnostic::{Detail, Diagnostic};
 use crate::model::Kind;
 use crate::report::Omitted;
 use crate::schema::MAX_DEPTH;
-use crate::table::Names;
+use crate::table::{ModelDef, Names, Version};
 use cardkit_json::{DuplicateKeys, Str, SyntaxError};
 
 use super::super::findings::{Added, Findings};
@@ -52,6 +52,12 @@ pub(crate) struct Checker<'a> {
     pub read: Reader<'a>,
     pub found: Findings<'a>,
     pub(super) options: &'a Options,
+    /// `options.as_of` when some field is newer than it: as of the latest
+    /// tag (or later) every field is known and nothing is checked, so that
+    /// naming the latest costs nothing.
+    pub(super) as_of: Option<Version>,
+    /// The fields each model requires as of `as_of`, as they are met.
+    pub(super) required_as_of: Vec<(&'static ModelDef, u128)>,
     /// Inside the value of a field newer than `options.as_of`.
     pub(super) inside_newer: bool,
     /// The names the document is read under: `options.names`, until a
@@ -86,6 +92,10 @@ impl<'a> Checker<'a> {
             read,
             found: Findings::new(options).within(prefix),
             options,
+            as_of: options
+                .as_of
+                .filter(|as_of| *as_of < crate::schema::latest_version()),
+            required_as_of: Vec::new(),
             inside_newer: false,
             names: options.names,
             depth: 0,

@@ -182,16 +182,26 @@ impl Checker<'_> {
 
     /// The fields of `model` that must be present: with `as_of`, those
     /// introduced after that version are not required yet.
-    fn required(&self, model: &ModelDef) -> u128 {
-        let Some(as_of) = self.options.as_of else {
+    fn required(&mut self, model: &'static ModelDef) -> u128 {
+        let Some(as_of) = self.as_of else {
             return model.required;
         };
-        model
+        // Worked out once per model and document, not once per object.
+        if let Some(&(_, mask)) = self
+            .required_as_of
+            .iter()
+            .find(|(known, _)| std::ptr::eq(*known, model))
+        {
+            return mask;
+        }
+        let mask = model
             .fields
             .iter()
             .enumerate()
             .filter(|(_, field)| field.since.is_some_and(|since| since > as_of))
-            .fold(model.required, |mask, (index, _)| mask & !(1u128 << index))
+            .fold(model.required, |mask, (index, _)| mask & !(1u128 << index));
+        self.required_as_of.push((model, mask));
+        mask
     }
 
     /// The version-aware warnings about a present field: introduced after
@@ -205,11 +215,11 @@ impl Checker<'_> {
         wire: &'static str,
         key_at: usize,
     ) -> bool {
-        if self.options.as_of.is_none() && !self.options.warn_deprecated {
+        if self.as_of.is_none() && !self.options.warn_deprecated {
             return false;
         }
         let mut newer = false;
-        if let (Some(as_of), Some(since)) = (self.options.as_of, field.since) {
+        if let (Some(as_of), Some(since)) = (self.as_of, field.since) {
             newer = since > as_of;
             if newer && !self.inside_newer {
                 let detail = Detail::NewerField {
