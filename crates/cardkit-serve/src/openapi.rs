@@ -26,6 +26,7 @@ use crate::problem::Problem;
     servers((url = "/", description = "The service itself: paths are relative to where it answers")),
     tags(
         (name = "validation", description = "Validating documents"),
+        (name = "rendering", description = "Drawing a template or card design as SVG or PNG"),
         (name = "reference", description = "The document kinds' schemas and fields, and the diagnostic codes"),
         (name = "operations", description = "Health, readiness and metrics"),
     ),

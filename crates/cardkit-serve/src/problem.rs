@@ -42,6 +42,8 @@ pub enum ProblemCode {
     TimedOut,
     /// The body came slower than the minimum rate (408).
     BodyTooSlow,
+    /// A body that is not a design that can be drawn (422).
+    NotRenderable,
     /// The service is at its concurrency limit (503).
     Overloaded,
     /// No such route, kind, code or field (404).
@@ -107,6 +109,17 @@ impl Problem {
         Problem::new(
             StatusCode::REQUEST_TIMEOUT,
             ProblemCode::BodyTooSlow,
+            detail,
+        )
+    }
+
+    /// A body that is not a design that can be drawn: not a template or
+    /// card design, several designs where one is wanted, or a design beyond
+    /// the renderer's limits (422).
+    pub fn not_renderable(detail: impl Into<String>) -> Self {
+        Problem::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ProblemCode::NotRenderable,
             detail,
         )
     }
