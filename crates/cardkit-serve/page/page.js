@@ -997,7 +997,10 @@
       if (!response.ok) {
         const problem = await problemOf(response);
         if (controller !== previewRequest) return;
-        showPlaceholder('No picture', problem.detail || problem.title);
+        // The first line says why; an invalid design's errors are the
+        // diagnostics' to list.
+        const [why, ...rest] = (problem.detail || problem.title).split('\n');
+        showPlaceholder('No picture', rest.length ? `${why} (the diagnostics list them when it is validated)` : why);
         return;
       }
       const answer = await response.json();
