@@ -994,6 +994,15 @@
         body: text,
         signal: controller.signal,
       });
+      if (response.status === 503) {
+        // Every render slot is taken: the picture shown stays, and the
+        // document is drawn again when the service says to come back.
+        if (controller !== previewRequest) return;
+        const seconds = Number(response.headers.get('Retry-After')) || 1;
+        clearTimeout(previewTimer);
+        previewTimer = setTimeout(preview, seconds * 1000);
+        return;
+      }
       if (!response.ok) {
         const problem = await problemOf(response);
         if (controller !== previewRequest) return;

@@ -136,6 +136,18 @@ impl Problem {
         }
     }
 
+    /// A render shed because `limit` renders are running (503).
+    pub fn rendering(limit: usize) -> Self {
+        Problem {
+            retry_after: Some(1),
+            ..Problem::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                ProblemCode::Overloaded,
+                format!("the service is drawing {limit} designs, its limit; try again shortly"),
+            )
+        }
+    }
+
     /// No such route or resource (404).
     pub fn not_found(detail: impl Into<String>) -> Self {
         Problem::new(StatusCode::NOT_FOUND, ProblemCode::NotFound, detail)

@@ -4,7 +4,7 @@
 //! The body is read whole (a design is parsed whole anyway), within the
 //! service's body limits ([`MAX_RENDER_BODY`] at most), and drawn on a
 //! blocking thread within the request's time limit, holding its
-//! concurrency slot until it ends. The renderer's own limits
+//! concurrency slot and one of the fewer render slots until it ends. The renderer's own limits
 //! ([`cardkit_render::Limits`]) bound what a design can make it read and
 //! draw. The service has no asset directory: an asset that is not a `data:`
 //! URI is drawn as a placeholder, with a report line.
@@ -130,7 +130,7 @@ impl ToSchema for PngBytes {}
         (status = 413, description = "The body is larger than the size limit (the service's, and 64 MiB at most).", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "A media type or content coding the service does not read.", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The body is not a design that can be drawn (`not_renderable`): not a template or card design (its first errors are listed; `POST /v1/validate` reports every one), a file of several designs without `card`, or a design beyond the renderer's limits (layers, size, pixels).", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The service is at its concurrency limit; try again after `Retry-After` seconds.", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The service is at its concurrency limit, or of renders (`max_renders`); try again after `Retry-After` seconds.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn render_design(
@@ -164,6 +164,10 @@ pub async fn render_design(
         Ok(params) => params,
         Err(problem) => return problem.into_response(),
     };
+    // Taken before the body is read: a render holds its body whole.
+    let Ok(drawing) = Arc::clone(&state.renders).try_acquire_owned() else {
+        return Problem::rendering(state.config.max_renders).into_response();
+    };
     let picture = Picture::of(&headers);
     let reader = BodyReader::new(
         body.into_data_stream(),
@@ -178,7 +182,7 @@ pub async fn render_design(
     let job = tokio::task::spawn_blocking(move || {
         // The slot is held until the render ends, even when its client has
         // been answered 408: renders at once stay within the limit.
-        let _slot = slot;
+        let _slot = (slot, drawing);
         let bytes = read_body(reader, codings.as_deref())?;
         draw(&bytes, &params, picture)
     });

@@ -244,3 +244,47 @@ async fn a_render_keeps_to_the_time_limit() {
     let response = render(&server, "", "image/svg+xml", CARD).await;
     assert_eq!(response.status(), 200);
 }
+
+/// Renders past `max_renders` are shed at once with 503 and `Retry-After`,
+/// while other requests are served; the slot is free again once the render
+/// holding it ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn renders_past_their_limit_are_shed() {
+    let server = Server::start(Config {
+        max_renders: 1,
+        min_body_rate: 0,
+        ..Config::default()
+    })
+    .await;
+    // A render whose body is still arriving holds the one slot.
+    let (sender, body) = piecewise();
+    sender.send(b"{\"width\": 750, ".to_vec()).await.unwrap();
+    let slow = tokio::spawn(
+        client()
+            .post(server.url("/v1/render"))
+            .header("content-type", "application/json")
+            .header("accept", "image/svg+xml")
+            .body(body)
+            .send(),
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let response = render(&server, "", "image/svg+xml", CARD).await;
+    assert_eq!(response.headers()["retry-after"], "1");
+    assert_eq!(problem(response).await, (503, "overloaded".into()));
+    // Validation is not a render: served.
+    let response = post(
+        &server,
+        "/v1/validate",
+        &[("content-type", "application/json")],
+        CARD,
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let rest = r#""name": "Slow", "height": 1050, "data": {"type": "group", "children": []}}"#;
+    sender.send(rest.as_bytes().to_vec()).await.unwrap();
+    drop(sender);
+    let slow = slow.await.unwrap().unwrap();
+    assert_eq!(slow.status(), 200, "{:?}", slow.text().await);
+    let response = render(&server, "", "image/svg+xml", CARD).await;
+    assert_eq!(response.status(), 200);
+}
