@@ -146,6 +146,11 @@ pub async fn render_design(
     let asked = (|| {
         let Query(params) =
             query.map_err(|rejection| Problem::bad_parameter(rejection.body_text()))?;
+        if let Some(year) = params.year.filter(|year| !(1..=9999).contains(year)) {
+            return Err(Problem::bad_parameter(format!(
+                "`year` is {year}: expected a year from 1 to 9999"
+            )));
+        }
         if BodyMedia::of(&headers)? != BodyMedia::Json {
             return Err(Problem::unsupported_media_type(
                 "a render takes one design, sent as `application/json`",
@@ -229,15 +234,18 @@ fn draw(bytes: &[u8], params: &RenderParams, picture: Picture) -> Result<Respons
         .converted
         .as_ref()
         .map(|converted| converted.note(std::path::Path::new("the body")));
-    let asked = params.card.is_some();
-    let named = designs.one(params.card.as_deref()).map_err(|choice| {
-        let detail = choice.to_string().replace("--card", "`card`");
-        if asked {
-            Problem::bad_parameter(detail)
-        } else {
-            Problem::not_renderable(detail)
-        }
-    })?;
+    let named = designs
+        .one(params.card.as_deref())
+        .map_err(|choice| match &choice.asked {
+            Some(asked) => {
+                Problem::bad_parameter(format!("`card` is `{asked}`: {}", listed(&choice.names)))
+            }
+            None => Problem::not_renderable(format!(
+                "the body holds {} designs: name the one to draw with `card`; {}",
+                choice.names.len(),
+                listed(&choice.names)
+            )),
+        })?;
     let design: &Design = &named.design;
     let options = Options {
         year: params.year,
@@ -278,6 +286,32 @@ fn draw(bytes: &[u8], params: &RenderParams, picture: Picture) -> Result<Respons
         }
     };
     Ok(response)
+}
+
+/// The names of a file's designs, for a problem's detail: the first few,
+/// and how many more (a classic save file may hold thousands).
+fn listed(names: &[String]) -> String {
+    const SHOWN: usize = 10;
+    if names.is_empty() {
+        return "the body holds one design, not several".to_owned();
+    }
+    let mut text = format!(
+        "its designs are named {}",
+        names
+            .iter()
+            .take(SHOWN)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if names.len() > SHOWN {
+        text.push_str(&format!(" and {} more", names.len() - SHOWN));
+    }
+    text.push_str(&format!(
+        " (as `cardkit import -o DIR` names their files), or by pointer, /0 to /{}",
+        names.len() - 1
+    ));
+    text
 }
 
 /// `response` as `content_type`.

@@ -105,8 +105,26 @@ async fn the_design_tools_files_are_converted_and_one_card_chosen() {
     let server = Server::default().await;
     let classic = r#"[{"key": "One", "data": {"width": 750, "height": 1050}},
       {"key": "Two", "data": {"width": 750, "height": 1050}}]"#;
-    let (status, code) = problem(render(&server, "", "application/json", classic).await).await;
-    assert_eq!((status, code.as_str()), (422, "not_renderable"));
+    let response = render(&server, "", "application/json", classic).await;
+    assert_eq!(response.status(), 422);
+    let detail: Value = response.json().await.unwrap();
+    assert_eq!(detail["code"], "not_renderable");
+    assert!(
+        detail["detail"]
+            .as_str()
+            .unwrap()
+            .contains("name the one to draw with `card`; its designs are named one, two"),
+        "{detail}"
+    );
+    // Of thousands, a few are named, and the rest counted.
+    let many: Vec<Value> = (0..3000)
+        .map(|i| json!({"key": format!("Card {i}"), "data": {"width": 750, "height": 1050}}))
+        .collect();
+    let response = render(&server, "", "application/json", json!(many).to_string()).await;
+    let detail: Value = response.json().await.unwrap();
+    let text = detail["detail"].as_str().unwrap();
+    assert!(text.contains("and 2990 more"), "{text}");
+    assert!(text.len() < 1000, "{text}");
     let answer: Value = render(&server, "?card=two", "application/json", classic)
         .await
         .json()
@@ -159,8 +177,14 @@ async fn bodies_that_are_not_designs_are_422_problems() {
     );
     let response = render(&server, "", "application/json", " ".repeat(5000)).await;
     assert_eq!(problem(response).await, (413, "body_too_large".into()));
-    let response = render(&server, "?year=many", "application/json", CARD).await;
-    assert_eq!(problem(response).await, (400, "bad_parameter".into()));
+    for query in ["?year=many", "?year=0", "?year=10000", "?colour=red"] {
+        let response = render(&server, query, "application/json", CARD).await;
+        assert_eq!(
+            problem(response).await,
+            (400, "bad_parameter".into()),
+            "{query}"
+        );
+    }
 }
 
 /// Hostile designs: nesting past the library's depth, a card too large to
