@@ -515,7 +515,8 @@ print(len(r.diagnostics))" "$D/py-lines.jsonl" > "$D/py.out" 2> "$D/py.err"
 fi
 
 # The service on hostile requests (slowloris, idle connections, bombs, cut
-# and slow bodies, a 400 MB member name, concurrent and abandoned uploads):
+# and slow bodies, a 400 MB member name, concurrent and abandoned uploads,
+# hostile designs sent to POST /v1/render):
 # bench/serve_hostile.py.
 python3 bench/serve_hostile.py "$K" || failed=1
 

@@ -341,7 +341,8 @@ def deep_nesting():
         server.stop()
 
 
-def gzip_bomb():
+def ensure_bomb():
+    """2 GiB of spaces, gzipped to 2 MB (cached)."""
     bomb = os.path.join(HOSTILE, "bomb.gz")
     if not os.path.exists(bomb):
         block = b" " * (4 * MB)
@@ -350,7 +351,11 @@ def gzip_bomb():
                 out.write(block)
         os.replace(bomb + ".part", bomb)
     with open(bomb, "rb") as f:
-        compressed = f.read()
+        return f.read()
+
+
+def gzip_bomb():
+    compressed = ensure_bomb()
     # Declared by Content-Encoding, and sent without it (told by its magic
     # bytes): the same limit on the bytes decoded.
     for headers, label in [([JSON, "Content-Encoding: gzip"], "gzip bomb"),
@@ -788,6 +793,88 @@ def key400_six():
         server.stop()
 
 
+def render_card(children, width=750, height=1050):
+    """A card design of `children` layers, as bytes."""
+    return json.dumps({"name": "Hostile", "width": width, "height": height,
+                       "data": {"type": "group", "children": children}}).encode()
+
+
+def render_answer(response):
+    """The JSON answer of /v1/render: (report lines, svg bytes), or None."""
+    try:
+        answer = response.json()
+        return len(answer["report"]), len(answer["svg"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def hostile_renders():
+    """POST /v1/render on hostile designs: a problem (413, 422) or a render
+    bounded in time and memory, never a 5xx; the service up after each. A
+    render holds its body whole (64 MiB at most, whatever --max-body), so
+    the bounds are above it. Bounds about twice the release binary's
+    figures on a loaded 2-core machine."""
+    compressed = ensure_bomb()
+    text = {"type": "text", "size": 12, "x": 10, "y": 10, "width": 700, "height": 900}
+    cases = [
+        # label, body, headers, status, seconds, MB
+        ("render: gzip bomb, 2 GiB in 2 MB", compressed, [JSON, "Content-Encoding: gzip"],
+         413, 2, 224),
+        ("render: 60 MB of `[`", b"[" * (60 * MB), [JSON], 422, 1, 160),
+        ("render: 100,001 layers", render_card([{"type": "group", "children": []}] * 100_001),
+         [JSON], 422, 2, 256),
+        ("render: 100,000,000 px square card", render_card([], 100_000_000, 100_000_000),
+         [JSON], 422, 1, 32),
+        ("render: a text of 10 MB", render_card([dict(text, text="word " * (2 * MB))]),
+         [JSON], 200, 1, 96),
+        ("render: 20,000 text layers", render_card(
+            [dict(text, text="a few words each", x=i % 700, y=i % 1000) for i in range(20_000)]),
+         [JSON], 200, 24, 640),
+    ]
+    for label, body, headers, status, max_seconds, max_rss in cases:
+        server = Server()
+        try:
+            response = exchange(server.port, "POST", "/v1/render", headers, body, timeout=120)
+            rss = server.rss()
+            problems = []
+            expect(problems, response, status, problem_json=status != 200)
+            answer = render_answer(response) if status == 200 else None
+            if status == 200 and answer is None:
+                problems.append("no JSON answer")
+            bounds(problems, response.elapsed, max_seconds, rss, max_rss)
+            shown = f", {answer[0]} report lines, SVG {answer[1] / MB:.1f} MB" if answer else ""
+            check(f"{label} ({max_seconds} s, {max_rss} MB)",
+                  f"{response.elapsed:.2f}s, {rss} MB, {response.status}{shown}",
+                  problems, server)
+        finally:
+            server.stop()
+    # Renders at once past --max-concurrent: shed with 503, never queued.
+    template = open("examples/valid/template.json", "rb").read()
+    server = Server("--max-concurrent", "4")
+    try:
+        results = []
+        started = time.monotonic()
+        threads = [threading.Thread(target=lambda: results.append(
+            exchange(server.port, "POST", "/v1/render", [JSON, "Accept: image/png"], template)))
+            for _ in range(16)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.monotonic() - started
+        rss = server.rss()
+        statuses = sorted(response.status for response in results)
+        problems = []
+        if any(status not in (200, 503) for status in statuses) or 200 not in statuses:
+            problems.append(f"statuses {statuses}")
+        bounds(problems, elapsed, 2, rss, 128)
+        check("render: 16 PNGs at once, 4 slots (2 s, 128 MB)",
+              f"{elapsed:.2f}s, {rss} MB, {statuses.count(200)} drawn, "
+              f"{statuses.count(503)} shed", problems, server)
+    finally:
+        server.stop()
+
+
 def main():
     os.makedirs(HOSTILE, exist_ok=True)
     catalog = ensure_catalog()
@@ -795,7 +882,7 @@ def main():
     for run, args in [(slowloris, ()), (idle_flood, ()), (deep_nesting, ()), (gzip_bomb, ()), (many_lines, ()),
                       (bad_bytes, ()), (slow_upload, ()), (concurrent_uploads, (catalog,)),
                       (slow_bodies, (catalog,)), (key400, ()), (key400_six, ()),
-                      (abandoned_uploads, (catalog,)),
+                      (abandoned_uploads, (catalog,)), (hostile_renders, ()),
                       # Gzipped, sent without Content-Encoding: told by its
                       # magic bytes, decoded as it arrives.
                       (abandoned_uploads, (gzip.compress(catalog, 6),

@@ -36,6 +36,13 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(1..=65_536))]
     max_concurrent: u32,
 
+    /// How many renders (POST /v1/render) run at once, each also one of
+    /// --max-concurrent; more are refused at once with 503 and `Retry-After`.
+    /// Example: --max-renders 2
+    #[arg(long, default_value_t = Config::DEFAULT_MAX_RENDERS as u32, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    max_renders: u32,
+
     /// How long a connection may stay open with no request being served
     /// (sending nothing, part of a head, or only HTTP/2's preface, settings
     /// and pings), in seconds; it is then closed. Example: --idle-timeout 10
@@ -96,6 +103,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         max_body: args.max_body,
         timeout: Duration::from_secs(args.timeout),
         max_concurrent: args.max_concurrent as usize,
+        max_renders: args.max_renders as usize,
         idle_timeout: Duration::from_secs(args.idle_timeout),
         min_body_rate: args.min_body_rate,
         body_window: Duration::from_secs(args.body_window),

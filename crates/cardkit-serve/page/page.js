@@ -2,6 +2,8 @@
 // shows the report: a summary, the diagnostics (filtered by severity and
 // code, each linked to the explanations of its field and its code), and the
 // source with the offending lines marked, formatted when it came minified.
+// A template or card design is sent to POST /v1/render as it is edited or
+// opened, and drawn beside the diagnostics with the render's report.
 // Plain DOM, no framework: this file is served as it is, from the binary.
 'use strict';
 
@@ -67,6 +69,14 @@
     more: $('more'),
     moreText: $('more-text'),
     showMore: $('show-more'),
+    preview: $('preview'),
+    previewMeta: $('preview-meta'),
+    previewImage: $('preview-image'),
+    previewPlaceholder: $('preview-placeholder'),
+    previewPlaceholderTitle: $('preview-placeholder-title'),
+    previewPlaceholderDetail: $('preview-placeholder-detail'),
+    previewReportHead: $('preview-report-head'),
+    previewReport: $('preview-report'),
   };
 
   /** What is shown: the text as validated and the report's diagnostics. */
@@ -885,6 +895,137 @@
     filterDiagnostics();
   }
 
+  // ---- the preview ----
+
+  /** Milliseconds of quiet editing before the document is drawn. */
+  const PREVIEW_DELAY = 400;
+  /** The most characters drawn when the kind is told from the members: a
+   * larger document is most likely a set, which has no picture. A kind of
+   * template or card draws up to MAX_PREVIEW_CHARS. */
+  const MAX_AUTO_PREVIEW_CHARS = 1 << 20;
+  const MAX_PREVIEW_CHARS = 16 << 20;
+  let previewTimer = null;
+  let previewRequest = null;
+  /** The blob: URL of the picture shown, revoked when replaced. */
+  let previewUrl = null;
+
+  /** Whether the document in the editor may be drawn: one JSON value, of a
+   * kind that has a picture, not too large. */
+  function previewable(text) {
+    const kind = ui.kind.value;
+    if (ui.jsonLines.checked || text.trim() === '') return false;
+    if (kind === 'template' || kind === 'card') return text.length <= MAX_PREVIEW_CHARS;
+    return kind === 'auto' && text.length <= MAX_AUTO_PREVIEW_CHARS;
+  }
+
+  function schedulePreview() {
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(preview, PREVIEW_DELAY);
+  }
+
+  function setPicture(url) {
+    if (previewUrl) URL.revokeObjectURL(previewUrl);
+    previewUrl = url;
+    if (url) {
+      ui.previewImage.src = url;
+    } else {
+      ui.previewImage.removeAttribute('src');
+    }
+    ui.previewImage.hidden = !url;
+  }
+
+  /** The report's lines, listed under the picture or the placeholder. */
+  function showPreviewReport(lines) {
+    ui.previewReport.replaceChildren(...lines.map((line) => {
+      const item = element('li', 'preview-line');
+      item.append(element('code', 'preview-at', line.at), document.createTextNode(` ${line.message}`));
+      return item;
+    }));
+    ui.previewReportHead.hidden = lines.length === 0;
+    ui.previewReportHead.textContent = lines.length === 1
+      ? '1 thing not drawn as designed'
+      : `${lines.length} things not drawn as designed`;
+  }
+
+  /** No picture: the placeholder says why. */
+  function showPlaceholder(title, detail) {
+    setPicture(null);
+    ui.previewPlaceholderTitle.textContent = title;
+    ui.previewPlaceholderDetail.textContent = detail;
+    ui.previewPlaceholder.hidden = false;
+    ui.previewMeta.textContent = '';
+    showPreviewReport([]);
+  }
+
+  function showPicture(answer) {
+    setPicture(URL.createObjectURL(new Blob([answer.svg], { type: 'image/svg+xml' })));
+    ui.previewImage.alt = `The ${answer.kind} as drawn, ${answer.width} × ${answer.height} pixels`;
+    ui.previewPlaceholder.hidden = true;
+    ui.previewMeta.textContent = answer.converted ? `${answer.kind}, converted` : answer.kind;
+    ui.previewMeta.title = answer.converted || '';
+    showPreviewReport(answer.report);
+  }
+
+  function hidePreview() {
+    clearTimeout(previewTimer);
+    if (previewRequest) previewRequest.abort();
+    previewRequest = null;
+    setPicture(null);
+    ui.preview.hidden = true;
+    ui.preview.removeAttribute('aria-busy');
+  }
+
+  async function preview() {
+    previewTimer = null;
+    const text = ui.text.value;
+    if (!previewable(text)) {
+      hidePreview();
+      return;
+    }
+    if (previewRequest) previewRequest.abort();
+    const controller = new AbortController();
+    previewRequest = controller;
+    ui.preview.hidden = false;
+    ui.preview.setAttribute('aria-busy', 'true');
+    try {
+      const response = await fetch('v1/render', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: text,
+        signal: controller.signal,
+      });
+      if (response.status === 503) {
+        // Every render slot is taken: the picture shown stays, and the
+        // document is drawn again when the service says to come back.
+        if (controller !== previewRequest) return;
+        const seconds = Number(response.headers.get('Retry-After')) || 1;
+        clearTimeout(previewTimer);
+        previewTimer = setTimeout(preview, seconds * 1000);
+        return;
+      }
+      if (!response.ok) {
+        const problem = await problemOf(response);
+        if (controller !== previewRequest) return;
+        // The first line says why; an invalid design's errors are the
+        // diagnostics' to list.
+        const [why, ...rest] = (problem.detail || problem.title).split('\n');
+        showPlaceholder('No picture', rest.length ? `${why} (the diagnostics list them when it is validated)` : why);
+        return;
+      }
+      const answer = await response.json();
+      if (controller !== previewRequest) return;
+      showPicture(answer);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      showPlaceholder('No picture', `The service could not draw it: ${error.message || error}`);
+    } finally {
+      if (controller === previewRequest) {
+        previewRequest = null;
+        ui.preview.removeAttribute('aria-busy');
+      }
+    }
+  }
+
   // ---- opening files ----
 
   async function openFile(file) {
@@ -901,6 +1042,7 @@
     clearResults();
     setStatus('idle', `Opened ${file.name}`, `${size(file.size)}; choose the kind and validate.`);
     ui.validate.focus();
+    schedulePreview();
   }
 
   // ---- wiring ----
@@ -916,6 +1058,7 @@
     }
   });
   ui.text.addEventListener('input', () => {
+    schedulePreview();
     if (shown.text !== null && !ui.status.querySelector('.stale')) {
       ui.status.append(element('p', 'status-note stale', 'The document has changed since it was validated.'));
     }
@@ -933,6 +1076,9 @@
     if (button) choose(Number(button.dataset.index));
   });
   ui.showMore.addEventListener('click', listMore);
+  for (const control of [ui.kind, ui.jsonLines]) {
+    control.addEventListener('change', schedulePreview);
+  }
   for (const control of [ui.showErrors, ui.showWarnings, ui.codeFilter]) {
     control.addEventListener('change', filterDiagnostics);
   }
@@ -953,6 +1099,7 @@
     ui.name.value = '';
     hideProblem();
     clearResults();
+    hidePreview();
     setStatus('idle', 'Paste a document or drop a file, then validate it.');
     ui.text.focus();
   });

@@ -21,6 +21,7 @@ mod ops;
 mod page;
 mod problem;
 mod reference;
+mod render;
 mod server;
 mod state;
 mod validate;
@@ -54,6 +55,7 @@ pub fn app(config: Config) -> Router {
 fn router(state: Arc<AppState>) -> Router {
     let (api, openapi) = OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .routes(routes!(validate::validate))
+        .routes(routes!(render::render_design))
         .routes(routes!(reference::schema))
         .routes(routes!(reference::fields))
         .routes(routes!(reference::explain))

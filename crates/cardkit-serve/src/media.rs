@@ -57,32 +57,13 @@ impl Accepted {
     /// The format `Accept` asks for: the first of its types that names one
     /// (by quality, then order); the JSON report when none does.
     pub fn of(headers: &HeaderMap) -> Accepted {
-        let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()) else {
-            return Accepted::Json;
-        };
-        let mut ranked: Vec<(f32, usize, Accepted)> = accept
-            .split(',')
-            .enumerate()
-            .filter_map(|(order, item)| {
-                let mut parts = item.split(';');
-                let media = parts.next()?.trim().to_ascii_lowercase();
-                let quality = parts
-                    .filter_map(|p| p.trim().strip_prefix("q="))
-                    .find_map(|q| q.trim().parse::<f32>().ok())
-                    .unwrap_or(1.0);
-                let format = match media.as_str() {
-                    "application/json" => Accepted::Json,
-                    "application/sarif+json" => Accepted::Sarif,
-                    media if JSON_LINES.contains(&media) => Accepted::JsonLines,
-                    _ => return None,
-                };
-                (quality > 0.0).then_some((quality, order, format))
-            })
-            .collect();
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        ranked
-            .first()
-            .map_or(Accepted::Json, |&(_, _, format)| format)
+        ranked(headers, |media| match media {
+            "application/json" => Some(Accepted::Json),
+            "application/sarif+json" => Some(Accepted::Sarif),
+            media if JSON_LINES.contains(&media) => Some(Accepted::JsonLines),
+            _ => None,
+        })
+        .unwrap_or(Accepted::Json)
     }
 
     /// The response's `Content-Type`.
@@ -93,6 +74,53 @@ impl Accepted {
             Accepted::Sarif => "application/sarif+json",
         }
     }
+}
+
+/// What a render answers, as `Accept` asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Picture {
+    /// The SVG with the render's report, as JSON (the default).
+    Json,
+    /// The SVG alone (`image/svg+xml`).
+    Svg,
+    /// The PNG alone (`image/png`).
+    Png,
+}
+
+impl Picture {
+    /// The answer `Accept` asks for: the first of its types that names one
+    /// (by quality, then order); JSON when none does.
+    pub fn of(headers: &HeaderMap) -> Picture {
+        ranked(headers, |media| match media {
+            "application/json" => Some(Picture::Json),
+            "image/svg+xml" => Some(Picture::Svg),
+            "image/png" => Some(Picture::Png),
+            _ => None,
+        })
+        .unwrap_or(Picture::Json)
+    }
+}
+
+/// The best of the media types `Accept` lists that `known` knows: by
+/// quality, then order; none with quality 0.
+fn ranked<T: Copy>(headers: &HeaderMap, known: impl Fn(&str) -> Option<T>) -> Option<T> {
+    let accept = headers.get(header::ACCEPT)?.to_str().ok()?;
+    let mut ranked: Vec<(f32, usize, T)> = accept
+        .split(',')
+        .enumerate()
+        .filter_map(|(order, item)| {
+            let mut parts = item.split(';');
+            let media = parts.next()?.trim().to_ascii_lowercase();
+            let quality = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            let format = known(&media)?;
+            (quality > 0.0).then_some((quality, order, format))
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    ranked.first().map(|&(_, _, format)| format)
 }
 
 /// A media type without its parameters.
@@ -145,5 +173,17 @@ mod tests {
         );
         assert_eq!(of("application/x-ndjson;q=0"), Accepted::Json);
         assert_eq!(Accepted::of(&HeaderMap::new()), Accepted::Json);
+    }
+
+    #[test]
+    fn pictures_asked() {
+        let of = |value| Picture::of(&headers(header::ACCEPT, value));
+        assert_eq!(of("image/svg+xml"), Picture::Svg);
+        assert_eq!(of("image/png"), Picture::Png);
+        assert_eq!(of("Image/PNG, image/svg+xml;q=0.5"), Picture::Png);
+        assert_eq!(of("image/png;q=0.2, image/svg+xml"), Picture::Svg);
+        assert_eq!(of("*/*"), Picture::Json);
+        assert_eq!(of("image/png;q=0"), Picture::Json);
+        assert_eq!(Picture::of(&HeaderMap::new()), Picture::Json);
     }
 }

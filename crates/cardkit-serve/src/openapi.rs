@@ -26,6 +26,7 @@ use crate::problem::Problem;
     servers((url = "/", description = "The service itself: paths are relative to where it answers")),
     tags(
         (name = "validation", description = "Validating documents"),
+        (name = "rendering", description = "Drawing a template or card design as SVG or PNG"),
         (name = "reference", description = "The document kinds' schemas and fields, and the diagnostic codes"),
         (name = "operations", description = "Health, readiness and metrics"),
     ),
@@ -114,6 +115,8 @@ macro_rules! example_file {
 
 /// An invalid migration, the body of the examples of `POST /v1/validate`.
 const MIGRATION: &str = include_str!("../../../examples/invalid/migration-problems.json");
+/// A card design with problems, the body of the example of `POST /v1/render`.
+const INVALID_CARD: &str = include_str!("../../../examples/invalid/card-layer-problems.json");
 /// Migrations in JSON Lines, one of them invalid.
 const MIGRATIONS: &str = include_str!("../../../examples/invalid/migrations-one-bad-line.jsonl");
 
@@ -175,6 +178,15 @@ pub const EXAMPLES: &[Example] = {
             "/v1/validate?kind=deck",
             Some((MIGRATION, "application/json")),
             400,
+            "application/problem+json",
+        ),
+        example(
+            example_file!("render-not-renderable.json"),
+            "post",
+            "/v1/render",
+            "/v1/render",
+            Some((INVALID_CARD, "application/json")),
+            422,
             "application/problem+json",
         ),
         example(

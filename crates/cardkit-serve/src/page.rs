@@ -1,11 +1,12 @@
 //! The web page at `/`: paste or drop a document, validate it, see the
-//! problems on its lines. Its files are in the binary: it works offline.
+//! problems on its lines, and a template or card design drawn. Its files are in the binary: it works offline.
 
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
-/// Only the page's own files may load, and no inline script runs.
-const POLICY: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
+/// Only the page's own files may load, and no inline script runs; the
+/// preview's picture is a `blob:` the page makes of the SVG it was sent.
+const POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
     (

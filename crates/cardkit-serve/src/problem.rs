@@ -42,6 +42,8 @@ pub enum ProblemCode {
     TimedOut,
     /// The body came slower than the minimum rate (408).
     BodyTooSlow,
+    /// A body that is not a design that can be drawn (422).
+    NotRenderable,
     /// The service is at its concurrency limit (503).
     Overloaded,
     /// No such route, kind, code or field (404).
@@ -111,6 +113,17 @@ impl Problem {
         )
     }
 
+    /// A body that is not a design that can be drawn: not a template or
+    /// card design, several designs where one is wanted, or a design beyond
+    /// the renderer's limits (422).
+    pub fn not_renderable(detail: impl Into<String>) -> Self {
+        Problem::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ProblemCode::NotRenderable,
+            detail,
+        )
+    }
+
     /// A request shed because the service is at its concurrency limit (503).
     pub fn overloaded(limit: usize) -> Self {
         Problem {
@@ -119,6 +132,18 @@ impl Problem {
                 StatusCode::SERVICE_UNAVAILABLE,
                 ProblemCode::Overloaded,
                 format!("the service is validating {limit} requests, its limit; try again shortly"),
+            )
+        }
+    }
+
+    /// A render shed because `limit` renders are running (503).
+    pub fn rendering(limit: usize) -> Self {
+        Problem {
+            retry_after: Some(1),
+            ..Problem::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                ProblemCode::Overloaded,
+                format!("the service is drawing {limit} designs, its limit; try again shortly"),
             )
         }
     }

@@ -34,6 +34,10 @@ pub struct Config {
     pub body_window: Duration,
     /// Threads each validation may use (as `cardkit validate --jobs`).
     pub jobs: usize,
+    /// How many renders (`POST /v1/render`) run at once, each within
+    /// `max_concurrent`; more are shed (503). A render holds its body and
+    /// its drawing whole, so fewer run at once than validations.
+    pub max_renders: usize,
     /// The validation settings a request's parameters start from (a
     /// configuration file's, given to `cardkit serve`); each parameter given
     /// overrides its setting.
@@ -53,6 +57,8 @@ impl Config {
     pub const DEFAULT_MIN_BODY_RATE: u64 = 1024;
     /// Measured over 10 s of waiting.
     pub const DEFAULT_BODY_WINDOW: Duration = Duration::from_secs(10);
+    /// Renders at once by default.
+    pub const DEFAULT_MAX_RENDERS: usize = 4;
 }
 
 impl Default for Config {
@@ -65,6 +71,7 @@ impl Default for Config {
             min_body_rate: Config::DEFAULT_MIN_BODY_RATE,
             body_window: Config::DEFAULT_BODY_WINDOW,
             jobs: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            max_renders: Config::DEFAULT_MAX_RENDERS,
             defaults: Settings::default(),
         }
     }
@@ -76,6 +83,8 @@ pub struct AppState {
     pub config: Config,
     pub metrics: Metrics,
     pub slots: Arc<Semaphore>,
+    /// The slots of `max_renders`.
+    pub renders: Arc<Semaphore>,
     /// Set when shutdown has begun: `/readyz` answers 503.
     pub draining: AtomicBool,
 }
@@ -84,6 +93,7 @@ impl AppState {
     pub fn new(config: Config) -> Self {
         AppState {
             slots: Arc::new(Semaphore::new(config.max_concurrent)),
+            renders: Arc::new(Semaphore::new(config.max_renders.max(1))),
             config,
             metrics: Metrics::new(),
             draining: AtomicBool::new(false),

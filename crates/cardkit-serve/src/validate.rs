@@ -287,7 +287,7 @@ enum Out {
     Problem(Problem),
 }
 
-fn content_length(headers: &HeaderMap) -> Option<u64> {
+pub(crate) fn content_length(headers: &HeaderMap) -> Option<u64> {
     // A coded body's length says nothing of its decoded size.
     if headers.contains_key(header::CONTENT_ENCODING) {
         return None;
@@ -415,7 +415,7 @@ impl Job {
 /// Why reading the body stopped: the halt its reader met (whatever a
 /// decoder between them made of it), else the halt the error is, else a
 /// body that does not decode (a compression cut short or corrupt).
-fn halt_of(halted: &std::sync::OnceLock<Halt>, error: &io::Error) -> Halt {
+pub(crate) fn halt_of(halted: &std::sync::OnceLock<Halt>, error: &io::Error) -> Halt {
     halted
         .get()
         .or_else(|| Halt::of(error))
@@ -425,7 +425,7 @@ fn halt_of(halted: &std::sync::OnceLock<Halt>, error: &io::Error) -> Halt {
 
 /// The problem that answers a halt before the report has begun; none when
 /// the client is gone.
-fn problem(halt: Halt) -> Option<Problem> {
+pub(crate) fn problem(halt: Halt) -> Option<Problem> {
     Some(match halt {
         Halt::TooLarge { limit } => Problem::body_too_large(format!(
             "the body is larger than the limit of {limit} bytes"

@@ -66,7 +66,9 @@ before(async () => {
     }
   });
   page.on('request', (request) => {
-    if (!request.url().startsWith(base)) foreign.push(request.url());
+    // The preview's picture is a blob: the page made of the SVG it got.
+    const url = request.url();
+    if (!url.startsWith(base) && !url.startsWith(`blob:${base}`)) foreign.push(url);
   });
 });
 
@@ -417,6 +419,73 @@ test('a dropped JSON Lines file is opened as JSON Lines, with its name', async (
   await page.getByLabel('JSON Lines').uncheck();
 });
 
+/** Drops a file of `text` named `name` on the editor, as a person would. */
+async function drop(name, text) {
+  const transfer = await page.evaluateHandle(({ name, text }) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], name));
+    return transfer;
+  }, { name, text });
+  for (const type of ['dragenter', 'dragover', 'drop']) {
+    await page.dispatchEvent('#text', type, { dataTransfer: transfer });
+  }
+  await page.locator('#status', { hasText: `Opened ${name}` }).waitFor();
+}
+
+test('a dropped design is drawn beside its diagnostics, with the render\'s report', async () => {
+  await page.getByRole('button', { name: 'Clear' }).click();
+  assert.equal(await page.locator('#preview').isHidden(), true, 'nothing to draw, no preview');
+  const text = example('valid/template.json');
+  const rendered = await (await fetch(`${base}/v1/render`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: text,
+  })).json();
+  await drop('template.json', text);
+  await page.locator('#preview-image:not([hidden])').waitFor();
+  const picture = await page.locator('#preview-image').evaluate(async (image) => {
+    await image.decode();
+    return { width: image.naturalWidth, height: image.naturalHeight, src: image.src };
+  });
+  assert.ok(picture.width > 0 && picture.height > 0, `the picture is ${picture.width} × ${picture.height}`);
+  assert.match(picture.src, /^blob:/);
+  assert.equal(await page.locator('#preview-placeholder').isHidden(), true);
+  // The render's report, line by line, as the API gives it.
+  const lines = await page.locator('#preview-report li').allTextContents();
+  assert.deepEqual(lines, rendered.report.map((line) => `${line.at} ${line.message}`));
+  assert.ok(lines.length > 0, 'the assets the service does not read are reported');
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Valid');
+  const beside = await page.evaluate(() => {
+    const list = document.querySelector('.diagnostics-pane').getBoundingClientRect();
+    const preview = document.querySelector('#preview').getBoundingClientRect();
+    return preview.left >= list.right && preview.top < list.bottom;
+  });
+  assert.ok(beside, 'the picture stands beside the diagnostics');
+});
+
+test('a dropped invalid design shows its diagnostics and a placeholder', async () => {
+  const name = 'card-layer-problems.json';
+  const text = example(`invalid/${name}`);
+  await drop(name, text);
+  await page.locator('#preview-placeholder:not([hidden])').waitFor();
+  assert.equal(await page.locator('#preview-image').isHidden(), true);
+  assert.match(await page.locator('#preview-placeholder').textContent(), /No picture.*card design/s);
+  await validate();
+  assert.equal(await page.locator('#status .verdict').textContent(), 'Invalid');
+  assert.ok(await page.locator('#diagnostics .diag').count() > 0, 'the diagnostics are listed');
+  assert.equal(await page.locator('#preview-placeholder').isVisible(), true);
+  // Edited into a design that draws: the picture comes back.
+  await page.locator('#text').fill(example('valid/card.json'));
+  await page.locator('#preview-image:not([hidden])').waitFor();
+  assert.equal(await page.locator('#preview-placeholder').isHidden(), true);
+  // JSON Lines have no picture.
+  await page.getByLabel('JSON Lines').check();
+  await page.locator('#preview').waitFor({ state: 'hidden' });
+  await page.getByLabel('JSON Lines').uncheck();
+  await page.getByRole('button', { name: 'Clear' }).click();
+});
+
 test('errors of the service and of the network are shown', async () => {
   await paste(example('valid/card.json'), 'card.json');
   // A kind the form does not offer: the service answers 400 with a problem.
@@ -708,7 +777,9 @@ test('document content is shown as text, never as markup', async () => {
   const source = (await drawnLines()).map((row) => row.text).join('\n');
   assert.ok(source.includes(hostile), 'the markup is shown as it is written');
   assert.ok((await page.locator('#diagnostics').textContent()).includes('<b onmouseover'));
-  assert.equal(await page.locator('main img, main script, main iframe, main b, main svg').count(), 0);
+  // The preview's own <img> aside, which shows a picture the service drew.
+  assert.equal(await page.locator('main img:not(#preview-image), main script, main iframe, main b, main svg').count(), 0);
+  await page.locator('#preview-placeholder:not([hidden])').waitFor();
   assert.equal(await page.evaluate(() => window.injected), undefined);
 });
 

@@ -28,10 +28,16 @@ done
 url=$(grep -o 'http://[0-9.:]*' "$log")
 
 cd "$here"
+# One worker: with two, two operations that have query parameters
+# (/v1/validate, /v1/render) may describe hypothesis's filters for the first
+# time at once, from two threads, and CPython 3.11's ast.parse then fails
+# with "SystemError: AST constructor recursion depth mismatch" (seen with
+# /v1/validate as well as /v1/render): an error of the tool, not an answer
+# of the service. One worker runs the whole suite in about 15 s.
 "$SCHEMATHESIS" run "$url/openapi.json" \
   --checks all \
   --max-examples "$EXAMPLES" \
-  --workers 2 \
+  --workers 1 \
   --seed 1 \
   --warnings off
 # The service is still up and well after all of it.

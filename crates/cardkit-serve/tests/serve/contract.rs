@@ -43,7 +43,7 @@ fn values(media: &str, text: &str) -> Vec<Value> {
             .lines()
             .map(|line| serde_json::from_str(line).unwrap())
             .collect(),
-        "text/plain" => vec![Value::String(text.to_owned())],
+        "text/plain" | "image/svg+xml" | "image/png" => vec![Value::String(text.to_owned())],
         _ => vec![serde_json::from_str(text).unwrap()],
     }
 }
@@ -75,8 +75,35 @@ fn more_requests() -> Vec<Request> {
     let valid = include_str!("../../../../examples/valid/catalog.json");
     let card = include_str!("../../../../examples/invalid/card-layer-problems.json");
     let lines = include_str!("../../../../examples/valid/migrations.jsonl");
+    let template = include_str!("../../../../examples/valid/template.json");
     let json = "application/json";
     vec![
+        ("post", "/v1/render".into(), Some((template, json)), json),
+        (
+            "post",
+            "/v1/render?year=2024".into(),
+            Some((template, json)),
+            "image/svg+xml",
+        ),
+        (
+            "post",
+            "/v1/render".into(),
+            Some((template, json)),
+            "image/png",
+        ),
+        ("post", "/v1/render".into(), Some((card, json)), json),
+        (
+            "post",
+            "/v1/render?card=one".into(),
+            Some((template, json)),
+            json,
+        ),
+        (
+            "post",
+            "/v1/render".into(),
+            Some((template, "text/plain")),
+            json,
+        ),
         ("post", "/v1/validate".into(), Some((valid, json)), json),
         (
             "post",
@@ -146,6 +173,7 @@ fn documented_path(request: &str) -> &'static str {
     let path = request.split('?').next().unwrap();
     [
         "/v1/validate",
+        "/v1/render",
         "/v1/explain/code/{code}",
         "/v1/schema/{kind}",
         "/v1/fields/{kind}",

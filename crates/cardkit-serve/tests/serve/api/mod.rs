@@ -14,6 +14,7 @@ use tokio::sync::{mpsc, oneshot};
 
 mod bodies;
 mod connections;
+mod render;
 
 const INVALID: &str = include_str!("../../../../../examples/invalid/card-layer-problems.json");
 
