@@ -43,6 +43,12 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(1..=4096))]
     max_renders: u32,
 
+    /// The folder renders (POST /v1/render) read the designs' frames,
+    /// symbols, art and fonts from, as `cardkit render --assets`; without
+    /// it, assets are drawn as placeholders. Example: --assets assets/
+    #[arg(long, value_name = "DIR")]
+    assets: Option<std::path::PathBuf>,
+
     /// How long a connection may stay open with no request being served
     /// (sending nothing, part of a head, or only HTTP/2's preface, settings
     /// and pings), in seconds; it is then closed. Example: --idle-timeout 10
@@ -90,6 +96,18 @@ fn rate(text: &str) -> Result<u64, String> {
 }
 
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
+    if let Some(dir) = &args.assets {
+        if !dir.is_dir() {
+            let why = std::fs::metadata(dir)
+                .map_or_else(|e| e.to_string(), |_| "not a directory".to_owned());
+            let _ = writeln!(
+                io::stderr(),
+                "cardkit serve: error: --assets {}: {why}",
+                dir.display()
+            );
+            return Ok(ExitStatus::Error);
+        }
+    }
     // The configuration file's options are the defaults of every request,
     // which its query parameters override.
     let file = match args.file.read() {
@@ -104,6 +122,7 @@ pub fn run(args: &Args) -> io::Result<ExitStatus> {
         timeout: Duration::from_secs(args.timeout),
         max_concurrent: args.max_concurrent as usize,
         max_renders: args.max_renders as usize,
+        assets: args.assets.clone(),
         idle_timeout: Duration::from_secs(args.idle_timeout),
         min_body_rate: args.min_body_rate,
         body_window: Duration::from_secs(args.body_window),

@@ -6,8 +6,9 @@
 //! blocking thread within the request's time limit, holding its
 //! concurrency slot and one of the fewer render slots until it ends. The renderer's own limits
 //! ([`cardkit_render::Limits`]) bound what a design can make it read and
-//! draw. The service has no asset directory: an asset that is not a `data:`
-//! URI is drawn as a placeholder, with a report line.
+//! draw. Assets are read from the service's asset folder (`cardkit serve
+//! --assets DIR`), never out of it; without one, an asset that is not a
+//! `data:` URI is drawn as a placeholder, with a report line.
 
 use std::io::Read;
 use std::sync::Arc;
@@ -184,12 +185,13 @@ pub async fn render_design(
     .min_rate(state.config.min_body_rate, state.config.body_window);
     let codings = coded.map(|axum::Extension(Coded(codings))| codings);
     let slot = slot.map(|axum::Extension(slot)| slot);
+    let assets = state.config.assets.clone();
     let job = tokio::task::spawn_blocking(move || {
         // The slot is held until the render ends, even when its client has
         // been answered 408: renders at once stay within the limit.
         let _slot = (slot, drawing);
         let bytes = read_body(reader, codings.as_deref())?;
-        draw(&bytes, &params, picture)
+        draw(&bytes, &params, picture, assets)
     });
     match tokio::time::timeout_at(deadline, job).await {
         Ok(Ok(Ok(response))) => response,
@@ -228,7 +230,12 @@ fn read_body(reader: BodyReader, codings: Option<&[Coding]>) -> Result<Vec<u8>, 
 }
 
 /// The design of `bytes` drawn, answered as `picture` asks.
-fn draw(bytes: &[u8], params: &RenderParams, picture: Picture) -> Result<Response, Problem> {
+fn draw(
+    bytes: &[u8],
+    params: &RenderParams,
+    picture: Picture,
+    assets: Option<std::path::PathBuf>,
+) -> Result<Response, Problem> {
     let designs = Designs::read(bytes).map_err(|why| Problem::not_renderable(why.to_string()))?;
     let converted = designs
         .converted
@@ -249,6 +256,7 @@ fn draw(bytes: &[u8], params: &RenderParams, picture: Picture) -> Result<Respons
     let design: &Design = &named.design;
     let options = Options {
         year: params.year,
+        assets,
         ..Options::default()
     };
     let rendered = render(design.card(), design.template(), &options)

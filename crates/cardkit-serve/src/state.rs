@@ -38,6 +38,11 @@ pub struct Config {
     /// `max_concurrent`; more are shed (503). A render holds its body and
     /// its drawing whole, so fewer run at once than validations.
     pub max_renders: usize,
+    /// The folder a render reads its assets from (`cardkit serve --assets`),
+    /// as `cardkit render --assets`: the root of relative sources and the
+    /// mirror of a URL root, never read out of. Without one, every asset
+    /// but a `data:` URI is drawn as a placeholder with a report line.
+    pub assets: Option<std::path::PathBuf>,
     /// The validation settings a request's parameters start from (a
     /// configuration file's, given to `cardkit serve`); each parameter given
     /// overrides its setting.
@@ -72,6 +77,7 @@ impl Default for Config {
             body_window: Config::DEFAULT_BODY_WINDOW,
             jobs: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
             max_renders: Config::DEFAULT_MAX_RENDERS,
+            assets: None,
             defaults: Settings::default(),
         }
     }

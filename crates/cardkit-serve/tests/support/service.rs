@@ -18,6 +18,11 @@ pub struct Service {
 
 impl Service {
     pub fn start() -> Service {
+        Service::start_with(Config::default())
+    }
+
+    /// The service with `config`.
+    pub fn start_with(config: Config) -> Service {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -28,13 +33,9 @@ impl Service {
             .expect("a port");
         let base = format!("http://{}", listener.local_addr().expect("its address"));
         let (stop, stopped) = oneshot::channel::<()>();
-        let server = runtime.spawn(cardkit_serve::serve(
-            listener,
-            Config::default(),
-            async move {
-                let _ = stopped.await;
-            },
-        ));
+        let server = runtime.spawn(cardkit_serve::serve(listener, config, async move {
+            let _ = stopped.await;
+        }));
         Service {
             base,
             runtime,

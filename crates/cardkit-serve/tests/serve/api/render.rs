@@ -312,3 +312,49 @@ async fn renders_past_their_limit_are_shed() {
     let response = render(&server, "", "image/svg+xml", CARD).await;
     assert_eq!(response.status(), 200);
 }
+
+/// With an asset folder (`cardkit serve --assets`), a render reads the
+/// design's assets from it as `cardkit render --assets` does (the folder
+/// mirrors the template's URL root); what it lacks is still a report line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn assets_are_read_from_the_services_asset_folder() {
+    let assets = tempfile::tempdir().unwrap();
+    std::fs::create_dir(assets.path().join("frames")).unwrap();
+    let png = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../cardkit-render/tests/assets/custom/11-20-22/white.png");
+    std::fs::copy(png, assets.path().join("frames/red.png")).unwrap();
+    let lines = |answer: &Value| -> String {
+        answer["report"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|line| format!("{}: {}\n", line["at"], line["message"]))
+            .collect()
+    };
+    let without: Value = render(&Server::default().await, "", "application/json", TEMPLATE)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        lines(&without).contains("image `frames/red.png`"),
+        "{}",
+        lines(&without)
+    );
+    let server = Server::start(Config {
+        assets: Some(assets.path().to_path_buf()),
+        ..Config::default()
+    })
+    .await;
+    let with: Value = render(&server, "", "application/json", TEMPLATE)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let report = lines(&with);
+    assert!(!report.contains("image `frames/red.png`"), "{report}");
+    assert!(
+        report.contains("`masks/pinline.png` is not in the asset directory"),
+        "{report}"
+    );
+}
