@@ -4,6 +4,7 @@
 
 mod canvas;
 mod decoding;
+mod effects;
 mod filter_work;
 mod filters;
 mod geometry;
