@@ -15,6 +15,7 @@ use super::decoding::{inflate, is_gzip, take_seen, SeenLog};
 use super::effects::Effects;
 use super::filter_work::FilterWork;
 use super::geometry::{Rect, MAX_COORD};
+use super::raster::BlurredShadow;
 use super::svg::num;
 use super::wording::describe;
 use crate::fonts::Fonts;
@@ -59,6 +60,8 @@ pub(super) struct Scene<'a> {
     pub(super) canvas: Rect,
     /// The probe options: our font database, no file or network access.
     pub(super) usvg_options: usvg::Options<'static>,
+    /// The blurred shadows drawn, to be pictures in the SVG.
+    pub(super) blurred: Vec<BlurredShadow>,
 }
 
 impl Scene<'_> {

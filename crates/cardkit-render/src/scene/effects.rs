@@ -38,6 +38,10 @@ pub(super) struct Effects {
     pub(super) before: String,
     /// Written after the content, before the group is closed.
     pub(super) after: String,
+    /// The ids of the groups of the blurred shadows drawn (not only inside
+    /// a later filter's mask): each is then drawn as a picture in the SVG
+    /// (see `raster`).
+    pub(super) blurred: Vec<String>,
 }
 
 /// A mask of `region` holding `content`, drawn by its alpha.
@@ -93,6 +97,7 @@ pub(super) fn effects(n: usize, steps: &[Step], ink: Rect, region: Rect) -> Opti
     let mut current = source.clone();
     // Where it draws.
     let mut cover = ink.within(region);
+    let mut blurs = Vec::new();
     for (k, step) in steps.iter().enumerate() {
         let mask_id = format!("layer-{n}-filter-{k}");
         match step {
@@ -132,6 +137,7 @@ pub(super) fn effects(n: usize, steps: &[Step], ink: Rect, region: Rect) -> Opti
                         num(blur / 2.0)
                     );
                     piece = format!("<g filter=\"url(#{blur_id})\">{piece}</g>");
+                    blurs.push((k, blur_id));
                     spread = shifted.grown(blur * 3.0);
                 }
                 cover = union(cover, spread).within(region);
@@ -139,11 +145,26 @@ pub(super) fn effects(n: usize, steps: &[Step], ink: Rect, region: Rect) -> Opti
             }
         }
     }
+    // The blurred shadows drawn (each once, if at all, among what is
+    // drawn), by an id.
+    let mut blurred = Vec::new();
+    for (k, blur_id) in blurs {
+        let group = format!("<g filter=\"url(#{blur_id})\">");
+        if current.contains(&group) {
+            let id = format!("layer-{n}-shadow-{k}");
+            current = current.replace(
+                &group,
+                &format!("<g id=\"{id}\" filter=\"url(#{blur_id})\">"),
+            );
+            blurred.push(id);
+        }
+    }
     Some(if outer_id {
         Effects {
             outer_id,
             before: format!("<defs><g id=\"{content_id}\">"),
             after: format!("</g></defs>{defs}{current}"),
+            blurred,
         }
     } else {
         // The content itself is drawn last, above its shadows.
@@ -152,6 +173,7 @@ pub(super) fn effects(n: usize, steps: &[Step], ink: Rect, region: Rect) -> Opti
             outer_id,
             before: format!("{defs}{below}<g id=\"{content_id}\">"),
             after: "</g>".to_owned(),
+            blurred,
         }
     })
 }
@@ -225,8 +247,22 @@ mod tests {
             "<filter id=\"layer-1-filter-0-blur\" filterUnits=\"userSpaceOnUse\" color-interpolation-filters=\"sRGB\" x=\"0\" y=\"0\" width=\"100\" height=\"100\"><feGaussianBlur stdDeviation=\"2\"/></filter>"
         ));
         assert!(written.before.ends_with(
-            "<g filter=\"url(#layer-1-filter-0-blur)\"><rect x=\"12\" y=\"24\" width=\"30\" height=\"40\" fill=\"rgb(0,0,0)\" mask=\"url(#layer-1-filter-0)\"/></g><g id=\"layer-1\">"
+            "<g id=\"layer-1-shadow-0\" filter=\"url(#layer-1-filter-0-blur)\"><rect x=\"12\" y=\"24\" width=\"30\" height=\"40\" fill=\"rgb(0,0,0)\" mask=\"url(#layer-1-filter-0)\"/></g><g id=\"layer-1\">"
         ));
+        assert_eq!(written.blurred, ["layer-1-shadow-0"]);
+    }
+
+    #[test]
+    fn a_blurred_shadow_seen_only_through_an_overlay_has_no_id() {
+        let steps = [
+            shadow(4.0),
+            Step::Overlay {
+                color: "rgb(255,0,0)".to_owned(),
+            },
+        ];
+        let written = effects(0, &steps, INK, REGION).expect("written");
+        assert!(written.blurred.is_empty());
+        assert!(!written.after.contains("layer-0-shadow-0"));
     }
 
     #[test]
@@ -241,6 +277,7 @@ mod tests {
         ];
         let written = effects(0, &steps, INK, REGION).expect("written");
         assert!(written.outer_id);
+        assert!(written.blurred.is_empty());
         assert!(written.after.contains(
             "<mask id=\"layer-0-filter-1\" mask-type=\"alpha\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"100\" height=\"100\"><rect x=\"12\" y=\"24\" width=\"30\" height=\"40\" fill=\"rgb(0,0,0)\" mask=\"url(#layer-0-filter-0)\"/><use xlink:href=\"#layer-0-source\"/></mask>"
         ));

@@ -7,6 +7,7 @@ use cardkit::model::Filter;
 use super::canvas::Scene;
 use super::effects::{effects, Effects, Step};
 use super::geometry::{clamp_coord, rotated_bounds, Rect, MAX_COORD};
+use super::raster::BlurredShadow;
 use super::svg::{num, svg_color};
 use crate::report::Report;
 
@@ -118,6 +119,14 @@ impl Scene<'_> {
         let beyond = reach.min(self.canvas.width.max(self.canvas.height))
             + self.canvas.width.max(self.canvas.height) / 8.0;
         let region = region.within(self.canvas.grown(beyond));
-        effects(n, &steps, ink, region)
+        let written = effects(n, &steps, ink, region)?;
+        for id in &written.blurred {
+            self.blurred.push(BlurredShadow {
+                id: id.clone(),
+                region,
+                at: at.to_owned(),
+            });
+        }
+        Some(written)
     }
 }

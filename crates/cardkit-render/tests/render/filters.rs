@@ -4,7 +4,7 @@
 
 use crate::support;
 
-use cardkit_render::render;
+use cardkit_render::{render, Limits, Options};
 use serde_json::json;
 use support::{card_of, options, pixel, svg_uri};
 
@@ -96,4 +96,81 @@ fn a_layer_with_many_filters_applies_the_first_eight() {
     );
     assert_eq!(rendered.svg().matches("<mask").count(), 8);
     rendered.png().expect("a PNG");
+}
+
+fn blurred(blur: f64) -> cardkit::model::Card {
+    card_of(
+        100,
+        100,
+        json!([{"type": "image", "src": svg_uri(SHAPE), "x": 20, "y": 20, "width": 60, "height": 60,
+                "opacity": 0.8,
+                "filters": [{"type": "shadow", "color": "#000000", "x": 6, "y": 4, "blur": blur}]}]),
+    )
+}
+
+#[test]
+fn a_blurred_shadow_is_a_picture_in_the_svg_drawing_what_the_png_draws() {
+    let rendered = render(&blurred(6.0), None, &options()).expect("renders");
+    assert!(rendered.report().is_empty(), "{:?}", rendered.report());
+    let svg = rendered.svg();
+    assert!(
+        svg.contains("<image id=\"layer-0-shadow-0\" x=\"0\" y=\"0\" width=\"100\" height=\"100\" preserveAspectRatio=\"none\" xlink:href=\"data:image/png;base64,"),
+        "the shadow's picture, over the picture"
+    );
+    assert!(
+        !svg.contains("filter=\"url("),
+        "nothing drawn with a filter"
+    );
+    // The SVG, drawn again, draws what the PNG draws.
+    let tree = usvg::Tree::from_str(svg, &usvg::Options::default()).expect("an SVG");
+    let mut again = resvg::tiny_skia::Pixmap::new(100, 100).expect("a pixmap");
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut again.as_mut(),
+    );
+    let png = rendered.pixmap().expect("a picture");
+    let mut worst = 0;
+    for y in 0..100 {
+        for x in 0..100 {
+            let (a, b) = (pixel(&png, x, y), pixel(&again, x, y));
+            worst = worst.max(
+                a.iter()
+                    .zip(b)
+                    .map(|(a, b)| a.abs_diff(b))
+                    .max()
+                    .unwrap_or(0),
+            );
+        }
+    }
+    assert!(worst <= 2, "a channel differs by {worst}");
+    // The shadow is there, blurred: grey beyond the shape's right edge.
+    let edge = pixel(&png, 83, 50);
+    assert!(edge[3] > 0 && edge[3] < 200, "{edge:?}");
+}
+
+#[test]
+fn a_blurred_shadow_beyond_the_pixel_limit_keeps_its_filter() {
+    let limits = Limits {
+        max_pixels: 100,
+        ..Limits::default()
+    };
+    let rendered = render(
+        &blurred(6.0),
+        None,
+        &Options {
+            limits,
+            ..options()
+        },
+    )
+    .expect("renders");
+    let lines: Vec<String> = rendered.report().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        ["/data/children/0: a blurred shadow of 100 × 100 pixels is more than the limit of 100: written as an SVG filter, which some viewers do not draw"]
+    );
+    assert!(rendered
+        .svg()
+        .contains("<g id=\"layer-0-shadow-0\" filter=\"url("));
+    assert!(!rendered.svg().contains("image/png"));
 }

@@ -25,7 +25,8 @@ use std::process::Command;
 
 use cardkit_render::render;
 use resvg::tiny_skia::Pixmap;
-use support::{corpus_card, corpus_template, options, shared_dir, tool};
+use serde_json::json;
+use support::{card_of, corpus_card, corpus_template, options, shared_dir, svg_uri, tool};
 
 /// The most pixels that may differ, as a fraction.
 const MOST_DIFFERING: f64 = 0.02;
@@ -194,6 +195,57 @@ fn corpus_cards_look_the_same_in_rsvg_and_cairosvg() {
             assert!(
                 kept as f64 >= 0.95 * shadow as f64,
                 "{name} in {}: the rules text lost its shadow ({kept} of {shadow} pixels kept)",
+                viewer.name
+            );
+        }
+    }
+}
+
+#[test]
+fn a_blurred_shadow_looks_the_same_in_rsvg_and_cairosvg() {
+    let Some(viewers) = viewers() else { return };
+    // At its own size: librsvg draws an SVG image at its own size, then
+    // scales the pixels.
+    let shape = svg_uri("<svg xmlns='http://www.w3.org/2000/svg' width='80' height='80'><circle cx='40' cy='40' r='36' fill='white'/></svg>");
+    let card = card_of(
+        120,
+        120,
+        json!([
+            {"type": "image", "src": svg_uri("<svg xmlns='http://www.w3.org/2000/svg' width='120' height='120'><rect width='120' height='120' fill='#c08040'/></svg>"),
+             "x": 0, "y": 0, "width": 120, "height": 120},
+            {"type": "image", "src": shape, "x": 20, "y": 20, "width": 80, "height": 80,
+             "filters": [{"type": "shadow", "color": "black", "x": 8, "y": 8, "blur": 10}]},
+        ]),
+    );
+    let rendered = render(&card, None, &options()).expect("renders");
+    let ours = rendered.pixmap().expect("a picture");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("viewers");
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let svg = dir.join("blurred.svg");
+    std::fs::write(&svg, rendered.svg()).expect("written");
+    for viewer in &viewers {
+        let png = dir.join("blurred.png");
+        viewer.draw(&svg, &png);
+        let theirs = Pixmap::load_png(&png).expect("a PNG");
+        let whole = differing(&ours, &theirs, (0, 0, 120, 120));
+        eprintln!(
+            "blurred shadow in {}: {:.2}% of the pixels differ",
+            viewer.name,
+            whole * 100.0
+        );
+        assert!(
+            whole <= MOST_DIFFERING,
+            "{}: {:.2}% of the pixels differ by more than {CHANNEL}",
+            viewer.name,
+            whole * 100.0
+        );
+        // The blur: between the circle and the far edge of its shadow, the
+        // shadow fades, as in the PNG.
+        for x in [102, 106, 110] {
+            let (a, b) = (rgba(&ours, x, 68), rgba(&theirs, x, 68));
+            assert!(
+                !differs(a, b),
+                "{} at ({x}, 68): {b:?}, not {a:?}",
                 viewer.name
             );
         }
