@@ -17,9 +17,9 @@ use crate::report::Report;
 const MAX_BLUR: f32 = 100.0;
 
 /// The most filters a layer's `filters` apply: each one's mask draws what
-/// the ones before it drew, so the work grows with the square of their
-/// number; the rest are a report line.
-pub(super) const MAX_FILTERS: usize = 8;
+/// the ones before it drew, masks included, so the work doubles with each
+/// filter; the rest are a report line.
+pub(super) const MAX_FILTERS: usize = 4;
 
 impl Scene<'_> {
     /// The filters of a text layer's `filters`: its glyphs may reach beyond
@@ -119,6 +119,9 @@ impl Scene<'_> {
         let beyond = reach.min(self.canvas.width.max(self.canvas.height))
             + self.canvas.width.max(self.canvas.height) / 8.0;
         let region = region.within(self.canvas.grown(beyond));
+        if !self.spend_on_filters(steps.len(), region, at) {
+            return None;
+        }
         let written = effects(n, &steps, ink, region)?;
         for id in &written.blurred {
             self.blurred.push(BlurredShadow {
@@ -128,5 +131,31 @@ impl Scene<'_> {
             });
         }
         Some(written)
+    }
+}
+
+impl Scene<'_> {
+    /// Counts the drawing `count` filters' masks take over `region`: the
+    /// mask of filter k draws the layer and the filters before it, 2^k
+    /// drawings of the region in all. Past the render's limit, a report
+    /// line and `false` (the layer is drawn without its filters).
+    fn spend_on_filters(&mut self, count: usize, region: Rect, at: &str) -> bool {
+        let scale = f64::from(self.options.scale);
+        let side = |v: f32| (f64::from(v.max(0.0)) * scale).ceil();
+        let drawings = (1u64 << count.min(MAX_FILTERS)) - 1;
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        // within the picture grown
+        let pixels = (side(region.width) * side(region.height)).min(u64::MAX as f64) as u64;
+        let cost = pixels.saturating_mul(drawings);
+        let limit = self.options.limits.max_drawn_pixels;
+        if self.drawn_pixels.saturating_add(cost) > limit {
+            self.report.push(Report::new(
+                at,
+                format!("its filters would take the card's drawing beyond the limit of {limit} pixels: drawn without them"),
+            ));
+            return false;
+        }
+        self.drawn_pixels += cost;
+        true
     }
 }

@@ -78,7 +78,7 @@ fn a_shadow_then_an_overlay_draw_what_svg_filters_draw() {
 }
 
 #[test]
-fn a_layer_with_many_filters_applies_the_first_eight() {
+fn a_layer_with_many_filters_applies_the_first_four() {
     let filters: Vec<_> = (0..10_000)
         .map(|i| json!({"type": "shadow", "color": "black", "x": i % 7, "y": 1}))
         .collect();
@@ -92,10 +92,39 @@ fn a_layer_with_many_filters_applies_the_first_eight() {
     let lines: Vec<String> = rendered.report().iter().map(ToString::to_string).collect();
     assert_eq!(
         lines,
-        ["/data/children/0: 10000 filters are more than the limit of 8: the first 8 applied"]
+        ["/data/children/0: 10000 filters are more than the limit of 4: the first 4 applied"]
     );
-    assert_eq!(rendered.svg().matches("<mask").count(), 8);
+    assert_eq!(rendered.svg().matches("<mask").count(), 4);
     rendered.png().expect("a PNG");
+}
+
+#[test]
+fn filters_beyond_the_drawing_budget_are_left_out() {
+    let layer = json!({"type": "text", "text": "many", "size": 10, "x": 0, "y": 0, "width": 40, "height": 40,
+                       "filters": [{"type": "shadow", "color": "black", "x": 1, "y": 1}, {"type": "colorOverlay", "color": "red"}]});
+    let card = card_of(40, 40, json!([layer.clone(), layer.clone(), layer]));
+    // Each layer's two filters draw their region (the card grown by the
+    // shadow's reach and an eighth of its side: 52 x 52) three times.
+    let limits = Limits {
+        max_drawn_pixels: 2 * 3 * 52 * 52,
+        ..Limits::default()
+    };
+    let rendered = render(
+        &card,
+        None,
+        &Options {
+            limits,
+            ..options()
+        },
+    )
+    .expect("renders");
+    let lines: Vec<String> = rendered.report().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        ["/data/children/2: its filters would take the card's drawing beyond the limit of 16224 pixels: drawn without them"]
+    );
+    assert_eq!(rendered.svg().matches("<mask").count(), 4);
+    assert!(rendered.bounds_of("layer-2").is_some());
 }
 
 fn blurred(blur: f64) -> cardkit::model::Card {
