@@ -12,8 +12,10 @@ use cardkit_design::assets::Resolver;
 use cardkit_design::symbols::SymbolTable;
 
 use super::decoding::{inflate, is_gzip, take_seen, SeenLog};
+use super::effects::Effects;
 use super::filter_work::FilterWork;
 use super::geometry::{Rect, MAX_COORD};
+use super::raster::BlurredShadow;
 use super::svg::num;
 use super::wording::describe;
 use crate::fonts::Fonts;
@@ -58,6 +60,8 @@ pub(super) struct Scene<'a> {
     pub(super) canvas: Rect,
     /// The probe options: our font database, no file or network access.
     pub(super) usvg_options: usvg::Options<'static>,
+    /// The blurred shadows drawn, to be pictures in the SVG.
+    pub(super) blurred: Vec<BlurredShadow>,
 }
 
 impl Scene<'_> {
@@ -177,8 +181,13 @@ impl Scene<'_> {
         );
     }
 
-    pub(super) fn open_layer(&mut self, n: usize, opacity: Option<f64>, filter: Option<&str>) {
-        let _ = write!(self.svg, "<g id=\"layer-{n}\"");
+    /// Opens layer `n`'s group (closed by [`Scene::close_layer`]): its
+    /// opacity, and what its filters draw around its content.
+    pub(super) fn open_layer(&mut self, n: usize, opacity: Option<f64>, effects: Option<&Effects>) {
+        self.svg.push_str("<g");
+        if effects.is_none_or(|e| e.outer_id) {
+            let _ = write!(self.svg, " id=\"layer-{n}\"");
+        }
         if let Some(opacity) = opacity.filter(|o| o.is_finite()) {
             #[allow(clippy::cast_possible_truncation)]
             let _ = write!(
@@ -187,10 +196,18 @@ impl Scene<'_> {
                 num(opacity.clamp(0.0, 1.0) as f32)
             );
         }
-        if let Some(filter) = filter {
-            let _ = write!(self.svg, " filter=\"url(#{filter})\"");
-        }
         self.svg.push('>');
+        if let Some(effects) = effects {
+            self.svg.push_str(&effects.before);
+        }
+    }
+
+    /// Closes the group [`Scene::open_layer`] opened.
+    pub(super) fn close_layer(&mut self, effects: Option<&Effects>) {
+        if let Some(effects) = effects {
+            self.svg.push_str(&effects.after);
+        }
+        self.svg.push_str("</g>");
     }
 
     pub(super) fn open_rotation(&mut self, degrees: f32, frame: Rect) {

@@ -115,8 +115,10 @@ impl Scene<'_> {
             self.placeholder(n, frame);
             return;
         }
-        let filter = self.filter(n, image.filters.as_deref(), frame, rotation, &at);
-        self.open_layer(n, image.opacity, filter.as_deref());
+        // An image draws within its box; a pixel more keeps the edges of
+        // an overlay's box clear of the image's own.
+        let filter = self.filter_beyond(n, image.filters.as_deref(), frame, rotation, 1.0, &at);
+        self.open_layer(n, image.opacity, filter.as_ref());
         self.open_rotation(rotation, frame);
         for (k, mask, own) in &masks {
             let _ = write!(
@@ -136,6 +138,6 @@ impl Scene<'_> {
             self.svg.push_str("</g>");
         }
         self.close_rotation(rotation);
-        self.svg.push_str("</g>");
+        self.close_layer(filter.as_ref());
     }
 }

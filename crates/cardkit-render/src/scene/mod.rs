@@ -4,11 +4,13 @@
 
 mod canvas;
 mod decoding;
+mod effects;
 mod filter_work;
 mod filters;
 mod geometry;
 mod image;
 mod order;
+mod raster;
 mod sources;
 mod svg;
 mod text;
@@ -163,6 +165,7 @@ pub(crate) fn render(
             height: view_h,
         },
         usvg_options,
+        blurred: Vec::new(),
     };
 
     let _ = write!(
@@ -207,6 +210,15 @@ pub(crate) fn render(
         transforms_precision: 3,
         ..usvg::WriteOptions::default()
     }));
+    let bounds = raster::Bounds {
+        max_pixels: options.limits.max_pixels,
+        max_bytes: options
+            .limits
+            .max_embedded_bytes
+            .saturating_sub(scene.embedded),
+    };
+    let svg =
+        raster::blurred_shadows_as_pictures(svg, &tree, &scene.blurred, bounds, &mut scene.report);
     Ok(Rendered {
         svg,
         tree,

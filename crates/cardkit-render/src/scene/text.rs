@@ -131,7 +131,7 @@ impl Scene<'_> {
         #[allow(clippy::cast_precision_loss)]
         let rotation = text.rotation as f32;
         let filter = self.filter(n, text.filters.as_deref(), frame, rotation, &at);
-        self.open_layer(n, text.opacity, filter.as_deref());
+        self.open_layer(n, text.opacity, filter.as_ref());
         self.open_rotation(rotation, frame);
         let family = escape(&face.key);
         let mut symbol_count = 0;
@@ -234,7 +234,7 @@ impl Scene<'_> {
             self.svg.push_str("</g>");
         }
         self.close_rotation(rotation);
-        self.svg.push_str("</g>");
+        self.close_layer(filter.as_ref());
         if out_of_budget {
             self.report_text_budget(&at);
         }

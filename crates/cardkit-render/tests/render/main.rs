@@ -37,9 +37,11 @@ fn snapshot_module(path: &str) -> String {
 mod support;
 
 mod escapes;
+mod filters;
 mod fonts;
 mod golden;
 mod hostile;
 mod hostile_assets;
 mod properties;
 mod reference;
+mod viewers;

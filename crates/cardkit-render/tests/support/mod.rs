@@ -14,6 +14,8 @@ use serde_json::{json, Value};
 
 #[allow(unused_imports)] // Not every test crate reads the corpus.
 pub use shared::shared_dir;
+#[allow(unused_imports)] // Not every test crate runs an outside program.
+pub use shared::tool;
 
 /// The stand-in assets, at the paths the corpus documents name
 /// (`make_assets.py` beside them writes them).
