@@ -93,6 +93,7 @@ mod pre_commit;
 mod quick_start;
 #[cfg(feature = "render")]
 mod render;
+mod render_fonts;
 mod schema_cli;
 mod schema_clients;
 #[cfg(feature = "serve")]

@@ -41,6 +41,7 @@ mod confined;
 mod expand;
 mod file;
 mod import;
+mod import_classic;
 mod import_codes;
 mod import_hostile;
 mod layers;
