@@ -336,6 +336,17 @@ impl Running {
     }
 }
 
+/// That `dir`, given with `flag`, is a folder: one that is not there is a
+/// mistyped path, which would otherwise draw every asset as a placeholder.
+#[cfg(any(feature = "render", feature = "serve"))]
+pub fn existing_dir(flag: &str, dir: &std::path::Path) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Ok(found) if found.is_dir() => Ok(()),
+        Ok(_) => Err(format!("{flag} {}: not a directory", dir.display())),
+        Err(why) => Err(format!("{flag} {}: {why}", dir.display())),
+    }
+}
+
 /// The paths given, checked: standard input can be read once.
 pub fn check_paths<P: AsRef<std::path::Path>>(
     paths: impl IntoIterator<Item = P>,

@@ -101,11 +101,7 @@ impl Args {
         // without assets or fonts: every asset would be a placeholder.
         for (flag, dir) in [("--assets", &self.assets), ("--fonts", &self.fonts)] {
             if let Some(dir) = dir {
-                match std::fs::metadata(dir) {
-                    Ok(found) if found.is_dir() => {}
-                    Ok(_) => return Err(format!("{flag} {}: not a directory", dir.display())),
-                    Err(why) => return Err(format!("{flag} {}: {why}", dir.display())),
-                }
+                crate::options::existing_dir(flag, dir)?;
             }
         }
         crate::options::check_paths(self.cards.iter().chain(&self.template))

@@ -96,17 +96,13 @@ fn rate(text: &str) -> Result<u64, String> {
 }
 
 pub fn run(args: &Args) -> io::Result<ExitStatus> {
-    if let Some(dir) = &args.assets {
-        if !dir.is_dir() {
-            let why = std::fs::metadata(dir)
-                .map_or_else(|e| e.to_string(), |_| "not a directory".to_owned());
-            let _ = writeln!(
-                io::stderr(),
-                "cardkit serve: error: --assets {}: {why}",
-                dir.display()
-            );
-            return Ok(ExitStatus::Error);
-        }
+    if let Some(Err(why)) = args
+        .assets
+        .as_deref()
+        .map(|dir| crate::options::existing_dir("--assets", dir))
+    {
+        let _ = writeln!(io::stderr(), "cardkit serve: error: {why}");
+        return Ok(ExitStatus::Error);
     }
     // The configuration file's options are the defaults of every request,
     // which its query parameters override.
