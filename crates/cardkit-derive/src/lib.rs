@@ -7,7 +7,7 @@
 //!   `#[serde(default = "path")]`, `#[serde(tag = "…")]`, `#[serde(untagged)]`;
 //! - `#[model(name = "…")]` (the spec's name of the model), `#[model(constant)]`
 //!   (a one-variant enumeration that is a constant string);
-//! - `#[field(since = "vX.Y.Z", deprecated, required, not_null, few_values, ty = EXPR)]`;
+//! - `#[field(since = "vX.Y.Z", deprecated, required, not_null, few_values, link = Variant, ty = EXPR)]`;
 //! - doc comments, which become the descriptions.
 //!
 //! A `#[serde(flatten)]` field (the catch-all of members the spec does not
@@ -85,6 +85,8 @@ struct MemberAttrs {
     deprecated: bool,
     /// `few_values`: a string field whose values come from a short list.
     few_values: bool,
+    /// `link = Variant`: the field's [`Link`] in the references.
+    link: Option<syn::Ident>,
     required: bool,
     not_null: bool,
     ty: Option<Expr>,
@@ -125,6 +127,8 @@ fn member_attrs(attrs: &[Attribute]) -> Result<MemberAttrs> {
                     out.deprecated = true;
                 } else if meta.path.is_ident("few_values") {
                     out.few_values = true;
+                } else if meta.path.is_ident("link") {
+                    out.link = Some(meta.value()?.parse::<syn::Ident>()?);
                 } else if meta.path.is_ident("required") {
                     out.required = true;
                 } else if meta.path.is_ident("not_null") {
@@ -133,7 +137,7 @@ fn member_attrs(attrs: &[Attribute]) -> Result<MemberAttrs> {
                     out.ty = Some(meta.value()?.parse::<Expr>()?);
                 } else {
                     return Err(meta.error(
-                        "expected `since = \"vX.Y.Z\"`, `deprecated`, `required`, `not_null`, `few_values` or `ty = …`",
+                        "expected `since = \"vX.Y.Z\"`, `deprecated`, `required`, `not_null`, `few_values`, `link = …` or `ty = …`",
                     ));
                 }
                 Ok(())
@@ -312,6 +316,10 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
         }
         let deprecated = attrs.deprecated;
         let few_values = attrs.few_values;
+        let link = match &attrs.link {
+            Some(link) => quote!(Some(::cardkit::schema::Link::#link)),
+            None => quote!(None),
+        };
         let field_doc = doc(&field.attrs);
         let rust_name = rust_ident.to_string().trim_start_matches("r#").to_owned();
         fields.push(quote! {
@@ -326,6 +334,7 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
                 since: #since,
                 deprecated: #deprecated,
                 few_values: #few_values,
+                link: #link,
                 doc: #field_doc,
             }
         });

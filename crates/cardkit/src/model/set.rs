@@ -69,7 +69,7 @@ pub struct Set {
     pub cardsphere_set_id: Option<i64>,
 
     /// Set code.
-    #[field(since = "v4.0.0")]
+    #[field(link = Code, since = "v4.0.0")]
     pub code: String,
 
     /// Alternate set code used for a few duel-deck sets.
@@ -146,7 +146,7 @@ pub struct Set {
     pub name: String,
 
     /// Parent set code for variations such as promotions and guild kits.
-    #[field(since = "v4.3.0")]
+    #[field(link = ParentSet, since = "v4.3.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent_code: Option<String>,
 
@@ -173,7 +173,7 @@ pub struct Set {
     pub tokens: Vec<CardToken>,
 
     /// Token set code, formatted in uppercase.
-    #[field(since = "v5.2.1")]
+    #[field(link = TokenSet, since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token_setcode: Option<String>,
 

@@ -14,8 +14,8 @@ pub mod words;
 pub mod format;
 pub use crate::table::names;
 pub use crate::table::{
-    key_hash, key_words, models_of, versions, Describe, FieldDef, Format, Model, ModelDef, ModelFn,
-    Names, ParseVersionError, TaggedUnion, Type, Version, MAX_DEPTH, NO_FIELD,
+    key_hash, key_words, models_of, versions, Describe, FieldDef, Format, Link, Model, ModelDef,
+    ModelFn, Names, ParseVersionError, TaggedUnion, Type, Version, MAX_DEPTH, NO_FIELD,
 };
 
 /// The format's latest version tag: what a file that declares none is

@@ -216,8 +216,44 @@ pub struct FieldDef {
     /// border color and the values of its legalities: values outside the
     /// ones seen before are news (`cardkit diff` reports them as drift).
     pub few_values: bool,
+    /// What the value is to the references between documents, when it is
+    /// one end of them (`cardkit validate --references`).
+    pub link: Option<Link>,
     /// What the field means, from its doc comment.
     pub doc: &'static str,
+}
+
+/// What a field's value is to the references between the documents of a
+/// catalog: the ids and codes records are known by, and the members that
+/// name them. `cardkit validate --references` checks what these declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Link {
+    /// The record's own id (`uuid`), one record's across a catalog.
+    Id,
+    /// A set's own code, one set's across a catalog.
+    Code,
+    /// The code of the set a record is in.
+    SetCode,
+    /// The number of a printing within its set.
+    Number,
+    /// Which face of a printing the record is.
+    Side,
+    /// The language of a printing.
+    Language,
+    /// A name cards are known by (a card's name, or a face's).
+    Name,
+    /// The ids of the record's other faces, each of which names it back.
+    Faces,
+    /// The ids of other printings of the card in the same set.
+    Variations,
+    /// The ids of printings anywhere in the catalog.
+    Printings,
+    /// The names of cards anywhere in the catalog.
+    CardNames,
+    /// The code of a set's parent set.
+    ParentSet,
+    /// The code of the set of a set's tokens.
+    TokenSet,
 }
 
 /// The JSON type of a value.

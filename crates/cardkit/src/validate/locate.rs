@@ -89,6 +89,45 @@ pub fn locate_in(bytes: &[u8], diagnostics: &mut [Diagnostic]) {
     locate(bytes, 0, Position::START, &mut located);
 }
 
+/// Lines and columns of places in a document, found by counting from the
+/// document's start: asked in increasing order, each byte is counted once.
+#[derive(Debug, Clone)]
+pub struct Locator<'a> {
+    bytes: &'a [u8],
+    start: Position,
+    at: Position,
+}
+
+impl<'a> Locator<'a> {
+    /// A locator over `bytes`, which start at file offset `offset`, line
+    /// `line` and column `column`.
+    #[must_use]
+    pub fn new(bytes: &'a [u8], offset: usize, line: usize, column: usize) -> Self {
+        let start = Position {
+            offset,
+            line,
+            column,
+        };
+        Locator {
+            bytes,
+            start,
+            at: start,
+        }
+    }
+
+    /// The file offset, line and column of `bytes[local]` (clamped to the
+    /// bytes' end).
+    pub fn at(&mut self, local: usize) -> (usize, usize, usize) {
+        let local = local.min(self.bytes.len());
+        if local + self.start.offset < self.at.offset {
+            self.at = self.start;
+        }
+        let from = self.at.offset - self.start.offset;
+        self.at = self.at.advance(&self.bytes[from..local]);
+        (self.at.offset, self.at.line, self.at.column)
+    }
+}
+
 /// The bytes of the source line around `offset` of `bytes`, within reach
 /// of it: the text is made only if the diagnostic is shown.
 fn excerpt(bytes: &[u8], offset: usize) -> Option<Excerpt> {

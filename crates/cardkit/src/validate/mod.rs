@@ -40,7 +40,7 @@ pub use crate::report::{
 };
 pub use crate::schema::MAX_DEPTH;
 pub use filter::Filter;
-pub use locate::locate_in;
+pub use locate::{locate_in, Locator};
 pub use options::{as_of_version, Options};
 pub use part::AROUND_LIMIT;
 #[doc(hidden)]

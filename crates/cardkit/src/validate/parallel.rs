@@ -469,13 +469,17 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
         .flat_map(|report| report.diagnostics.iter_mut())
         .collect();
     locate::locate(&batch.bytes, batch.window_start, batch.start, &mut all);
+    // Where each document starts, for an extractor (documents are in file
+    // order).
+    let mut at = batch.start;
     let parts = reports
         .into_iter()
         .zip(spans)
         .zip(tapes)
         .map(|((report, span), tape)| {
-            let bytes = span.map(|span| {
-                let at = batch.window_start + span.start;
+            let bytes = span.filter(|_| extract.is_some()).map(|span| {
+                let from = at.offset - batch.window_start;
+                at = at.advance(&batch.bytes[from..span.start]);
                 (&batch.bytes[span], at)
             });
             let extracted = extracted(extract, &report, bytes, &tape);

@@ -7,6 +7,7 @@
 
 use std::any::Any;
 
+use super::locate::Position;
 use super::tape::Tape;
 use crate::report::DocumentReport;
 
@@ -18,9 +19,9 @@ pub const AROUND_LIMIT: usize = 1 << 20;
 /// What an extractor made of one document, type-erased between the threads.
 pub(crate) type Extracted = Box<dyn Any + Send>;
 
-/// What an extractor does: a document's report, bytes, file offset and
-/// tape to what the caller keeps.
-pub(crate) type Make<'e> = dyn Fn(&DocumentReport, &[u8], usize, &Tape) -> Extracted + Sync + 'e;
+/// What an extractor does: a document's report, bytes, where they start in
+/// the file and tape to what the caller keeps.
+pub(crate) type Make<'e> = dyn Fn(&DocumentReport, &[u8], Position, &Tape) -> Extracted + Sync + 'e;
 
 /// An extractor, and whether it follows the tape (else it is given an
 /// empty one).
@@ -57,8 +58,13 @@ impl Sink<'_> {
     }
 
     /// Hands on a report, with what the extractor makes of `bytes` (the
-    /// document, when it was read whole, and its file offset) and its tape.
-    pub fn document(&mut self, report: DocumentReport, bytes: Option<(&[u8], usize)>, tape: &Tape) {
+    /// document, when it was read whole, and where it starts) and its tape.
+    pub fn document(
+        &mut self,
+        report: DocumentReport,
+        bytes: Option<(&[u8], Position)>,
+        tape: &Tape,
+    ) {
         let extracted = extracted(self.extract, &report, bytes, tape);
         (self.out)(Part::Document(report, extracted));
     }
@@ -66,6 +72,12 @@ impl Sink<'_> {
     /// Hands on a report of problems outside any document.
     pub fn outside(&mut self, report: DocumentReport) {
         (self.out)(Part::Document(report, None));
+    }
+
+    /// Whether documents are extracted from (and so need their bytes and
+    /// where they start).
+    pub fn extracts(&self) -> bool {
+        self.extract.is_some()
     }
 
     /// Whether members beside the documents are wanted.
@@ -79,12 +91,12 @@ impl Sink<'_> {
     }
 }
 
-/// What `extract` makes of a document's `bytes` at their file offset, if
+/// What `extract` makes of a document's `bytes` starting at `at`, if
 /// there is an extractor and the document was read whole.
 pub(crate) fn extracted(
     extract: Option<Extract<'_>>,
     report: &DocumentReport,
-    bytes: Option<(&[u8], usize)>,
+    bytes: Option<(&[u8], Position)>,
     tape: &Tape,
 ) -> Option<Extracted> {
     extract

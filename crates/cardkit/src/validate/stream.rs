@@ -66,6 +66,13 @@ impl Documents for Sequential<'_> {
             tape = c.take_tape().unwrap_or_default();
             outcome
         })?;
+        // Where the document starts, for an extractor: before its
+        // diagnostics are located, as positions are found in file order.
+        let start = if self.sink.extracts() && outcome.is_ok() {
+            Some(src.position(at))
+        } else {
+            None
+        };
         src.locate(&mut diagnostics)?;
         let pointer = Quoted::from(pointer);
         let report = DocumentReport {
@@ -78,9 +85,7 @@ impl Documents for Sequential<'_> {
             ignored,
             names,
         };
-        let whole = outcome
-            .is_ok()
-            .then(|| (&src.bytes()[at - src.base..end - src.base], at));
+        let whole = start.map(|start| (&src.bytes()[at - src.base..end - src.base], start));
         self.sink.document(report, whole, &tape);
         tape.recycle();
         outcome.map(|()| end).map_err(|Malformed| Stop::Malformed)

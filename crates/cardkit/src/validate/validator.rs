@@ -175,6 +175,10 @@ pub struct Found<'a> {
     /// Where its bytes start in the input, so that a caller can come back to
     /// the document later by reading the input again, instead of keeping it.
     pub offset: usize,
+    /// The 1-based line and column (in characters) its bytes start at.
+    pub line: usize,
+    /// See `line`.
+    pub column: usize,
     /// Where the checker found the objects of the field tables' models and
     /// the values of their known fields, and which hold an error: empty
     /// unless asked for with [`Extracting::with_tape`].
@@ -252,13 +256,15 @@ impl<E> Extracting<E> {
         let extract = &self.extract;
         let erased = move |report: &DocumentReport,
                            bytes: &[u8],
-                           offset: usize,
+                           start: Position,
                            tape: &Tape|
               -> part::Extracted {
             Box::new(extract(Found {
                 report,
                 bytes,
-                offset,
+                offset: start.offset,
+                line: start.line,
+                column: start.column,
                 tape,
             }))
         };

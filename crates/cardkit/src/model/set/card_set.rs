@@ -19,7 +19,7 @@ pub struct CardSet {
     pub id: Option<Uuid>,
 
     /// Universally unique identifier of the card.
-    #[field(since = "v4.0.0")]
+    #[field(link = Id, since = "v4.0.0")]
     pub uuid: Uuid,
 
     /// Name of the artist who illustrated the card.
@@ -109,7 +109,7 @@ pub struct CardSet {
     pub face_mana_value: Option<f64>,
 
     /// Name of this face of a card with several faces.
-    #[field(since = "v5.0.0")]
+    #[field(link = Name, since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub face_name: Option<String>,
 
@@ -238,7 +238,7 @@ pub struct CardSet {
     pub keywords: Option<Vec<String>>,
 
     /// Language the card is printed in.
-    #[field(since = "v5.2.1", few_values)]
+    #[field(link = Language, since = "v5.2.1", few_values)]
     pub language: String,
 
     /// Layout of the card (for example normal, split, transform, meld, saga, token).
@@ -274,16 +274,16 @@ pub struct CardSet {
     pub mana_value: f64,
 
     /// Name of the card; for a card with several faces, the faces' names joined by ` // `.
-    #[field(since = "v4.0.0")]
+    #[field(link = Name, since = "v4.0.0")]
     pub name: String,
 
     /// Collector number of the card in the set; it may contain letters and symbols.
-    #[field(since = "v4.0.0")]
+    #[field(link = Number, since = "v4.0.0")]
     pub number: String,
 
     /// Identifiers (`uuid`) of the original printings of a card that differs from them, such as
     /// a rebalanced card.
-    #[field(since = "v5.2.0")]
+    #[field(link = Printings, since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original_printings: Option<Vec<String>>,
 
@@ -304,7 +304,7 @@ pub struct CardSet {
     pub original_type: Option<String>,
 
     /// Identifiers (`uuid`) of the card's other faces.
-    #[field(since = "v4.6.1")]
+    #[field(link = Faces, since = "v4.6.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_face_ids: Option<Vec<String>>,
 
@@ -332,7 +332,7 @@ pub struct CardSet {
     pub rarity: String,
 
     /// Identifiers (`uuid`) of the rebalanced printings of the card.
-    #[field(since = "v5.2.0")]
+    #[field(link = Printings, since = "v5.2.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rebalanced_printings: Option<Vec<Uuid>>,
 
@@ -352,11 +352,11 @@ pub struct CardSet {
     pub security_stamp: Option<String>,
 
     /// Code of the set the card is in.
-    #[field(since = "v5.0.1")]
+    #[field(link = SetCode, since = "v5.0.1")]
     pub set_code: String,
 
     /// Which face of a card with several faces this is (`a`, `b`, …).
-    #[field(since = "v4.1.0", few_values)]
+    #[field(link = Side, since = "v4.1.0", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
 
@@ -399,7 +399,7 @@ pub struct CardSet {
 
     /// Identifiers (`uuid`) of the card's variations in the set: the same card with other art
     /// or frame.
-    #[field(since = "v4.1.2")]
+    #[field(link = Variations, since = "v4.1.2")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variations: Option<Vec<Uuid>>,
 

@@ -12,7 +12,7 @@ use crate::Model;
 #[serde(rename_all = "camelCase")]
 pub struct CardToken {
     /// Universally unique identifier of the card.
-    #[field(since = "v4.0.0")]
+    #[field(link = Id, since = "v4.0.0")]
     pub uuid: Uuid,
 
     /// Name of the artist who illustrated the token.
@@ -58,7 +58,7 @@ pub struct CardToken {
     pub colors: Vec<String>,
 
     /// Name of this face of a card with several faces.
-    #[field(since = "v5.0.0")]
+    #[field(link = Name, since = "v5.0.0")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub face_name: Option<String>,
 
@@ -129,7 +129,7 @@ pub struct CardToken {
     pub keywords: Option<Vec<String>>,
 
     /// Language the token is printed in.
-    #[field(since = "v5.2.1", few_values)]
+    #[field(link = Language, since = "v5.2.1", few_values)]
     pub language: String,
 
     /// Layout of the token (for example token, double_faced_token).
@@ -142,11 +142,11 @@ pub struct CardToken {
     pub loyalty: Option<String>,
 
     /// Name of the token; for a token with several faces, the faces' names joined by ` // `.
-    #[field(since = "v4.0.0")]
+    #[field(link = Name, since = "v4.0.0")]
     pub name: String,
 
     /// Collector number of the token in the set; it may contain letters and symbols.
-    #[field(since = "v4.0.0")]
+    #[field(link = Number, since = "v4.0.0")]
     pub number: String,
 
     /// Orientation of the card (for art series cards).
@@ -155,7 +155,7 @@ pub struct CardToken {
     pub orientation: Option<String>,
 
     /// Identifiers (`uuid`) of the card's other faces.
-    #[field(since = "v4.6.1")]
+    #[field(link = Faces, since = "v4.6.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_face_ids: Option<Vec<String>>,
 
@@ -174,7 +174,7 @@ pub struct CardToken {
     pub related_cards: RelatedCards,
 
     /// Names of the cards that create this token; replaced by `relatedCards.reverseRelated`.
-    #[field(since = "v4.0.0", deprecated)]
+    #[field(link = CardNames, since = "v4.0.0", deprecated)]
     pub reverse_related: Vec<String>,
 
     /// Security stamp printed on the card (for example oval, triangle, acorn).
@@ -183,11 +183,11 @@ pub struct CardToken {
     pub security_stamp: Option<String>,
 
     /// Code of the set the token is in.
-    #[field(since = "v5.0.1")]
+    #[field(link = SetCode, since = "v5.0.1")]
     pub set_code: String,
 
     /// Which face of a card with several faces this is (`a`, `b`, …).
-    #[field(since = "v4.1.0", few_values)]
+    #[field(link = Side, since = "v4.1.0", few_values)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
 

@@ -11,12 +11,12 @@ use crate::Model;
 pub struct RelatedCards {
     /// Names of the cards this card is related to in reverse, such as the cards that create a
     /// token.
-    #[field(since = "v5.2.1")]
+    #[field(link = CardNames, since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reverse_related: Option<Vec<String>>,
 
     /// Names of the cards in this card's spellbook (online game variations).
-    #[field(since = "v5.2.1")]
+    #[field(link = CardNames, since = "v5.2.1")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spellbook: Option<Vec<String>>,
 

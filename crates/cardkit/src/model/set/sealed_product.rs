@@ -53,7 +53,7 @@ pub struct SealedProduct {
     pub subtype: Option<String>,
 
     /// Universally unique identifier of the product.
-    #[field(since = "v5.2.0")]
+    #[field(link = Id, since = "v5.2.0")]
     pub uuid: Uuid,
 
     /// Members the spec does not define, kept as they are so nothing is lost.
