@@ -17,6 +17,7 @@ extern crate self as cardkit;
 pub mod diagnostic;
 pub mod model;
 mod parse;
+pub mod references;
 pub mod report;
 pub mod schema;
 mod table;

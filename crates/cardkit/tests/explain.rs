@@ -9,6 +9,7 @@ mod support;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use cardkit::references::check_slice;
 use cardkit::schema::fields::escape_token;
 use cardkit::schema::Names;
 use cardkit::validate;
@@ -37,13 +38,29 @@ fn every_code_has_an_explanation_whose_example_gives_it() {
             assert!(example.command().starts_with("cardkit import "), "{code}");
             continue;
         }
+        assert_eq!(example.references, code.is_reference(), "{code}");
         let report = validate(example.document.as_bytes(), &example.options());
-        let codes: BTreeSet<Code> = report
+        let mut codes: BTreeSet<Code> = report
             .documents
             .iter()
             .flat_map(|document| &document.diagnostics)
             .map(|diagnostic| diagnostic.code)
             .collect();
+        if code.is_reference() {
+            // A valid document, whose references alone break a rule.
+            assert_eq!(codes, BTreeSet::new(), "{code}: validating the example");
+            let outcome = check_slice(
+                example.document.as_bytes(),
+                &example.options(),
+                cardkit::Severity::Warning,
+            );
+            codes = outcome
+                .reports
+                .iter()
+                .flat_map(|(_, report, _)| &report.diagnostics)
+                .map(|diagnostic| diagnostic.code)
+                .collect();
+        }
         // The example shows that code, and nothing else to distract.
         assert_eq!(
             codes,

@@ -31,12 +31,20 @@ fn main() {
         .filter(|path| path.extension().is_some_and(|e| e == "json"))
         .collect();
     paths.sort();
-    assert!(paths.len() >= MINIMUM_CASES, "only {} cases in {}", paths.len(), dir.display());
+    assert!(
+        paths.len() >= MINIMUM_CASES,
+        "only {} cases in {}",
+        paths.len(),
+        dir.display()
+    );
     let bless = std::env::var_os("CARDKIT_BLESS").is_some();
     let trials = paths
         .into_iter()
         .map(|path| {
-            let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
             Trial::test(name, move || run(&path, bless))
         })
         .collect();
@@ -52,10 +60,22 @@ fn run(path: &Path, bless: bool) -> Result<(), Failed> {
         std::fs::write(&expected_path, &actual).map_err(|e| e.to_string())?;
         return Ok(());
     }
-    let expected = std::fs::read_to_string(&expected_path)
-        .map_err(|e| format!("{}: {e} (CARDKIT_BLESS=1 writes it)", expected_path.display()))?;
-    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    if name.ends_with("-holds") && outcome.reports.iter().any(|(_, r, _)| !r.diagnostics.is_empty()) {
+    let expected = std::fs::read_to_string(&expected_path).map_err(|e| {
+        format!(
+            "{}: {e} (CARDKIT_BLESS=1 writes it)",
+            expected_path.display()
+        )
+    })?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if name.ends_with("-holds")
+        && outcome
+            .reports
+            .iter()
+            .any(|(_, r, _)| !r.diagnostics.is_empty())
+    {
         return Err(format!("{name} keeps its rule, yet has findings:\n{actual}").into());
     }
     if name.ends_with("-fails") {
@@ -66,7 +86,9 @@ fn run(path: &Path, bless: bool) -> Result<(), Failed> {
             .flat_map(|(_, r, _)| &r.diagnostics)
             .any(|d| d.code.as_str() == code);
         if !found {
-            return Err(format!("{name} breaks `{code}`, yet has no such finding:\n{actual}").into());
+            return Err(
+                format!("{name} breaks `{code}`, yet has no such finding:\n{actual}").into(),
+            );
         }
     }
     if expected == actual {
@@ -81,7 +103,11 @@ fn render(outcome: &Outcome) -> String {
     let mut text = String::new();
     for (_, report, was_valid) in &outcome.reports {
         let verdict = if *was_valid { "valid" } else { "invalid" };
-        let pointer = if report.pointer.is_empty() { "\"\"" } else { &report.pointer };
+        let pointer = if report.pointer.is_empty() {
+            "\"\""
+        } else {
+            &report.pointer
+        };
         let _ = writeln!(text, "document {pointer} {verdict}");
         for d in &report.diagnostics {
             let field = d.field.as_deref().unwrap_or("-");

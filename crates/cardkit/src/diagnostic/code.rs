@@ -70,6 +70,21 @@ pub enum Code {
     /// `cardkit import`: an input, or a document in it, that cannot be
     /// converted to the spec's shapes at all.
     NotConvertible,
+    /// `--references`: a member names a record, card or set that the
+    /// documents read do not hold.
+    DanglingReference,
+    /// `--references`: a `uuid` or set code that another record or set has
+    /// too.
+    DuplicateId,
+    /// `--references`: two records of a set are the same printing (number,
+    /// side and language).
+    DuplicatePrinting,
+    /// `--references`: a record's `setCode` is not its set's code.
+    SetCodeMismatch,
+    /// `--references`: a record's other face does not name it back.
+    AsymmetricFaces,
+    /// `--references`: a variation that is a record of another set.
+    VariationElsewhere,
 }
 
 impl Code {
@@ -96,6 +111,12 @@ impl Code {
         Code::DerivedValue,
         Code::UnknownTextCode,
         Code::NotConvertible,
+        Code::DanglingReference,
+        Code::DuplicateId,
+        Code::DuplicatePrinting,
+        Code::SetCodeMismatch,
+        Code::AsymmetricFaces,
+        Code::VariationElsewhere,
     ];
 
     /// The code's place in [`Code::ALL`].
@@ -129,6 +150,12 @@ impl Code {
             Code::DerivedValue => "derived_value",
             Code::UnknownTextCode => "unknown_text_code",
             Code::NotConvertible => "not_convertible",
+            Code::DanglingReference => "dangling_reference",
+            Code::DuplicateId => "duplicate_id",
+            Code::DuplicatePrinting => "duplicate_printing",
+            Code::SetCodeMismatch => "set_code_mismatch",
+            Code::AsymmetricFaces => "asymmetric_faces",
+            Code::VariationElsewhere => "variation_elsewhere",
         }
     }
 
@@ -139,6 +166,21 @@ impl Code {
         matches!(
             self,
             Code::DroppedMember | Code::DerivedValue | Code::UnknownTextCode | Code::NotConvertible
+        )
+    }
+
+    /// A code of `--references`, which only checking the references
+    /// between documents gives.
+    #[must_use]
+    pub fn is_reference(self) -> bool {
+        matches!(
+            self,
+            Code::DanglingReference
+                | Code::DuplicateId
+                | Code::DuplicatePrinting
+                | Code::SetCodeMismatch
+                | Code::AsymmetricFaces
+                | Code::VariationElsewhere
         )
     }
 
@@ -153,6 +195,7 @@ impl Code {
             | Code::DroppedMember
             | Code::DerivedValue
             | Code::UnknownTextCode => Severity::Warning,
+            code if code.is_reference() => Severity::Warning,
             _ => Severity::Error,
         }
     }

@@ -2,6 +2,7 @@
 //! was found. Every message is made from this by [`super::words`].
 
 use crate::model::Kind;
+use crate::references::Target;
 use crate::table::{Format, TaggedUnion, Type, Version};
 use cardkit_json::{FoundValue, Syntax};
 
@@ -187,6 +188,46 @@ pub enum Detail {
         /// Why, in words.
         reason: String,
     },
+    /// References: a member names a record, card or set the run does not
+    /// hold.
+    DanglingReference {
+        /// The value named.
+        value: String,
+        /// What it names.
+        target: Target,
+    },
+    /// References: an id or set code that another record or set has too.
+    DuplicateId {
+        /// The id or code.
+        value: String,
+        /// Whose it is.
+        target: Target,
+    },
+    /// References: a printing (number, side and language) given twice in a
+    /// set.
+    DuplicatePrinting {
+        /// The printing's key, in words.
+        key: String,
+    },
+    /// References: a record's set code is not its set's.
+    SetCodeMismatch {
+        /// The record's.
+        found: String,
+        /// The set's, or the codes allowed.
+        expected: String,
+    },
+    /// References: a record's other face does not name it back.
+    AsymmetricFaces {
+        /// The face's id.
+        face: String,
+    },
+    /// References: a variation that is a record of another set.
+    VariationElsewhere {
+        /// The variation's id.
+        value: String,
+        /// The set it is in.
+        set: String,
+    },
 }
 
 impl Detail {
@@ -221,6 +262,12 @@ impl Detail {
             Detail::DerivedValue { .. } => Code::DerivedValue,
             Detail::UnknownTextCode { .. } => Code::UnknownTextCode,
             Detail::NotConvertible { .. } => Code::NotConvertible,
+            Detail::DanglingReference { .. } => Code::DanglingReference,
+            Detail::DuplicateId { .. } => Code::DuplicateId,
+            Detail::DuplicatePrinting { .. } => Code::DuplicatePrinting,
+            Detail::SetCodeMismatch { .. } => Code::SetCodeMismatch,
+            Detail::AsymmetricFaces { .. } => Code::AsymmetricFaces,
+            Detail::VariationElsewhere { .. } => Code::VariationElsewhere,
         }
     }
 

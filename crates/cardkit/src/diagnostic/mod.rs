@@ -10,4 +10,4 @@ pub mod words;
 
 pub use code::{Code, Severity};
 pub use detail::Detail;
-pub use problem::{Diagnostic, DiagnosticJson, Excerpt};
+pub use problem::{Diagnostic, DiagnosticJson, Excerpt, Related};

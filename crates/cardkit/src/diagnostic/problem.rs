@@ -40,6 +40,28 @@ pub struct Diagnostic {
     /// The source line around `offset`, taken while the bytes were at hand,
     /// for renderers that show it.
     pub excerpt: Option<Excerpt>,
+    /// A second place the problem is about, when there is one (where a
+    /// duplicated id was first given, say).
+    pub related: Option<Box<Related>>,
+}
+
+/// A second place a diagnostic is about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Related {
+    /// The file, when it is another than the diagnostic's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// RFC 6901 JSON Pointer of the value there.
+    pub pointer: String,
+    /// Its byte offset in the file.
+    pub offset: usize,
+    /// Its 1-based line.
+    pub line: usize,
+    /// Its 1-based column, in characters.
+    pub column: usize,
+    /// What is there, in words.
+    pub message: String,
 }
 
 impl Diagnostic {
@@ -71,6 +93,7 @@ impl Diagnostic {
             line: 0,
             column: 0,
             excerpt: None,
+            related: None,
         }
     }
 
@@ -129,6 +152,9 @@ pub struct DiagnosticJson<'a> {
     line: usize,
     /// 1-based column of `offset`, in characters.
     column: usize,
+    /// A second place the problem is about (`--references`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    related: Option<&'a Related>,
 }
 
 impl<'a> From<&'a Diagnostic> for DiagnosticJson<'a> {
@@ -147,6 +173,7 @@ impl<'a> From<&'a Diagnostic> for DiagnosticJson<'a> {
             offset: diagnostic.offset,
             line: diagnostic.line,
             column: diagnostic.column,
+            related: diagnostic.related.as_deref(),
         }
     }
 }

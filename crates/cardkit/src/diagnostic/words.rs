@@ -157,6 +157,32 @@ pub fn message(detail: &Detail) -> String {
             name(text_code)
         ),
         Detail::NotConvertible { reason } => format!("cannot be converted: {reason}"),
+        Detail::DanglingReference { value, target } => format!(
+            "names the {} `{}`, which the documents read do not hold",
+            target.words(),
+            name(value)
+        ),
+        Detail::DuplicateId { value, target } => format!(
+            "`{}` is the id of another {} too",
+            name(value),
+            target.words()
+        ),
+        Detail::DuplicatePrinting { key } => {
+            format!("another record of the set is the printing {key} too")
+        }
+        Detail::SetCodeMismatch { found, expected } => format!(
+            "the set code `{}` is not its set's: expected {expected}",
+            name(found)
+        ),
+        Detail::AsymmetricFaces { face } => format!(
+            "names `{}` as another face, which does not name this record back",
+            name(face)
+        ),
+        Detail::VariationElsewhere { value, set } => format!(
+            "names `{}` as a variation, a record of another set (`{}`): variations are printings of the same set",
+            name(value),
+            name(set)
+        ),
     }
 }
 

@@ -128,6 +128,18 @@ impl Summary {
         }
     }
 
+    /// Counts the diagnostics of a document counted before (`was_valid`
+    /// then) that a check across documents found later: a document they
+    /// make invalid moves from the valid to the invalid.
+    pub fn add_later(&mut self, document: &DocumentReport, was_valid: bool) {
+        let (documents, valid, invalid) = (self.documents, self.valid, self.invalid);
+        self.add_document(document);
+        self.documents = documents;
+        let made_invalid = was_valid && !document.is_valid();
+        self.valid = valid - usize::from(made_invalid);
+        self.invalid = invalid + usize::from(made_invalid);
+    }
+
     /// The throughput of a timed run, in MB (10^6 bytes) per second.
     #[must_use]
     pub fn megabytes_per_second(&self) -> Option<f64> {

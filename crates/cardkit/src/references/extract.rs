@@ -1,0 +1,337 @@
+//! What one set document says about the references: its code, the codes it
+//! names, and each record's id, printing key, names and the ids and names
+//! it refers to, each with its place. Read by following the validator's
+//! tape along the field tables' [`Link`]s, so that no value is parsed twice
+//! and only what references need is kept.
+
+use std::borrow::Cow;
+
+use crate::model::{Kind, Set};
+use crate::schema::{FieldDef, Link, Model, ModelDef, Names, Type};
+use crate::validate::{Found, Locator, Step};
+
+/// A place in the input: a value's JSON Pointer, byte offset, line and
+/// column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct At {
+    /// JSON Pointer from the file's root.
+    pub pointer: Box<str>,
+    /// Byte offset in the file.
+    pub offset: usize,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+/// A string value a [`Link`] field holds, and where.
+#[derive(Debug, Clone)]
+pub struct Mention {
+    /// The value.
+    pub value: Box<str>,
+    /// The field that holds it.
+    pub field: &'static FieldDef,
+    /// Where.
+    pub at: At,
+}
+
+/// What kind of record: a card, a token or a sealed product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RecordKind {
+    /// A card of the set (`CardSet`).
+    Card,
+    /// A token (`CardToken`).
+    Token,
+    /// A sealed product (`SealedProduct`).
+    Sealed,
+}
+
+impl RecordKind {
+    fn of(model: &ModelDef) -> Option<RecordKind> {
+        match model.name {
+            "CardSet" => Some(RecordKind::Card),
+            "CardToken" => Some(RecordKind::Token),
+            "SealedProduct" => Some(RecordKind::Sealed),
+            _ => None,
+        }
+    }
+
+    /// In words: `card`, `token`, `sealed product`.
+    #[must_use]
+    pub fn words(self) -> &'static str {
+        match self {
+            RecordKind::Card => "card",
+            RecordKind::Token => "token",
+            RecordKind::Sealed => "sealed product",
+        }
+    }
+}
+
+/// One record of a set, as far as references go.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// Card, token or sealed product.
+    pub kind: RecordKind,
+    /// Every mention of a [`Link`] field in the record, in document order.
+    pub mentions: Vec<Mention>,
+}
+
+impl Record {
+    /// The record's mentions of `link`.
+    pub fn of(&self, link: Link) -> impl Iterator<Item = &Mention> {
+        self.mentions
+            .iter()
+            .filter(move |m| m.field.link == Some(link))
+    }
+
+    /// The record's one mention of `link` (its id, its set code…).
+    #[must_use]
+    pub fn one(&self, link: Link) -> Option<&Mention> {
+        self.of(link).next()
+    }
+}
+
+/// What one set document says about the references.
+#[derive(Debug, Clone)]
+pub struct SetFacts {
+    /// The document's JSON Pointer in its file.
+    pub pointer: String,
+    /// The set's own mentions (its code, its parent's, its token set's).
+    pub mentions: Vec<Mention>,
+    /// Its cards, tokens and sealed products, in document order.
+    pub records: Vec<Record>,
+}
+
+impl SetFacts {
+    /// The set's one mention of `link`.
+    #[must_use]
+    pub fn one(&self, link: Link) -> Option<&Mention> {
+        self.mentions.iter().find(|m| m.field.link == Some(link))
+    }
+
+    /// Reads the facts of a set document from its tape; `None` for a
+    /// document of another kind, or one whose tape was not recorded.
+    #[must_use]
+    pub fn read(found: &Found<'_>) -> Option<SetFacts> {
+        if found.report.kind != Some(Kind::Set) || found.tape.steps.is_empty() {
+            return None;
+        }
+        let mut walk = Walk {
+            bytes: found.bytes,
+            names: found.report.names,
+            locator: Locator::new(found.bytes, found.offset, found.line, found.column),
+            path: Vec::new(),
+            frames: Vec::new(),
+            facts: SetFacts {
+                pointer: found.report.pointer.clone(),
+                mentions: Vec::new(),
+                records: Vec::new(),
+            },
+        };
+        walk.follow(&found.tape.steps);
+        Some(walk.facts)
+    }
+}
+
+/// One step of the path to a value.
+#[derive(Clone, Copy)]
+enum Segment {
+    Field(&'static ModelDef, &'static FieldDef, usize),
+    Item(usize),
+}
+
+/// An object being read: its model (`None` when the tables do not say
+/// which), the record it belongs to, and the path's length before it.
+struct Frame {
+    model: Option<&'static ModelDef>,
+    record: Option<usize>,
+    path_len: usize,
+}
+
+struct Walk<'a> {
+    bytes: &'a [u8],
+    names: Names,
+    locator: Locator<'a>,
+    path: Vec<Segment>,
+    frames: Vec<Frame>,
+    facts: SetFacts,
+}
+
+impl Walk<'_> {
+    fn follow(&mut self, steps: &[Step]) {
+        for &step in steps {
+            match step {
+                Step::Open => self.open(),
+                Step::Close => {
+                    if let Some(frame) = self.frames.pop() {
+                        self.path.truncate(frame.path_len);
+                    }
+                }
+                Step::Item(index) => self.path.push(Segment::Item(index)),
+                Step::Field { index, start } => {
+                    let model = self.frames.last().and_then(|f| f.model);
+                    let field = model.and_then(|m| m.fields.get(index as usize).map(|f| (m, f)));
+                    if let Some((model, field)) = field {
+                        self.path.push(Segment::Field(model, field, start));
+                    } else {
+                        // A field of an object the tables do not describe:
+                        // kept as a placeholder so that its `End` pops it.
+                        self.path.push(Segment::Item(usize::MAX));
+                    }
+                }
+                Step::End { end, invalid } => {
+                    if let Some(Segment::Field(_, field, start)) = self.path.last().copied() {
+                        if field.link.is_some() && !invalid {
+                            self.value(field, start, end);
+                        }
+                    }
+                    self.path.pop();
+                }
+            }
+        }
+    }
+
+    /// An object starts: of the set's model at the root, else of the model
+    /// the field being read holds.
+    fn open(&mut self) {
+        let path_len = match self.path.last() {
+            Some(Segment::Item(_)) => self.path.len() - 1,
+            _ => self.path.len(),
+        };
+        let model = if self.frames.is_empty() {
+            Some(<Set as Model>::model())
+        } else {
+            match self.path.iter().rev().find_map(|s| match s {
+                Segment::Field(_, field, _) => Some(*field),
+                Segment::Item(_) => None,
+            }) {
+                Some(field) => model_of(field.ty),
+                None => None,
+            }
+        };
+        let inherited = self.frames.last().and_then(|f| f.record);
+        let record = match model.and_then(RecordKind::of) {
+            Some(kind) => {
+                self.facts.records.push(Record {
+                    kind,
+                    mentions: Vec::new(),
+                });
+                Some(self.facts.records.len() - 1)
+            }
+            None => inherited,
+        };
+        self.frames.push(Frame {
+            model,
+            record,
+            path_len,
+        });
+    }
+
+    /// The value of a link field, `bytes[start..end]`: a string, a list of
+    /// strings, or `null`.
+    fn value(&mut self, field: &'static FieldDef, start: usize, end: usize) {
+        let value = &self.bytes[start..end];
+        let record = self.frames.last().and_then(|f| f.record);
+        let mut found = Vec::new();
+        match value.first() {
+            Some(b'"') => {
+                if let Some(text) = string_at(value) {
+                    found.push((start, None, text));
+                }
+            }
+            Some(b'[') => {
+                let mut at = 1;
+                let mut index = 0;
+                loop {
+                    at += skip_space_and_commas(&value[at..]);
+                    match value.get(at) {
+                        Some(b'"') => {
+                            let Some((text, len)) = string_and_len(&value[at..]) else {
+                                break;
+                            };
+                            found.push((start + at, Some(index), text));
+                            at += len;
+                            index += 1;
+                        }
+                        _ => break,
+                    }
+                }
+            }
+            _ => {}
+        }
+        if found.is_empty() {
+            return;
+        }
+        let base = self.pointer();
+        for (offset, index, text) in found {
+            let (offset, line, column) = self.locator.at(offset);
+            let pointer = match index {
+                Some(index) => format!("{base}/{index}"),
+                None => base.clone(),
+            };
+            let mention = Mention {
+                value: text.into(),
+                field,
+                at: At {
+                    pointer: pointer.into(),
+                    offset,
+                    line,
+                    column,
+                },
+            };
+            match record {
+                Some(record) => self.facts.records[record].mentions.push(mention),
+                None => self.facts.mentions.push(mention),
+            }
+        }
+    }
+
+    /// The JSON Pointer of the value being read.
+    fn pointer(&self) -> String {
+        let mut pointer = self.facts.pointer.clone();
+        for segment in &self.path {
+            match segment {
+                Segment::Field(model, field, _) => {
+                    pointer.push('/');
+                    cardkit_json::pointer::push_escaped(
+                        &mut pointer,
+                        self.names.written().wire_name(model, field),
+                    );
+                }
+                Segment::Item(index) => {
+                    pointer.push('/');
+                    pointer.push_str(&index.to_string());
+                }
+            }
+        }
+        pointer
+    }
+}
+
+/// The model a field's objects are read against, when the tables say.
+fn model_of(ty: &'static Type) -> Option<&'static ModelDef> {
+    match ty {
+        Type::Model { model } => Some(model()),
+        Type::List { item } => model_of(item),
+        _ => None,
+    }
+}
+
+fn skip_space_and_commas(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b','))
+        .unwrap_or(bytes.len())
+}
+
+/// The JSON string `bytes` starts with, unescaped.
+fn string_at(bytes: &[u8]) -> Option<String> {
+    string_and_len(bytes).map(|(text, _)| text)
+}
+
+/// The JSON string `bytes` starts with, unescaped, and its length in bytes.
+fn string_and_len(bytes: &[u8]) -> Option<(String, usize)> {
+    let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<Cow<'_, str>>();
+    let text = stream.next()?.ok()?;
+    Some((text.into_owned(), stream.byte_offset()))
+}

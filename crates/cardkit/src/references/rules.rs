@@ -1,0 +1,547 @@
+//! The rules: what one set document settles when it is read, what is kept
+//! for the end of the run, and the findings. Memory holds, per record, its
+//! id and the place of it; per set, its code; every card name once; and
+//! each reference not settled within its own document. Never a document.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use uuid::Uuid;
+
+use super::extract::{At, Mention, Record, RecordKind, SetFacts};
+use super::Target;
+use crate::diagnostic::{Detail, Diagnostic, Related, Severity};
+use crate::model::Kind;
+use crate::report::{DocumentReport, Omitted, KEPT_WARNINGS_PER_CODE};
+use crate::schema::{FieldDef, Link, Names};
+
+/// What the second place of a duplicate is.
+const FIRST_GIVEN: &str = "where it is first given";
+/// What the second place of a duplicate printing is.
+const FIRST_PRINTING: &str = "the first record of that printing";
+/// What the second place of a face that does not name its card back is.
+const FACE_SILENT: &str = "the face, whose otherFaceIds do not name this record";
+
+/// One problem with a reference, before it is a diagnostic.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// What is wrong.
+    pub detail: Detail,
+    /// The field of the referring value.
+    pub field: &'static FieldDef,
+    /// Where the referring value is.
+    pub at: At,
+    /// The second place, with the index of its document and what it is.
+    pub related: Option<(u32, At, String)>,
+}
+
+/// A document read, by the index it was added under.
+struct Document {
+    file: u32,
+    pointer: String,
+    /// Valid as validated, before its references were checked.
+    valid: bool,
+}
+
+/// A reference not settled within its own document.
+struct Pending {
+    document: u32,
+    mention: Mention,
+    /// What the mention is.
+    link: Link,
+}
+
+/// Where a record's id was first given.
+struct IdAt {
+    document: u32,
+    at: At,
+}
+
+/// The references of a run, checked as its documents are read.
+pub struct References {
+    severity: Severity,
+    files: Vec<String>,
+    documents: Vec<Document>,
+    /// Every record's id, with where it was first given.
+    ids: HashMap<u128, IdAt>,
+    /// Every set's code, with where.
+    codes: HashMap<Box<str>, IdAt>,
+    /// Every card name (and face name).
+    names: HashSet<Box<str>>,
+    pending: Vec<Pending>,
+    findings: Vec<(u32, Finding)>,
+    /// The run holds a whole catalog, so that a set or card it does not
+    /// hold is missing, not merely elsewhere: it read a catalog, and no
+    /// set from another kind of input.
+    whole_catalog: bool,
+    /// Sets were read from an input that is not a catalog.
+    loose_sets: bool,
+    /// The documents read before the current input.
+    before_input: usize,
+}
+
+/// What the references of a run came to.
+pub struct Outcome {
+    /// For each document with findings, in the order read: its file, its
+    /// report of them, and whether it was valid as validated.
+    pub reports: Vec<(String, DocumentReport, bool)>,
+    /// How many references to sets, cards and printings elsewhere could
+    /// not be checked, as the run holds no whole catalog.
+    pub unchecked: usize,
+    /// Documents whose references were read.
+    pub documents: usize,
+    /// The last file read with set documents.
+    pub last_file: Option<String>,
+}
+
+impl References {
+    /// A check whose findings have `severity`.
+    #[must_use]
+    pub fn new(severity: Severity) -> Self {
+        References {
+            severity,
+            files: Vec::new(),
+            documents: Vec::new(),
+            ids: HashMap::new(),
+            codes: HashMap::new(),
+            names: HashSet::new(),
+            pending: Vec::new(),
+            findings: Vec::new(),
+            whole_catalog: false,
+            loose_sets: false,
+            before_input: 0,
+        }
+    }
+
+    /// An input of the run ends: whether it is laid out as a whole catalog
+    /// (a catalog, or a map of codes to sets). Sets and cards the run does
+    /// not hold are missing only when every set was read from such.
+    pub fn input_read(&mut self, whole_catalog: bool) {
+        let read_sets = self.documents.len() > self.before_input;
+        self.before_input = self.documents.len();
+        if whole_catalog {
+            self.whole_catalog = true;
+        } else if read_sets {
+            self.loose_sets = true;
+        }
+    }
+
+    /// Adds the facts of one set document of `file` (`valid` as validated),
+    /// settling what the document settles.
+    pub fn add(&mut self, file: &str, facts: SetFacts, valid: bool) {
+        if self.files.last().map(String::as_str) != Some(file) {
+            self.files.push(file.to_owned());
+        }
+        let document = u32::try_from(self.documents.len()).unwrap_or(u32::MAX);
+        self.documents.push(Document {
+            file: u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX),
+            pointer: facts.pointer.clone(),
+            valid,
+        });
+        if let Some(code) = facts.one(Link::Code) {
+            self.set_code(document, code);
+        }
+        for link in [Link::ParentSet, Link::TokenSet] {
+            if let Some(mention) = facts.one(link) {
+                self.defer(document, mention.clone(), link);
+            }
+        }
+        let here = self.records(document, &facts);
+        self.links(document, &facts, &here);
+    }
+
+    /// Registers the records' ids and names, and finds ids and printings
+    /// given twice. Gives the records of the document by id.
+    fn records(&mut self, document: u32, facts: &SetFacts) -> HashMap<u128, usize> {
+        let mut here: HashMap<u128, usize> = HashMap::new();
+        let mut printings: HashMap<(RecordKind, &str, &str, &str), &At> = HashMap::new();
+        for (index, record) in facts.records.iter().enumerate() {
+            for name in record.of(Link::Name) {
+                if !self.names.contains(&name.value) {
+                    self.names.insert(name.value.clone());
+                }
+            }
+            if let Some(id) = record.one(Link::Id) {
+                if let Some(key) = uuid_key(&id.value) {
+                    self.record_id(document, id, key, index, &mut here, facts);
+                }
+            }
+            let Some(number) = record.one(Link::Number) else {
+                continue;
+            };
+            let side = record.one(Link::Side).map_or("", |m| &m.value);
+            let language = record.one(Link::Language).map_or("", |m| &m.value);
+            let printing = (record.kind, &*number.value, side, language);
+            match printings.get(&printing) {
+                Some(first) => {
+                    let related = (document, (*first).clone(), FIRST_PRINTING.to_owned());
+                    let detail = Detail::DuplicatePrinting {
+                        key: printing_words(record.kind, &number.value, side, language),
+                    };
+                    self.found(document, number, detail, Some(related));
+                }
+                None => {
+                    printings.insert(printing, &number.at);
+                }
+            }
+        }
+        here
+    }
+
+    /// A record's id: one record's in its document and across the run.
+    fn record_id(
+        &mut self,
+        document: u32,
+        id: &Mention,
+        key: u128,
+        index: usize,
+        here: &mut HashMap<u128, usize>,
+        facts: &SetFacts,
+    ) {
+        let first = match here.get(&key) {
+            Some(&first) => facts.records[first]
+                .one(Link::Id)
+                .map(|m| (document, m.at.clone())),
+            None => {
+                here.insert(key, index);
+                self.ids.get(&key).map(|at| (at.document, at.at.clone()))
+            }
+        };
+        match first {
+            Some((there, at)) => {
+                let related = (there, at, FIRST_GIVEN.to_owned());
+                self.found(document, id, duplicate(id, Target::Record), Some(related));
+            }
+            None => {
+                self.ids.entry(key).or_insert_with(|| IdAt {
+                    document,
+                    at: id.at.clone(),
+                });
+            }
+        }
+    }
+
+    /// Follows what the records name: settled at once when the document
+    /// holds it, kept for the end of the run when not.
+    fn links(&mut self, document: u32, facts: &SetFacts, here: &HashMap<u128, usize>) {
+        let code = facts.one(Link::Code).map(|m| &*m.value);
+        let token_set = facts.one(Link::TokenSet).map(|m| &*m.value);
+        let names: HashSet<&str> = facts
+            .records
+            .iter()
+            .flat_map(|r| r.of(Link::Name))
+            .map(|m| &*m.value)
+            .collect();
+        for record in &facts.records {
+            if let (Some(set_code), Some(code)) = (record.one(Link::SetCode), code) {
+                self.record_set_code(document, record.kind, set_code, code, token_set);
+            }
+            let own = record.one(Link::Id).and_then(|m| uuid_key(&m.value));
+            for mention in &record.mentions {
+                let held = uuid_key(&mention.value).and_then(|k| here.get(&k).copied());
+                match mention.field.link {
+                    Some(Link::Faces) => match held {
+                        Some(face) => self.face(document, mention, own, &facts.records[face]),
+                        None => self.defer(document, mention.clone(), Link::Faces),
+                    },
+                    Some(link @ (Link::Variations | Link::Printings)) if held.is_none() => {
+                        self.defer(document, mention.clone(), link);
+                    }
+                    Some(Link::CardNames) if !names.contains(&*mention.value) => {
+                        self.defer(document, mention.clone(), Link::CardNames);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// A face of the record whose id is `own`, held by its document: it
+    /// names the record back.
+    fn face(&mut self, document: u32, mention: &Mention, own: Option<u128>, face: &Record) {
+        let names_back = own.is_some_and(|own| {
+            face.of(Link::Faces)
+                .any(|m| uuid_key(&m.value) == Some(own))
+        });
+        if names_back {
+            return;
+        }
+        let related = face
+            .one(Link::Id)
+            .map(|m| (document, m.at.clone(), FACE_SILENT.to_owned()));
+        let detail = Detail::AsymmetricFaces {
+            face: mention.value.to_string(),
+        };
+        self.found(document, mention, detail, related);
+    }
+
+    /// A set's own code: one set's across the run.
+    fn set_code(&mut self, document: u32, code: &Mention) {
+        match self.codes.get(&code.value) {
+            Some(first) => {
+                let related = (first.document, first.at.clone(), FIRST_GIVEN.to_owned());
+                self.found(document, code, duplicate(code, Target::Set), Some(related));
+            }
+            None => {
+                self.codes.insert(
+                    code.value.clone(),
+                    IdAt {
+                        document,
+                        at: code.at.clone(),
+                    },
+                );
+            }
+        }
+    }
+
+    /// A record's set code: a card's is its set's; a token's its set's or
+    /// its token set's, which a set that does not name one has elsewhere.
+    fn record_set_code(
+        &mut self,
+        document: u32,
+        kind: RecordKind,
+        set_code: &Mention,
+        code: &str,
+        token_set: Option<&str>,
+    ) {
+        if *set_code.value == *code {
+            return;
+        }
+        match (kind, token_set) {
+            (RecordKind::Token, Some(token_set)) if *set_code.value == *token_set => {}
+            (RecordKind::Token, None) => self.defer(document, set_code.clone(), Link::SetCode),
+            (kind, token_set) => {
+                let expected = match (kind, token_set) {
+                    (RecordKind::Token, Some(token_set)) => {
+                        format!("`{code}` or its token set's `{token_set}`")
+                    }
+                    _ => format!("`{code}`"),
+                };
+                let detail = Detail::SetCodeMismatch {
+                    found: set_code.value.to_string(),
+                    expected,
+                };
+                self.found(document, set_code, detail, None);
+            }
+        }
+    }
+
+    fn defer(&mut self, document: u32, mention: Mention, link: Link) {
+        self.pending.push(Pending {
+            document,
+            mention,
+            link,
+        });
+    }
+
+    fn found(
+        &mut self,
+        document: u32,
+        mention: &Mention,
+        detail: Detail,
+        related: Option<(u32, At, String)>,
+    ) {
+        self.findings.push((
+            document,
+            Finding {
+                detail,
+                field: mention.field,
+                at: mention.at.clone(),
+                related,
+            },
+        ));
+    }
+
+    /// Whether a card or set named is known: held by the run, missing from
+    /// a whole catalog, or not to be told.
+    fn known(&self, held: bool) -> Option<bool> {
+        (held || self.whole()).then_some(held)
+    }
+
+    /// The run holds a whole catalog.
+    fn whole(&self) -> bool {
+        self.whole_catalog && !self.loose_sets
+    }
+
+    /// A variation that is a record of another document.
+    fn variation_elsewhere(&mut self, document: u32, mention: &Mention, there: u32, at: At) {
+        let set = self
+            .codes
+            .iter()
+            .find(|(_, code)| code.document == there)
+            .map_or_else(
+                || self.documents[there as usize].pointer.clone(),
+                |(code, _)| code.to_string(),
+            );
+        let detail = Detail::VariationElsewhere {
+            value: mention.value.to_string(),
+            set,
+        };
+        self.found(
+            document,
+            mention,
+            detail,
+            Some((there, at, "the variation".to_owned())),
+        );
+    }
+
+    /// Settles the references kept for the end, and gives every finding,
+    /// by document.
+    #[must_use]
+    pub fn finish(mut self) -> Outcome {
+        let mut unchecked = 0;
+        for pending in std::mem::take(&mut self.pending) {
+            let Pending {
+                document,
+                mention,
+                link,
+            } = pending;
+            let target = Target::of(link);
+            let settled = match target {
+                Target::Record => {
+                    let there = uuid_key(&mention.value)
+                        .and_then(|k| self.ids.get(&k))
+                        .map(|there| (there.document, there.at.clone()));
+                    match there {
+                        Some((there, at)) => {
+                            if link == Link::Variations {
+                                self.variation_elsewhere(document, &mention, there, at);
+                            }
+                            Some(true)
+                        }
+                        // Faces and variations are of the same set; the
+                        // printings a card was rebalanced from or into may
+                        // be anywhere in the catalog.
+                        None if link == Link::Printings && !self.whole() => None,
+                        None => Some(false),
+                    }
+                }
+                Target::Card => self.known(self.names.contains(&mention.value)),
+                Target::Set => self.known(self.codes.contains_key(&mention.value)),
+            };
+            match settled {
+                Some(true) => {}
+                Some(false) => {
+                    let detail = Detail::DanglingReference {
+                        value: mention.value.to_string(),
+                        target,
+                    };
+                    self.found(document, &mention, detail, None);
+                }
+                None => unchecked += 1,
+            }
+        }
+        let documents = self.documents.len();
+        Outcome {
+            reports: self.reports(),
+            unchecked,
+            documents,
+            last_file: self.files.last().cloned(),
+        }
+    }
+
+    /// The findings as diagnostics, by document in the order read, each
+    /// document's in file order; each code's beyond what a report keeps
+    /// counted as omitted.
+    fn reports(&mut self) -> Vec<(String, DocumentReport, bool)> {
+        let mut findings = std::mem::take(&mut self.findings);
+        findings.sort_by_key(|(document, finding)| (*document, finding.at.offset));
+        let mut reports: Vec<(String, DocumentReport, bool)> = Vec::new();
+        let mut last = None;
+        let mut kept: BTreeMap<crate::Code, usize> = BTreeMap::new();
+        for (document, finding) in findings {
+            if last != Some(document) {
+                last = Some(document);
+                kept.clear();
+                let entry = &self.documents[document as usize];
+                reports.push((
+                    self.files[entry.file as usize].clone(),
+                    DocumentReport {
+                        pointer: entry.pointer.clone(),
+                        pointer_bytes: None,
+                        line: None,
+                        kind: Some(Kind::Set),
+                        diagnostics: Vec::new(),
+                        omitted: Omitted::default(),
+                        ignored: 0,
+                        names: Names::Auto,
+                    },
+                    entry.valid,
+                ));
+            }
+            let Some((_, report, _)) = reports.last_mut() else {
+                continue;
+            };
+            let code = finding.detail.code();
+            let count = kept.entry(code).or_default();
+            *count += 1;
+            if *count > KEPT_WARNINGS_PER_CODE {
+                let omitted = match self.severity {
+                    Severity::Error => &mut report.omitted.errors,
+                    Severity::Warning => &mut report.omitted.warnings,
+                };
+                *omitted.entry(code).or_default() += 1;
+                continue;
+            }
+            report.diagnostics.push(self.diagnostic(document, finding));
+        }
+        reports
+    }
+
+    fn diagnostic(&self, document: u32, finding: Finding) -> Diagnostic {
+        let Finding {
+            detail,
+            field,
+            at,
+            related,
+        } = finding;
+        let label = format!("{}.{}", field.model, field.name);
+        let mut diagnostic = Diagnostic::new(
+            detail,
+            self.severity,
+            at.pointer.to_string(),
+            Some(label),
+            at.offset,
+        );
+        diagnostic.line = at.line;
+        diagnostic.column = at.column;
+        diagnostic.related = related.map(|(there, at, message)| {
+            let file_of = |d: u32| self.documents[d as usize].file;
+            let file = (file_of(there) != file_of(document))
+                .then(|| self.files[file_of(there) as usize].clone());
+            Box::new(Related {
+                file,
+                pointer: at.pointer.into(),
+                offset: at.offset,
+                line: at.line,
+                column: at.column,
+                message,
+            })
+        });
+        diagnostic
+    }
+}
+
+/// A duplicated id or code, in words.
+fn duplicate(mention: &Mention, target: Target) -> Detail {
+    Detail::DuplicateId {
+        value: mention.value.to_string(),
+        target,
+    }
+}
+
+/// A printing's key in words: `number 12, side a (English)`.
+fn printing_words(kind: RecordKind, number: &str, side: &str, language: &str) -> String {
+    let mut words = format!("{} number `{number}`", kind.words());
+    if !side.is_empty() {
+        words.push_str(&format!(", side `{side}`"));
+    }
+    if !language.is_empty() {
+        words.push_str(&format!(", in {language}"));
+    }
+    words
+}
+
+/// A uuid as the number it is, so that ids take 16 bytes.
+fn uuid_key(text: &str) -> Option<u128> {
+    Uuid::try_parse(text).ok().map(|id| id.as_u128())
+}
