@@ -62,6 +62,11 @@ pub struct Validation {
     /// The configuration's `ignore` and `extend-allowed`, compiled.
     #[arg(skip)]
     pub filter: Option<&'static Filter>,
+
+    /// The configuration's `references` (`validate` alone has the flag,
+    /// which wins over it).
+    #[arg(skip)]
+    pub references: Option<cardkit::Severity>,
 }
 
 /// Which configuration file is read.
@@ -197,6 +202,9 @@ pub fn configure(
             running.color = color.value;
         }
     }
+    if origin(Setting::References) {
+        validation.references = file.references.as_ref().and_then(|e| e.value);
+    }
     validation.filter = file.filter;
     Ok((config, origins))
 }
@@ -256,6 +264,7 @@ impl Validation {
             error_limit: self.error_limit,
             filter: self.filter,
             names: self.names,
+            references: self.references,
         };
         if self.strict {
             settings.strict()

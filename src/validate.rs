@@ -2,8 +2,9 @@
 
 use std::io;
 
+use cardkit::Severity;
 use cardkit_run::render::{words, Renderer, Statistics};
-use cardkit_run::{ExitStatus, Run, Surface, UntilClosed, Walk};
+use cardkit_run::{ExitStatus, Run, Setting, Surface, UntilClosed, Walk};
 
 use crate::options::{check_paths, Discovery, Running, Validation};
 use crate::output::{note, ReportFormat};
@@ -52,6 +53,13 @@ pub struct Args {
     #[arg(long)]
     skip_unknown_kind: bool,
 
+    // `--references=error`: the value only with `=`, so that the flag
+    // alone never takes the path after it.
+    #[arg(long, value_name = "LEVEL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", value_parser = references_level,
+          help = Setting::References.def().help_for(Surface::CommandLine))]
+    references: Option<Level>,
+
     #[command(flatten)]
     pub validation: Validation,
 
@@ -90,8 +98,25 @@ impl Args {
     }
 }
 
+/// `--references`: the severity of its findings, or off.
+#[derive(Debug, Clone, Copy)]
+struct Level(Option<Severity>);
+
+/// Reads `--references=LEVEL`: `true` (the flag alone), `error` or `false`.
+fn references_level(text: &str) -> Result<Level, String> {
+    match text {
+        "true" | "warning" => Ok(Level(Some(Severity::Warning))),
+        "error" => Ok(Level(Some(Severity::Error))),
+        "false" => Ok(Level(None)),
+        _ => Err("expected true (the flag alone), error or false".into()),
+    }
+}
+
 pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
-    let settings = args.validation.settings();
+    let mut settings = args.validation.settings();
+    if let Some(Level(references)) = args.references {
+        settings.references = references;
+    }
     let mut renderer: Box<dyn Renderer> = if args.statistics {
         Box::new(Statistics::new())
     } else {

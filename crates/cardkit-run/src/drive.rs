@@ -9,40 +9,23 @@ use std::io::{self, Read, Write};
 use std::time::Instant;
 
 use super::declared::{
-    declared_anywhere, latest, read_declared, since, Declared, DECLARED_WITHIN,
-    STREAM_DECLARED_WITHIN,
+    declared_anywhere, latest, read_declared, Declared, DECLARED_WITHIN, STREAM_DECLARED_WITHIN,
 };
 use super::decode::Stored;
 use super::discover::Discovered;
 use super::exit::ExitStatus;
 use super::open::{open, Opened, Unopened};
-use super::options::{Setting, Surface};
+use super::options::Surface;
 use super::settings::Settings;
 use super::skip::{judge, Judged};
+use super::way_out::{UpstreamNamed, WayOutCounts};
+use crate::check::plain;
+pub use crate::check::{Check, Failure};
 use crate::render::{FileEnd, Renderer};
-use cardkit::diagnostic::{Detail, Severity};
-use cardkit::model::Kind;
-use cardkit::report::{DocumentReport, Layout, Reading, Summary, VersionFrom, WayOut};
-use cardkit::schema::{names, Names, Version};
-use cardkit::validate::{Filter, Options, Validator};
-
-/// How one input is checked: its name, its bytes, the options for it (the
-/// run's, with whether it is JSON Lines), and where each document's report
-/// goes, in file order. The plain check is [`Run::validate_all`]'s; an export
-/// validates and writes rows in the same pass.
-pub type Check<'c> = dyn FnMut(&str, &mut dyn Read, &Options, &mut dyn FnMut(&DocumentReport)) -> Result<Layout, Failure>
-    + 'c;
-
-/// Why checking an input stopped.
-#[derive(Debug)]
-pub enum Failure {
-    /// The input could not be read to its end: it counts as unreadable, the
-    /// run goes on.
-    Read(io::Error),
-    /// The run cannot go on (a target refused what it was given); the
-    /// message says why. Nothing after it is read.
-    Abort(String),
-}
+use cardkit::diagnostic::Severity;
+use cardkit::report::{DocumentReport, Reading, Summary, VersionFrom};
+use cardkit::schema::Names;
+use cardkit::validate::{Filter, Options};
 
 /// Which documents' reports are rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,6 +75,8 @@ pub struct Run<'r> {
     hints_version: bool,
     /// Where the way out names the setting it suggests.
     surface: Surface,
+    /// The references between documents, when they are checked.
+    references: Option<crate::references::Shared>,
 }
 
 impl<'r> Run<'r> {
@@ -111,6 +96,7 @@ impl<'r> Run<'r> {
             as_declared: false,
             hints_version: false,
             surface: Surface::CommandLine,
+            references: None,
         }
     }
 
@@ -124,6 +110,16 @@ impl<'r> Run<'r> {
         Run::new(renderer, out, settings.options(false))
             .as_declared(settings.as_of_auto)
             .hinting_version(true)
+            .checking_references(settings.references)
+    }
+
+    /// Checks the references between the documents the run reads, with
+    /// findings of this severity (`None`: not checked). Only the plain
+    /// check ([`Run::validate_all`], [`Run::validate_input`]) reads them.
+    #[must_use]
+    pub fn checking_references(mut self, severity: Option<Severity>) -> Self {
+        self.references = severity.map(crate::references::shared);
+        self
     }
 
     /// Whether an input whose errors are of fields later than the version
@@ -180,7 +176,8 @@ impl<'r> Run<'r> {
     /// # Errors
     /// As [`Run::all`].
     pub fn validate_all(&mut self, found: Discovered, jobs: usize) -> io::Result<()> {
-        self.all(found, &mut *plain(jobs))
+        let mut check = self.plain(jobs);
+        self.all(found, &mut *check)
     }
 
     /// Validates one input already opened (one that has no path: bytes
@@ -189,7 +186,16 @@ impl<'r> Run<'r> {
     /// # Errors
     /// As [`Run::input`].
     pub fn validate_input(&mut self, opened: Opened, jobs: usize) -> io::Result<()> {
-        self.input(opened, &mut *plain(jobs))
+        let mut check = self.plain(jobs);
+        self.input(opened, &mut *check)
+    }
+
+    /// The plain check, reading references too when they are checked.
+    fn plain(&self, jobs: usize) -> Box<Check<'static>> {
+        match &self.references {
+            Some(references) => crate::references::check(jobs, references.clone()),
+            None => plain(jobs),
+        }
     }
 
     /// Opens and checks every input found, in order, until the run is
@@ -467,6 +473,9 @@ impl<'r> Run<'r> {
     /// # Errors
     /// Writing the report failed.
     pub fn finish(mut self) -> io::Result<(Summary, ExitStatus)> {
+        if let Some(references) = self.references.take() {
+            crate::references::finish(references, self.renderer, self.out, &mut self.summary)?;
+        }
         self.summary.seconds = Some(self.started.elapsed().as_secs_f64());
         self.summary.ignored_by = self.options.filter.map(Filter::source);
         self.renderer.finish(self.out, &self.summary)?;
@@ -477,16 +486,6 @@ impl<'r> Run<'r> {
         }
         Ok((self.summary, status))
     }
-}
-
-/// The plain check: each input validated on `jobs` threads.
-fn plain(jobs: usize) -> Box<Check<'static>> {
-    Box::new(move |_, reader, options, on_document| {
-        Validator::new(*options)
-            .jobs(jobs)
-            .reader(reader, |document| on_document(&document))
-            .map_err(Failure::Read)
-    })
 }
 
 /// A reader that counts what it reads: the bytes validated (decoded) for
@@ -518,123 +517,6 @@ impl Read for Counted<'_> {
             self.progress.read(advanced);
         }
         Ok(n)
-    }
-}
-
-/// The members of a file read as unknown under the spec's names that are
-/// the publishers' names of fields (`keyruneCode`): how many, and the first
-/// few names.
-#[derive(Default)]
-struct UpstreamNamed {
-    members: usize,
-    names: Vec<&'static str>,
-}
-
-impl UpstreamNamed {
-    /// How many names are given as examples.
-    const EXAMPLES: usize = 3;
-
-    fn count(&mut self, document: &DocumentReport) {
-        for diagnostic in &document.diagnostics {
-            // The validator suggests the spec's name for a publishers' name:
-            // only members with a suggestion are looked up.
-            let Detail::UnknownField {
-                model,
-                name,
-                suggestion: Some(suggestion),
-            } = &diagnostic.detail
-            else {
-                continue;
-            };
-            let Some(rename) = names::renamed_from(model, name) else {
-                continue;
-            };
-            if rename.spec != *suggestion {
-                continue;
-            }
-            self.members += 1;
-            if self.names.len() < Self::EXAMPLES && !self.names.contains(&rename.upstream) {
-                self.names.push(rename.upstream);
-            }
-        }
-    }
-}
-
-/// What a file's documents tell of an option that would read it as it
-/// declares itself: members that are the publishers' names read under the
-/// spec's, errors of fields newer than the version it declares.
-struct WayOutCounts {
-    surface: Surface,
-    /// The version the file declares, when it is checked as of a later one.
-    declared_before: Option<Version>,
-    upstream: UpstreamNamed,
-    /// The spec's names were asked for.
-    spec_names: bool,
-    /// Errors of fields introduced after `declared_before`.
-    later: usize,
-    /// Each field's version tag, looked up once per kind and field.
-    tags: HashMap<Kind, HashMap<String, Option<Version>>>,
-}
-
-impl WayOutCounts {
-    fn count(&mut self, document: &DocumentReport) {
-        if self.spec_names {
-            self.upstream.count(document);
-        }
-        let (Some(version), Some(kind)) = (self.declared_before, document.kind) else {
-            return;
-        };
-        let tags = &mut self.tags;
-        self.later += document
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .filter_map(|d| d.field.as_deref())
-            .filter(|field| {
-                let of_kind = tags.entry(kind).or_default();
-                // Looked up by `&str`: a String is made once per field.
-                let tag = match of_kind.get(*field) {
-                    Some(&tag) => tag,
-                    None => *of_kind
-                        .entry((*field).to_owned())
-                        .or_insert_with(|| since(kind, field)),
-                };
-                tag.is_some_and(|since| since > version)
-            })
-            .count();
-    }
-
-    /// The option that would change the verdict, when there is one: the
-    /// names first (a file read under the wrong names has errors of every
-    /// renamed field, whatever the version).
-    fn way_out(&self) -> Option<WayOut> {
-        if self.upstream.members > 0 {
-            return Some(Setting::Names.way_out(
-                "auto",
-                self.surface,
-                format!(
-                    "{} of its members are the publishers' names of the spec's fields ({}{}), read under the spec's names as unknown",
-                    self.upstream.members,
-                    self.upstream.names.join(", "),
-                    if self.upstream.members > self.upstream.names.len() {
-                        ", …"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
-        }
-        let version = self.declared_before?;
-        (self.later > 0).then(|| {
-            Setting::AsOf.way_out(
-                "auto",
-                self.surface,
-                format!(
-                    "it declares version {version}; {} of its errors are of fields introduced after it",
-                    self.later
-                ),
-            )
-        })
     }
 }
 

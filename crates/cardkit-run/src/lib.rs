@@ -34,6 +34,7 @@ pub mod render;
 pub mod table;
 
 mod archive;
+mod check;
 mod declared;
 mod decode;
 mod design_tool;
@@ -42,9 +43,11 @@ mod drive;
 mod exit;
 mod on_invalid;
 mod open;
+mod references;
 mod settings;
 mod skip;
 mod until_closed;
+mod way_out;
 
 pub use archive::ZipMember;
 pub use declared::{declared, declared_anywhere, read_declared, Declared, DECLARED_WITHIN};

@@ -3,6 +3,7 @@
 //! configuration file all come to [`Settings`], and [`Settings::options`] is
 //! the one mapping to the validator's [`Options`].
 
+use cardkit::diagnostic::Severity;
 use cardkit::model::Kind;
 use cardkit::report::WarningFilter;
 use cardkit::schema::Names;
@@ -41,6 +42,9 @@ pub struct Settings {
     /// The wire names documents use (`--names`): each document's own (the
     /// default), the spec's or the publishers'.
     pub names: Names,
+    /// The references between documents are checked, with findings of
+    /// this severity (`--references`); `None`: they are not.
+    pub references: Option<Severity>,
 }
 
 impl Default for Settings {
@@ -56,6 +60,7 @@ impl Default for Settings {
             error_limit: None,
             filter: None,
             names: Names::Auto,
+            references: None,
         }
     }
 }

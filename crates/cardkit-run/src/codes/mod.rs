@@ -21,10 +21,12 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 mod imported;
+mod references;
 
 use crate::render::Text;
 use cardkit::diagnostic::{Code, Diagnostic, Severity};
 use cardkit::model::Kind;
+use cardkit::references::check_slice;
 use cardkit::validate::{as_of_version, validate, Options};
 
 /// The facts about one code, as written in the library.
@@ -54,6 +56,9 @@ pub struct Example {
     /// The example is a design tool's file, for `cardkit import` (a code of
     /// the import's own, which the validator never gives).
     pub imported: bool,
+    /// `--references`: the example's references between documents are
+    /// checked.
+    pub references: bool,
 }
 
 impl Example {
@@ -76,7 +81,14 @@ impl Example {
             as_of: None,
             warn_deprecated: false,
             imported,
+            references: false,
         }
+    }
+
+    const fn referencing(document: &'static str) -> Example {
+        let mut example = Example::with(document, false);
+        example.references = true;
+        example
     }
 
     /// The validator's options the example names.
@@ -110,6 +122,9 @@ impl Example {
         }
         if self.warn_deprecated {
             command.push_str(" --warn deprecated");
+        }
+        if self.references {
+            command.push_str(" --references");
         }
         command.push(' ');
         command.push_str(Example::PATH);
@@ -147,6 +162,18 @@ pub fn explain_code(code: Code) -> CodeExplained {
     let example = &explanation.example;
     let diagnostics = if example.imported {
         imported::diagnostics(code, &example.document)
+    } else if example.references {
+        let outcome = check_slice(
+            example.document.as_bytes(),
+            &example.options(),
+            Severity::Warning,
+        );
+        outcome
+            .reports
+            .into_iter()
+            .flat_map(|(_, report, _)| report.diagnostics)
+            .filter(|diagnostic| diagnostic.code == code)
+            .collect()
     } else {
         validate(example.document.as_bytes(), &example.options())
             .documents
@@ -494,6 +521,10 @@ pub fn explanation(code: Code) -> CodeExplanation {
             "give the import a file of the design tool (`--from layered|classic` names the \
              format when it cannot be told), or complete what the message names.",
         ),
+        code => {
+            let (meaning, example, fix) = references::explanation(code);
+            (meaning, Example::referencing(example), fix)
+        }
     };
     CodeExplanation {
         meaning,

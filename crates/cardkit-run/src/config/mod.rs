@@ -29,6 +29,7 @@ use toml::Spanned;
 
 use crate::options::{Setting, OPTIONS};
 use crate::{check_glob, Exclude, Settings, Walk, DEFAULT_EXCLUDE, MAX_JOBS};
+use cardkit::diagnostic::Severity;
 use cardkit::model::Kind;
 use cardkit::schema::words::nearest_name;
 use cardkit::schema::Names;
@@ -126,6 +127,8 @@ pub struct Config {
     pub strict_version: Option<Entry<bool>>,
     /// `deny-unknown-fields`.
     pub deny_unknown_fields: Option<Entry<bool>>,
+    /// `references`: `true` (warnings), `"error"` or `false`.
+    pub references: Option<Entry<Option<Severity>>>,
     /// `warn = ["deprecated"]`: whether deprecated fields are reported.
     pub warn_deprecated: Option<Entry<bool>>,
     /// `warning-limit`.
@@ -276,6 +279,7 @@ impl Config {
             names: None,
             strict_version: None,
             deny_unknown_fields: None,
+            references: None,
             warn_deprecated: None,
             warning_limit: None,
             error_limit: None,
@@ -350,6 +354,10 @@ impl Config {
                 .map_or(base.error_limit, |e| Some(e.value)),
             filter: self.filter.or(base.filter),
             names: value_or(self.names.as_ref(), base.names),
+            references: self
+                .references
+                .as_ref()
+                .map_or(base.references, |e| e.value),
         };
         if value_or(self.strict.as_ref(), false) {
             settings.strict()
@@ -379,6 +387,7 @@ impl Config {
             Setting::Exclude => self.exclude.as_ref().map(|e| e.line),
             Setting::ExtendExclude => self.extend_exclude.as_ref().map(|e| e.line),
             Setting::Fonts => self.fonts.as_ref().map(|e| e.line),
+            Setting::References => self.references.as_ref().map(|e| e.line),
         }?;
         Some(format!("{}:{line}", self.path.display()))
     }
@@ -441,6 +450,15 @@ impl Config {
                     _ => &mut self.deny_unknown_fields,
                 };
                 *slot = Some(Entry::on(line, flag));
+            }
+            Some(Setting::References) => {
+                let level = match (value.get_ref().as_bool(), value.get_ref().as_str()) {
+                    (Some(true), _) | (_, Some("warning")) => Some(Severity::Warning),
+                    (Some(false), _) => None,
+                    (_, Some("error")) => Some(Severity::Error),
+                    _ => return Err(wrong("true, false or \"error\"")),
+                };
+                self.references = Some(Entry::on(line, level));
             }
             Some(Setting::Warn) => {
                 let what = strings(value).ok_or_else(|| wrong(WARN_WORDS))?;

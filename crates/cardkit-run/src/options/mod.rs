@@ -57,6 +57,9 @@ pub enum Values {
     /// A table of names to files (`NAME = "FILE"`; `--flag NAME=FILE` on
     /// the command line, given once for each).
     Files,
+    /// On (`true`), with its findings as errors (`error`), or off (`false`):
+    /// the flag alone, `--flag=error`, on the command line.
+    Level,
 }
 
 /// One option, as every surface names it.
@@ -117,10 +120,12 @@ pub enum Setting {
     ExtendExclude,
     /// Fonts read from files of their own, by name (`fonts`).
     Fonts,
+    /// The references between documents are checked (`references`).
+    References,
 }
 
 /// Every option, in the order `cardkit config` lists them.
-pub const OPTIONS: [OptionDef; 16] = [
+pub const OPTIONS: [OptionDef; 17] = [
     OptionDef {
         key: "kind",
         flag: Some("--kind"),
@@ -301,11 +306,27 @@ pub const OPTIONS: [OptionDef; 16] = [
                .otf files, relative to the configuration file's folder. A face named on the \
                command line wins over the file's. Example: {fonts Quango=fonts/Quango.otf}",
     },
+    OptionDef {
+        key: "references",
+        flag: Some("--references"),
+        query: Some("references"),
+        python: Some("references"),
+        values: Values::Level,
+        default: Some("false"),
+        help: "Checks the references between the documents read, across every input of the \
+               run: the ids `otherFaceIds`, `variations`, `originalPrintings` and \
+               `rebalancedPrintings` name, faces naming each other back, each record's \
+               `setCode`, the sets `parentCode` and `tokenSetcode` name, `uuid` and set \
+               `code` given once, each printing once in its set, and the cards \
+               `reverseRelated` and `spellbook` name (see the book, docs/references.md). \
+               Findings are warnings, reported after every input; `error` makes them errors. \
+               Example: {references true}, {references error}",
+    },
 ];
 
 impl Setting {
     /// Every option, in the order of [`OPTIONS`].
-    pub const ALL: [Setting; 16] = [
+    pub const ALL: [Setting; 17] = [
         Setting::Kind,
         Setting::AsOf,
         Setting::Names,
@@ -322,6 +343,7 @@ impl Setting {
         Setting::Exclude,
         Setting::ExtendExclude,
         Setting::Fonts,
+        Setting::References,
     ];
 
     /// Its definition.
@@ -386,12 +408,18 @@ pub fn said(setting: Setting, value: &str, surface: Surface) -> String {
                 None => quoted(value),
             },
             Values::Choice(_) | Values::Version => quoted(value),
+            Values::Level => match value {
+                "true" | "false" => value.to_owned(),
+                _ => quoted(value),
+            },
         };
         format!("{} = {value}", def.key)
     };
     match surface {
         Surface::CommandLine => match def.flag {
             Some(flag) if def.values == Values::Bool => flag.to_owned(),
+            Some(flag) if def.values == Values::Level && value == "true" => flag.to_owned(),
+            Some(flag) if def.values == Values::Level => format!("{flag}={value}"),
             Some(flag) => format!("{flag} {value}"),
             None => config(),
         },
@@ -402,7 +430,10 @@ pub fn said(setting: Setting, value: &str, surface: Surface) -> String {
         },
         Surface::Python => match def.python {
             Some(python) => match def.values {
-                Values::Bool | Values::Some(_) => {
+                Values::Level if value != "true" && value != "false" => {
+                    format!("{python}={}", quoted(value))
+                }
+                Values::Bool | Values::Some(_) | Values::Level => {
                     let on = value != "false";
                     format!("{python}={}", if on { "True" } else { "False" })
                 }
@@ -569,7 +600,7 @@ fn at_least(n: u32) -> String {
 
 /// Every configuration key, in the order `cardkit config` lists them.
 #[must_use]
-pub fn keys() -> [&'static str; 16] {
+pub fn keys() -> [&'static str; 17] {
     OPTIONS.map(|def| def.key)
 }
 

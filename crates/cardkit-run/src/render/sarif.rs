@@ -144,6 +144,9 @@ pub struct SarifResult<'a> {
     level: &'static str,
     message: Text,
     locations: [Location<'a>; 1],
+    /// The second place the result is about (`--references`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<RelatedLocation>,
     partial_fingerprints: Fingerprints,
     properties: Properties<'a>,
 }
@@ -160,6 +163,29 @@ pub struct Text {
 pub struct Location<'a> {
     physical_location: PhysicalLocation<'a>,
     logical_locations: [LogicalLocation<'a>; 1],
+}
+
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifRelatedLocation))]
+#[serde(rename_all = "camelCase")]
+pub struct RelatedLocation {
+    id: usize,
+    physical_location: RelatedPhysicalLocation,
+    message: Text,
+}
+
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifRelatedPhysicalLocation))]
+#[serde(rename_all = "camelCase")]
+pub struct RelatedPhysicalLocation {
+    artifact_location: RelatedArtifact,
+    region: Region,
+}
+
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SarifRelatedArtifact))]
+pub struct RelatedArtifact {
+    uri: String,
 }
 
 #[derive(Serialize)]
@@ -409,6 +435,30 @@ impl Renderer for Sarif {
                         fully_qualified_name: &diagnostic.pointer,
                     }],
                 }],
+                related_locations: diagnostic
+                    .related
+                    .iter()
+                    .map(|related| RelatedLocation {
+                        id: 1,
+                        physical_location: RelatedPhysicalLocation {
+                            artifact_location: RelatedArtifact {
+                                uri: related
+                                    .file
+                                    .as_deref()
+                                    .map_or_else(|| uri.clone(), |file| self.uri(file)),
+                            },
+                            region: Region {
+                                start_line: related.line,
+                                start_column: related.column,
+                                end_line: related.line,
+                                end_column: related.column + 1,
+                            },
+                        },
+                        message: Text {
+                            text: format!("{} ({})", related.message, related.pointer),
+                        },
+                    })
+                    .collect(),
                 partial_fingerprints: Fingerprints {
                     cardkit: fingerprint(diagnostic),
                 },

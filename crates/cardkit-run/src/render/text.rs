@@ -438,6 +438,27 @@ fn block_text(
             palette.paint(severity, "^")
         );
     }
+    if let Some(related) = &d.related {
+        // The second place, as rustc notes one: `= note: what: where`.
+        let file = related.file.as_deref().unwrap_or(path);
+        let _ = writeln!(
+            text,
+            "{:gutter$} {} {}: {}",
+            "",
+            palette.paint(GUTTER, "= note:"),
+            Text::escape(&related.message),
+            palette.paint(
+                PLACE,
+                format_args!(
+                    "{}:{}:{} {}",
+                    Text::escape(file),
+                    related.line,
+                    related.column,
+                    Text::escape(&related.pointer)
+                )
+            ),
+        );
+    }
     text.push('\n');
     text
 }

@@ -174,6 +174,14 @@ pub fn code_summary(code: Code) -> &'static str {
         Code::DerivedValue => "Importing: a value derived rather than carried over.",
         Code::UnknownTextCode => "Importing: a text code the spec's text layers give no meaning.",
         Code::NotConvertible => "Importing: an input that cannot be converted.",
+        Code::DanglingReference => {
+            "References: a record, card or set named that no document holds."
+        }
+        Code::DuplicateId => "References: an id or set code that another record or set has too.",
+        Code::DuplicatePrinting => "References: the same printing twice in a set.",
+        Code::SetCodeMismatch => "References: a record's set code is not its set's.",
+        Code::AsymmetricFaces => "References: a card's other face does not name it back.",
+        Code::VariationElsewhere => "References: a variation that is a record of another set.",
     }
 }
 
