@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use cardkit::Severity;
 use cardkit_run::config::Config;
 use serde_json::{json, Value};
 
@@ -43,6 +44,11 @@ pub fn run(args: &Args, config: Option<&Config>, origins: &Origins) -> io::Resul
             "names" => json!(settings.names.name()),
             "strict-version" => json!(settings.strict_version),
             "deny-unknown-fields" => json!(settings.deny_unknown_fields),
+            "references" => match settings.references {
+                Some(Severity::Error) => json!("error"),
+                Some(Severity::Warning) => json!(true),
+                None => json!(false),
+            },
             "warn" => json!(if settings.warn_deprecated {
                 vec!["deprecated"]
             } else {

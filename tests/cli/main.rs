@@ -91,6 +91,7 @@ mod outputs;
 mod pre_commit;
 #[cfg(feature = "serve")]
 mod quick_start;
+mod references;
 #[cfg(feature = "render")]
 mod render;
 mod render_fonts;

@@ -4,8 +4,9 @@
 //! the set is declared once, with the command line's flags, the
 //! configuration's keys and the service's parameters.
 
+use cardkit::Severity;
 use cardkit_run::{Setting, Settings};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -22,6 +23,7 @@ pub(crate) struct Keywords {
     warning_limit: Option<usize>,
     error_limit: Option<usize>,
     jobs: Option<Jobs>,
+    references: Option<Severity>,
 }
 
 impl Default for Keywords {
@@ -36,6 +38,7 @@ impl Default for Keywords {
             warning_limit: None,
             error_limit: None,
             jobs: None,
+            references: None,
         }
     }
 }
@@ -66,6 +69,7 @@ impl Keywords {
                 Some(Setting::WarningLimit) => keywords.warning_limit = value.extract()?,
                 Some(Setting::ErrorLimit) => keywords.error_limit = value.extract()?,
                 Some(Setting::Jobs) => keywords.jobs = value.extract()?,
+                Some(Setting::References) => keywords.references = references(&value)?,
                 _ => {
                     return Err(PyTypeError::new_err(format!(
                         "{function}() got an unexpected keyword argument '{key}'"
@@ -79,7 +83,7 @@ impl Keywords {
     /// The settings and the threads asked for, checked as every door
     /// checks them.
     pub(crate) fn run(self) -> PyResult<(Settings, usize)> {
-        let settings = settings(
+        let mut settings = settings(
             &self.kind,
             self.as_of.as_deref(),
             self.strict_version,
@@ -89,7 +93,37 @@ impl Keywords {
             self.warning_limit,
             self.error_limit,
         )?;
+        settings.references = self.references;
         Ok((settings, jobs(self.jobs)?))
+    }
+
+    /// Refuses `references` where `function` cannot check them: a
+    /// reference to a later document is settled after the last one.
+    pub(crate) fn without_references(self, function: &str) -> PyResult<Keywords> {
+        if self.references.is_some() {
+            return Err(PyValueError::new_err(format!(
+                "{function}() does not check references: a reference to a later document is \
+                 settled after the last one; validate(references=True) checks them"
+            )));
+        }
+        Ok(self)
+    }
+}
+
+/// `references`: `True` or `"warning"`, `"error"`, or `False`.
+fn references(value: &Bound<'_, PyAny>) -> PyResult<Option<Severity>> {
+    if let Ok(on) = value.extract::<bool>() {
+        return Ok(on.then_some(Severity::Warning));
+    }
+    match value.extract::<String>().as_deref() {
+        Ok("error") => Ok(Some(Severity::Error)),
+        Ok("warning") => Ok(Some(Severity::Warning)),
+        _ => Err(PyValueError::new_err(format!(
+            "references is {}: expected True, False or \"error\"",
+            value
+                .repr()
+                .map_or_else(|_| "not a value".to_owned(), |r| r.to_string())
+        ))),
     }
 }
 
@@ -123,7 +157,8 @@ mod tests {
                 "warn_deprecated",
                 "warning_limit",
                 "error_limit",
-                "jobs"
+                "jobs",
+                "references"
             ]
         );
     }

@@ -145,7 +145,9 @@ pub(crate) fn iter_documents_json(
     name: Option<String>,
     keywords: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<DocumentStream> {
-    let (settings, jobs) = Keywords::read("iter_documents", keywords)?.run()?;
+    let (settings, jobs) = Keywords::read("iter_documents", keywords)?
+        .without_references("iter_documents")?
+        .run()?;
     let source = Source::of_many(source, name)?;
     let raised = source.raised();
     let (sender, receiver) = sync_channel(STREAM_BOUND);

@@ -197,7 +197,9 @@ pub(crate) fn read_tables(
             "on_invalid is {on_invalid:?}: expected 'fail', 'skip' or 'keep'"
         ))
     })?;
-    let (settings, jobs) = Keywords::read("read_tables", keywords)?.run()?;
+    let (settings, jobs) = Keywords::read("read_tables", keywords)?
+        .without_references("read_tables")?
+        .run()?;
     let source = Source::of_many(source, name)?;
     let raised = source.raised();
     let collected = detached(py, raised, |interrupt| {

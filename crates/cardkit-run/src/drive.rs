@@ -190,6 +190,16 @@ impl<'r> Run<'r> {
         self.input(opened, &mut *check)
     }
 
+    /// What a check of the caller's own uses to read the references, when
+    /// the run checks them ([`Run::checking_references`]); the plain check
+    /// reads them itself.
+    #[must_use]
+    pub fn references(&self) -> Option<crate::references::ReferencesReader> {
+        self.references
+            .as_ref()
+            .map(crate::references::ReferencesReader::of)
+    }
+
     /// The plain check, reading references too when they are checked.
     fn plain(&self, jobs: usize) -> Box<Check<'static>> {
         match &self.references {

@@ -68,6 +68,7 @@ pub use exit::ExitStatus;
 pub use on_invalid::OnInvalid;
 pub use open::{json_lines_by_name, open, open_reader, open_stream, Opened, Unopened};
 pub use options::{Setting, Surface};
+pub use references::ReferencesReader;
 pub use settings::Settings;
 pub use until_closed::UntilClosed;
 

@@ -5,12 +5,12 @@
 //! other.
 
 use std::cell::RefCell;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::rc::Rc;
 
 use cardkit::diagnostic::Severity;
 use cardkit::references::{Outcome, References, SetFacts};
-use cardkit::report::{Layout, Summary};
+use cardkit::report::{DocumentReport, Layout, Summary};
 use cardkit::validate::{Validated, Validator};
 
 use crate::check::{Check, Failure};
@@ -26,25 +26,63 @@ pub(crate) fn shared(severity: Severity) -> Shared {
 
 /// The plain check, reading each set document's facts as it goes.
 pub(crate) fn check(jobs: usize, references: Shared) -> Box<Check<'static>> {
-    Box::new(move |name, reader, options, on_document| {
-        let layout = Validator::new(*options)
-            .jobs(jobs)
+    let reader = ReferencesReader { shared: references };
+    Box::new(move |name, input, options, on_document| {
+        reader
+            .read(
+                Validator::new(*options).jobs(jobs),
+                name,
+                input,
+                on_document,
+            )
+            .map_err(Failure::Read)
+    })
+}
+
+/// What a check of its own (the service's) uses to read the references of
+/// the run it checks for, while it validates: see [`crate::Run::references`].
+#[derive(Clone)]
+pub struct ReferencesReader {
+    shared: Shared,
+}
+
+impl ReferencesReader {
+    pub(crate) fn of(shared: &Shared) -> Self {
+        ReferencesReader {
+            shared: shared.clone(),
+        }
+    }
+
+    /// Validates `input` (named `name`) with `validator`, handing each
+    /// document's report to `on_document` and keeping what its references
+    /// are for the end of the run.
+    ///
+    /// # Errors
+    /// As [`Validator::reader`].
+    pub fn read(
+        &self,
+        validator: Validator,
+        name: &str,
+        input: &mut dyn Read,
+        on_document: &mut dyn FnMut(&DocumentReport),
+    ) -> io::Result<Layout> {
+        let layout = validator
             .extracting(|found| SetFacts::read(&found))
             .with_tape()
-            .reader(reader, |item| {
+            .reader(input, |item| {
                 if let Validated::Document(report, facts) = item {
                     if let Some(facts) = facts.flatten() {
-                        references.borrow_mut().add(name, facts, report.is_valid());
+                        let valid = report.is_valid();
+                        self.shared.borrow_mut().add(name, facts, valid);
                     }
                     on_document(&report);
                 }
-            })
-            .map_err(Failure::Read)?;
-        references
+            })?;
+        self.shared
             .borrow_mut()
             .input_read(matches!(layout, Layout::Catalog | Layout::CodeMap));
         Ok(layout)
-    })
+    }
 }
 
 /// Settles what is left, and renders the findings under each document's

@@ -24,6 +24,7 @@ use cardkit::report::Summary;
 use cardkit::validate::{self, Validator};
 use cardkit::DocumentReport;
 use cardkit::Kind;
+use cardkit::Severity;
 use cardkit_run::render::{Json, JsonLines, Renderer, Sarif};
 use cardkit_run::{open_stream, Failure, Opened, Progress, Run, Settings, Surface};
 use futures_util::StreamExt;
@@ -60,6 +61,8 @@ pub struct ValidateParams {
     warn: Option<String>,
     #[param(value_type = Option<u64>, minimum = 0, maximum = 4_294_967_295_u64)]
     warning_limit: Option<u32>,
+    #[param(inline, value_type = Option<ReferencesLevel>)]
+    references: Option<String>,
     /// The name the report gives the body (its `path`), such as the name
     /// of the file sent. Default `<body>`.
     #[param(example = "set.json")]
@@ -76,6 +79,16 @@ enum KindOrAuto {
     Card,
     Set,
     Migration,
+}
+
+/// `references`' values, for the OpenAPI document.
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum ReferencesLevel {
+    True,
+    False,
+    Error,
 }
 
 /// `warn`'s values, for the OpenAPI document.
@@ -159,6 +172,17 @@ impl ValidateParams {
         }
         if let Some(limit) = self.warning_limit {
             settings.warning_limit = limit as usize;
+        }
+        match self.references.as_deref() {
+            None => {}
+            Some("true") => settings.references = Some(Severity::Warning),
+            Some("error") => settings.references = Some(Severity::Error),
+            Some("false") => settings.references = None,
+            Some(other) => {
+                return Err(Problem::bad_parameter(format!(
+                    "`references` is `{other}`: expected `true`, `error` or `false`"
+                )))
+            }
         }
         Ok(Asked {
             settings,
@@ -338,11 +362,12 @@ impl Job {
             .timed_from(self.started)
             .with_progress(&metrics);
         let jobs = self.state.config.jobs;
+        let references = run.references();
         // A client that takes the report line by line gets each document's
         // line as soon as the document has arrived.
         let arriving = self.accepted == Accepted::JsonLines;
         let mut halt = None;
-        let mut check = |_: &str,
+        let mut check = |name: &str,
                          reader: &mut dyn Read,
                          options: &cardkit::Options,
                          on_document: &mut dyn FnMut(&DocumentReport)| {
@@ -352,12 +377,14 @@ impl Job {
             } else {
                 validator
             };
-            validator
-                .reader(reader, |document| on_document(&document))
-                .map_err(|error| {
-                    halt = Some(halt_of(&halted, &error));
-                    Failure::Read(error)
-                })
+            let read = match &references {
+                Some(references) => references.read(validator, name, reader, on_document),
+                None => validator.reader(reader, |document| on_document(&document)),
+            };
+            read.map_err(|error| {
+                halt = Some(halt_of(&halted, &error));
+                Failure::Read(error)
+            })
         };
         let opened = match &self.codings {
             // Only the magic bytes are read ahead: the rest is validated as

@@ -420,6 +420,7 @@ def validate(
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
+    references: Union[bool, str] = False,
     name: Optional[str] = None,
 ) -> Report:
     """Validates documents and reports every error with its line and column.
@@ -466,6 +467,11 @@ def validate(
         warning_limit: warnings of each kind shown before the rest are only
             counted (``0``: all); default 3, as the command line.
         error_limit: errors of each kind shown (``0`` or ``None``: all).
+        references: ``True`` checks the references between the documents
+            read (ids, faces, set codes, card names: see the book's
+            chapter on references), reported after every input as
+            warnings; ``"error"`` makes them errors. ``False`` (the
+            default) leaves them unchecked.
         name: the ``path`` the report gives a source that has none
             (default ``<bytes>``, ``<str>`` for ``text``, ``<dict>``,
             ``<list>``, or the file object's ``name``).
@@ -512,6 +518,7 @@ def validate(
         jobs=jobs,
         warning_limit=warning_limit,
         error_limit=error_limit,
+        references=references,
         name=name,
     )
     return Report(_loads_report(json_text), status)
@@ -642,6 +649,7 @@ def iter_documents(
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
+    references: Union[bool, str] = False,
     name: Optional[str] = None,
 ) -> Iterator[DocumentReport]:
     r"""Validates as :func:`validate` does, yielding each document's report
@@ -665,6 +673,8 @@ def iter_documents(
         jobs: as for :func:`validate`.
         warning_limit: as for :func:`validate`.
         error_limit: as for :func:`validate`.
+        references: only ``False``: a reference to a later document is
+            settled after the last one, so :func:`validate` checks them.
         name: as for :func:`validate`.
 
     Raises:
@@ -690,6 +700,7 @@ def iter_documents(
         jobs=jobs,
         warning_limit=warning_limit,
         error_limit=error_limit,
+        references=references,
         name=name,
     )
     return (DocumentReport._from(_loads_report(entry), path) for path, entry in stream)
@@ -886,6 +897,7 @@ def read_tables(
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
+    references: Union[bool, str] = False,
     name: Optional[str] = None,
 ) -> Dict[str, "pyarrow.Table"]:
     """Validates sets and migrations and reads them as the tables of
@@ -932,6 +944,8 @@ def read_tables(
         warning_limit: as for :func:`validate` (the report of an
             :class:`InvalidDocumentsError`).
         error_limit: as for :func:`validate`.
+        references: only ``False``: a reference to a later document is
+            settled after the last one, so :func:`validate` checks them.
         name: as for :func:`validate`: the name of a source without a
             path, in the ``meta`` table's ``input`` column and the report.
 
@@ -976,6 +990,7 @@ def read_tables(
         jobs=jobs,
         warning_limit=warning_limit,
         error_limit=error_limit,
+        references=references,
         name=name,
     )
     if read.outcome == "ok":

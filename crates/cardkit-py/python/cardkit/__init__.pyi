@@ -111,6 +111,7 @@ def validate(
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
+    references: Union[bool, str] = False,
     name: Optional[str] = None,
 ) -> Report: ...
 def iter_documents(
@@ -126,6 +127,7 @@ def iter_documents(
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
+    references: Union[bool, str] = False,
     name: Optional[str] = None,
 ) -> Iterator[DocumentReport]: ...
 def schema(
@@ -198,5 +200,6 @@ def read_tables(
     jobs: Optional[int] = None,
     warning_limit: Optional[int] = None,
     error_limit: Optional[int] = None,
+    references: Union[bool, str] = False,
     name: Optional[str] = None,
 ) -> Tables: ...

@@ -48,7 +48,7 @@ pub(super) fn explanation(code: Code) -> (&'static str, &'static str, &'static s
              `reverseRelated` or `spellbook` name, a `parentCode`, `tokenSetcode` or token's \
              `setCode`. References to printings, cards and sets that may be in other sets are \
              checked only when the run reads a whole catalog. A warning; an error with \
-             `--references error`.",
+             `--references=error`.",
             (set_of!(
                 "TST",
                 printing!(
@@ -65,7 +65,7 @@ pub(super) fn explanation(code: Code) -> (&'static str, &'static str, &'static s
             "`--references`: a `uuid` that another card, token or sealed product of the \
              documents read has too, or a set `code` that another set has: ids identify one \
              record across a catalog. The diagnostic names where the id was first given. A \
-             warning; an error with `--references error`.",
+             warning; an error with `--references=error`.",
             (set_of!(
                 "TST",
                 printing!("5f8d1a2e-3b4c-4d5e-8f6a-7b8c9d0e1f2a", "1", "TST"),
@@ -77,7 +77,7 @@ pub(super) fn explanation(code: Code) -> (&'static str, &'static str, &'static s
         Code::DuplicatePrinting => (
             "`--references`: two cards (or two tokens) of one set with the same `number`, \
              `side` and `language`: the same printing twice. A warning; an error with \
-             `--references error`.",
+             `--references=error`.",
             (set_of!(
                 "TST",
                 printing!("5f8d1a2e-3b4c-4d5e-8f6a-7b8c9d0e1f2a", "1", "TST"),
@@ -88,7 +88,7 @@ pub(super) fn explanation(code: Code) -> (&'static str, &'static str, &'static s
         Code::SetCodeMismatch => (
             "`--references`: a card's `setCode` is not the code of the set it is in, or a \
              token's is neither its set's code nor the set's `tokenSetcode`. A warning; an \
-             error with `--references error`.",
+             error with `--references=error`.",
             (set_of!(
                 "TST",
                 printing!("5f8d1a2e-3b4c-4d5e-8f6a-7b8c9d0e1f2a", "1", "TSX")
@@ -98,7 +98,7 @@ pub(super) fn explanation(code: Code) -> (&'static str, &'static str, &'static s
         Code::AsymmetricFaces => (
             "`--references`: a card names another card of its set as one of its other faces \
              (`otherFaceIds`), and that face does not name it back: the faces of one card \
-             name each other. A warning; an error with `--references error`.",
+             name each other. A warning; an error with `--references=error`.",
             (set_of!(
                 "TST",
                 printing!(
@@ -120,7 +120,7 @@ pub(super) fn explanation(code: Code) -> (&'static str, &'static str, &'static s
         Code::VariationElsewhere => (
             "`--references`: a card names as one of its `variations` a record of another set: \
              variations are the same card's other printings in its own set (other art, \
-             other frames). A warning; an error with `--references error`.",
+             other frames). A warning; an error with `--references=error`.",
             (concat!(
                 "{\"TST\": ",
                 set_of!(

@@ -1,0 +1,187 @@
+//! The references' property: in a generated catalog whose references all
+//! hold, removing one record makes exactly the references to it dangle,
+//! and nothing else is found.
+
+mod support;
+
+use std::collections::BTreeSet;
+
+use cardkit::references::check_slice;
+use cardkit::{Code, Options, Severity};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// A record's uuid, from its set and place.
+fn uuid(set: usize, card: usize) -> String {
+    format!("{:08x}-0000-4000-8000-{:012x}", set + 1, card + 1)
+}
+
+/// What each card names: another face in its set (both ways), a
+/// variation in its set, a printing anywhere.
+#[derive(Debug, Clone)]
+struct Shape {
+    /// Cards in each set.
+    sets: Vec<usize>,
+    /// Pairs of faces, by set and places.
+    faces: Vec<(usize, usize, usize)>,
+    /// Variations: set, card, the card it names.
+    variations: Vec<(usize, usize, usize)>,
+    /// Printings: (set, card) names (set, card).
+    printings: Vec<((usize, usize), (usize, usize))>,
+    /// The record removed.
+    removed: (usize, usize),
+}
+
+fn shape() -> impl Strategy<Value = Shape> {
+    prop::collection::vec(2usize..6, 1..4).prop_flat_map(|sets| {
+        let n = sets.len();
+        let card = {
+            let sets = sets.clone();
+            (0..n).prop_flat_map(move |s| (Just(s), 0..sets[s]))
+        };
+        let pair = {
+            let sets = sets.clone();
+            (0..n).prop_flat_map(move |s| (Just(s), 0..sets[s], 0..sets[s]))
+        };
+        (
+            Just(sets),
+            prop::collection::vec(pair.clone(), 0..3),
+            prop::collection::vec(pair, 0..4),
+            prop::collection::vec((card.clone(), card.clone()), 0..4),
+            card,
+        )
+            .prop_map(|(sets, faces, variations, printings, removed)| Shape {
+                sets,
+                faces,
+                variations,
+                printings,
+                removed,
+            })
+    })
+}
+
+/// A card with the members every card must have.
+fn card(set: usize, index: usize) -> Value {
+    json!({
+        "uuid": uuid(set, index), "name": format!("Card {set} {index}"),
+        "number": (index + 1).to_string(), "setCode": code(set), "language": "English",
+        "layout": "normal", "type": "Creature", "types": ["Creature"], "subtypes": [],
+        "supertypes": [], "colors": [], "colorIdentity": [], "availability": ["paper"],
+        "finishes": ["nonfoil"], "borderColor": "black", "frameVersion": "2015",
+        "hasFoil": false, "hasNonFoil": true, "convertedManaCost": 1, "manaValue": 1,
+        "rarity": "common", "foreignData": [], "identifiers": {}, "legalities": {},
+        "purchaseUrls": {}
+    })
+}
+
+fn code(set: usize) -> String {
+    format!("S{set}")
+}
+
+/// The catalog, every reference holding; each face pair shares a number.
+fn catalog(shape: &Shape) -> Vec<Vec<Value>> {
+    let mut sets: Vec<Vec<Value>> = shape
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(s, &n)| (0..n).map(|c| card(s, c)).collect())
+        .collect();
+    let mut paired = BTreeSet::new();
+    for &(s, a, b) in &shape.faces {
+        if a == b || paired.contains(&(s, a)) || paired.contains(&(s, b)) {
+            continue;
+        }
+        paired.extend([(s, a), (s, b)]);
+        let number = sets[s][a]["number"].clone();
+        for (this, other, side) in [(a, b, "a"), (b, a, "b")] {
+            let card = &mut sets[s][this];
+            card["otherFaceIds"] = json!([uuid(s, other)]);
+            card["number"] = number.clone();
+            card["side"] = json!(side);
+        }
+    }
+    for &(s, a, b) in &shape.variations {
+        if a != b {
+            push(&mut sets[s][a], "variations", uuid(s, b));
+        }
+    }
+    for &((s, a), (t, b)) in &shape.printings {
+        if (s, a) != (t, b) {
+            push(&mut sets[s][a], "originalPrintings", uuid(t, b));
+        }
+    }
+    sets
+}
+
+fn push(card: &mut Value, member: &str, id: String) {
+    let list = card[member].as_array().cloned().unwrap_or_default();
+    if !list.contains(&json!(id)) {
+        let mut list = list;
+        list.push(json!(id));
+        card[member] = json!(list);
+    }
+}
+
+fn document(sets: &[Vec<Value>]) -> Vec<u8> {
+    let data: serde_json::Map<String, Value> = sets
+        .iter()
+        .enumerate()
+        .map(|(s, cards)| {
+            let set = json!({
+                "code": code(s), "name": code(s), "type": "expansion", "releaseDate": "2024-01-05",
+                "baseSetSize": cards.len(), "totalSetSize": cards.len(), "isFoilOnly": false,
+                "isOnlineOnly": false, "iconCode": "x", "languages": ["English"],
+                "translations": {}, "cards": cards, "tokens": [], "sealedProduct": null
+            });
+            (code(s), set)
+        })
+        .collect();
+    serde_json::to_vec_pretty(&json!({"meta": {"version": "5.2.1"}, "data": data})).expect("JSON")
+}
+
+/// The pointers of every finding, by code.
+fn findings(input: &[u8]) -> BTreeSet<(Code, String)> {
+    let outcome = check_slice(input, &Options::default(), Severity::Warning);
+    assert_eq!(outcome.unchecked, 0, "a whole catalog checks everything");
+    outcome
+        .reports
+        .iter()
+        .flat_map(|(_, report, valid)| {
+            assert!(valid, "{:?}", report.pointer);
+            report
+                .diagnostics
+                .iter()
+                .map(|d| (d.code, d.pointer.clone()))
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(support::properties::config(64, 1))]
+
+    #[test]
+    fn removing_a_record_makes_exactly_the_references_to_it_dangle(shape in shape()) {
+        let mut sets = catalog(&shape);
+        prop_assert_eq!(findings(&document(&sets)), BTreeSet::new());
+        let (s, c) = shape.removed;
+        let gone = uuid(s, c);
+        sets[s].remove(c);
+        // The references to it, where they are once it is gone.
+        let mut expected = BTreeSet::new();
+        for (t, cards) in sets.iter().enumerate() {
+            for (index, card) in cards.iter().enumerate() {
+                for member in ["otherFaceIds", "variations", "originalPrintings"] {
+                    for (k, id) in card[member].as_array().into_iter().flatten().enumerate() {
+                        if id == &json!(gone) {
+                            expected.insert((
+                                Code::DanglingReference,
+                                format!("/data/{}/cards/{index}/{member}/{k}", code(t)),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        prop_assert_eq!(findings(&document(&sets)), expected);
+    }
+}
