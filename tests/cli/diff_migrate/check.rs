@@ -256,3 +256,36 @@ fn migrate_check_of_a_build_that_cannot_be_read_is_status_2() {
 
 /// A valid notice, which is no set.
 const MIGRATION_NOTICE: &str = r#"{"object":"migration","uri":"urn:x","migration_strategy":"delete","old_catalogA_id":"0b0b8ebe-2c8c-4c8e-9d0b-6e2b8b1b1b1b"}"#;
+
+/// With `--on-invalid skip`, a document of a build that is no set is left
+/// out (and said so), and the notices are checked.
+#[test]
+fn migrate_check_on_invalid_skip_checks_the_notices_and_says_what_was_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    builds(dir.path());
+    emitted(dir.path());
+    let new = dir.path().join("newdir");
+    std::fs::create_dir(&new).unwrap();
+    std::fs::rename(dir.path().join("new.json"), new.join("new.json")).unwrap();
+    std::fs::write(new.join("notes.json"), MIGRATION_NOTICE).unwrap();
+    let out = cardkit()
+        .current_dir(dir.path())
+        .args(["migrate", "check", "n.jsonl", "--old", "old.json"])
+        .args(["--new", "newdir", "--on-invalid", "skip"])
+        .output()
+        .unwrap();
+    let (stdout, err) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stdout}{err}");
+    assert!(
+        stdout.starts_with("old: old.json (1 file, 1 set)\nnew: newdir (2 files, 1 set)\n"),
+        "{stdout}"
+    );
+    assert!(
+        err.contains("notes.json /: a migration document, not a set")
+            && err.contains("note: 1 document was left out, invalid or not sets"),
+        "{err}"
+    );
+}

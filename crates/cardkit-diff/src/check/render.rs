@@ -49,7 +49,9 @@ pub fn text(checked: &Checked, out: &mut dyn Write) -> io::Result<()> {
         };
         writeln!(out, "{} {}: {what}", verdict.verdict, named(verdict))?;
         for reason in &verdict.reasons {
-            writeln!(out, "  {}: {}", reason.code(), reason.message())?;
+            // A chain names notices by their place: a file's name.
+            let message = reason.message();
+            writeln!(out, "  {}: {}", reason.code(), Text::escape(&message))?;
         }
     }
     let s = &checked.summary;
