@@ -289,3 +289,29 @@ fn migrate_check_on_invalid_skip_checks_the_notices_and_says_what_was_left_out()
         "{err}"
     );
 }
+
+/// Notices that `migrate apply` would refuse (an id given two outcomes)
+/// cannot be checked either: status 2, the notices named.
+#[test]
+fn migrate_check_refuses_notices_that_disagree_with_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    builds(dir.path());
+    let notice = |new: Option<&str>| {
+        serde_json::json!({"object": "migration", "uri": "urn:x",
+            "migration_strategy": if new.is_some() { "merge" } else { "delete" },
+            "old_catalogA_id": OLD, "new_catalogA_id": new})
+    };
+    write(
+        dir.path(),
+        "two.jsonl",
+        &[notice(Some(MERGED)), notice(None)],
+    );
+    let (status, out, err) = check(dir.path(), &["two.jsonl"]);
+    assert_eq!((status, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains(&format!(
+            "notices disagree about {OLD}: two.jsonl:1 says merged into {MERGED}, two.jsonl:2 says deleted"
+        )),
+        "{err}"
+    );
+}
