@@ -175,7 +175,8 @@ enum Command {
     Import(import::Args),
     #[cfg(feature = "diff")]
     /// Applies Migration notices to stored references to catalog ids (CSV,
-    /// JSON and JSON Lines files, a store made by `cardkit export`).
+    /// JSON and JSON Lines files, a store made by `cardkit export`), and
+    /// checks notices against the two builds they are about.
     #[command(subcommand)]
     Migrate(migrate::Command),
     #[cfg(feature = "design")]
@@ -297,12 +298,11 @@ fn main() -> ExitCode {
         }
         #[cfg(feature = "diff")]
         Command::Migrate(command) => {
-            let migrate::Command::Apply(args) = &command;
-            if let Err(why) = args.check() {
+            if let Err(why) = command.check() {
                 usage_error("migrate", &why);
             }
-            let config = config_file("migrate", &args.file);
-            migrate::run(&command, &args.discovery.walk(config.as_ref()))
+            let config = config_file("migrate", command.file());
+            migrate::run(&command, &command.discovery().walk(config.as_ref()))
         }
         #[cfg(feature = "design")]
         Command::Layers(args) => layers::run(&args),

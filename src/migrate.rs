@@ -1,17 +1,21 @@
 //! `cardkit migrate apply`: Migration notices applied to stored references
 //! to catalog ids, through `cardkit_diff::apply`; this module parses
-//! arguments and prints the report.
+//! arguments and prints the report. `cardkit migrate check` ([`check`])
+//! checks notices against the builds they are about.
+
+mod check;
+mod notices;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
 use cardkit::schema::Names;
 use cardkit_diff::apply::{
-    apply_files, read_notices, store, ApplyOptions, OnDelete, Output, Plan, References, Report,
+    apply_files, store, ApplyOptions, OnDelete, Output, Plan, References, Report,
 };
 use cardkit_diff::pointer::Pattern;
 use cardkit_export::Target;
-use cardkit_run::{jobs, open, ExitStatus, Walk};
+use cardkit_run::{ExitStatus, Walk};
 use clap::Subcommand;
 
 use crate::options::{ConfigFile, Discovery};
@@ -35,6 +39,54 @@ pub enum Command {
         after_help = "Examples:\n  cardkit migrate apply --migrations notices.jsonl --column catalog_id --in-place decks.csv\n  cardkit migrate apply --migrations page1.json --migrations page2.json --pointer '/cards/*/catalogAId' -o new.json collection.json\n  cardkit migrate apply --migrations notices.jsonl --dry-run --column id cards.csv\n  cardkit migrate apply --migrations notices.jsonl --to cards.db --table identifiers --column catalog_a_id --build 2024-05-17"
     )]
     Apply(ApplyArgs),
+    /// Checks Migration notices against the two builds they are about: for
+    /// each notice, whether its old id is in the old build and no longer in
+    /// the new one, and, for a `merge`, whether the id it becomes (the end
+    /// of its chain, as `migrate apply` follows it) is in the new build.
+    /// Ids are the records' catalog ids (`identifiers.catalogAId`), as
+    /// `diff --emit-migrations` writes notices about them: the notices it
+    /// writes for two builds pass against them.
+    ///
+    /// A line per notice, `pass` or `fail`, its id and place; under one
+    /// that fails, a line per reason: `old_id_in_new_build`,
+    /// `old_id_not_in_old_build`, `new_id_not_in_new_build`.
+    ///
+    /// Exit status: 0 when every notice passes, 1 when one fails, 2 for
+    /// usage errors, notices that are invalid or cannot be applied (a merge
+    /// without a new id, a delete with one, another strategy, notices that
+    /// disagree or go round in a cycle), builds or files that cannot be
+    /// read, and invalid documents in a build (with --on-invalid fail, the
+    /// default).
+    #[command(
+        after_help = "Examples:\n  cardkit migrate check notices.jsonl --old AllPrintings-2024-05-01.json --new AllPrintings-2024-05-02.json\n  cardkit migrate check --format json --names upstream page1.json page2.json --old old/ --new new/"
+    )]
+    Check(check::CheckArgs),
+}
+
+impl Command {
+    /// What the arguments ask that cannot be done, beyond what clap checks.
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            Command::Apply(args) => args.check(),
+            Command::Check(args) => args.check(),
+        }
+    }
+
+    /// The configuration file given (or not).
+    pub fn file(&self) -> &ConfigFile {
+        match self {
+            Command::Apply(args) => &args.file,
+            Command::Check(args) => &args.file,
+        }
+    }
+
+    /// How directories are searched.
+    pub fn discovery(&self) -> &Discovery {
+        match self {
+            Command::Apply(args) => &args.discovery,
+            Command::Check(args) => &args.discovery,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -140,7 +192,10 @@ impl ApplyArgs {
 }
 
 pub fn run(command: &Command, walk: &Walk) -> io::Result<ExitStatus> {
-    let Command::Apply(args) = command;
+    let args = match command {
+        Command::Apply(args) => args,
+        Command::Check(args) => return check::run(args, walk),
+    };
     match apply(args, walk) {
         Ok((mut report, to_stdout)) => {
             let mut out: Box<dyn Write> = if to_stdout {
@@ -159,33 +214,7 @@ pub fn run(command: &Command, walk: &Walk) -> io::Result<ExitStatus> {
 }
 
 fn apply(args: &ApplyArgs, walk: &Walk) -> Result<(Report, bool), cardkit_diff::Error> {
-    let mut notices = Vec::new();
-    // Found and opened as every input is: compressed, in a zip archive, or
-    // a directory of notice files searched as `validate` searches it.
-    for path in &args.migrations {
-        let found = walk.discover(&[path]);
-        if let Some(empty) = found.empty.first() {
-            return Err(cardkit_diff::Error(format!(
-                "{}: holds no *.json, *.jsonl or *.ndjson file",
-                empty.display()
-            )));
-        }
-        for input in found.inputs {
-            let opened = open(input).map_err(|unopened| {
-                cardkit_diff::Error(format!(
-                    "{}: cannot be read: {}",
-                    unopened.name, unopened.reason
-                ))
-            })?;
-            notices.extend(read_notices(
-                &opened.name,
-                io::BufReader::new(opened.reader),
-                opened.json_lines,
-                jobs(None),
-                args.names,
-            )?);
-        }
-    }
+    let notices = notices::read_all(&args.migrations, args.names, walk)?;
     let plan = Plan::new(notices)?;
     let options = ApplyOptions {
         on_delete: args.on_delete,

@@ -23,6 +23,11 @@
 //! refused) into a [`apply::Plan`], which rewrites references in CSV files,
 //! JSON files and the tables of a store made by `cardkit export`.
 //!
+//! **Checking notices** ([`check`]): each notice against the two builds it
+//! is about (its old id in the old build and not in the new, what it
+//! becomes in the new), only the catalog ids the notices name kept while
+//! the builds are read.
+//!
 //! ```
 //! use cardkit_diff::apply::{Notice, Plan, Outcome};
 //!
@@ -35,11 +40,13 @@
 //! ```
 
 pub mod apply;
+pub mod check;
 pub mod compare;
 mod data;
 pub mod drift;
 pub mod fields;
 mod hash;
+pub mod keys;
 pub mod notices;
 pub mod number;
 mod options;

@@ -27,6 +27,7 @@ use crate::data::Problem;
 use crate::drift::{JsonType, Tree, ROOT};
 use crate::fields::{facts_for, Facts};
 use crate::hash::{hash_of, mix, Members, ARRAY, OTHER, STRING};
+pub use crate::keys::{record_keys, Keys};
 use crate::pointer::Ignore;
 
 /// One card, token or sealed product of a set.
@@ -566,72 +567,4 @@ fn read_records(
         }
     }
     Ok(())
-}
-
-/// What names a record.
-#[derive(Debug, Default)]
-pub struct Keys {
-    /// Its `uuid`, when a string.
-    pub uuid: Option<String>,
-    /// A hash of its natural key.
-    pub natural: u64,
-    /// Its catalog id, when a string.
-    pub catalog: Option<String>,
-}
-
-/// The keys of a record of list `list` (its bytes): a look at its members
-/// only, no deeper than its identifiers.
-#[must_use]
-pub fn record_keys(bytes: &[u8], list: usize, facts: &Facts) -> Keys {
-    let natural_key = &facts.lists[list].natural_key;
-    let mut keys = Keys::default();
-    // A hash of each natural key member's value (its bytes), by position.
-    let mut natural = vec![0u64; natural_key.len()];
-    let string_at = |scan: &Scanner<'_>| -> Option<String> {
-        let mut s = scan.clone();
-        (s.peek() == Some(b'"'))
-            .then(|| s.string().ok().map(|t| s.decode(t).into_owned()))
-            .flatten()
-    };
-    let mut scan = Scanner::new(bytes, 0);
-    each_member(&mut scan, &mut |name, scan| {
-        if name == facts.key {
-            keys.uuid = string_at(scan);
-        } else if let Some(i) = natural_key.iter().position(|k| *k == name) {
-            let start = scan.pos;
-            if scan.skip_structure().is_ok() {
-                natural[i] = hash_of(OTHER, &scan.bytes[start..scan.pos]);
-            }
-        } else if name == facts.identifiers_name {
-            each_member(&mut scan.clone(), &mut |name, scan| {
-                if name == facts.catalog_id {
-                    keys.catalog = string_at(scan);
-                }
-            });
-        }
-    });
-    keys.natural = natural.into_iter().fold(list as u64, mix);
-    keys
-}
-
-/// Calls `f` with each member of the object at the cursor (the cursor at
-/// the member's value; `f` may read past it).
-fn each_member(scan: &mut Scanner<'_>, f: &mut dyn FnMut(&str, &mut Scanner<'_>)) {
-    if scan.peek() != Some(b'{') || !scan.open().unwrap_or(false) {
-        return;
-    }
-    loop {
-        let Ok((name, _)) = scan.member_name() else {
-            return;
-        };
-        let name = scan.decode(name).into_owned();
-        let start = scan.pos;
-        f(&name, scan);
-        if scan.pos == start && scan.skip_structure().is_err() {
-            return;
-        }
-        if !scan.after_member().unwrap_or(false) {
-            return;
-        }
-    }
 }

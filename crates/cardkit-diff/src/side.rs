@@ -8,8 +8,10 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
+use cardkit::report::Layout;
+use cardkit::{DocumentReport, Options};
 use cardkit_run::render::Text;
-use cardkit_run::{open, Failure, Input, Run};
+use cardkit_run::{open, Failure, Input, Run, Walk};
 
 use crate::data::SideSummary;
 use crate::fields::facts;
@@ -65,79 +67,24 @@ impl Side {
         path: &Path,
         options: &DiffOptions,
     ) -> Result<Side, Error> {
-        if let Some(why) = unseekable(path) {
-            return Err(Error::new(why));
-        }
-        let found = options.walk.discover(&[path]);
-        if let Some(empty) = found.empty.first() {
-            return Err(Error::new(format!(
-                "{}: holds no *.json, *.jsonl or *.ndjson file",
-                empty.display()
-            )));
-        }
         let mut build = Build::new(&path.display().to_string());
         build.hold_trees = options.on_invalid == OnInvalid::Skip;
-        let mut paths = Vec::new();
-        for input in found.inputs {
-            let file = match &input {
-                Input::File(file) | Input::Found(file) => file.clone(),
-                // `discover` gives standard input for `-` only, refused
-                // above.
-                Input::Stdin => {
-                    return Err(Error::new(unseekable(Path::new("-")).unwrap_or_default()))
-                }
-                Input::ZipMember(member) => {
-                    return Err(Error::new(format!(
-                        "{} cannot be diffed: it is a member of a zip archive, and {READ_TWICE}; extract the archive and give the directory",
-                        Text::escape(&member.name())
-                    )))
-                }
-                Input::Unreadable { name, reason } => {
-                    return Err(Error::new(format!("{name}: cannot be read: {reason}")))
-                }
-            };
-            let opened = open(input).map_err(|unopened| {
-                Error::new(format!(
-                    "{}: cannot be read: {}",
-                    unopened.name, unopened.reason
-                ))
-            })?;
-            if let Some((format, _)) = &opened.compressed {
-                return Err(Error::new(format!(
-                    "{} cannot be diffed: it is {format}-compressed, and {READ_TWICE}; decompress it first and give the decompressed file",
-                    Text::escape(&opened.name)
-                )));
-            }
-            // A build read in part cannot be diffed: the run is aborted,
-            // and the diff fails with why.
-            let mut failed = None;
-            let files_before = build.files.len();
-            run.input(opened, &mut |name, reader, validate, on_document| {
-                build
-                    .read(
-                        name,
-                        reader,
-                        validate,
-                        options.jobs,
-                        &options.ignore,
-                        on_document,
-                    )
-                    .map_err(|error| {
-                        let why = format!("{name}: cannot be read: {error}");
-                        failed = Some(why.clone());
-                        Failure::Abort(why)
-                    })
-            })
-            .map_err(|error| Error::new(format!("the report cannot be written: {error}")))?;
-            if let Some(why) = failed {
-                return Err(Error::new(why));
-            }
-            // A file found that is no card document is skipped by the run,
-            // unread: the paths go with the build's files, index for index.
-            if build.files.len() > files_before {
-                paths.push(file);
-            }
-        }
+        let paths = each_file(
+            run,
+            path,
+            &options.walk,
+            true,
+            &mut |name, reader, validate, on_document| {
+                build.read(
+                    name,
+                    reader,
+                    validate,
+                    options.jobs,
+                    &options.ignore,
+                    on_document,
+                )
+            },
+        )?;
         let mut by_code: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (i, set) in build.sets.iter().enumerate() {
             by_code.entry(set.code.clone()).or_default().push(i);
@@ -220,6 +167,98 @@ impl Side {
             bytes: self.build.bytes,
         }
     }
+}
+
+/// Reads one file of a build: its name, its text, how to validate it, and
+/// where each document's report goes.
+pub(crate) type ReadFile<'r> = dyn FnMut(&str, &mut dyn Read, &Options, &mut dyn FnMut(&DocumentReport)) -> io::Result<Layout>
+    + 'r;
+
+/// Hands each file of the build at `path` (a file, or every JSON file of a
+/// directory, found as `walk` finds them, as `validate` finds its inputs)
+/// to `run`, which validates it through `read` and reports its documents:
+/// the paths of the files read, in order (a file that is no card document
+/// is skipped by the run, unread). With `twice`, inputs that cannot be read
+/// again (standard input, pipes, compressed files, zip archives' members)
+/// are refused; without, they are read as `validate` reads them.
+///
+/// # Errors
+/// A directory holds no JSON file, an input is refused or cannot be read
+/// (the run is aborted there), or the run's report cannot be written.
+pub(crate) fn each_file(
+    run: &mut Run<'_>,
+    path: &Path,
+    walk: &Walk,
+    twice: bool,
+    read: &mut ReadFile<'_>,
+) -> Result<Vec<PathBuf>, Error> {
+    if twice {
+        if let Some(why) = unseekable(path) {
+            return Err(Error::new(why));
+        }
+    }
+    let found = walk.discover(&[path]);
+    if let Some(empty) = found.empty.first() {
+        return Err(Error::new(format!(
+            "{}: holds no *.json, *.jsonl or *.ndjson file",
+            empty.display()
+        )));
+    }
+    let mut paths = Vec::new();
+    for input in found.inputs {
+        let file = match &input {
+            Input::File(file) | Input::Found(file) => file.clone(),
+            Input::Unreadable { name, reason } => {
+                return Err(Error::new(format!("{name}: cannot be read: {reason}")))
+            }
+            // `discover` gives standard input for `-` only, refused above
+            // when the build is read twice.
+            Input::Stdin if twice => {
+                return Err(Error::new(unseekable(Path::new("-")).unwrap_or_default()))
+            }
+            Input::ZipMember(member) if twice => {
+                return Err(Error::new(format!(
+                    "{} cannot be diffed: it is a member of a zip archive, and {READ_TWICE}; extract the archive and give the directory",
+                    Text::escape(&member.name())
+                )))
+            }
+            Input::Stdin | Input::ZipMember(_) => PathBuf::new(),
+        };
+        let opened = open(input).map_err(|unopened| {
+            Error::new(format!(
+                "{}: cannot be read: {}",
+                unopened.name, unopened.reason
+            ))
+        })?;
+        if let (Some((format, _)), true) = (&opened.compressed, twice) {
+            return Err(Error::new(format!(
+                "{} cannot be diffed: it is {format}-compressed, and {READ_TWICE}; decompress it first and give the decompressed file",
+                Text::escape(&opened.name)
+            )));
+        }
+        // A build read in part cannot be used: the run is aborted, and the
+        // caller fails with why.
+        let mut failed = None;
+        let mut called = false;
+        run.input(opened, &mut |name, reader, validate, on_document| {
+            called = true;
+            read(name, reader, validate, on_document).map_err(|error| {
+                let why = format!("{name}: cannot be read: {error}");
+                failed = Some(why.clone());
+                Failure::Abort(why)
+            })
+        })
+        .map_err(|error| Error::new(format!("the report cannot be written: {error}")))?;
+        if let Some(why) = failed {
+            return Err(Error::new(why));
+        }
+        // A file found that is no card document is skipped by the run,
+        // unread: the paths go with the files read, index for index.
+        if called {
+            paths.push(file);
+        }
+    }
+    Ok(paths)
 }
 
 fn parse(bytes: &[u8], path: &str, offset: u64) -> Result<Json, Error> {

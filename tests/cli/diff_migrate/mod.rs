@@ -1,5 +1,6 @@
 //! `cardkit diff` and `cardkit migrate apply` as commands: exit statuses,
-//! the notices written, files rewritten in place, usage errors.
+//! the notices written, files rewritten in place, usage errors
+//! (`migrate check`: [`check`]).
 
 use crate::support;
 
@@ -7,6 +8,7 @@ use std::path::Path;
 
 use support::{cardkit, into_a_closed_pipe, Stream};
 
+mod check;
 mod directories;
 
 const SET: &str = "examples/valid/set.json";

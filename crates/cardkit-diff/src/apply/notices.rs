@@ -25,6 +25,9 @@ use crate::Error;
 pub struct Notice {
     /// How reports name it: its `id`, or its place (`file /data/3`).
     pub label: String,
+    /// Where it is: its file and line (`notices.jsonl:3`) or pointer
+    /// (`page.json /data/3`); `""` for a notice made in code.
+    pub place: String,
     /// Its `created_at`.
     pub created_at: Option<String>,
     /// The catalog id it is about (lower case).
@@ -39,6 +42,7 @@ impl Notice {
     pub fn new(old: &str, new: Option<&str>, created_at: Option<&str>) -> Notice {
         Notice {
             label: format!("{} {old}", if new.is_some() { "merge" } else { "delete" }),
+            place: String::new(),
             created_at: created_at.map(str::to_owned),
             old: old.to_ascii_lowercase(),
             new: new.map(str::to_ascii_lowercase),
@@ -394,6 +398,7 @@ fn notice(migration: &Migration, place: &str) -> Result<Notice, String> {
     // A uuid is written in lower case, as plans compare ids.
     Ok(Notice {
         label,
+        place: place.to_owned(),
         created_at: migration.created_at.map(|date| date.to_string()),
         old: migration.old_catalog_a_id.to_string(),
         new: new.map(|id| id.to_string()),
