@@ -34,6 +34,7 @@ pub mod render;
 pub mod table;
 
 mod archive;
+mod beside;
 mod declared;
 mod decode;
 mod design_tool;
