@@ -106,6 +106,9 @@ impl Beside {
 
 impl Read for Beside {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
         loop {
             if let Some((bytes, len, at)) = &mut self.current {
                 if *at < *len {
