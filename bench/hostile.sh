@@ -150,6 +150,12 @@ zeros = gz(b'0' * (1 << 20))
 for _ in range(10 * 1024): out.write(zeros)
 out.write(gz(b'\"}, \"data\": {\"object\": \"migration\"}}'))"
 bounded "gzip bomb: 10 MB -> 10 GiB" bomb-10g.json.gz 64
+# The same bomb cut short halfway (5 GiB decoded, then the stream ends): the
+# error of the thread that decodes it reaches the reader, once the bytes
+# before it are read (exit 2: a path that cannot be read), in bounded memory.
+[ -f "$D/bomb-cut.json.gz" ] || head -c "$(($(stat -c %s "$D/bomb-10g.json.gz") / 2))" \
+  "$D/bomb-10g.json.gz" > "$D/bomb-cut.json.gz"
+EXPECT=2 bounded "gzip bomb cut short at 5 GiB" bomb-cut.json.gz 64
 
 # A zip bomb by overlap: 20,000 entries of the central directory naming one
 # deflate stream of 20 MiB (about 20 KB stored): the members that share

@@ -6,7 +6,7 @@
 use crate::support;
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use predicates::str::contains;
@@ -400,4 +400,114 @@ fn diff_and_migrate_apply_in_place_refuse_a_compressed_file_and_say_what_to_do()
         std::fs::read(&gzipped).expect("left as it was"),
         compress("gz", &set)
     );
+}
+
+/// JSON Lines of `lines` sets, every seventh one with problems: megabytes
+/// once decoded, more than the decoded bytes in flight between the thread
+/// that decodes an input and the one that reads it.
+fn many_sets(lines: usize) -> Vec<u8> {
+    let compact = |path: &str| {
+        let text = std::fs::read(examples_dir().join(path)).expect("example");
+        let value: Value = serde_json::from_slice(&text).expect("JSON");
+        value.to_string()
+    };
+    let (good, bad) = (
+        compact("valid/set.json"),
+        compact("invalid/set-card-problems.json"),
+    );
+    let mut text = Vec::new();
+    for line in 0..lines {
+        text.extend_from_slice(if line % 7 == 0 { &bad } else { &good }.as_bytes());
+        text.push(b'\n');
+    }
+    text
+}
+
+/// `cardkit validate --format json --jobs JOBS PATH`: the report without
+/// its path and time, and the exit status.
+fn validated(path: &Path, jobs: &str) -> (Value, i32) {
+    let output = cardkit()
+        .args([
+            "validate",
+            "--no-config",
+            "--format",
+            "json",
+            "--jobs",
+            jobs,
+        ])
+        .arg(path)
+        .output()
+        .expect("run");
+    let report = comparable(parse(&output.stdout), |_| "<input>".to_owned());
+    (report, output.status.code().expect("an exit status"))
+}
+
+#[test]
+fn a_gzip_or_zstd_input_larger_than_the_chunks_in_flight_gives_its_plain_twins_report() {
+    let text = many_sets(2_000);
+    assert!(text.len() > 4 << 20, "{} bytes", text.len());
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let plain = dir.path().join("sets.jsonl");
+    std::fs::write(&plain, &text).expect("written");
+    for jobs in ["1", "2"] {
+        let (expected, code) = validated(&plain, jobs);
+        assert_eq!(code, 1);
+        assert_eq!(expected["summary"]["invalid"], 286, "{jobs} jobs");
+        for format in ["gz", "zst"] {
+            let path = dir.path().join(format!("sets.jsonl.{format}"));
+            std::fs::write(&path, compress(format, &text)).expect("written");
+            assert_eq!(
+                validated(&path, jobs),
+                (expected.clone(), 1),
+                "{format}, {jobs} jobs"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_large_gzip_or_zstd_stream_cut_short_is_reported_where_its_decoder_stops() {
+    let text = many_sets(2_000);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    for format in ["gz", "zst"] {
+        let whole = compress(format, &text);
+        let cut = &whole[..whole.len() * 6 / 10];
+        // What the decoder gives before it finds the stream cut short: the
+        // bytes read, which the report counts.
+        let mut decoder: Box<dyn io::Read> = match format {
+            "gz" => Box::new(flate2::read::MultiGzDecoder::new(cut)),
+            _ => Box::new(zstd::stream::read::Decoder::new(cut).expect("zstd")),
+        };
+        let mut given = Vec::new();
+        let mut buf = vec![0; 64 << 10];
+        loop {
+            match decoder.read(&mut buf) {
+                Ok(0) => panic!("{format}: a stream cut short read to its end"),
+                Ok(n) => given.extend_from_slice(&buf[..n]),
+                Err(error) => {
+                    assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof, "{format}");
+                    break;
+                }
+            }
+        }
+        let path = dir.path().join(format!("cut.jsonl.{format}"));
+        std::fs::write(&path, cut).expect("written");
+        let name = if format == "gz" { "gzip" } else { "zstd" };
+        for jobs in ["1", "2"] {
+            let (report, code) = validated(&path, jobs);
+            assert_eq!(code, 2, "{report}");
+            assert_eq!(
+                report["files"][0]["error"],
+                format!("{name}: unexpected end of file"),
+                "{report}"
+            );
+            assert_eq!(report["summary"]["unreadable"], 1, "{report}");
+            assert_eq!(
+                report["summary"]["bytes"],
+                given.len(),
+                "{format}, {jobs} jobs"
+            );
+        }
+        assert_eq!(given[..], text[..given.len()]);
+    }
 }

@@ -1,11 +1,12 @@
 //! Compressed inputs, told by their first bytes (never by their name) and
 //! decoded as they are read: memory stays bounded whatever the decoded size
-//! (a decompression bomb costs time, not memory).
+//! (a decompression bomb costs time, not memory). Files and standard input
+//! are decoded on a thread of their own ([`super::beside`]).
 
-use std::cell::Cell;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
-use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// A compression format an input can be in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,15 +96,21 @@ const XZ_MEMORY_LIMIT_KIB: u32 = 128 << 10;
 
 /// An input as stored: how many of its bytes have been read so far, while
 /// its decoded bytes are read (a progress bar over a file's size advances
-/// by these).
+/// by these). A stream decoded on a thread of its own counts them as its
+/// decoded bytes are handed on, not as the decoder reads ahead.
 #[derive(Debug, Clone, Default)]
-pub struct Stored(Rc<Cell<u64>>);
+pub struct Stored(Arc<AtomicU64>);
 
 impl Stored {
     /// The bytes read so far.
     #[must_use]
     pub fn read(&self) -> u64 {
-        self.0.get()
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Sets the bytes read so far.
+    pub(super) fn set(&self, read: u64) {
+        self.0.store(read, Ordering::Relaxed);
     }
 
     /// `inner`, counted into this.
@@ -124,7 +131,7 @@ pub(super) struct CountingReader<R> {
 impl<R: Read> Read for CountingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.stored.0.set(self.stored.0.get() + n as u64);
+        self.stored.0.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
 }
@@ -143,35 +150,56 @@ pub(super) struct Decoded {
 /// # Errors
 /// The first bytes cannot be read, or the decoder cannot start.
 pub(super) fn decode(input: impl Read + 'static) -> io::Result<Decoded> {
-    let mut input = input;
+    let (compression, input) = told(input)?;
+    let reader = match compression {
+        None | Some(Compression::Zip) => Box::new(input),
+        Some(format) => decoder(format, input)?,
+    };
+    Ok(Decoded {
+        reader,
+        compression,
+    })
+}
+
+/// An input whose first bytes were read, given back in front of the rest.
+pub(super) type Whole<R> = io::Chain<io::Cursor<Vec<u8>>, R>;
+
+/// The input's first bytes, read to tell its format: the format they name,
+/// and the input whole again.
+pub(super) fn told<R: Read>(mut input: R) -> io::Result<(Option<Compression>, Whole<R>)> {
     let mut first = Vec::with_capacity(Compression::MAGIC_LEN);
     (&mut input)
         .take(Compression::MAGIC_LEN as u64)
         .read_to_end(&mut first)?;
     let compression = Compression::of(&first);
-    let input = io::Cursor::new(first).chain(input);
-    let reader: Box<dyn Read> = match compression {
-        None | Some(Compression::Zip) => Box::new(input),
-        Some(format @ Compression::Gzip) => {
-            Box::new(Labelled::new(format, GzMembers::new(BufReader::new(input))))
-        }
-        Some(format @ Compression::Zstd) => {
+    Ok((compression, io::Cursor::new(first).chain(input)))
+}
+
+/// The decoder of `format` over `input` (a zip archive is given back as it
+/// is: it is read member by member).
+///
+/// # Errors
+/// The decoder cannot start.
+pub(super) fn decoder(
+    format: Compression,
+    input: impl Read + 'static,
+) -> io::Result<Box<dyn Read>> {
+    Ok(match format {
+        Compression::Zip => Box::new(input),
+        Compression::Gzip => Box::new(Labelled::new(format, GzMembers::new(BufReader::new(input)))),
+        Compression::Zstd => {
             let decoder = zstd::stream::read::Decoder::new(input)
                 .map_err(|error| Labelled::<()>::error(format, &error))?;
             Box::new(Labelled::new(format, decoder))
         }
-        Some(format @ Compression::Xz) => Box::new(Labelled::new(
+        Compression::Xz => Box::new(Labelled::new(
             format,
             lzma_rust2::XzReader::new_mem_limit(BufReader::new(input), true, XZ_MEMORY_LIMIT_KIB),
         )),
-        Some(format @ Compression::Bzip2) => Box::new(Labelled::new(
+        Compression::Bzip2 => Box::new(Labelled::new(
             format,
             bzip2::read::MultiBzDecoder::new(input),
         )),
-    };
-    Ok(Decoded {
-        reader,
-        compression,
     })
 }
 

@@ -34,6 +34,7 @@ pub mod render;
 pub mod table;
 
 mod archive;
+mod beside;
 mod check;
 mod declared;
 mod decode;

@@ -11,6 +11,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
 
+use super::beside::decode_beside;
 use super::decode::{decode, Compression, Stored};
 use super::discover::Input;
 use cardkit::validate::looks_like_json_lines;
@@ -61,7 +62,8 @@ pub fn open(input: Input) -> Result<Opened, Unopened> {
     let (name, opened) = match input {
         Input::Stdin => {
             let name = "<stdin>".to_owned();
-            let opened = opened(&name, None, None, io::stdin().lock(), STDIN_SNIFF_LIMIT);
+            let stdin = Raw::Beside(Box::new(io::stdin()));
+            let opened = opened(&name, None, None, stdin, STDIN_SNIFF_LIMIT);
             (name, opened)
         }
         Input::File(path) | Input::Found(path) => {
@@ -70,6 +72,7 @@ pub fn open(input: Input) -> Result<Opened, Unopened> {
                 let metadata = file.metadata().ok();
                 let size = metadata.as_ref().map(std::fs::Metadata::len);
                 let regular = metadata.is_some_and(|m| m.is_file());
+                let file = Raw::Beside(Box::new(file));
                 let mut opened = opened(&name, Some(&name), size, file, FILE_SNIFF_LIMIT)?;
                 if regular && opened.compressed.is_none() {
                     opened.again = Some(path.clone());
@@ -88,7 +91,7 @@ pub fn open(input: Input) -> Result<Opened, Unopened> {
                         &name,
                         Some(&member.member),
                         Some(member.stored_size()),
-                        reader,
+                        Raw::Here(reader),
                         FILE_SNIFF_LIMIT,
                     )?;
                     opened.compressed = Some((Compression::Zip, stored));
@@ -118,7 +121,7 @@ pub fn open(input: Input) -> Result<Opened, Unopened> {
 /// is a zip archive (which cannot be read as a stream: its directory is at
 /// its end).
 pub fn open_stream(name: &str, input: impl Read + 'static, json_lines: bool) -> io::Result<Opened> {
-    let (reader, compressed) = decoded(input, Whence::Stream)?;
+    let (reader, compressed) = decoded(Raw::Here(Box::new(input)), Whence::Stream)?;
     Ok(Opened {
         name: name.to_owned(),
         reader,
@@ -140,6 +143,7 @@ pub fn open_stream(name: &str, input: impl Read + 'static, json_lines: bool) -> 
 /// Its first bytes cannot be read, the decoder cannot start, or it is a zip
 /// archive (which cannot be read as a stream).
 pub fn open_reader(name: &str, input: impl Read + 'static) -> io::Result<Opened> {
+    let input = Raw::Here(Box::new(input));
     opened(name, Some(name), None, input, STDIN_SNIFF_LIMIT)
 }
 
@@ -150,7 +154,7 @@ fn opened(
     name: &str,
     by_name: Option<&str>,
     size: Option<u64>,
-    input: impl Read + 'static,
+    input: Raw,
     sniff_limit: u64,
 ) -> io::Result<Opened> {
     let whence = if by_name.is_some() {
@@ -178,12 +182,26 @@ fn opened(
     })
 }
 
+/// An input's bytes as stored, before they are decoded.
+enum Raw {
+    /// A file or standard input: when compressed, decoded on a thread of
+    /// its own, beside the reading.
+    Beside(Box<dyn Read + Send>),
+    /// A stream whose bytes come over time (a request's body, to be read as
+    /// it arrives), an object of a host language that only its thread may
+    /// read, an archive's member: decoded as it is read.
+    Here(Box<dyn Read>),
+}
+
 /// An input's bytes as stored, decoded if its first bytes name a format:
 /// its decoded bytes, and the format with the count of its bytes as stored.
 /// A zip archive is refused: it is read member by member only as a file.
-fn decoded(input: impl Read + 'static, whence: Whence) -> io::Result<Bytes> {
+fn decoded(input: Raw, whence: Whence) -> io::Result<Bytes> {
     let stored = Stored::default();
-    let decoded = decode(stored.counting(input))?;
+    let decoded = match input {
+        Raw::Beside(input) => decode_beside(input, &stored)?,
+        Raw::Here(input) => decode(stored.counting(input))?,
+    };
     let compressed = match decoded.compression {
         Some(Compression::Zip) => return Err(zip_as_stream(whence)),
         Some(format) => Some((format, stored)),
