@@ -236,3 +236,36 @@ fn the_service_checks_references_when_asked_and_reports_as_the_command_line() {
     let (status, problem) = post("&references=maybe");
     assert_eq!(status, 400, "{problem:#}");
 }
+
+#[test]
+fn the_configurations_ignore_leaves_findings_out_as_it_leaves_out_any() {
+    let dir = dir_with(&[
+        (
+            "cardkit.toml",
+            "references = true\nignore = [\"duplicate_printing\", \"/cards/*/uuid\"]\n",
+        ),
+        ("set.json", &text_of("duplicate_id-fails")),
+        ("other.json", &text_of("duplicate_printing-fails")),
+    ]);
+    let out = cardkit()
+        .args(["validate", "--format", "json", "--config"])
+        .arg(dir.path().join("cardkit.toml"))
+        .args([dir.path().join("set.json"), dir.path().join("other.json")])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let report = parse(&out);
+    // By code and by place: the uuids given twice (once in set.json, once
+    // across the files) and the printing are left out, and counted; the
+    // set code both files give is not.
+    assert!(
+        findings(&report, "duplicate_printing").is_empty(),
+        "{report:#}"
+    );
+    let left = findings(&report, "duplicate_id");
+    assert_eq!(left.len(), 1, "{report:#}");
+    assert_eq!(left[0]["pointer"], "/code");
+    assert_eq!(report["summary"]["ignored"], 3, "{report:#}");
+}

@@ -118,7 +118,8 @@ impl<'r> Run<'r> {
     /// check ([`Run::validate_all`], [`Run::validate_input`]) reads them.
     #[must_use]
     pub fn checking_references(mut self, severity: Option<Severity>) -> Self {
-        self.references = severity.map(crate::references::shared);
+        let filter = self.options.filter;
+        self.references = severity.map(|severity| crate::references::shared(severity, filter));
         self
     }
 

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use cardkit::diagnostic::Severity;
 use cardkit::references::{Outcome, References, SetFacts};
 use cardkit::report::{DocumentReport, Layout, Summary};
-use cardkit::validate::{Validated, Validator};
+use cardkit::validate::{Filter, Validated, Validator};
 
 use crate::check::{Check, Failure};
 use crate::render::{FileEnd, Renderer};
@@ -19,9 +19,10 @@ use crate::render::{FileEnd, Renderer};
 /// The references of a run, shared with its check.
 pub(crate) type Shared = Rc<RefCell<References>>;
 
-/// A run's references, checked with findings of `severity`.
-pub(crate) fn shared(severity: Severity) -> Shared {
-    Rc::new(RefCell::new(References::new(severity)))
+/// A run's references, checked with findings of `severity`, leaving out
+/// what `filter` (a configuration's `ignore`) names.
+pub(crate) fn shared(severity: Severity, filter: Option<&'static Filter>) -> Shared {
+    Rc::new(RefCell::new(References::new(severity).filtered(filter)))
 }
 
 /// The plain check, reading each set document's facts as it goes.

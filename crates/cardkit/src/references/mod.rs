@@ -37,7 +37,7 @@ use crate::validate::{Options, Validated, Validator};
 /// ```
 #[must_use]
 pub fn check_slice(input: &[u8], options: &Options, severity: Severity) -> Outcome {
-    let mut references = References::new(severity);
+    let mut references = References::new(severity).filtered(options.filter);
     let read = Validator::new(*options)
         .jobs(1)
         .extracting(|found| SetFacts::read(&found))

@@ -13,6 +13,7 @@ use crate::diagnostic::{Detail, Diagnostic, Related, Severity};
 use crate::model::Kind;
 use crate::report::{DocumentReport, Omitted, KEPT_WARNINGS_PER_CODE};
 use crate::schema::{FieldDef, Link, Names};
+use crate::validate::Filter;
 
 /// What the second place of a duplicate is.
 const FIRST_GIVEN: &str = "where it is first given";
@@ -40,6 +41,8 @@ struct Document {
     pointer: String,
     /// Valid as validated, before its references were checked.
     valid: bool,
+    /// Findings a configuration's `ignore` left out.
+    ignored: usize,
 }
 
 /// A reference not settled within its own document.
@@ -59,6 +62,8 @@ struct IdAt {
 /// The references of a run, checked as its documents are read.
 pub struct References {
     severity: Severity,
+    /// A configuration's `ignore`.
+    filter: Option<&'static Filter>,
     files: Vec<String>,
     documents: Vec<Document>,
     /// Every record's id, with where it was first given.
@@ -99,6 +104,7 @@ impl References {
     pub fn new(severity: Severity) -> Self {
         References {
             severity,
+            filter: None,
             files: Vec::new(),
             documents: Vec::new(),
             ids: HashMap::new(),
@@ -110,6 +116,13 @@ impl References {
             loose_sets: false,
             before_input: 0,
         }
+    }
+
+    /// Leaves out what a configuration's `ignore` names, as validation does.
+    #[must_use]
+    pub fn filtered(mut self, filter: Option<&'static Filter>) -> Self {
+        self.filter = filter;
+        self
     }
 
     /// An input of the run ends: whether it is laid out as a whole catalog
@@ -136,6 +149,7 @@ impl References {
             file: u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX),
             pointer: facts.pointer.clone(),
             valid,
+            ignored: 0,
         });
         if let Some(code) = facts.one(Link::Code) {
             self.set_code(document, code);
@@ -340,6 +354,18 @@ impl References {
         detail: Detail,
         related: Option<(u32, At, String)>,
     ) {
+        if let Some(filter) = self.filter {
+            let entry = &mut self.documents[document as usize];
+            let field = format!("{}.{}", mention.field.model, mention.field.name);
+            let within = entry.pointer.len();
+            if filter.ignores_code(detail.code())
+                || (filter.by_place()
+                    && filter.ignores_at(&mention.at.pointer, within, Some(&field)))
+            {
+                entry.ignored += 1;
+                return;
+            }
+        }
         self.findings.push((
             document,
             Finding {
@@ -443,46 +469,48 @@ impl References {
     /// document's in file order; each code's beyond what a report keeps
     /// counted as omitted.
     fn reports(&mut self) -> Vec<(String, DocumentReport, bool)> {
-        let mut findings = std::mem::take(&mut self.findings);
-        findings.sort_by_key(|(document, finding)| (*document, finding.at.offset));
-        let mut reports: Vec<(String, DocumentReport, bool)> = Vec::new();
-        let mut last = None;
-        let mut kept: BTreeMap<crate::Code, usize> = BTreeMap::new();
-        for (document, finding) in findings {
-            if last != Some(document) {
-                last = Some(document);
-                kept.clear();
-                let entry = &self.documents[document as usize];
-                reports.push((
-                    self.files[entry.file as usize].clone(),
-                    DocumentReport {
-                        pointer: entry.pointer.clone(),
-                        pointer_bytes: None,
-                        line: None,
-                        kind: Some(Kind::Set),
-                        diagnostics: Vec::new(),
-                        omitted: Omitted::default(),
-                        ignored: 0,
-                        names: Names::Auto,
-                    },
-                    entry.valid,
-                ));
+        let mut by_document: BTreeMap<u32, Vec<Finding>> = BTreeMap::new();
+        for (document, finding) in std::mem::take(&mut self.findings) {
+            by_document.entry(document).or_default().push(finding);
+        }
+        // Documents with only ignored findings report how many.
+        for (index, entry) in self.documents.iter().enumerate() {
+            if entry.ignored > 0 {
+                let index = u32::try_from(index).unwrap_or(u32::MAX);
+                by_document.entry(index).or_default();
             }
-            let Some((_, report, _)) = reports.last_mut() else {
-                continue;
+        }
+        let mut reports = Vec::with_capacity(by_document.len());
+        for (document, mut findings) in by_document {
+            findings.sort_by_key(|finding| finding.at.offset);
+            let entry = &self.documents[document as usize];
+            let mut report = DocumentReport {
+                pointer: entry.pointer.clone(),
+                pointer_bytes: None,
+                line: None,
+                kind: Some(Kind::Set),
+                diagnostics: Vec::new(),
+                omitted: Omitted::default(),
+                ignored: entry.ignored,
+                names: Names::Auto,
             };
-            let code = finding.detail.code();
-            let count = kept.entry(code).or_default();
-            *count += 1;
-            if *count > KEPT_WARNINGS_PER_CODE {
-                let omitted = match self.severity {
-                    Severity::Error => &mut report.omitted.errors,
-                    Severity::Warning => &mut report.omitted.warnings,
-                };
-                *omitted.entry(code).or_default() += 1;
-                continue;
+            let mut kept: BTreeMap<crate::Code, usize> = BTreeMap::new();
+            for finding in findings {
+                let code = finding.detail.code();
+                let count = kept.entry(code).or_default();
+                *count += 1;
+                if *count > KEPT_WARNINGS_PER_CODE {
+                    let omitted = match self.severity {
+                        Severity::Error => &mut report.omitted.errors,
+                        Severity::Warning => &mut report.omitted.warnings,
+                    };
+                    *omitted.entry(code).or_default() += 1;
+                    continue;
+                }
+                report.diagnostics.push(self.diagnostic(document, finding));
             }
-            report.diagnostics.push(self.diagnostic(document, finding));
+            let file = self.files[entry.file as usize].clone();
+            reports.push((file, report, entry.valid));
         }
         reports
     }
