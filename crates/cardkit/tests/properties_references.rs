@@ -185,3 +185,21 @@ proptest! {
         prop_assert_eq!(findings(&document(&sets)), expected);
     }
 }
+
+/// A card naming more missing faces than a report keeps: the first are
+/// kept, the rest counted, and none is held beyond the count.
+#[test]
+fn findings_past_what_a_report_keeps_are_counted_not_kept() {
+    let kept = cardkit::report::KEPT_WARNINGS_PER_CODE;
+    let mut sets = vec![vec![card(0, 0)]];
+    let faces: Vec<String> = (0..kept + 5).map(|i| uuid(9, i)).collect();
+    sets[0][0]["otherFaceIds"] = json!(faces);
+    let outcome = check_slice(&document(&sets), &Options::default(), Severity::Warning);
+    let (_, report, _) = &outcome.reports[0];
+    assert_eq!(report.diagnostics.len(), kept);
+    assert_eq!(report.omitted.warnings[&Code::DanglingReference], 5);
+    assert_eq!(
+        report.diagnostics[kept - 1].pointer,
+        format!("/data/S0/cards/0/otherFaceIds/{}", kept - 1)
+    );
+}

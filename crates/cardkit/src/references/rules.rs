@@ -43,6 +43,11 @@ struct Document {
     valid: bool,
     /// Findings a configuration's `ignore` left out.
     ignored: usize,
+    /// Findings of each code, kept or not: past
+    /// [`KEPT_WARNINGS_PER_CODE`] of a code they are only counted, so that
+    /// a document of millions of broken references costs no more memory
+    /// than its references do.
+    found: BTreeMap<crate::Code, usize>,
 }
 
 /// A reference not settled within its own document.
@@ -150,6 +155,7 @@ impl References {
             pointer: facts.pointer.clone(),
             valid,
             ignored: 0,
+            found: BTreeMap::new(),
         });
         if let Some(code) = facts.one(Link::Code) {
             self.set_code(document, code);
@@ -366,6 +372,14 @@ impl References {
                 return;
             }
         }
+        let found = self.documents[document as usize]
+            .found
+            .entry(detail.code())
+            .or_default();
+        *found += 1;
+        if *found > KEPT_WARNINGS_PER_CODE {
+            return;
+        }
         self.findings.push((
             document,
             Finding {
@@ -494,20 +508,17 @@ impl References {
                 ignored: entry.ignored,
                 names: Names::Auto,
             };
-            let mut kept: BTreeMap<crate::Code, usize> = BTreeMap::new();
             for finding in findings {
-                let code = finding.detail.code();
-                let count = kept.entry(code).or_default();
-                *count += 1;
-                if *count > KEPT_WARNINGS_PER_CODE {
+                report.diagnostics.push(self.diagnostic(document, finding));
+            }
+            for (&code, &found) in &entry.found {
+                if let Some(past) = found.checked_sub(KEPT_WARNINGS_PER_CODE).filter(|&n| n > 0) {
                     let omitted = match self.severity {
                         Severity::Error => &mut report.omitted.errors,
                         Severity::Warning => &mut report.omitted.warnings,
                     };
-                    *omitted.entry(code).or_default() += 1;
-                    continue;
+                    omitted.insert(code, past);
                 }
-                report.diagnostics.push(self.diagnostic(document, finding));
             }
             let file = self.files[entry.file as usize].clone();
             reports.push((file, report, entry.valid));
