@@ -9,7 +9,7 @@ use std::io::{self, Read, Write};
 use std::rc::Rc;
 
 use cardkit::diagnostic::Severity;
-use cardkit::references::{Outcome, References, SetFacts};
+use cardkit::references::{Digest, Outcome, References, SetFacts};
 use cardkit::report::{DocumentReport, Layout, Summary};
 use cardkit::validate::{Filter, Validated, Validator};
 
@@ -68,7 +68,7 @@ impl ReferencesReader {
         on_document: &mut dyn FnMut(&DocumentReport),
     ) -> io::Result<Layout> {
         let layout = validator
-            .extracting(|found| SetFacts::read(&found))
+            .extracting(|found| SetFacts::read(&found).map(Digest::of))
             .with_tape()
             .reader(input, |item| {
                 if let Validated::Document(report, facts) = item {

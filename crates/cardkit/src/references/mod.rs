@@ -9,9 +9,11 @@
 //! The rules, and why each is what the publishers' data means, are in the
 //! book's chapter on references.
 
+mod digest;
 mod extract;
 mod rules;
 
+pub use digest::Digest;
 pub use extract::{At, Mention, Record, RecordKind, SetFacts};
 pub use rules::{Finding, Outcome, References};
 
@@ -40,11 +42,11 @@ pub fn check_slice(input: &[u8], options: &Options, severity: Severity) -> Outco
     let mut references = References::new(severity).filtered(options.filter);
     let read = Validator::new(*options)
         .jobs(1)
-        .extracting(|found| SetFacts::read(&found))
+        .extracting(|found| SetFacts::read(&found).map(Digest::of))
         .with_tape()
         .reader(input, |item| {
-            if let Validated::Document(report, Some(Some(facts))) = item {
-                references.add("", facts, report.is_valid());
+            if let Validated::Document(report, Some(Some(digest))) = item {
+                references.add("", digest, report.is_valid());
             }
         });
     references.input_read(matches!(read, Ok(Layout::Catalog | Layout::CodeMap)));

@@ -1,26 +1,18 @@
-//! The rules: what one set document settles when it is read, what is kept
-//! for the end of the run, and the findings. Memory holds, per record, its
+//! The run's side of the rules: the ids, codes and names of every document
+//! read, what is kept for the end of the run, and the findings. Memory holds, per record, its
 //! id and the place of it; per set, its code; every card name once; and
 //! each reference not settled within its own document. Never a document.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use uuid::Uuid;
-
-use super::extract::{At, Mention, Record, RecordKind, SetFacts};
+use super::digest::{duplicate, uuid_key, Digest, FIRST_GIVEN};
+use super::extract::{At, Mention};
 use super::Target;
 use crate::diagnostic::{Detail, Diagnostic, Related, Severity};
 use crate::model::Kind;
 use crate::report::{DocumentReport, Omitted, KEPT_WARNINGS_PER_CODE};
 use crate::schema::{FieldDef, Link, Names};
 use crate::validate::Filter;
-
-/// What the second place of a duplicate is.
-const FIRST_GIVEN: &str = "where it is first given";
-/// What the second place of a duplicate printing is.
-const FIRST_PRINTING: &str = "the first record of that printing";
-/// What the second place of a face that does not name its card back is.
-const FACE_SILENT: &str = "the face, whose otherFaceIds do not name this record";
 
 /// One problem with a reference, before it is a diagnostic.
 #[derive(Debug, Clone)]
@@ -143,155 +135,61 @@ impl References {
         }
     }
 
-    /// Adds the facts of one set document of `file` (`valid` as validated),
-    /// settling what the document settles.
-    pub fn add(&mut self, file: &str, facts: SetFacts, valid: bool) {
+    /// Adds one set document of `file` (`valid` as validated), digested
+    /// ([`Digest::of`]): its ids and names join the run's, what it names
+    /// elsewhere waits for the end.
+    pub fn add(&mut self, file: &str, digest: Digest, valid: bool) {
         if self.files.last().map(String::as_str) != Some(file) {
             self.files.push(file.to_owned());
         }
         let document = u32::try_from(self.documents.len()).unwrap_or(u32::MAX);
+        let Digest {
+            pointer,
+            code,
+            ids,
+            names,
+            pending,
+            findings,
+        } = digest;
         self.documents.push(Document {
             file: u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX),
-            pointer: facts.pointer.clone(),
+            pointer,
             valid,
             ignored: 0,
             found: BTreeMap::new(),
         });
-        if let Some(code) = facts.one(Link::Code) {
+        if let Some(code) = &code {
             self.set_code(document, code);
         }
-        for link in [Link::ParentSet, Link::TokenSet] {
-            if let Some(mention) = facts.one(link) {
-                self.defer(document, mention.clone(), link);
-            }
-        }
-        let here = self.records(document, &facts);
-        self.links(document, &facts, &here);
-    }
-
-    /// Registers the records' ids and names, and finds ids and printings
-    /// given twice. Gives the records of the document by id.
-    fn records(&mut self, document: u32, facts: &SetFacts) -> HashMap<u128, usize> {
-        let mut here: HashMap<u128, usize> = HashMap::new();
-        let mut printings: HashMap<(RecordKind, &str, &str, &str), &At> = HashMap::new();
-        for (index, record) in facts.records.iter().enumerate() {
-            for name in record.of(Link::Name) {
-                if !self.names.contains(&name.value) {
-                    self.names.insert(name.value.clone());
-                }
-            }
-            if let Some(id) = record.one(Link::Id) {
-                if let Some(key) = uuid_key(&id.value) {
-                    self.record_id(document, id, key, index, &mut here, facts);
-                }
-            }
-            let Some(number) = record.one(Link::Number) else {
-                continue;
-            };
-            let side = record.one(Link::Side).map_or("", |m| &m.value);
-            let language = record.one(Link::Language).map_or("", |m| &m.value);
-            let printing = (record.kind, &*number.value, side, language);
-            match printings.get(&printing) {
+        for (key, id) in ids {
+            match self.ids.get(&key) {
                 Some(first) => {
-                    let related = (document, (*first).clone(), FIRST_PRINTING.to_owned());
-                    let detail = Detail::DuplicatePrinting {
-                        key: printing_words(record.kind, &number.value, side, language),
-                    };
-                    self.found(document, number, detail, Some(related));
+                    let related = (first.document, first.at.clone(), FIRST_GIVEN.to_owned());
+                    self.found(document, &id, duplicate(&id, Target::Record), Some(related));
                 }
                 None => {
-                    printings.insert(printing, &number.at);
+                    self.ids.insert(
+                        key,
+                        IdAt {
+                            document,
+                            at: id.at,
+                        },
+                    );
                 }
             }
         }
-        here
-    }
-
-    /// A record's id: one record's in its document and across the run.
-    fn record_id(
-        &mut self,
-        document: u32,
-        id: &Mention,
-        key: u128,
-        index: usize,
-        here: &mut HashMap<u128, usize>,
-        facts: &SetFacts,
-    ) {
-        let first = match here.get(&key) {
-            Some(&first) => facts.records[first]
-                .one(Link::Id)
-                .map(|m| (document, m.at.clone())),
-            None => {
-                here.insert(key, index);
-                self.ids.get(&key).map(|at| (at.document, at.at.clone()))
-            }
-        };
-        match first {
-            Some((there, at)) => {
-                let related = (there, at, FIRST_GIVEN.to_owned());
-                self.found(document, id, duplicate(id, Target::Record), Some(related));
-            }
-            None => {
-                self.ids.entry(key).or_insert_with(|| IdAt {
-                    document,
-                    at: id.at.clone(),
-                });
+        for name in names {
+            if !self.names.contains(&name) {
+                self.names.insert(name);
             }
         }
-    }
-
-    /// Follows what the records name: settled at once when the document
-    /// holds it, kept for the end of the run when not.
-    fn links(&mut self, document: u32, facts: &SetFacts, here: &HashMap<u128, usize>) {
-        let code = facts.one(Link::Code).map(|m| &*m.value);
-        let token_set = facts.one(Link::TokenSet).map(|m| &*m.value);
-        let names: HashSet<&str> = facts
-            .records
-            .iter()
-            .flat_map(|r| r.of(Link::Name))
-            .map(|m| &*m.value)
-            .collect();
-        for record in &facts.records {
-            if let (Some(set_code), Some(code)) = (record.one(Link::SetCode), code) {
-                self.record_set_code(document, record.kind, set_code, code, token_set);
-            }
-            let own = record.one(Link::Id).and_then(|m| uuid_key(&m.value));
-            for mention in &record.mentions {
-                let held = uuid_key(&mention.value).and_then(|k| here.get(&k).copied());
-                match mention.field.link {
-                    Some(Link::Faces) => match held {
-                        Some(face) => self.face(document, mention, own, &facts.records[face]),
-                        None => self.defer(document, mention.clone(), Link::Faces),
-                    },
-                    Some(link @ (Link::Variations | Link::Printings)) if held.is_none() => {
-                        self.defer(document, mention.clone(), link);
-                    }
-                    Some(Link::CardNames) if !names.contains(&*mention.value) => {
-                        self.defer(document, mention.clone(), Link::CardNames);
-                    }
-                    _ => {}
-                }
-            }
+        for (mention, link) in pending {
+            self.defer(document, mention, link);
         }
-    }
-
-    /// A face of the record whose id is `own`, held by its document: it
-    /// names the record back.
-    fn face(&mut self, document: u32, mention: &Mention, own: Option<u128>, face: &Record) {
-        let names_back = own.is_some_and(|own| {
-            face.of(Link::Faces)
-                .any(|m| uuid_key(&m.value) == Some(own))
-        });
-        if names_back {
-            return;
+        for (mention, detail, related) in findings {
+            let related = related.map(|(at, what)| (document, at, what.to_owned()));
+            self.found(document, &mention, detail, related);
         }
-        let related = face
-            .one(Link::Id)
-            .map(|m| (document, m.at.clone(), FACE_SILENT.to_owned()));
-        let detail = Detail::AsymmetricFaces {
-            face: mention.value.to_string(),
-        };
-        self.found(document, mention, detail, related);
     }
 
     /// A set's own code: one set's across the run.
@@ -309,38 +207,6 @@ impl References {
                         at: code.at.clone(),
                     },
                 );
-            }
-        }
-    }
-
-    /// A record's set code: a card's is its set's; a token's its set's or
-    /// its token set's, which a set that does not name one has elsewhere.
-    fn record_set_code(
-        &mut self,
-        document: u32,
-        kind: RecordKind,
-        set_code: &Mention,
-        code: &str,
-        token_set: Option<&str>,
-    ) {
-        if *set_code.value == *code {
-            return;
-        }
-        match (kind, token_set) {
-            (RecordKind::Token, Some(token_set)) if *set_code.value == *token_set => {}
-            (RecordKind::Token, None) => self.defer(document, set_code.clone(), Link::SetCode),
-            (kind, token_set) => {
-                let expected = match (kind, token_set) {
-                    (RecordKind::Token, Some(token_set)) => {
-                        format!("`{code}` or its token set's `{token_set}`")
-                    }
-                    _ => format!("`{code}`"),
-                };
-                let detail = Detail::SetCodeMismatch {
-                    found: set_code.value.to_string(),
-                    expected,
-                };
-                self.found(document, set_code, detail, None);
             }
         }
     }
@@ -558,29 +424,4 @@ impl References {
         });
         diagnostic
     }
-}
-
-/// A duplicated id or code, in words.
-fn duplicate(mention: &Mention, target: Target) -> Detail {
-    Detail::DuplicateId {
-        value: mention.value.to_string(),
-        target,
-    }
-}
-
-/// A printing's key in words: `number 12, side a (English)`.
-fn printing_words(kind: RecordKind, number: &str, side: &str, language: &str) -> String {
-    let mut words = format!("{} number `{number}`", kind.words());
-    if !side.is_empty() {
-        words.push_str(&format!(", side `{side}`"));
-    }
-    if !language.is_empty() {
-        words.push_str(&format!(", in {language}"));
-    }
-    words
-}
-
-/// A uuid as the number it is, so that ids take 16 bytes.
-fn uuid_key(text: &str) -> Option<u128> {
-    Uuid::try_parse(text).ok().map(|id| id.as_u128())
 }

@@ -1,0 +1,226 @@
+//! What one set document settles about its references by itself, worked
+//! out on the thread that validated it ([`Digest::of`]): ids and printings
+//! given twice within it, its records' set codes, faces that do not name
+//! their card back, and which references name what it does not hold. The
+//! run's thread is left with merging the ids and names into the run's and
+//! keeping what waits for the end.
+
+use std::collections::{HashMap, HashSet};
+
+use uuid::Uuid;
+
+use super::extract::{At, Mention, Record, RecordKind, SetFacts};
+use super::Target;
+use crate::diagnostic::Detail;
+use crate::schema::Link;
+
+/// What the second place of a duplicate is.
+pub(super) const FIRST_GIVEN: &str = "where it is first given";
+/// What the second place of a duplicate printing is.
+const FIRST_PRINTING: &str = "the first record of that printing";
+/// What the second place of a face that does not name its card back is.
+const FACE_SILENT: &str = "the face, whose otherFaceIds do not name this record";
+
+/// A finding within one document: the referring value, what is wrong, and
+/// the second place in the same document, with what it is.
+pub(super) type LocalFinding = (Mention, Detail, Option<(At, &'static str)>);
+
+/// One set document's references, digested.
+#[derive(Debug, Clone)]
+pub struct Digest {
+    /// The document's JSON Pointer in its file.
+    pub(super) pointer: String,
+    /// The set's code.
+    pub(super) code: Option<Mention>,
+    /// Each record's id (as a number), as first given in the document.
+    pub(super) ids: Vec<(u128, Mention)>,
+    /// The names of its cards and faces, each once.
+    pub(super) names: Vec<Box<str>>,
+    /// What names what the document does not hold, and what it is.
+    pub(super) pending: Vec<(Mention, Link)>,
+    /// What the document settled as wrong.
+    pub(super) findings: Vec<LocalFinding>,
+}
+
+impl Digest {
+    /// Settles what `facts` settle by themselves.
+    #[must_use]
+    pub fn of(facts: SetFacts) -> Digest {
+        let mut digest = Digest {
+            pointer: facts.pointer.clone(),
+            code: facts.one(Link::Code).cloned(),
+            ids: Vec::new(),
+            names: Vec::new(),
+            pending: Vec::new(),
+            findings: Vec::new(),
+        };
+        for link in [Link::ParentSet, Link::TokenSet] {
+            if let Some(mention) = facts.one(link) {
+                digest.pending.push((mention.clone(), link));
+            }
+        }
+        let here = digest.records(&facts);
+        digest.links(&facts, &here);
+        digest
+    }
+
+    /// The records' ids and names, and the ids and printings given twice.
+    /// Gives the records of the document by id.
+    fn records(&mut self, facts: &SetFacts) -> HashMap<u128, usize> {
+        let mut here: HashMap<u128, usize> = HashMap::new();
+        let mut names: HashSet<&str> = HashSet::new();
+        let mut printings: HashMap<(RecordKind, &str, &str, &str), &At> = HashMap::new();
+        for (index, record) in facts.records.iter().enumerate() {
+            for name in record.of(Link::Name) {
+                if names.insert(&name.value) {
+                    self.names.push(name.value.clone());
+                }
+            }
+            if let Some(id) = record.one(Link::Id) {
+                if let Some(key) = uuid_key(&id.value) {
+                    match here.get(&key) {
+                        Some(&first) => {
+                            let first = facts.records[first].one(Link::Id);
+                            let related = first.map(|m| (m.at.clone(), FIRST_GIVEN));
+                            let detail = duplicate(id, Target::Record);
+                            self.findings.push((id.clone(), detail, related));
+                        }
+                        None => {
+                            here.insert(key, index);
+                            self.ids.push((key, id.clone()));
+                        }
+                    }
+                }
+            }
+            let Some(number) = record.one(Link::Number) else {
+                continue;
+            };
+            let side = record.one(Link::Side).map_or("", |m| &m.value);
+            let language = record.one(Link::Language).map_or("", |m| &m.value);
+            let printing = (record.kind, &*number.value, side, language);
+            match printings.get(&printing) {
+                Some(first) => {
+                    let detail = Detail::DuplicatePrinting {
+                        key: printing_words(record.kind, &number.value, side, language),
+                    };
+                    let related = Some(((*first).clone(), FIRST_PRINTING));
+                    self.findings.push((number.clone(), detail, related));
+                }
+                None => {
+                    printings.insert(printing, &number.at);
+                }
+            }
+        }
+        here
+    }
+
+    /// Follows what the records name: settled when the document holds it,
+    /// kept for the end of the run when not.
+    fn links(&mut self, facts: &SetFacts, here: &HashMap<u128, usize>) {
+        let code = facts.one(Link::Code).map(|m| &*m.value);
+        let token_set = facts.one(Link::TokenSet).map(|m| &*m.value);
+        let names: HashSet<&str> = facts
+            .records
+            .iter()
+            .flat_map(|r| r.of(Link::Name))
+            .map(|m| &*m.value)
+            .collect();
+        let mut pending = Vec::new();
+        for record in &facts.records {
+            if let (Some(set_code), Some(code)) = (record.one(Link::SetCode), code) {
+                self.record_set_code(record.kind, set_code, code, token_set);
+            }
+            let own = record.one(Link::Id).and_then(|m| uuid_key(&m.value));
+            for mention in &record.mentions {
+                let held = uuid_key(&mention.value).and_then(|k| here.get(&k).copied());
+                match mention.field.link {
+                    Some(Link::Faces) => match held {
+                        Some(face) => self.face(mention, own, &facts.records[face]),
+                        None => pending.push((mention.clone(), Link::Faces)),
+                    },
+                    Some(link @ (Link::Variations | Link::Printings)) if held.is_none() => {
+                        pending.push((mention.clone(), link));
+                    }
+                    Some(Link::CardNames) if !names.contains(&*mention.value) => {
+                        pending.push((mention.clone(), Link::CardNames));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.pending.extend(pending);
+    }
+
+    /// A face of the record whose id is `own`, held by its document: it
+    /// names the record back.
+    fn face(&mut self, mention: &Mention, own: Option<u128>, face: &Record) {
+        let names_back = own.is_some_and(|own| {
+            face.of(Link::Faces)
+                .any(|m| uuid_key(&m.value) == Some(own))
+        });
+        if names_back {
+            return;
+        }
+        let related = face.one(Link::Id).map(|m| (m.at.clone(), FACE_SILENT));
+        let detail = Detail::AsymmetricFaces {
+            face: mention.value.to_string(),
+        };
+        self.findings.push((mention.clone(), detail, related));
+    }
+
+    /// A record's set code: a card's is its set's; a token's its set's or
+    /// its token set's, which a set that does not name one has elsewhere.
+    fn record_set_code(
+        &mut self,
+        kind: RecordKind,
+        set_code: &Mention,
+        code: &str,
+        token_set: Option<&str>,
+    ) {
+        if *set_code.value == *code {
+            return;
+        }
+        match (kind, token_set) {
+            (RecordKind::Token, Some(token_set)) if *set_code.value == *token_set => {}
+            (RecordKind::Token, None) => self.pending.push((set_code.clone(), Link::SetCode)),
+            (kind, token_set) => {
+                let expected = match (kind, token_set) {
+                    (RecordKind::Token, Some(token_set)) => {
+                        format!("`{code}` or its token set's `{token_set}`")
+                    }
+                    _ => format!("`{code}`"),
+                };
+                let detail = Detail::SetCodeMismatch {
+                    found: set_code.value.to_string(),
+                    expected,
+                };
+                self.findings.push((set_code.clone(), detail, None));
+            }
+        }
+    }
+}
+
+/// A duplicated id or code, in words.
+pub(super) fn duplicate(mention: &Mention, target: Target) -> Detail {
+    Detail::DuplicateId {
+        value: mention.value.to_string(),
+        target,
+    }
+}
+
+/// A printing's key in words: `card number `12`, side `a`, in English`.
+fn printing_words(kind: RecordKind, number: &str, side: &str, language: &str) -> String {
+    let mut words = format!("{} number `{number}`", kind.words());
+    if !side.is_empty() {
+        words.push_str(&format!(", side `{side}`"));
+    }
+    if !language.is_empty() {
+        words.push_str(&format!(", in {language}"));
+    }
+    words
+}
+
+/// A uuid as the number it is, so that ids take 16 bytes.
+pub(super) fn uuid_key(text: &str) -> Option<u128> {
+    Uuid::try_parse(text).ok().map(|id| id.as_u128())
+}
