@@ -69,7 +69,7 @@ impl ReferencesReader {
     ) -> io::Result<Layout> {
         let layout = validator
             .extracting(|found| SetFacts::read(&found).map(Digest::of))
-            .with_tape()
+            .with_links_tape()
             .reader(input, |item| {
                 if let Validated::Document(report, facts) = item {
                     if let Some(facts) = facts.flatten() {

@@ -203,3 +203,44 @@ fn findings_past_what_a_report_keeps_are_counted_not_kept() {
         format!("/data/S0/cards/0/otherFaceIds/{}", kept - 1)
     );
 }
+
+/// The facts read from a tape of the links alone are those read from a
+/// tape of every field, on every case of the references' suite.
+#[test]
+fn a_tape_of_the_links_alone_gives_the_facts_a_whole_tape_gives() {
+    use cardkit::references::SetFacts;
+    use cardkit::validate::{Validated, Validator};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/references");
+    let mut compared = 0;
+    for entry in std::fs::read_dir(&dir).expect("the cases") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let input = std::fs::read(&path).expect("the case");
+        let facts = |links: bool| {
+            let validator = Validator::new(Options::default()).extracting(|found| {
+                SetFacts::read(&found).map(|facts| format!("{:?}", (facts.mentions, facts.records)))
+            });
+            let validator = if links {
+                validator.with_links_tape()
+            } else {
+                validator.with_tape()
+            };
+            let mut all = Vec::new();
+            validator
+                .reader(&input[..], |item| {
+                    if let Validated::Document(_, Some(facts)) = item {
+                        all.push(facts);
+                    }
+                })
+                .expect("read");
+            all
+        };
+        let whole = facts(false);
+        assert!(whole.iter().all(Option::is_some), "{}", path.display());
+        assert_eq!(facts(true), whole, "{}", path.display());
+        compared += 1;
+    }
+    assert!(compared >= 12, "only {compared} cases");
+}

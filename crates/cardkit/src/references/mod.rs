@@ -43,7 +43,7 @@ pub fn check_slice(input: &[u8], options: &Options, severity: Severity) -> Outco
     let read = Validator::new(*options)
         .jobs(1)
         .extracting(|found| SetFacts::read(&found).map(Digest::of))
-        .with_tape()
+        .with_links_tape()
         .reader(input, |item| {
             if let Validated::Document(report, Some(Some(digest))) = item {
                 references.add("", digest, report.is_valid());

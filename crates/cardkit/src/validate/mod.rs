@@ -45,7 +45,7 @@ pub use options::{as_of_version, Options};
 pub use part::AROUND_LIMIT;
 #[doc(hidden)]
 pub use source::Buffering;
-pub use tape::{Step, Tape};
+pub use tape::{Step, Tape, TapeScope};
 pub use validator::{Extracting, Found, Validated, Validator, MAX_JOBS};
 
 use cardkit_json::BOM;

@@ -441,8 +441,8 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
             utf8_checked,
             options,
         );
-        if extract.is_some_and(|e| e.tape) {
-            checker.record_tape();
+        if let Some(scope) = extract.and_then(|e| e.tape) {
+            checker.record_tape(scope);
         }
         let outcome = checker.document(kind);
         spans.push(outcome.is_ok().then_some(start..checker.pos()));

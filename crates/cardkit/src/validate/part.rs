@@ -8,7 +8,7 @@
 use std::any::Any;
 
 use super::locate::Position;
-use super::tape::Tape;
+use super::tape::{Tape, TapeScope};
 use crate::report::DocumentReport;
 
 /// The longest member beside the documents (a catalog's `meta`) whose bytes
@@ -28,8 +28,9 @@ pub(crate) type Make<'e> = dyn Fn(&DocumentReport, &[u8], Position, &Tape) -> Ex
 #[derive(Clone, Copy)]
 pub(crate) struct Extract<'e> {
     pub make: &'e Make<'e>,
-    /// The checker records each document's tape for `make`.
-    pub tape: bool,
+    /// The checker records each document's tape for `make`, of these
+    /// fields.
+    pub tape: Option<TapeScope>,
 }
 
 /// One thing handed on.
@@ -86,8 +87,8 @@ impl Sink<'_> {
     }
 
     /// Whether the checker records the documents' tapes.
-    pub fn wants_tape(&self) -> bool {
-        self.extract.is_some_and(|e| e.tape)
+    pub fn wants_tape(&self) -> Option<TapeScope> {
+        self.extract.and_then(|e| e.tape)
     }
 }
 

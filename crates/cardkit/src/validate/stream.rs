@@ -57,8 +57,8 @@ impl Documents for Sequential<'_> {
             outcome,
             end,
         } = walk_unit(src, at, &pointer, options, |c| {
-            if recording {
-                c.record_tape();
+            if let Some(scope) = recording {
+                c.record_tape(scope);
             }
             let kind = kind.resolve(c.read.scan.bytes, c.pos());
             resolved = Some(kind);

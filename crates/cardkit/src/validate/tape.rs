@@ -31,6 +31,17 @@ pub enum Step {
     Close,
 }
 
+/// Which fields a tape holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TapeScope {
+    /// Every known field's value.
+    Fields,
+    /// Only the values of fields with a [`Link`](crate::schema::Link) and
+    /// of fields holding objects of models (so that the objects are found):
+    /// what the references need, at a fraction of the steps.
+    Links,
+}
+
 /// The steps of one document, recorded when an extractor asks for them
 /// ([`super::Extracting::with_tape`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use super::locate::Position;
 use super::options::Options;
 use super::part::{self, Part, Sink};
 use super::source::{Buffering, Source};
-use super::tape::Tape;
+use super::tape::{Tape, TapeScope};
 use crate::report::{DocumentReport, FileReport, Layout};
 
 /// The most threads one input is validated on, whatever is asked for.
@@ -160,7 +160,7 @@ impl Validator {
         Extracting {
             validator: *self,
             extract,
-            tape: false,
+            tape: None,
         }
     }
 }
@@ -209,7 +209,7 @@ pub enum Validated<T> {
 pub struct Extracting<E> {
     validator: Validator,
     extract: E,
-    tape: bool,
+    tape: Option<TapeScope>,
 }
 
 impl<E> Extracting<E> {
@@ -232,7 +232,17 @@ impl<E> Extracting<E> {
     /// ```
     #[must_use]
     pub fn with_tape(mut self) -> Self {
-        self.tape = true;
+        self.tape = Some(TapeScope::Fields);
+        self
+    }
+
+    /// Records, of each document's tape, only what the references between
+    /// documents need: the values of fields with a
+    /// [`Link`](crate::schema::Link), and the objects of models (see
+    /// [`TapeScope::Links`]).
+    #[must_use]
+    pub fn with_links_tape(mut self) -> Self {
+        self.tape = Some(TapeScope::Links);
         self
     }
 

@@ -6,13 +6,13 @@ use crate::diagnostic::{Detail, Diagnostic};
 use crate::model::Kind;
 use crate::report::Omitted;
 use crate::schema::MAX_DEPTH;
-use crate::table::{ModelDef, Names, Version};
+use crate::table::{FieldDef, ModelDef, Names, Type, Version};
 use cardkit_json::{DuplicateKeys, Str, SyntaxError};
 
 use super::super::findings::{Added, Findings};
 use super::super::options::Options;
 use super::super::reader::Reader;
-use super::super::tape::{Step, Tape};
+use super::super::tape::{Step, Tape, TapeScope};
 use super::tags::TagIndex;
 
 /// Where a value sits in the spec, for the `field` of diagnostics.
@@ -71,7 +71,18 @@ pub(crate) struct Checker<'a> {
     /// The tape, when an extractor follows it; its offsets count from
     /// `origin`, where the unit starts.
     tape: Option<Tape>,
+    /// The tape holds only the fields the references need.
+    tape_links_only: bool,
     origin: usize,
+}
+
+/// Whether values of `ty` may hold objects of models.
+fn holds_models(ty: &Type) -> bool {
+    match ty {
+        Type::Model { .. } | Type::Tagged(_) | Type::AnyOf { .. } => true,
+        Type::List { item } => holds_models(item),
+        _ => false,
+    }
 }
 
 impl<'a> Checker<'a> {
@@ -102,13 +113,23 @@ impl<'a> Checker<'a> {
             tags: TagIndex::default(),
             malformed_at: None,
             tape: None,
+            tape_links_only: false,
             origin: pos,
         }
     }
 
-    /// Records the tape of the unit (see [`Tape`]).
-    pub fn record_tape(&mut self) {
+    /// Records the tape of the unit (see [`Tape`]), of the fields `scope`
+    /// says.
+    pub fn record_tape(&mut self, scope: TapeScope) {
         self.tape = Some(Tape::reused());
+        self.tape_links_only = scope == TapeScope::Links;
+    }
+
+    /// Whether the value of `field` goes on the tape.
+    #[inline]
+    pub(super) fn records(&self, field: &FieldDef) -> bool {
+        self.tape.is_some()
+            && (!self.tape_links_only || field.link.is_some() || holds_models(field.ty))
     }
 
     /// The tape recorded, if it was asked for.

@@ -54,7 +54,7 @@ impl Checker<'_> {
                 let wire = c.wire_name(names, index, field);
                 // On the tape, the member's value is invalid if any error is
                 // found about it: its key given again, too new, or inside.
-                let errors = c.recording().then(|| c.found.errors_found());
+                let errors = c.records(field).then(|| c.found.errors_found());
                 let bit = 1u128 << index;
                 if seen & bit != 0 {
                     earlier.discard(c, wire);
