@@ -264,3 +264,17 @@ def test_describe_prints_every_rule(cli: str) -> None:
     described = subprocess.run([cli, "export", "--describe"], capture_output=True, check=True).stdout.decode()
     for name in ["reference_records", "reference_items", "reference_items.spark", *RULES]:
         assert query(name).strip() in described, name
+
+
+def test_an_invalid_list_is_left_out_by_both(cli: str, spark: Any, tmp_path: pathlib.Path) -> None:
+    # The streaming check skips a list with an invalid item (the validator
+    # reports it), and the export keeps it as NULL: neither checks its
+    # valid items. A list of plain strings is read as it is.
+    document = json.loads((CASES / "dangling_reference-variations-fails.json").read_text())
+    card = document["cards"][0]
+    card["variations"] = ["not-a-uuid", *card["variations"]]
+    card["otherFaceIds"] = ["not-a-uuid", "00000009-0000-4000-8000-000000000009"]
+    path = tmp_path / "invalid-list.json"
+    path.write_text(json.dumps(document, indent=1))
+    found = compare(cli, path, tmp_path / "out", spark)
+    assert {(f[4], f[5]) for f in found} == {("otherFaceIds", 0), ("otherFaceIds", 1)}, found
