@@ -99,6 +99,7 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
             out,
             "\nEvery table of a record (all but set_translations and meta) has the column `extra`, the record's members that the spec does not define as one JSON object (SQLite JSON text, PostgreSQL jsonb, Parquet a string of the JSON logical type); `extra` is NULL unless the run is given --keep-unknown. The column is there with or without the flag, so that runs with and without it add to one store."
         )?;
+        write!(out, "\n{}", cardkit_export::references::describe())?;
         return Ok(ExitStatus::Success);
     }
     let Some(target) = &args.to else {

@@ -38,6 +38,7 @@ pub mod layout;
 pub mod parquet;
 #[cfg(feature = "postgres")]
 pub mod postgres;
+pub mod references;
 pub mod rows;
 mod sql;
 #[cfg(feature = "sqlite")]

@@ -263,6 +263,10 @@ fn describe_prints_the_layout() {
     ] {
         assert!(stamps.contains(&place), "{stamps}");
     }
+    // Then the reference rules in SQL, each query whole.
+    for (name, query) in cardkit_export::references::QUERIES {
+        assert!(stamps.contains(query.trim_end()), "{name}: {stamps}");
+    }
 }
 
 /// A valid set with `extra` members and a `baseSetSize` of `size`.

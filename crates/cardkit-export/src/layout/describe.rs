@@ -74,7 +74,10 @@ impl Layout {
              Every table has `build` (a Hive partition `build=LABEL/` in Parquet). \
              *null* says whether a valid document may leave the column NULL; with \
              `--on-invalid keep`, the invalid or missing values of invalid documents are NULL \
-             in any column (the tables declare no NOT NULL).\n"
+             in any column (the tables declare no NOT NULL). \
+             The checks of `cardkit validate --references` written as SQL over these tables, \
+             one query per rule, are in [references.md](references.md#the-same-rules-in-sql); \
+             `--describe` prints them after the tables.\n"
         );
         for table in &self.tables {
             let _ = write!(out, "\n## `{}`\n\n{}\n\n", table.name, table.doc);
