@@ -60,7 +60,18 @@ impl Digest {
             }
         }
         let here = digest.records(&facts);
-        digest.links(&facts, &here);
+        let deferred = digest.links(&facts, &here);
+        // The references kept for the end are moved out of the facts, not
+        // copied: a document may name millions.
+        let mut deferred = deferred.into_iter().peekable();
+        for (r, record) in facts.records.into_iter().enumerate() {
+            for (m, mention) in record.mentions.into_iter().enumerate() {
+                if let Some((_, _, link)) = deferred.next_if(|&(dr, dm, _)| (dr, dm) == (r, m)) {
+                    digest.pending.push((mention, link));
+                }
+            }
+        }
+        digest.pending.shrink_to_fit();
         digest
     }
 
@@ -115,8 +126,13 @@ impl Digest {
     }
 
     /// Follows what the records name: settled when the document holds it,
-    /// kept for the end of the run when not.
-    fn links(&mut self, facts: &SetFacts, here: &HashMap<u128, usize>) {
+    /// kept for the end of the run when not. Gives those kept, by record
+    /// and mention, in document order.
+    fn links(
+        &mut self,
+        facts: &SetFacts,
+        here: &HashMap<u128, usize>,
+    ) -> Vec<(usize, usize, Link)> {
         let code = facts.one(Link::Code).map(|m| &*m.value);
         let token_set = facts.one(Link::TokenSet).map(|m| &*m.value);
         let names: HashSet<&str> = facts
@@ -125,30 +141,30 @@ impl Digest {
             .flat_map(|r| r.of(Link::Name))
             .map(|m| &*m.value)
             .collect();
-        let mut pending = Vec::new();
-        for record in &facts.records {
+        let mut deferred = Vec::new();
+        for (r, record) in facts.records.iter().enumerate() {
             if let (Some(set_code), Some(code)) = (record.one(Link::SetCode), code) {
                 self.record_set_code(record.kind, set_code, code, token_set);
             }
             let own = record.one(Link::Id).and_then(|m| uuid_key(&m.value));
-            for mention in &record.mentions {
+            for (m, mention) in record.mentions.iter().enumerate() {
                 let held = uuid_key(&mention.value).and_then(|k| here.get(&k).copied());
                 match mention.field.link {
                     Some(Link::Faces) => match held {
                         Some(face) => self.face(mention, own, &facts.records[face]),
-                        None => pending.push((mention.clone(), Link::Faces)),
+                        None => deferred.push((r, m, Link::Faces)),
                     },
                     Some(link @ (Link::Variations | Link::Printings)) if held.is_none() => {
-                        pending.push((mention.clone(), link));
+                        deferred.push((r, m, link));
                     }
                     Some(Link::CardNames) if !names.contains(&*mention.value) => {
-                        pending.push((mention.clone(), Link::CardNames));
+                        deferred.push((r, m, Link::CardNames));
                     }
                     _ => {}
                 }
             }
         }
-        self.pending.extend(pending);
+        deferred
     }
 
     /// A face of the record whose id is `own`, held by its document: it

@@ -5,6 +5,7 @@
 //! and only what references need is kept.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::model::{Kind, Set};
 use crate::schema::{FieldDef, Link, Model, ModelDef, Names, Type};
@@ -14,14 +15,29 @@ use crate::validate::{Found, Locator, Step};
 /// column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct At {
-    /// JSON Pointer from the file's root.
-    pub pointer: Box<str>,
+    /// JSON Pointer from the file's root of the value, or of the list the
+    /// value is item `item` of: shared by a list's items, so that a list of
+    /// millions of ids holds one pointer.
+    pub base: Arc<str>,
+    /// The value's index in the list at `base`, when it is an item.
+    pub item: Option<usize>,
     /// Byte offset in the file.
     pub offset: usize,
     /// 1-based line.
     pub line: usize,
     /// 1-based column, in characters.
     pub column: usize,
+}
+
+impl At {
+    /// The value's JSON Pointer.
+    #[must_use]
+    pub fn pointer(&self) -> String {
+        match self.item {
+            Some(item) => format!("{}/{item}", self.base),
+            None => self.base.to_string(),
+        }
+    }
 }
 
 /// A string value a [`Link`] field holds, and where.
@@ -262,18 +278,15 @@ impl Walk<'_> {
         if found.is_empty() {
             return;
         }
-        let base = self.pointer();
-        for (offset, index, text) in found {
+        let base: Arc<str> = self.pointer().into();
+        for (offset, item, text) in found {
             let (offset, line, column) = self.locator.at(offset);
-            let pointer = match index {
-                Some(index) => format!("{base}/{index}"),
-                None => base.clone(),
-            };
             let mention = Mention {
                 value: text.into(),
                 field,
                 at: At {
-                    pointer: pointer.into(),
+                    base: base.clone(),
+                    item,
                     offset,
                     line,
                     column,

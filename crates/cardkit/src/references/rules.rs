@@ -232,7 +232,7 @@ impl References {
             let within = entry.pointer.len();
             if filter.ignores_code(detail.code())
                 || (filter.by_place()
-                    && filter.ignores_at(&mention.at.pointer, within, Some(&field)))
+                    && filter.ignores_at(&mention.at.pointer(), within, Some(&field)))
             {
                 entry.ignored += 1;
                 return;
@@ -400,13 +400,8 @@ impl References {
             related,
         } = finding;
         let label = format!("{}.{}", field.model, field.name);
-        let mut diagnostic = Diagnostic::new(
-            detail,
-            self.severity,
-            at.pointer.to_string(),
-            Some(label),
-            at.offset,
-        );
+        let mut diagnostic =
+            Diagnostic::new(detail, self.severity, at.pointer(), Some(label), at.offset);
         diagnostic.line = at.line;
         diagnostic.column = at.column;
         diagnostic.related = related.map(|(there, at, message)| {
@@ -415,7 +410,7 @@ impl References {
                 .then(|| self.files[file_of(there) as usize].clone());
             Box::new(Related {
                 file,
-                pointer: at.pointer.into(),
+                pointer: at.pointer(),
                 offset: at.offset,
                 line: at.line,
                 column: at.column,
