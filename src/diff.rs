@@ -136,11 +136,7 @@ pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
             return Ok(ExitStatus::Error);
         }
     };
-    // Valid documents that are not sets have no diagnostics: a line each.
-    for p in diff.problems.iter().filter(|p| !p.invalid) {
-        let line = format!("{} {}: {}", p.path, p.at, p.message);
-        writeln!(err.borrow_mut(), "cardkit diff: {}", Text::escape(&line))?;
-    }
+    crate::output::documents_not_sets(&mut *err.borrow_mut(), "diff", &diff.problems)?;
     let (read_summary, read) = run.finish()?;
     drop(err);
     if !diff.problems.is_empty() && on_invalid == OnInvalid::Fail {

@@ -31,6 +31,25 @@ pub fn note(command: &str, text: &str) {
     let _ = writeln!(io::stderr(), "cardkit {command}: {}", Text::escape(text));
 }
 
+#[cfg(feature = "diff")]
+/// Writes a line on `err` for each document read that is valid but no set
+/// (`cardkit diff: PATH AT: MESSAGE`): such documents have no diagnostics
+/// of their own to say why they were left out.
+///
+/// # Errors
+/// Writing failed.
+pub fn documents_not_sets(
+    err: &mut dyn Write,
+    command: &str,
+    problems: &[cardkit_diff::Problem],
+) -> io::Result<()> {
+    for p in problems.iter().filter(|p| !p.invalid) {
+        let line = format!("{} {}: {}", p.path, p.at, p.message);
+        writeln!(err, "cardkit {command}: {}", Text::escape(&line))?;
+    }
+    Ok(())
+}
+
 /// The formats of a report, as `--format` names them.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum ReportFormat {

@@ -118,11 +118,7 @@ pub fn run(args: &CheckArgs, walk: &Walk) -> io::Result<ExitStatus> {
             return Ok(ExitStatus::Error);
         }
     };
-    // Valid documents that are not sets have no diagnostics: a line each.
-    for p in checked.problems.iter().filter(|p| !p.invalid) {
-        let line = format!("{} {}: {}", p.path, p.at, p.message);
-        writeln!(err.borrow_mut(), "cardkit migrate: {}", Text::escape(&line))?;
-    }
+    crate::output::documents_not_sets(&mut *err.borrow_mut(), "migrate", &checked.problems)?;
     let (read_summary, read) = run.finish()?;
     drop(err);
     if !checked.problems.is_empty() {
