@@ -193,7 +193,7 @@ impl Renderer for Text {
             self.open_block(out)?;
             writeln!(
                 out,
-                "{}: {} {}\n",
+                "{} {} {}\n",
                 self.palette
                     .paint(PLACE, format_args!("{}:", Text::escape(path))),
                 self.palette.paint(NOTE, "note:"),
@@ -466,6 +466,33 @@ fn block_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_note_of_problems_counted_but_not_kept_names_the_file_once() {
+        let mut document = DocumentReport {
+            pointer: String::new(),
+            pointer_bytes: None,
+            line: None,
+            kind: Some(cardkit::Kind::Set),
+            diagnostics: Vec::new(),
+            omitted: cardkit::report::Omitted::default(),
+            ignored: 0,
+            names: cardkit::schema::Names::Spec,
+        };
+        document
+            .omitted
+            .warnings
+            .insert(cardkit::Code::DanglingReference, 5);
+        let mut out = Vec::new();
+        Text::new(WarningFilter::default())
+            .document(&mut out, "set.json", &document)
+            .expect("written");
+        let text = String::from_utf8(out).expect("UTF-8");
+        assert!(
+            text.starts_with("set.json: note: 5 more problems of the document at (the root)"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn the_throughput_names_what_was_decoded_from_compressed_inputs() {
