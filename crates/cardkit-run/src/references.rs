@@ -9,9 +9,9 @@ use std::io::{self, Read, Write};
 use std::rc::Rc;
 
 use cardkit::diagnostic::Severity;
-use cardkit::references::{Digest, Outcome, References, SetFacts};
+use cardkit::references::{Outcome, References};
 use cardkit::report::{DocumentReport, Layout, Summary};
-use cardkit::validate::{Filter, Validated, Validator};
+use cardkit::validate::{Filter, Validator};
 
 use crate::check::{Check, Failure};
 use crate::render::{FileEnd, Renderer};
@@ -67,22 +67,9 @@ impl ReferencesReader {
         input: &mut dyn Read,
         on_document: &mut dyn FnMut(&DocumentReport),
     ) -> io::Result<Layout> {
-        let layout = validator
-            .extracting(|found| SetFacts::read(&found).map(Digest::of))
-            .with_links_tape()
-            .reader(input, |item| {
-                if let Validated::Document(report, facts) = item {
-                    if let Some(facts) = facts.flatten() {
-                        let valid = report.is_valid();
-                        self.shared.borrow_mut().add(name, facts, valid);
-                    }
-                    on_document(&report);
-                }
-            })?;
         self.shared
             .borrow_mut()
-            .input_read(matches!(layout, Layout::Catalog | Layout::CodeMap));
-        Ok(layout)
+            .read(validator, name, input, on_document)
     }
 }
 

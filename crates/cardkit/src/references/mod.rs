@@ -18,9 +18,8 @@ pub use extract::{At, Mention, Record, RecordKind, SetFacts};
 pub use rules::{Finding, Outcome, References};
 
 use crate::diagnostic::Severity;
-use crate::report::Layout;
 use crate::schema::Link;
-use crate::validate::{Options, Validated, Validator};
+use crate::validate::{Options, Validator};
 
 /// Checks the references of one input held in memory, validated with
 /// `options`, as a run over it alone does: findings of `severity`, by
@@ -40,16 +39,9 @@ use crate::validate::{Options, Validated, Validator};
 #[must_use]
 pub fn check_slice(input: &[u8], options: &Options, severity: Severity) -> Outcome {
     let mut references = References::new(severity).filtered(options.filter);
-    let read = Validator::new(*options)
-        .jobs(1)
-        .extracting(|found| SetFacts::read(&found).map(Digest::of))
-        .with_links_tape()
-        .reader(input, |item| {
-            if let Validated::Document(report, Some(Some(digest))) = item {
-                references.add("", digest, report.is_valid());
-            }
-        });
-    references.input_read(matches!(read, Ok(Layout::Catalog | Layout::CodeMap)));
+    // What cannot be read is reported by validation; the references of what
+    // was read are still given.
+    let _ = references.read(Validator::new(*options).jobs(1), "", input, |_| {});
     references.finish()
 }
 

@@ -6,13 +6,15 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::digest::{duplicate, uuid_key, Digest, FIRST_GIVEN};
-use super::extract::{At, Mention};
+use super::extract::{At, Mention, SetFacts};
 use super::Target;
 use crate::diagnostic::{Detail, Diagnostic, Related, Severity};
 use crate::model::Kind;
+use crate::report::Layout;
 use crate::report::{DocumentReport, Omitted, KEPT_WARNINGS_PER_CODE};
 use crate::schema::{FieldDef, Link, Names};
-use crate::validate::Filter;
+use crate::validate::{Filter, Validated, Validator};
+use std::io::{self, Read};
 
 /// One problem with a reference, before it is a diagnostic.
 #[derive(Debug, Clone)]
@@ -133,6 +135,34 @@ impl References {
         } else if read_sets {
             self.loose_sets = true;
         }
+    }
+
+    /// Validates `input` (named `name`) with `validator`, handing each
+    /// document's report to `on_document`, and reads the references of its
+    /// set documents (on the threads that validate them).
+    ///
+    /// # Errors
+    /// As [`Validator::reader`].
+    pub fn read(
+        &mut self,
+        validator: Validator,
+        name: &str,
+        input: impl Read,
+        mut on_document: impl FnMut(&DocumentReport),
+    ) -> io::Result<Layout> {
+        let layout = validator
+            .extracting(|found| SetFacts::read(&found).map(Digest::of))
+            .with_links_tape()
+            .reader(input, |item| {
+                if let Validated::Document(report, digest) = item {
+                    if let Some(digest) = digest.flatten() {
+                        self.add(name, digest, report.is_valid());
+                    }
+                    on_document(&report);
+                }
+            })?;
+        self.input_read(matches!(layout, Layout::Catalog | Layout::CodeMap));
+        Ok(layout)
     }
 
     /// Adds one set document of `file` (`valid` as validated), digested
