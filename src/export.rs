@@ -8,9 +8,11 @@ use cardkit_export::layout::layout;
 use cardkit_export::{Ending, Exporter, InputError, InputsRead, Mode, OnInvalid, Target, Totals};
 use cardkit_run::render::words::{plural, were};
 use cardkit_run::render::Text;
-use cardkit_run::{ExitStatus, Failure, Run, Shown, Surface, UntilClosed, Walk};
+use cardkit_run::{ExitStatus, Failure, Run, Setting, Shown, Surface, UntilClosed, Walk};
 
-use crate::options::{check_paths, ways_out_first, Discovery, Running, Validation};
+use crate::options::{
+    check_paths, references_level, ways_out_first, Discovery, Level, Running, Validation,
+};
 use crate::output::{note, Shared};
 use crate::progress::Bar;
 
@@ -63,6 +65,13 @@ pub struct Args {
     #[arg(long)]
     keep_unknown: bool,
 
+    // `--references=error`: the value only with `=`, so that the flag
+    // alone never takes the path after it.
+    #[arg(long, value_name = "LEVEL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", value_parser = references_level,
+          help = Setting::References.def().help_for(Surface::CommandLine))]
+    references: Option<Level>,
+
     /// Prints the tables and columns the export writes (generated from the
     /// field tables), and exits.
     #[arg(long, conflicts_with_all = ["to", "paths"])]
@@ -97,7 +106,7 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
         writeln!(out, "\n{}", stamps())?;
         writeln!(
             out,
-            "\nEvery table of a record (all but set_translations and meta) has the column `extra`, the record's members that the spec does not define as one JSON object (SQLite JSON text, PostgreSQL jsonb, Parquet a string of the JSON logical type); `extra` is NULL unless the run is given --keep-unknown. The column is there with or without the flag, so that runs with and without it add to one store."
+            "\nEvery table of a record (all but set_translations, meta and reference_findings) has the column `extra`, the record's members that the spec does not define as one JSON object (SQLite JSON text, PostgreSQL jsonb, Parquet a string of the JSON logical type); `extra` is NULL unless the run is given --keep-unknown. The column is there with or without the flag, so that runs with and without it add to one store."
         )?;
         write!(out, "\n{}", cardkit_export::references::describe())?;
         return Ok(ExitStatus::Success);
@@ -106,7 +115,10 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
         return Ok(ExitStatus::Error);
     };
     let on_invalid = args.on_invalid;
-    let settings = args.validation.settings();
+    let mut settings = args.validation.settings();
+    if let Some(Level(references)) = args.references {
+        settings.references = references;
+    }
     let build = args.build.as_deref();
     let mode = if args.replace {
         Mode::Replace
@@ -140,6 +152,8 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
     let mut run = Run::with_settings(&mut renderer, &mut out, &settings)
         .showing(Shown::Invalid)
         .with_progress(&progress);
+    // The references are read from the tapes the rows are made from.
+    exporter.reading_references(run.references());
     let mut check = |name: &str,
                      reader: &mut dyn io::Read,
                      options: &cardkit::Options,
@@ -158,6 +172,7 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
             })
     };
     run.all(walk.discover(&args.paths), &mut check)?;
+    run.finish_references(&mut |found| exporter.found_reference(found))?;
     let (none_found, stopped) = (run.checked_nothing(), run.aborted().map(str::to_owned));
     let (summary, status) = run.finish()?;
     drop(err);
@@ -226,6 +241,13 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
     }
     if totals.left_out > 0 {
         writeln!(out, "{} left out", were(totals.left_out, "document"))?;
+    }
+    if totals.invalid_by_references > 0 {
+        writeln!(
+            out,
+            "{} made invalid by errors in their references, found once every document was written: they stay exported (reference_findings holds the findings)",
+            were(totals.invalid_by_references, "exported document"),
+        )?;
     }
     for line in changes(&totals) {
         writeln!(out, "{line}")?;

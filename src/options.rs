@@ -63,8 +63,8 @@ pub struct Validation {
     #[arg(skip)]
     pub filter: Option<&'static Filter>,
 
-    /// The configuration's `references` (`validate` alone has the flag,
-    /// which wins over it).
+    /// The configuration's `references` (`validate` and `export` have the
+    /// flag, which wins over it).
     #[arg(skip)]
     pub references: Option<cardkit::Severity>,
 }
@@ -237,6 +237,20 @@ pub fn as_of_version(text: &str) -> Result<Version, String> {
         AsOf::Version(version) => Ok(version),
         AsOf::Latest => Err("the latest version is the default: leave --as-of out".into()),
         AsOf::Auto => Err("`auto` reads the version of each file; give one: vX.Y.Z".into()),
+    }
+}
+
+/// `--references`: the severity of its findings, or off.
+#[derive(Debug, Clone, Copy)]
+pub struct Level(pub Option<cardkit::Severity>);
+
+/// Reads `--references=LEVEL`: `true` (the flag alone), `error` or `false`.
+pub fn references_level(text: &str) -> Result<Level, String> {
+    match text {
+        "true" | "warning" => Ok(Level(Some(cardkit::Severity::Warning))),
+        "error" => Ok(Level(Some(cardkit::Severity::Error))),
+        "false" => Ok(Level(None)),
+        _ => Err("expected true (the flag alone), error or false".into()),
     }
 }
 

@@ -2,11 +2,10 @@
 
 use std::io;
 
-use cardkit::Severity;
 use cardkit_run::render::{words, Renderer, Statistics};
 use cardkit_run::{ExitStatus, Run, Setting, Surface, UntilClosed, Walk};
 
-use crate::options::{check_paths, Discovery, Running, Validation};
+use crate::options::{check_paths, references_level, Discovery, Level, Running, Validation};
 use crate::output::{note, ReportFormat};
 use crate::progress::Bar;
 
@@ -95,20 +94,6 @@ impl Args {
             Some(limit) => Some(limit),
             None => self.format.default_max_results(),
         }
-    }
-}
-
-/// `--references`: the severity of its findings, or off.
-#[derive(Debug, Clone, Copy)]
-struct Level(Option<Severity>);
-
-/// Reads `--references=LEVEL`: `true` (the flag alone), `error` or `false`.
-fn references_level(text: &str) -> Result<Level, String> {
-    match text {
-        "true" | "warning" => Ok(Level(Some(Severity::Warning))),
-        "error" => Ok(Level(Some(Severity::Error))),
-        "false" => Ok(Level(None)),
-        _ => Err("expected true (the flag alone), error or false".into()),
     }
 }
 

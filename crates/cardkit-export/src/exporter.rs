@@ -5,15 +5,17 @@
 
 use std::io::{self, Read};
 
+use cardkit::references::{Digest, Placed, SetFacts};
 use cardkit::validate::{Found, Validated, Validator};
 use cardkit::Code;
 use cardkit::DocumentReport;
 use cardkit::Kind;
 use cardkit::Options;
 pub use cardkit_run::OnInvalid;
+use cardkit_run::ReferencesReader;
 
 use crate::keys::{self, Changes};
-use crate::layout::{self, layout, MetaFact, Source};
+use crate::layout::{self, layout, FindingFact, MetaFact, Source};
 use crate::rows::{self, Cell, Rows, TableRows, Unstorable};
 use crate::writer::{Spare, Writer};
 use crate::{Error, Mode, Store, Target};
@@ -88,6 +90,14 @@ pub struct Totals {
     pub unkeyed: usize,
     /// What the run replaced of what the target held.
     pub changes: Changes,
+    /// Findings of the references written into `reference_findings`
+    /// ([`Exporter::reading_references`]).
+    pub reference_findings: usize,
+    /// Documents exported valid that their references' findings, as
+    /// errors (`--references=error`), made invalid: known only once every
+    /// document is written, so they stay exported unless the run fails
+    /// (`--on-invalid fail`).
+    pub invalid_by_references: usize,
 }
 
 /// What the row maker made of one document, on the thread that validated it.
@@ -119,6 +129,12 @@ pub struct Exporter {
     inputs: Vec<String>,
     /// Members the spec does not define, by `Model.name`.
     unknown: std::collections::HashMap<String, usize>,
+    /// The run's references, read from each set document's tape.
+    references: Option<ReferencesReader>,
+    /// Rows of `reference_findings`, written at the end.
+    findings: TableRows,
+    /// The documents (input and pointer) made invalid by their findings.
+    invalid_by_references: std::collections::HashSet<(String, String)>,
 }
 
 impl Exporter {
@@ -177,6 +193,9 @@ impl Exporter {
             seen: std::collections::HashMap::new(),
             inputs: Vec::new(),
             unknown: std::collections::HashMap::new(),
+            references: None,
+            findings: TableRows::new(layout().tables[layout().reference_findings].columns.len()),
+            invalid_by_references: std::collections::HashSet::new(),
         }
     }
 
@@ -192,6 +211,15 @@ impl Exporter {
     pub fn keep_unknown(&mut self, keep: bool) {
         self.keep_unknown = keep;
         self.totals.keeping_unknown = keep;
+    }
+
+    /// Reads the references of the set documents of the inputs given
+    /// after into `references` (the run's, whose check settles them once
+    /// every input is read): each document's facts are read from the tape
+    /// its rows are made from, on the threads that validate it. Each
+    /// finding is then handed to [`Exporter::found_reference`].
+    pub fn reading_references(&mut self, references: Option<ReferencesReader>) {
+        self.references = references;
     }
 
     /// Validates and exports every document read from `reader` (named
@@ -212,8 +240,16 @@ impl Exporter {
         let (on_invalid, unstorable) = (self.on_invalid, self.unstorable);
         let keep_unknown = self.keep_unknown;
         let spare = self.spare.clone();
-        let extract =
-            move |found: Found<'_>| make(found, on_invalid, unstorable, keep_unknown, spare.take());
+        let reading = self.references.is_some();
+        let extract = move |found: Found<'_>| {
+            let digest = if reading {
+                SetFacts::read(&found).map(Digest::of)
+            } else {
+                None
+            };
+            let made = make(found, on_invalid, unstorable, keep_unknown, spare.take());
+            (made, digest)
+        };
         let mut meta = None;
         let mut failure = None;
         let validator = Validator::new(*options).jobs(self.jobs);
@@ -225,7 +261,14 @@ impl Exporter {
                     meta = bytes.and_then(|b| String::from_utf8(b).ok());
                 }
                 Validated::Around { .. } => {}
-                Validated::Document(report, made) => {
+                Validated::Document(report, extracted) => {
+                    let (made, digest) = match extracted {
+                        Some((made, digest)) => (Some(made), digest),
+                        None => (None, None),
+                    };
+                    if let (Some(references), Some(digest)) = (&self.references, digest) {
+                        references.add(name, digest, report.is_valid());
+                    }
                     on_report(&report);
                     if failure.is_none() {
                         if let Err(error) = self.document(name, &report, made, &mut on_note) {
@@ -237,6 +280,12 @@ impl Exporter {
         if let Some(error) = failure {
             self.abort();
             return Err(InputError::Store(error));
+        }
+        if let (Some(references), Ok(layout)) = (&self.references, &read) {
+            references.input_read(matches!(
+                layout,
+                cardkit::validate::Layout::Catalog | cardkit::validate::Layout::CodeMap
+            ));
         }
         let columns = &layout().tables[layout().meta].columns;
         let row = self.meta.push_row();
@@ -347,6 +396,82 @@ impl Exporter {
         } else {
             writer.write(rows)
         }
+    }
+
+    /// Writes a finding of the run's references into `reference_findings`
+    /// (at the commit). A finding that is an error makes its document
+    /// invalid: under [`OnInvalid::Fail`] nothing is then committed; under
+    /// the others the document stays exported (its rows are written), and
+    /// is counted in [`Totals::invalid_by_references`].
+    pub fn found_reference(&mut self, placed: Placed<'_>) {
+        let diagnostic = placed.diagnostic;
+        if diagnostic.severity == cardkit::Severity::Error
+            && placed.valid
+            && self
+                .invalid_by_references
+                .insert((placed.file.to_owned(), placed.document.to_owned()))
+        {
+            self.totals.invalid += 1;
+            if self.on_invalid == OnInvalid::Fail {
+                self.totals.failed = true;
+                self.totals.left_out += 1;
+            } else {
+                self.totals.invalid_by_references += 1;
+            }
+        }
+        let at = &placed.finding.at;
+        let within = at.base.strip_prefix(placed.document).unwrap_or(&at.base);
+        let place = FindingPlace::of(within);
+        let table = &mut self.findings;
+        let row = table.push_row();
+        for (column, def) in layout().tables[layout().reference_findings]
+            .columns
+            .iter()
+            .enumerate()
+        {
+            let Source::Finding(fact) = def.source else {
+                if let (Source::OwnerKey, Some(code)) = (def.source, placed.set_code) {
+                    table.set_text(row, column, code);
+                }
+                continue;
+            };
+            let integer = |n: usize| Cell::Integer(i64::try_from(n).unwrap_or(i64::MAX));
+            match fact {
+                FindingFact::Code => table.set_text(row, column, diagnostic.code.as_str()),
+                FindingFact::Kind => table.set_text(row, column, place.kind),
+                FindingFact::Position => {
+                    if let Some(position) = place.position {
+                        table.set(row, column, integer(position));
+                    }
+                }
+                FindingFact::Field => table.set_text(row, column, &place.field),
+                FindingFact::Item => {
+                    if let Some(item) = at.item {
+                        table.set(row, column, integer(item));
+                    }
+                }
+                FindingFact::Value => table.set_text(row, column, &placed.finding.value),
+                FindingFact::Severity => {
+                    table.set_text(row, column, diagnostic.severity.as_str());
+                }
+                FindingFact::Message => table.set_text(row, column, &diagnostic.message()),
+                FindingFact::Input => table.set_text(row, column, placed.file),
+                FindingFact::Pointer => table.set_text(row, column, &at.pointer()),
+                FindingFact::Line => table.set(row, column, integer(at.line)),
+                FindingFact::RelatedInput => {
+                    if let Some(related) = &diagnostic.related {
+                        let file = related.file.as_deref().unwrap_or(placed.file);
+                        table.set_text(row, column, file);
+                    }
+                }
+                FindingFact::RelatedPointer => {
+                    if let Some(related) = &diagnostic.related {
+                        table.set_text(row, column, &related.pointer);
+                    }
+                }
+            }
+        }
+        self.totals.reference_findings += 1;
     }
 
     /// Counts the members of `report`'s document that the spec does not
@@ -474,6 +599,9 @@ impl Exporter {
         self.totals.rows[meta] += self.meta.len();
         let mut rows = Rows::new();
         rows.tables[meta] = std::mem::replace(&mut self.meta, TableRows::new(1));
+        let findings = layout().reference_findings;
+        self.totals.rows[findings] += self.findings.len();
+        rows.tables[findings] = std::mem::replace(&mut self.findings, TableRows::new(1));
         if let Err(error) = store.write_rows(&rows) {
             store.abort();
             return Err(error);
@@ -500,6 +628,48 @@ impl Exporter {
 impl Drop for Exporter {
     fn drop(&mut self) {
         self.abort();
+    }
+}
+
+/// Where in its document a finding's value is, in the words of the rules
+/// written as SQL: a value of a record (`card`, `token`, `sealed`, by its
+/// position in its list) or of the set itself (`set`), and the member from
+/// there, nested members joined by `.` (`relatedCards.reverseRelated`).
+struct FindingPlace {
+    kind: &'static str,
+    position: Option<usize>,
+    field: String,
+}
+
+impl FindingPlace {
+    /// The place of the value (or list) at `within`, a JSON Pointer from
+    /// its document. The members on the way are never renamed by the
+    /// publishers' names (`--names`), so they are the spec's.
+    fn of(within: &str) -> FindingPlace {
+        let segments: Vec<String> = within
+            .split('/')
+            .skip(1)
+            .map(|s| s.replace("~1", "/").replace("~0", "~"))
+            .collect();
+        let record = match segments.first().map(String::as_str) {
+            Some("cards") => Some("card"),
+            Some("tokens") => Some("token"),
+            Some("sealedProduct") => Some("sealed"),
+            _ => None,
+        };
+        let position = segments.get(1).and_then(|s| s.parse::<usize>().ok());
+        match (record, position) {
+            (Some(kind), Some(position)) => FindingPlace {
+                kind,
+                position: Some(position),
+                field: segments[2..].join("."),
+            },
+            _ => FindingPlace {
+                kind: "set",
+                position: None,
+                field: segments.join("."),
+            },
+        }
     }
 }
 

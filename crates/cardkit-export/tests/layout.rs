@@ -136,3 +136,33 @@ fn columns_have_the_types_of_their_fields() {
         "cardkit export layout, version {LAYOUT_VERSION}\n"
     )));
 }
+
+#[test]
+fn the_findings_table_has_the_columns_of_the_rules_written_as_sql() {
+    // Each rule gives rows of (code, set_code, kind, position, field, item,
+    // value): the table has them, under the same names, so that the two
+    // compare row for row.
+    let (_, rule) = cardkit_export::references::QUERIES
+        .iter()
+        .find(|(name, _)| *name == "duplicate_id")
+        .expect("the rule");
+    assert!(
+        rule.contains("SELECT 'duplicate_id' AS code, set_code, kind, position, 'uuid' AS field,")
+    );
+    let layout = layout();
+    let table = &layout.tables[layout.reference_findings];
+    assert_eq!(table.name, "reference_findings");
+    let names: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names[..8],
+        ["build", "set_code", "code", "kind", "position", "field", "item", "value"]
+    );
+    assert_eq!(
+        table.column("position").map(|c| table.columns[c].ty),
+        Some(ColumnType::Integer)
+    );
+    assert_eq!(
+        table.column("item").map(|c| table.columns[c].ty),
+        Some(ColumnType::Integer)
+    );
+}

@@ -197,9 +197,7 @@ pub(crate) fn read_tables(
             "on_invalid is {on_invalid:?}: expected 'fail', 'skip' or 'keep'"
         ))
     })?;
-    let (settings, jobs) = Keywords::read("read_tables", keywords)?
-        .without_references("read_tables")?
-        .run()?;
+    let (settings, jobs) = Keywords::read("read_tables", keywords)?.run()?;
     let source = Source::of_many(source, name)?;
     let raised = source.raised();
     let collected = detached(py, raised, |interrupt| {
@@ -265,6 +263,8 @@ fn collect_tables(
     let mut run = Run::with_settings(&mut renderer, out, settings)
         .showing(Shown::Invalid)
         .surface(Surface::Python);
+    // The references are read from the tapes the rows are made from.
+    exporter.reading_references(run.references());
     let mut check = |name: &str,
                      reader: &mut dyn Read,
                      options: &cardkit::Options,
@@ -311,6 +311,7 @@ fn collect_tables(
         Ok(opened) => run.input(opened, &mut check),
         Err(unopened) => run.unopened(&unopened),
     })?;
+    run.finish_references(&mut |found| exporter.found_reference(found))?;
     let (none_found, aborted) = (run.checked_nothing(), run.aborted().map(str::to_owned));
     let (summary, status) = run.finish()?;
     skipped.documents = skipped_documents;

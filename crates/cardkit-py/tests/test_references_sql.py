@@ -6,7 +6,9 @@ of the references' conformance suite (the rules of a whole catalog only
 over those that are catalogs), a catalog of corpus sets and a generated
 one. Left out of the comparison, and only these: the duplicates of an id or
 code whose first is in another set, as an export keeps one set's rows of a
-uuid (docs/references.md says so)."""
+uuid (docs/references.md says so). The export's own table of findings
+(`cardkit export --references`, `reference_findings`) holds every finding
+of the check, those too: it is the queries' rows and those duplicates."""
 
 from __future__ import annotations
 
@@ -113,7 +115,8 @@ def streaming(cli: str, path: pathlib.Path) -> Tuple[Counter[Finding], List[Find
 
 def export(cli: str, path: pathlib.Path, out: pathlib.Path) -> None:
     done = subprocess.run(
-        [cli, "export", "--quiet", "--on-invalid", "keep", "--to", f"parquet:{out}", str(path)],
+        [cli, "export", "--quiet", "--no-config", "--references", "--on-invalid", "keep",
+         "--to", f"parquet:{out}", str(path)],
         capture_output=True,
         check=False,
     )
@@ -155,6 +158,17 @@ def in_duckdb(out: pathlib.Path, whole: bool) -> Counter[Finding]:
     for rule in rules(whole):
         found.update(as_finding(row) for row in con.execute(query(rule)).fetchall())
     return found
+
+
+def in_table(out: pathlib.Path) -> Counter[Finding]:
+    """The rows of the export's `reference_findings`, read by DuckDB from
+    its Parquet files."""
+    duckdb = pytest.importorskip("duckdb")
+    rows = duckdb.connect().execute(
+        "SELECT code, set_code, kind, position, field, item, value FROM "
+        f"read_parquet('{out / 'reference_findings'}/**/*.parquet', hive_partitioning = true)"
+    ).fetchall()
+    return collections.Counter(as_finding(row) for row in rows)
 
 
 def in_spark(spark: Any, out: pathlib.Path, whole: bool) -> Counter[Finding]:
@@ -227,6 +241,14 @@ def compare(cli: str, catalog: pathlib.Path, out: pathlib.Path, spark: Any) -> C
     assert duck == expected, (
         f"DuckDB only: {sorted(duck - expected, key=str)[:20]}; "
         f"streaming only: {sorted(expected - duck, key=str)[:20]}"
+    )
+    # The export's table is the check's findings, those the queries cannot
+    # find (duplicates whose first is in another set) too.
+    table = in_table(out)
+    everything = expected + collections.Counter(across)
+    assert table == everything, (
+        f"table only: {sorted(table - everything, key=str)[:20]}; "
+        f"streaming only: {sorted(everything - table, key=str)[:20]}"
     )
     sparked = in_spark(spark, out, whole)
     assert sparked == expected, (

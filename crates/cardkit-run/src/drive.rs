@@ -458,6 +458,29 @@ impl<'r> Run<'r> {
         self.renderer.end_file(self.out, &name, end)
     }
 
+    /// Settles the references the run checks, when it does, and renders
+    /// their findings now, counted in the summary, handing each to
+    /// `on_finding` too (an export writes them into a table); without,
+    /// [`Run::finish`] renders them. Once every input is read.
+    ///
+    /// # Errors
+    /// Writing the report failed.
+    pub fn finish_references(
+        &mut self,
+        on_finding: &mut dyn FnMut(cardkit::references::Placed<'_>),
+    ) -> io::Result<()> {
+        match self.references.take() {
+            Some(references) => crate::references::finish(
+                references,
+                self.renderer,
+                self.out,
+                &mut self.summary,
+                on_finding,
+            ),
+            None => Ok(()),
+        }
+    }
+
     /// The run so far.
     #[must_use]
     pub fn summary(&self) -> &Summary {
@@ -484,9 +507,7 @@ impl<'r> Run<'r> {
     /// # Errors
     /// Writing the report failed.
     pub fn finish(mut self) -> io::Result<(Summary, ExitStatus)> {
-        if let Some(references) = self.references.take() {
-            crate::references::finish(references, self.renderer, self.out, &mut self.summary)?;
-        }
+        self.finish_references(&mut |_| {})?;
         self.summary.seconds = Some(self.started.elapsed().as_secs_f64());
         self.summary.ignored_by = self.options.filter.map(Filter::source);
         self.renderer.finish(self.out, &self.summary)?;

@@ -9,7 +9,7 @@ use std::io::{self, Read, Write};
 use std::rc::Rc;
 
 use cardkit::diagnostic::Severity;
-use cardkit::references::{Outcome, References};
+use cardkit::references::{Digest, Outcome, Placed, References};
 use cardkit::report::{DocumentReport, Layout, Summary};
 use cardkit::validate::{Filter, Validator};
 
@@ -71,15 +71,30 @@ impl ReferencesReader {
             .borrow_mut()
             .read(validator, name, input, on_document)
     }
+
+    /// Adds one set document of `file` whose facts a check of its own read
+    /// from its tape ([`Digest::of`]), as [`References::add`] does; `valid`
+    /// as validated.
+    pub fn add(&self, file: &str, digest: Digest, valid: bool) {
+        self.shared.borrow_mut().add(file, digest, valid);
+    }
+
+    /// An input a check of its own read ends, as [`References::input_read`]
+    /// says.
+    pub fn input_read(&self, whole_catalog: bool) {
+        self.shared.borrow_mut().input_read(whole_catalog);
+    }
 }
 
 /// Settles what is left, and renders the findings under each document's
-/// file, counting them in the summary.
+/// file, counting them in the summary; each finding is handed to
+/// `on_finding` too.
 pub(crate) fn finish(
     references: Shared,
     renderer: &mut dyn Renderer,
     out: &mut dyn Write,
     summary: &mut Summary,
+    on_finding: &mut dyn FnMut(Placed<'_>),
 ) -> io::Result<()> {
     let references = Rc::try_unwrap(references)
         .map(RefCell::into_inner)
@@ -96,7 +111,7 @@ pub(crate) fn finish(
         unchecked,
         documents,
         last_file,
-    } = references.finish();
+    } = references.finish_with(on_finding);
     let note = unchecked_note(unchecked, documents);
     // The note ends the last file the references name, or the last read.
     let noted = reports

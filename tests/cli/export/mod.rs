@@ -19,6 +19,7 @@ use rusqlite::Connection;
 use support::{cardkit, examples_dir, into_a_closed_pipe, show, Stream};
 
 mod killed;
+mod references;
 
 fn example(name: &str) -> String {
     show(&examples_dir().join(name))

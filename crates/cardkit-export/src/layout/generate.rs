@@ -4,7 +4,9 @@
 use cardkit::schema::{Format, ModelDef, Type};
 use cardkit::Kind;
 
-use super::tables::{Column, ColumnType, Layout, MetaFact, Node, Place, Source, Table};
+use super::tables::{
+    Column, ColumnType, FindingFact, Layout, MetaFact, Node, Place, Source, Table,
+};
 
 /// The name of the table of a model.
 fn table_name(model: &ModelDef) -> String {
@@ -314,6 +316,8 @@ pub(super) fn generate() -> Layout {
         indexed: Vec::new(),
     });
     let meta = generator.tables.len() - 1;
+    generator.tables.push(reference_findings());
+    let reference_findings = generator.tables.len() - 1;
     // The members the spec does not define, last in each model's table.
     for node in &generator.nodes {
         let table = &mut generator.tables[node.table];
@@ -342,5 +346,121 @@ pub(super) fn generate() -> Layout {
         set,
         migration,
         meta,
+        reference_findings,
+    }
+}
+
+/// The table of the findings of `--references`: a row per finding, in the
+/// words of the rules written as SQL (`sql/references/`), so that the two
+/// compare row for row, and where the finding is.
+fn reference_findings() -> Table {
+    let fact =
+        |name, ty, nullable, doc, fact| plain(name, ty, nullable, doc, Source::Finding(fact));
+    let columns = vec![
+        build_column(),
+        plain(
+            "set_code",
+            ColumnType::Text,
+            true,
+            "The code of the set whose document holds the value; NULL for a set without one.",
+            Source::OwnerKey,
+        ),
+        fact(
+            "code",
+            ColumnType::Text,
+            false,
+            "The finding's code: duplicate_id, duplicate_printing, set_code_mismatch, asymmetric_faces, variation_elsewhere or dangling_reference.",
+            FindingFact::Code,
+        ),
+        fact(
+            "kind",
+            ColumnType::Text,
+            false,
+            "What holds the value: `card`, `token` or `sealed` (a record of the set), or `set` (the set itself).",
+            FindingFact::Kind,
+        ),
+        fact(
+            "position",
+            ColumnType::Integer,
+            true,
+            "The record's place in its list (`cards`, `tokens`, `sealedProduct`), from 0; NULL for a value of the set itself.",
+            FindingFact::Position,
+        ),
+        fact(
+            "field",
+            ColumnType::Text,
+            false,
+            "The member holding the value, from its record or set: `otherFaceIds`, `uuid`, `number`, `setCode`, `relatedCards.reverseRelated`, `parentCode`, `code`…",
+            FindingFact::Field,
+        ),
+        fact(
+            "item",
+            ColumnType::Integer,
+            true,
+            "The value's place in its list, from 0; NULL for a single value.",
+            FindingFact::Item,
+        ),
+        fact(
+            "value",
+            ColumnType::Text,
+            false,
+            "The value: the uuid, card name or set code named or given.",
+            FindingFact::Value,
+        ),
+        fact(
+            "severity",
+            ColumnType::Text,
+            false,
+            "`warning`, or `error` with --references=error.",
+            FindingFact::Severity,
+        ),
+        fact(
+            "message",
+            ColumnType::Text,
+            false,
+            "The finding in words, as `cardkit validate --references` reports it.",
+            FindingFact::Message,
+        ),
+        fact(
+            "input",
+            ColumnType::Text,
+            false,
+            "The input the value was read from, as `meta` names it.",
+            FindingFact::Input,
+        ),
+        fact(
+            "pointer",
+            ColumnType::Text,
+            false,
+            "The value's JSON Pointer in its input.",
+            FindingFact::Pointer,
+        ),
+        fact(
+            "line",
+            ColumnType::Integer,
+            false,
+            "The value's line in its input, from 1.",
+            FindingFact::Line,
+        ),
+        fact(
+            "related_input",
+            ColumnType::Text,
+            true,
+            "The input of the second place, when there is one: where a duplicate was first given, the face that does not name the record back, the record a variation names.",
+            FindingFact::RelatedInput,
+        ),
+        fact(
+            "related_pointer",
+            ColumnType::Text,
+            true,
+            "The second place's JSON Pointer in its input; NULL when there is none.",
+            FindingFact::RelatedPointer,
+        ),
+    ];
+    Table {
+        name: "reference_findings".into(),
+        doc: "One row per finding of the references between the documents a run read (`--references`); empty without it. A finding is kept with its set: a set exported again replaces its rows.".into(),
+        columns,
+        indexed: Vec::new(),
     }
 }

@@ -33,7 +33,7 @@ use generate::generate;
 
 pub use generate::snake_case;
 pub use tables::{
-    Column, ColumnType, Layout, MetaFact, Node, Place, Source, Table, LAYOUT_VERSION,
+    Column, ColumnType, FindingFact, Layout, MetaFact, Node, Place, Source, Table, LAYOUT_VERSION,
 };
 
 /// The layout, generated once from the field tables.

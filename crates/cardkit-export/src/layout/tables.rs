@@ -8,7 +8,7 @@ use cardkit::schema::{FieldDef, ModelDef, Version};
 /// or column is added, removed, renamed or changes type; the layout test
 /// compares the layout with a committed snapshot, so that no change goes
 /// unnoticed.
-pub const LAYOUT_VERSION: i64 = 2;
+pub const LAYOUT_VERSION: i64 = 3;
 
 /// The type of a column, as each target stores it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +69,8 @@ pub enum Source {
     Translation,
     /// A `meta` fact of the run.
     Meta(MetaFact),
+    /// What a row of `reference_findings` says of its finding.
+    Finding(FindingFact),
     /// The members of the row's object that the spec does not define, as a
     /// JSON object (`--keep-unknown`; NULL without it, or when there are
     /// none).
@@ -86,6 +88,38 @@ pub enum MetaFact {
     CardkitVersion,
     /// [`LAYOUT_VERSION`].
     LayoutVersion,
+}
+
+/// What a column of `reference_findings` holds (its set's code is the
+/// table's [`Source::OwnerKey`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FindingFact {
+    /// The finding's code (`dangling_reference`).
+    Code,
+    /// What holds the value: `card`, `token`, `sealed` or `set`.
+    Kind,
+    /// The record's place in its list.
+    Position,
+    /// The member holding the value, from its record or set.
+    Field,
+    /// The value's place in its list.
+    Item,
+    /// The value.
+    Value,
+    /// `warning` or `error`.
+    Severity,
+    /// The finding in words.
+    Message,
+    /// The input the value was read from.
+    Input,
+    /// The value's JSON Pointer in its input.
+    Pointer,
+    /// The value's line in its input.
+    Line,
+    /// The input of the second place.
+    RelatedInput,
+    /// The second place's JSON Pointer.
+    RelatedPointer,
 }
 
 /// One column.
@@ -168,6 +202,8 @@ pub struct Layout {
     pub migration: usize,
     /// The `meta` table.
     pub meta: usize,
+    /// The `reference_findings` table.
+    pub reference_findings: usize,
 }
 
 impl Layout {

@@ -21,7 +21,7 @@ import sys
 TABLES = [
     "sets", "cards", "identifiers", "legalities", "purchase_urls", "foreign_data",
     "rulings", "leadership_skills", "related_cards", "tokens", "sealed_products",
-    "set_translations", "migrations", "meta",
+    "set_translations", "migrations", "meta", "reference_findings",
 ]
 
 QUERIES = {
@@ -39,6 +39,11 @@ QUERIES = {
     "cards_per_set_per_build": """
         SELECT build, parent_set_code, COUNT(*) AS n, COUNT(DISTINCT uuid) AS uuids
         FROM cards GROUP BY build, parent_set_code""",
+    # The findings of the references (`--references`).
+    "reference_findings": """
+        SELECT build, set_code, code, kind, position, field, item, value, severity, message,
+               input, pointer, line, related_input, related_pointer
+        FROM reference_findings""",
     # Dates, integers and booleans as the engines read them.
     "sets": """
         SELECT build, code, name, release_date, base_set_size, is_foil_only FROM sets""",

@@ -3,7 +3,8 @@
 //! cards per set per build, dates, integers, booleans and lists) give the
 //! same answers from SQLite, from the Parquet files read by DuckDB and by
 //! Apache Spark in local mode, and from a PostgreSQL server started for the
-//! test. The queries are `engines/queries.py`.
+//! test, and so do the findings of the references the export writes
+//! (`reference_findings`). The queries are `engines/queries.py`.
 
 use crate::support;
 
@@ -47,7 +48,7 @@ fn builds(shared: &Path, dir: &Path) -> Vec<(&'static str, Vec<PathBuf>)> {
 
 fn export_builds(target: &Target, builds: &[(&str, Vec<PathBuf>)]) {
     for (build, inputs) in builds {
-        support::export(target, inputs, OnInvalid::Keep, Some(build));
+        support::export_with_references(target, inputs, OnInvalid::Keep, Some(build));
     }
 }
 
@@ -79,6 +80,11 @@ fn sqlite_duckdb_spark_and_postgresql_give_the_same_answers() {
     // (Over 10,000 while the corpus's BRO and LEA, in two files each, were
     // stored twice; each is now kept once.)
     assert!(joined.len() > 8_000, "{} joined rows", joined.len());
+
+    let findings = expected["reference_findings"].as_array().expect("rows");
+    // The corpus's defects and its sets read twice, and the generated
+    // catalog's partial references.
+    assert!(findings.len() > 1_000, "{} findings", findings.len());
 
     let parquet = parquet.display().to_string();
     assert_eq!(

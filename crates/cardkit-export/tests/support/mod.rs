@@ -77,6 +77,45 @@ pub fn export(
     (exporter.finish().expect("the export commits"), notes)
 }
 
+/// Exports `inputs` as [`export`] does, checking the references between
+/// them too, as `cardkit export --references` runs it: the run's check
+/// (`cardkit_run`) reads each set document's facts from the export's tape
+/// and settles them once every input is read, and the export writes the
+/// findings into `reference_findings`. The totals.
+pub fn export_with_references(
+    target: &Target,
+    inputs: &[PathBuf],
+    on_invalid: OnInvalid,
+    build: Option<&str>,
+) -> Totals {
+    use cardkit_run::{Failure, Input, Run};
+    let mut exporter = Exporter::open(target, on_invalid, build, 2).expect("the target opens");
+    let mut renderer = cardkit_run::render::Json::new(cardkit::report::WarningFilter::default());
+    let mut out = std::io::sink();
+    let mut run = Run::new(&mut renderer, &mut out, Options::default())
+        .checking_references(Some(cardkit::Severity::Warning));
+    exporter.reading_references(run.references());
+    let mut check = |name: &str,
+                     reader: &mut dyn std::io::Read,
+                     options: &Options,
+                     on_document: &mut dyn FnMut(&cardkit::DocumentReport)| {
+        exporter
+            .input(name, reader, options, on_document, |_| {})
+            .map_err(|error| match error {
+                cardkit_export::InputError::Read(error) => Failure::Read(error),
+                cardkit_export::InputError::Store(error) => Failure::Abort(error.to_string()),
+            })
+    };
+    for input in inputs {
+        let opened = cardkit_run::open(Input::File(input.clone())).expect("the input opens");
+        run.input(opened, &mut check).expect("the input is read");
+    }
+    run.finish_references(&mut |found| exporter.found_reference(found))
+        .expect("the findings are reported");
+    run.finish().expect("the run ends");
+    exporter.finish().expect("the export commits")
+}
+
 /// The sets of an input file: a set, a wrapped set, a catalog or a code map.
 pub fn sets_of(input: &Path) -> Vec<Value> {
     let value: Value =

@@ -944,8 +944,12 @@ def read_tables(
         warning_limit: as for :func:`validate` (the report of an
             :class:`InvalidDocumentsError`).
         error_limit: as for :func:`validate`.
-        references: only ``False``: a reference to a later document is
-            settled after the last one, so :func:`validate` checks them.
+        references: as for :func:`validate`: the references between the
+            documents read are checked too, as ``cardkit export
+            --references`` checks them, and each finding is a row of the
+            ``reference_findings`` table (empty without). Findings are
+            warnings; ``"error"`` makes their documents invalid, which
+            under ``on_invalid="fail"`` reads nothing.
         name: as for :func:`validate`: the name of a source without a
             path, in the ``meta`` table's ``input`` column and the report.
 

@@ -320,6 +320,7 @@ pub const OPTIONS: [OptionDef; 17] = [
                `code` given once, each printing once in its set, and the cards \
                `reverseRelated` and `spellbook` name (see the book, docs/references.md). \
                Findings are warnings, reported after every input; `error` makes them errors. \
+               An export writes them into its table `reference_findings` too. \
                Example: {references true}, {references error}",
     },
 ];

@@ -27,12 +27,35 @@ pub struct Finding {
     pub at: At,
     /// The second place, with the index of its document and what it is.
     pub related: Option<(u32, At, String)>,
+    /// The referring value, as written.
+    pub value: Box<str>,
+}
+
+/// One finding of a run as [`References::finish_with`] hands it over: the
+/// finding, the diagnostic it is reported as, and the document it is in.
+#[derive(Debug, Clone, Copy)]
+pub struct Placed<'a> {
+    /// The file (input) of the document.
+    pub file: &'a str,
+    /// The document's JSON Pointer in its file.
+    pub document: &'a str,
+    /// The set's code, as the document gives it.
+    pub set_code: Option<&'a str>,
+    /// The document was valid as validated, before its references.
+    pub valid: bool,
+    /// The finding.
+    pub finding: &'a Finding,
+    /// As it is reported: its code, severity, message, place and second
+    /// place (whose `file` is given when it is another file).
+    pub diagnostic: &'a Diagnostic,
 }
 
 /// A document read, by the index it was added under.
 struct Document {
     file: u32,
     pointer: String,
+    /// The set's code.
+    code: Option<Box<str>>,
     /// Valid as validated, before its references were checked.
     valid: bool,
     /// Findings a configuration's `ignore` left out.
@@ -184,6 +207,7 @@ impl References {
         self.documents.push(Document {
             file: u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX),
             pointer,
+            code: code.as_ref().map(|code| code.value.clone()),
             valid,
             ignored: 0,
             found: BTreeMap::new(),
@@ -283,6 +307,7 @@ impl References {
                 field: mention.field,
                 at: mention.at.clone(),
                 related,
+                value: mention.value.clone(),
             },
         ));
     }
@@ -323,7 +348,15 @@ impl References {
     /// Settles the references kept for the end, and gives every finding,
     /// by document.
     #[must_use]
-    pub fn finish(mut self) -> Outcome {
+    pub fn finish(self) -> Outcome {
+        self.finish_with(|_| {})
+    }
+
+    /// [`References::finish`], handing each finding reported to
+    /// `on_finding` too, in the order of the reports (an export writes
+    /// them into a table).
+    #[must_use]
+    pub fn finish_with(mut self, on_finding: impl FnMut(Placed<'_>)) -> Outcome {
         let mut unchecked = 0;
         for pending in std::mem::take(&mut self.pending) {
             let Pending {
@@ -368,7 +401,7 @@ impl References {
         }
         let documents = self.documents.len();
         Outcome {
-            reports: self.reports(),
+            reports: self.reports(on_finding),
             unchecked,
             documents,
             last_file: self.files.last().cloned(),
@@ -378,7 +411,10 @@ impl References {
     /// The findings as diagnostics, by document in the order read, each
     /// document's in file order; each code's beyond what a report keeps
     /// counted as omitted.
-    fn reports(&mut self) -> Vec<(String, DocumentReport, bool)> {
+    fn reports(
+        &mut self,
+        mut on_finding: impl FnMut(Placed<'_>),
+    ) -> Vec<(String, DocumentReport, bool)> {
         let mut by_document: BTreeMap<u32, Vec<Finding>> = BTreeMap::new();
         for (document, finding) in std::mem::take(&mut self.findings) {
             by_document.entry(document).or_default().push(finding);
@@ -404,8 +440,18 @@ impl References {
                 ignored: entry.ignored,
                 names: Names::Auto,
             };
+            let file = &self.files[entry.file as usize];
             for finding in findings {
-                report.diagnostics.push(self.diagnostic(document, finding));
+                let diagnostic = self.diagnostic(document, &finding);
+                on_finding(Placed {
+                    file,
+                    document: &entry.pointer,
+                    set_code: entry.code.as_deref(),
+                    valid: entry.valid,
+                    finding: &finding,
+                    diagnostic: &diagnostic,
+                });
+                report.diagnostics.push(diagnostic);
             }
             for (&code, &found) in &entry.found {
                 if let Some(past) = found.checked_sub(KEPT_WARNINGS_PER_CODE).filter(|&n| n > 0) {
@@ -416,25 +462,31 @@ impl References {
                     omitted.insert(code, past);
                 }
             }
-            let file = self.files[entry.file as usize].clone();
-            reports.push((file, report, entry.valid));
+            reports.push((file.clone(), report, entry.valid));
         }
         reports
     }
 
-    fn diagnostic(&self, document: u32, finding: Finding) -> Diagnostic {
+    fn diagnostic(&self, document: u32, finding: &Finding) -> Diagnostic {
         let Finding {
             detail,
             field,
             at,
             related,
+            ..
         } = finding;
         let label = format!("{}.{}", field.model, field.name);
-        let mut diagnostic =
-            Diagnostic::new(detail, self.severity, at.pointer(), Some(label), at.offset);
+        let mut diagnostic = Diagnostic::new(
+            detail.clone(),
+            self.severity,
+            at.pointer(),
+            Some(label),
+            at.offset,
+        );
         diagnostic.line = at.line;
         diagnostic.column = at.column;
-        diagnostic.related = related.map(|(there, at, message)| {
+        diagnostic.related = related.as_ref().map(|(there, at, message)| {
+            let there = *there;
             let file_of = |d: u32| self.documents[d as usize].file;
             let file = (file_of(there) != file_of(document))
                 .then(|| self.files[file_of(there) as usize].clone());
@@ -444,7 +496,7 @@ impl References {
                 offset: at.offset,
                 line: at.line,
                 column: at.column,
-                message,
+                message: message.clone(),
             })
         });
         diagnostic

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# `cardkit export --references` on a generated catalog of MB megabytes
+# (../shared/bench/make_allprintings.py from the corpus' sets, seed 1, the
+# spec's names), beside the export alone, into a new SQLite database and a
+# new Parquet directory: wall time and peak RSS (/usr/bin/time's "%M"),
+# medians of ROUNDS alternating rounds, and the time ratio.
+#
+# Usage: bench/export-references.sh     (MB=500 ROUNDS=3 JOBS=2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MB=${MB:-500}
+ROUNDS=${ROUNDS:-3}
+JOBS=${JOBS:-2}
+SHARED=${CARDKIT_SHARED:-../shared}
+DATA=target/bench-data
+CATALOG=$DATA/catalog-$MB.json
+mkdir -p "$DATA"
+cargo build --release -q -p cardkit-cli
+CARDKIT=target/release/cardkit
+if [ ! -f "$CATALOG" ]; then
+  python3 "$SHARED/bench/make_allprintings.py" -o "$CATALOG" --size-mb "$MB" --seed 1 --neutral \
+    "$SHARED"/corpus/raw/set/jsonsets_*.json "$SHARED"/corpus/raw/set/mightstone_set_BRO.json >&2
+fi
+
+out=$(mktemp -d)
+report=$(mktemp)
+trap 'rm -rf "$out" "$report"' EXIT
+# Exports into a new target once; prints "seconds kilobytes".
+once() {
+  rm -rf "$out/export.db" "$out/parquet"
+  /usr/bin/time -o "$report" -f "%e %M" "$CARDKIT" export -q --no-config --jobs "$JOBS" \
+    --on-invalid keep "$@" "$CATALOG" >/dev/null 2>&1 || true
+  tail -n 1 "$report"
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "machine: $(nproc) cores, $(uname -sr); $(date -u +%Y-%m-%d)"
+echo "input: $(du -m "$CATALOG" | cut -f1) MB catalog, --jobs $JOBS, medians of $ROUNDS alternating rounds"
+echo
+printf '| %-44s | %8s | %8s |\n' command seconds "RSS MB"
+printf '|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..46})" "$(printf -- '-%.0s' {1..10})" "$(printf -- '-%.0s' {1..10})"
+for target in "$out/export.db" "parquet:$out/parquet"; do
+  plain_t=() plain_m=() refs_t=() refs_m=()
+  for _ in $(seq "$ROUNDS"); do
+    read -r t m < <(once --to "$target")
+    plain_t+=("$t") plain_m+=("$m")
+    read -r t m < <(once --references --to "$target")
+    refs_t+=("$t") refs_m+=("$m")
+  done
+  pt=$(printf '%s\n' "${plain_t[@]}" | median)
+  rt=$(printf '%s\n' "${refs_t[@]}" | median)
+  pm=$(printf '%s\n' "${plain_m[@]}" | median)
+  rm_=$(printf '%s\n' "${refs_m[@]}" | median)
+  shown=${target/$out\//}
+  printf '| %-44s | %8s | %8s |\n' "export --to $shown" "$pt" "$((pm / 1024))"
+  printf '| %-44s | %8s | %8s |\n' "export --references --to $shown" "$rt" "$((rm_ / 1024))"
+  awk -v a="$rt" -v b="$pt" -v t="$shown" 'BEGIN { printf "time ratio (--references / plain), %s: %.3f\n", t, a / b }' >&2
+done
