@@ -16,7 +16,7 @@ import pytest
 
 import cardkit
 
-from conftest import CORPUS, SHARED, missing
+from conftest import CORPUS, ROOT, SHARED, missing
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -170,6 +170,24 @@ def test_every_layout_table_is_there_in_order(catalog: pathlib.Path, cli: str) -
     assert all(p >= 0 for p in positions), list(tables)
     assert positions == sorted(positions)
     assert tables["meta"].column("input").to_pylist() == [str(catalog)]
+
+
+def test_references_are_read_into_their_table_as_the_export_writes_them(
+    cli: str, tmp_path: pathlib.Path
+) -> None:
+    case = ROOT / "crates" / "cardkit" / "tests" / "references" / "variation_elsewhere-fails.json"
+    database = tmp_path / "export.db"
+    export(cli, [case], f"sqlite:{database}", "--references")
+    tables = cardkit.read_tables(case, references=True)
+    table = tables["reference_findings"]
+    assert table.column("code").to_pylist() == ["variation_elsewhere"]
+    assert table.column("pointer").to_pylist() == ["/data/TST/cards/0/variations/0"]
+    assert assert_same_as_sqlite({"reference_findings": table}, database) == 1
+    # Not asked, not checked: the table is there, empty.
+    assert cardkit.read_tables(case)["reference_findings"].num_rows == 0
+    # As errors, under "fail", the document is invalid: nothing is read.
+    with pytest.raises(cardkit.InvalidDocumentsError):
+        cardkit.read_tables(case, references="error")
 
 
 def test_same_tables_from_every_source(catalog: pathlib.Path) -> None:
