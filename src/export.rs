@@ -245,8 +245,10 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
     if totals.invalid_by_references > 0 {
         writeln!(
             out,
-            "{} made invalid by errors in their references, found once every document was written: they stay exported (reference_findings holds the findings)",
+            "{} made invalid by errors in {} references, found once every document was written: {} exported (reference_findings holds the findings)",
             were(totals.invalid_by_references, "exported document"),
+            if totals.invalid_by_references == 1 { "its" } else { "their" },
+            if totals.invalid_by_references == 1 { "it stays" } else { "they stay" },
         )?;
     }
     for line in changes(&totals) {

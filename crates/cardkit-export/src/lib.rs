@@ -12,6 +12,12 @@
 //! names (Parquet, and a new SQLite database), so that a run that fails
 //! leaves nothing half-written.
 //!
+//! When the run checks the references between the documents
+//! (`--references`), each set document's facts are read from the same tape
+//! ([`Exporter::reading_references`]), and the findings, settled once every
+//! input is read, are written into the table `reference_findings` with the
+//! rest ([`Exporter::found_reference`]).
+//!
 //! Each store is a feature of this crate, all on by default: `sqlite`,
 //! `postgres` and `parquet`. A build without one refuses its [`Target`]
 //! when it is opened, naming the feature; without any, documents are still
