@@ -9,6 +9,7 @@ use cardkit::schema::Names;
 use cardkit::schema::Version;
 use cardkit::validate::{self, Filter};
 use cardkit::Kind;
+use cardkit::Severity;
 use cardkit_run::config::{AsOf, Color, Config, ConfigError};
 use cardkit_run::options::OPTIONS;
 use cardkit_run::{check_glob, Setting, Settings, Surface, Walk, MAX_JOBS};
@@ -237,6 +238,20 @@ pub fn as_of_version(text: &str) -> Result<Version, String> {
         AsOf::Version(version) => Ok(version),
         AsOf::Latest => Err("the latest version is the default: leave --as-of out".into()),
         AsOf::Auto => Err("`auto` reads the version of each file; give one: vX.Y.Z".into()),
+    }
+}
+
+/// `--references`: the severity of its findings, or off.
+#[derive(Debug, Clone, Copy)]
+pub struct ReferencesLevel(pub Option<Severity>);
+
+/// Reads `--references=LEVEL`: `true` (the flag alone), `error` or `false`.
+pub fn references_level(text: &str) -> Result<ReferencesLevel, String> {
+    match text {
+        "true" | "warning" => Ok(ReferencesLevel(Some(Severity::Warning))),
+        "error" => Ok(ReferencesLevel(Some(Severity::Error))),
+        "false" => Ok(ReferencesLevel(None)),
+        _ => Err("expected true (the flag alone), error or false".into()),
     }
 }
 
