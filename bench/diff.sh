@@ -49,5 +49,6 @@ row "validate old.json new.json --jobs 1" "$CARDKIT" validate -q --jobs 1 "$DATA
 row "diff old.json new.json --emit-migrations" "$CARDKIT" diff --emit-migrations "$DATA/emitted.jsonl" "$DATA/old.json" "$DATA/new.json"
 row "diff old.json new.json --jobs 1" "$CARDKIT" diff --jobs 1 "$DATA/old.json" "$DATA/new.json"
 row "diff old.json old.json (no change)" "$CARDKIT" diff "$DATA/old.json" "$DATA/old.json"
+row "diff old.json new.json --references" "$CARDKIT" diff --references "$DATA/old.json" "$DATA/new.json"
 row "migrate apply: notices to refs.csv (-o)" "$CARDKIT" migrate apply --migrations "$DATA/notices.jsonl" --column catalog_id -o "$DATA/out.csv" "$DATA/refs.csv"
 row "migrate apply: again, on the output (nothing changes)" "$CARDKIT" migrate apply --migrations "$DATA/notices.jsonl" --column catalog_id --dry-run "$DATA/out.csv"

@@ -14,7 +14,9 @@ use cardkit_run::render::Text;
 use cardkit_run::{ExitStatus, Run, Shown, Surface, UntilClosed, Walk};
 use clap::ValueEnum;
 
-use crate::options::{ways_out_first, Discovery, Running, Validation};
+use crate::options::{
+    references_level, ways_out_first, Discovery, ReferencesLevel, Running, Validation,
+};
 use crate::output::{note, Shared};
 use crate::progress::Bar;
 
@@ -32,9 +34,10 @@ pub struct Args {
     #[arg(value_name = "NEW")]
     new: PathBuf,
 
-    /// The report: `text` (summary first, then each set, then the drift),
-    /// `json` (one document) or `jsonl` (a line per set, record, drift and
-    /// problem, then the summary). Example: --format jsonl
+    /// The report: `text` (summary first, then each set, then the drift,
+    /// then the references broken), `json` (one document) or `jsonl` (a
+    /// line per set, record, drift, reference broken and problem, then the
+    /// summary). Example: --format jsonl
     #[arg(long, value_enum, default_value_t = Format::Text, value_name = "FORMAT")]
     format: Format,
 
@@ -54,6 +57,19 @@ pub struct Args {
     /// Example: --ignore '/cards/*/purchaseUrls'
     #[arg(long, value_name = "POINTER", value_parser = Pattern::parse)]
     ignore: Vec<Pattern>,
+
+    /// Checks the references between each build's documents, as validate
+    /// --references checks them, and reports those the change breaks (the
+    /// findings NEW has and OLD had not: a face or variation naming a record
+    /// removed or re-keyed, a new reference naming nothing, a uuid now given
+    /// twice), counting those it fixes. The configuration's `references`
+    /// turns it on too; `--references=false` turns it off (`error` is taken
+    /// as `true`: what a diff finds are differences). It costs a third to
+    /// twice the time of the diff. Example: --references
+    // The value only with `=`, so that the flag alone never takes OLD.
+    #[arg(long, value_name = "LEVEL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", value_parser = references_level)]
+    references: Option<ReferencesLevel>,
 
     /// What to do with invalid documents (and documents that are not sets):
     /// `fail` reports them and diffs nothing (exit status 2), `skip` leaves
@@ -103,7 +119,14 @@ impl Args {
 }
 
 pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
-    let settings = args.validation.settings();
+    let mut settings = args.validation.settings();
+    // The flag, else the configuration's; the diff reads them itself, on
+    // its pass over each build, not the run.
+    let references = match args.references {
+        Some(ReferencesLevel(level)) => level.is_some(),
+        None => settings.references.is_some(),
+    };
+    settings.references = None;
     let on_invalid = args.on_invalid;
     let options = DiffOptions {
         validate: settings.options(false),
@@ -111,6 +134,7 @@ pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
         ignore: Ignore(args.ignore.clone()),
         on_invalid,
         walk,
+        references,
     };
     // Invalid documents are reported on standard error as `validate`
     // reports them, with the closing summary; the notes go there too, in

@@ -11,7 +11,7 @@ use cardkit_run::render::Text;
 use cardkit_run::{ExitStatus, Failure, Run, Setting, Shown, Surface, UntilClosed, Walk};
 
 use crate::options::{
-    check_paths, references_level, ways_out_first, Discovery, Level, Running, Validation,
+    check_paths, references_level, ways_out_first, Discovery, ReferencesLevel, Running, Validation,
 };
 use crate::output::{note, Shared};
 use crate::progress::Bar;
@@ -70,7 +70,7 @@ pub struct Args {
     #[arg(long, value_name = "LEVEL", num_args = 0..=1, require_equals = true,
           default_missing_value = "true", value_parser = references_level,
           help = Setting::References.def().help_for(Surface::CommandLine))]
-    references: Option<Level>,
+    references: Option<ReferencesLevel>,
 
     /// Prints the tables and columns the export writes (generated from the
     /// field tables), and exits.
@@ -116,7 +116,7 @@ pub fn run(args: &Args, walk: &Walk) -> io::Result<ExitStatus> {
     };
     let on_invalid = args.on_invalid;
     let mut settings = args.validation.settings();
-    if let Some(Level(references)) = args.references {
+    if let Some(ReferencesLevel(references)) = args.references {
         settings.references = references;
     }
     let build = args.build.as_deref();

@@ -136,7 +136,8 @@ enum Command {
     /// Diffs two builds of sets: sets, cards, tokens and sealed products
     /// added, removed and changed (every changed value by JSON Pointer),
     /// printings whose uuid or identifiers changed, drift of the fields;
-    /// optionally the Migration notices for the catalog ids that are gone.
+    /// optionally the references between documents that the change breaks,
+    /// and the Migration notices for the catalog ids that are gone.
     ///
     /// OLD and NEW are each a file or a directory (one build of all its JSON
     /// files, sets matched by code across it); standard input and pipes

@@ -9,6 +9,7 @@ use cardkit::schema::Names;
 use cardkit::schema::Version;
 use cardkit::validate::{self, Filter};
 use cardkit::Kind;
+use cardkit::Severity;
 use cardkit_run::config::{AsOf, Color, Config, ConfigError};
 use cardkit_run::options::OPTIONS;
 use cardkit_run::{check_glob, Setting, Settings, Surface, Walk, MAX_JOBS};
@@ -242,14 +243,14 @@ pub fn as_of_version(text: &str) -> Result<Version, String> {
 
 /// `--references`: the severity of its findings, or off.
 #[derive(Debug, Clone, Copy)]
-pub struct Level(pub Option<cardkit::Severity>);
+pub struct ReferencesLevel(pub Option<Severity>);
 
 /// Reads `--references=LEVEL`: `true` (the flag alone), `error` or `false`.
-pub fn references_level(text: &str) -> Result<Level, String> {
+pub fn references_level(text: &str) -> Result<ReferencesLevel, String> {
     match text {
-        "true" | "warning" => Ok(Level(Some(cardkit::Severity::Warning))),
-        "error" => Ok(Level(Some(cardkit::Severity::Error))),
-        "false" => Ok(Level(None)),
+        "true" | "warning" => Ok(ReferencesLevel(Some(Severity::Warning))),
+        "error" => Ok(ReferencesLevel(Some(Severity::Error))),
+        "false" => Ok(ReferencesLevel(None)),
         _ => Err("expected true (the flag alone), error or false".into()),
     }
 }

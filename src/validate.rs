@@ -5,7 +5,9 @@ use std::io;
 use cardkit_run::render::{words, Renderer, Statistics};
 use cardkit_run::{ExitStatus, Run, Setting, Surface, UntilClosed, Walk};
 
-use crate::options::{check_paths, references_level, Discovery, Level, Running, Validation};
+use crate::options::{
+    check_paths, references_level, Discovery, ReferencesLevel, Running, Validation,
+};
 use crate::output::{note, ReportFormat};
 use crate::progress::Bar;
 
@@ -57,7 +59,7 @@ pub struct Args {
     #[arg(long, value_name = "LEVEL", num_args = 0..=1, require_equals = true,
           default_missing_value = "true", value_parser = references_level,
           help = Setting::References.def().help_for(Surface::CommandLine))]
-    references: Option<Level>,
+    references: Option<ReferencesLevel>,
 
     #[command(flatten)]
     pub validation: Validation,
@@ -99,7 +101,7 @@ impl Args {
 
 pub fn run(args: &Args, walk: Walk) -> io::Result<ExitStatus> {
     let mut settings = args.validation.settings();
-    if let Some(Level(references)) = args.references {
+    if let Some(ReferencesLevel(references)) = args.references {
         settings.references = references;
     }
     let mut renderer: Box<dyn Renderer> = if args.statistics {

@@ -176,6 +176,37 @@ pub struct DriftReport {
     pub values: Vec<(String, u64)>,
 }
 
+/// A reference the change breaks: what `validate --references` finds in the
+/// new build and not in the old one. Findings are known by their code, the
+/// record they are in (its uuid; the set's code for a set's own members, and
+/// for a printing given twice, as which of its records comes second moves
+/// when they are reordered), their field and their value, never by their
+/// place, which moves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BrokenReference {
+    /// Its code (`dangling_reference`, `duplicate_id`, …).
+    pub code: &'static str,
+    /// The code of the set it is in.
+    pub set: String,
+    /// The uuid of the record whose member it is (`#N`, its place, when it
+    /// has none); absent for a set's own members.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<String>,
+    /// The referring member (`CardSet.otherFaceIds`).
+    pub field: String,
+    /// The value the finding is about: the id, name or code named, given
+    /// twice or not named back; the set code a record gives; a printing
+    /// given twice, in words.
+    pub value: String,
+    /// Its file in the new build, when that build is a directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Its pointer in the new file.
+    pub pointer: String,
+    /// What is wrong, in the words of `validate --references`.
+    pub message: String,
+}
+
 /// What was read of one build.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SideSummary {
@@ -223,17 +254,28 @@ pub struct Summary {
     pub drift: usize,
     /// Migration notices made.
     pub migrations: usize,
+    /// References the change breaks ([`BrokenReference`]), when they were
+    /// checked ([`crate::DiffOptions::references`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub references_broken: Option<usize>,
+    /// References the change mends, when they were checked: findings of
+    /// the old build's references that the new build no longer has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub references_fixed: Option<usize>,
 }
 
 impl Summary {
     /// Whether nothing changed (numbers written another way are the same
-    /// values).
+    /// values; references checked and none broken or fixed are no
+    /// change).
     #[must_use]
     pub fn is_empty(&self) -> bool {
         *self
             == Summary {
                 migrations: self.migrations,
                 numbers_rewritten: self.numbers_rewritten,
+                references_broken: self.references_broken.map(|_| 0),
+                references_fixed: self.references_fixed.map(|_| 0),
                 ..Summary::default()
             }
     }
@@ -258,6 +300,10 @@ pub struct Diff {
     pub sets: Vec<SetDiff>,
     /// How the fields drifted.
     pub drift: Vec<DriftReport>,
+    /// The references the change breaks, in the new build's order, when
+    /// they were checked ([`crate::DiffOptions::references`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub references: Option<Vec<BrokenReference>>,
     /// Migration notices for the catalog ids the new build no longer has.
     #[serde(skip)]
     pub migrations: Vec<crate::notices::MigrationNotice>,

@@ -52,6 +52,7 @@ pub mod number;
 mod options;
 pub mod pointer;
 pub mod read;
+mod references;
 pub mod rekey;
 pub mod render;
 mod run;
@@ -60,8 +61,8 @@ mod side;
 pub mod value;
 
 pub use data::{
-    Change, Diff, DriftKind, DriftReport, FieldChange, Problem, RecordDiff, SetDiff, SideSummary,
-    Summary,
+    BrokenReference, Change, Diff, DriftKind, DriftReport, FieldChange, Problem, RecordDiff,
+    SetDiff, SideSummary, Summary,
 };
 pub use options::{DiffOptions, OnInvalid};
 pub use run::{diff, diff_in};

@@ -23,4 +23,10 @@ pub struct DiffOptions {
     /// How a directory given is searched for the build's files (ignore
     /// files, hidden files, excluded globs), as `validate` searches it.
     pub walk: Walk,
+    /// The references between each build's documents are checked, as
+    /// `validate --references` checks them, and those the change breaks
+    /// reported ([`crate::Diff::references`]). Off by default: on the pass
+    /// that reads each build, it costs a third to twice the time of the
+    /// diff (`bench/RESULTS.md`).
+    pub references: bool,
 }

@@ -14,6 +14,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Read};
 
+use cardkit::references::{Digest, SetFacts};
 use cardkit::report::Layout;
 use cardkit::schema::Names;
 use cardkit::validate::{Found, Validated, Validator};
@@ -29,6 +30,7 @@ use crate::fields::{facts_for, Facts};
 use crate::hash::{hash_of, mix, Members, ARRAY, OTHER, STRING};
 pub use crate::keys::{record_keys, Keys};
 use crate::pointer::Ignore;
+use crate::references::Reading;
 
 /// One card, token or sealed product of a set.
 #[derive(Debug, Clone)]
@@ -105,6 +107,11 @@ pub struct Build {
     pub hold_trees: bool,
     /// The wire names its documents use.
     pub names: Names,
+    /// The references between its documents, read with them when asked
+    /// for ([`Build::reading_references`]).
+    pub(crate) references: Option<Reading>,
+    /// The references are read.
+    read_references: bool,
 }
 
 impl Build {
@@ -115,6 +122,14 @@ impl Build {
             path: path.to_owned(),
             ..Build::default()
         }
+    }
+
+    /// Reads the references between the build's documents too, on the
+    /// pass that validates them.
+    #[must_use]
+    pub fn reading_references(mut self) -> Build {
+        self.read_references = true;
+        self
     }
 
     /// Records of every set.
@@ -146,46 +161,65 @@ impl Build {
         if options.names != Names::Auto {
             self.names = options.names;
         }
-        let extract = |found: Found<'_>| -> Extracted {
+        if self.read_references && self.references.is_none() {
+            self.references = Some(Reading::new(options.filter));
+        }
+        let references = self.references.is_some();
+        let extract = |found: Found<'_>| -> (Extracted, Option<Digest>) {
             let facts = facts_for(found.report.names);
             let (report, bytes, at) = (found.report, found.bytes, found.offset);
             if report.kind != Some(Kind::Set) {
-                return Err(match report.kind {
+                let why = match report.kind {
                     Some(kind) => format!("a {} document, not a set", kind.as_str()),
                     None => "its kind cannot be told".to_owned(),
-                });
+                };
+                return (Err(why), None);
             }
-            read_set(bytes, at, file, report, ignore, facts)
+            // Its references, from the tape of its links.
+            let digest = references
+                .then(|| SetFacts::read(&found).map(Digest::of))
+                .flatten();
+            (read_set(bytes, at, file, report, ignore, facts), digest)
         };
         let mut counted = CountingReader {
             inner: reader,
             count: 0,
         };
         let validator = Validator::new(*options).jobs(jobs.max(1));
-        let layout = validator
-            .extracting(extract)
-            .reader(&mut counted, |item| match item {
-                Validated::Around { pointer, bytes } => {
-                    let date = (pointer == "/meta")
-                        .then(|| bytes.as_deref().and_then(meta_date))
-                        .flatten();
-                    if date > self.date {
-                        self.date = date;
-                    }
+        let mut extracting = validator.extracting(extract);
+        if references {
+            extracting = extracting.with_links_tape();
+        }
+        let layout = extracting.reader(&mut counted, |item| match item {
+            Validated::Around { pointer, bytes } => {
+                let date = (pointer == "/meta")
+                    .then(|| bytes.as_deref().and_then(meta_date))
+                    .flatten();
+                if date > self.date {
+                    self.date = date;
                 }
-                Validated::Document(report, extracted) => {
-                    if self.names == Names::Auto {
-                        self.names = report.names;
-                    }
-                    on_document(&report);
-                    self.document(file, &report, extracted);
+            }
+            Validated::Document(report, extracted) => {
+                if self.names == Names::Auto {
+                    self.names = report.names;
                 }
-            });
+                on_document(&report);
+                self.document(file, &report, extracted);
+            }
+        });
         self.bytes += counted.count;
+        if let (Ok(layout), Some(references)) = (&layout, &mut self.references) {
+            references.input_read(*layout);
+        }
         layout
     }
 
-    fn document(&mut self, file: usize, report: &DocumentReport, extracted: Option<Extracted>) {
+    fn document(
+        &mut self,
+        file: usize,
+        report: &DocumentReport,
+        extracted: Option<(Extracted, Option<Digest>)>,
+    ) {
         let at = report.at();
         let valid = report.is_valid();
         if report.kind.is_some() || !valid {
@@ -198,10 +232,20 @@ impl Build {
             read,
             invalid: !valid,
         };
+        let (extracted, digest) = match extracted {
+            Some((extracted, digest)) => (Some(extracted), digest),
+            None => (None, None),
+        };
         match extracted {
             Some(Ok((mut set, tree))) => {
                 if !valid {
                     self.problems.push(problem(invalid(report), true));
+                }
+                // A set's references go with the set the diff keeps: a
+                // document the diff cannot read as a set is a problem, and
+                // so diffed on neither side.
+                if let (Some(references), Some(digest)) = (&mut self.references, digest) {
+                    references.add(&self.files[file], digest, valid, self.sets.len());
                 }
                 if self.hold_trees {
                     set.tree = Some(tree);

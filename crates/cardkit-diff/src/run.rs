@@ -71,6 +71,7 @@ pub fn diff_in(
         left_out: Vec::new(),
         sets: Vec::new(),
         drift: Vec::new(),
+        references: None,
         migrations: Vec::new(),
         summary: Summary::default(),
     };
@@ -120,8 +121,11 @@ pub fn diff_in(
     }
     diff.drift = crate::drift::compare(&old.build.tree, &new.build.tree);
     diff.migrations = migrations(&old, &new, &left_out, &rekeyed)?;
+    let (broken, fixed) = crate::references::compare(&old, &new, &left_out).unzip();
+    diff.references = broken;
     diff.summary = summary(&diff);
     diff.summary.numbers_rewritten = numbers_rewritten;
+    diff.summary.references_fixed = fixed;
     Ok(diff)
 }
 
@@ -129,6 +133,7 @@ fn summary(diff: &Diff) -> Summary {
     let mut s = Summary {
         drift: diff.drift.len(),
         migrations: diff.migrations.len(),
+        references_broken: diff.references.as_ref().map(Vec::len),
         ..Summary::default()
     };
     for set in &diff.sets {

@@ -17,6 +17,7 @@ use crate::data::SideSummary;
 use crate::fields::facts;
 use crate::options::{DiffOptions, OnInvalid};
 use crate::read::{Build, RecordPrint, SetPrint};
+use crate::references::Found;
 use crate::value::Json;
 use crate::Error;
 
@@ -57,6 +58,8 @@ pub(crate) struct Side {
     pub(crate) open: RefCell<Option<(usize, File)>>,
     /// The position of each set by code, in build order.
     pub(crate) by_code: BTreeMap<String, Vec<usize>>,
+    /// What its references came to, when they were read.
+    pub(crate) references: Option<Vec<Found>>,
 }
 
 impl Side {
@@ -68,6 +71,9 @@ impl Side {
         options: &DiffOptions,
     ) -> Result<Side, Error> {
         let mut build = Build::new(&path.display().to_string());
+        if options.references {
+            build = build.reading_references();
+        }
         build.hold_trees = options.on_invalid == OnInvalid::Skip;
         let paths = each_file(
             run,
@@ -89,8 +95,15 @@ impl Side {
         for (i, set) in build.sets.iter().enumerate() {
             by_code.entry(set.code.clone()).or_default().push(i);
         }
+        // Settled now, so that the old build's references are let go
+        // before the new build is read.
+        let references = build
+            .references
+            .take()
+            .map(|reading| reading.finish(&build.sets));
         Ok(Side {
             build,
+            references,
             paths,
             directory: path.is_dir(),
             open: RefCell::new(None),

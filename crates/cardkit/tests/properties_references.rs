@@ -204,6 +204,83 @@ fn findings_past_what_a_report_keeps_are_counted_not_kept() {
     );
 }
 
+/// Kept whole ([`References::keeping_all`]), the same card's findings are
+/// all given as found, each with its value, and none is only counted.
+#[test]
+fn a_check_keeping_all_gives_every_finding() {
+    use cardkit::references::References;
+    use cardkit::validate::Validator;
+    let kept = cardkit::report::KEPT_WARNINGS_PER_CODE;
+    let mut sets = vec![vec![card(0, 0)]];
+    let faces: Vec<String> = (0..kept + 5).map(|i| uuid(9, i)).collect();
+    sets[0][0]["otherFaceIds"] = json!(faces);
+    let input = document(&sets);
+    let read = || {
+        let mut check = References::new(Severity::Warning).keeping_all();
+        check
+            .read(Validator::new(Options::default()), "", &input[..], |_| {})
+            .expect("read");
+        check
+    };
+    let found = read().findings();
+    assert_eq!(found.findings.len(), kept + 5);
+    for (i, (document, finding)) in found.findings.iter().enumerate() {
+        assert_eq!(*document, 0);
+        assert_eq!(finding.detail.code(), Code::DanglingReference);
+        assert_eq!(finding.subject(), uuid(9, i));
+        assert_eq!(
+            finding.at.pointer(),
+            format!("/data/S0/cards/0/otherFaceIds/{i}")
+        );
+    }
+    let outcome = read().finish();
+    let (_, report, _) = &outcome.reports[0];
+    assert_eq!(report.diagnostics.len(), kept + 5);
+    assert!(report.omitted.warnings.is_empty());
+}
+
+/// The findings given as found are those reported, in the same order, on
+/// every case of the references' suite.
+#[test]
+fn the_findings_as_found_are_those_reported() {
+    use cardkit::references::References;
+    use cardkit::validate::Validator;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/references");
+    let mut found_some = 0;
+    for entry in std::fs::read_dir(&dir).expect("the cases") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let input = std::fs::read(&path).expect("the case");
+        let read = || {
+            let mut check = References::new(Severity::Warning);
+            let _ = check.read(Validator::new(Options::default()), "", &input[..], |_| {});
+            check
+        };
+        let reported: Vec<(Code, String)> = read()
+            .finish()
+            .reports
+            .iter()
+            .flat_map(|(_, report, _)| {
+                report
+                    .diagnostics
+                    .iter()
+                    .map(|d| (d.code, d.pointer.clone()))
+            })
+            .collect();
+        let found: Vec<(Code, String)> = read()
+            .findings()
+            .findings
+            .iter()
+            .map(|(_, f)| (f.detail.code(), f.at.pointer()))
+            .collect();
+        assert_eq!(found, reported, "{}", path.display());
+        found_some += usize::from(!found.is_empty());
+    }
+    assert!(found_some >= 6, "only {found_some} cases with findings");
+}
+
 /// The facts read from a tape of the links alone are those read from a
 /// tape of every field, on every case of the references' suite.
 #[test]

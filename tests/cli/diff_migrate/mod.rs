@@ -1,6 +1,7 @@
 //! `cardkit diff` and `cardkit migrate apply` as commands: exit statuses,
 //! the notices written, files rewritten in place, usage errors
-//! (`migrate check`: [`check`]).
+//! (`migrate check`: [`check`]; the references a diff finds broken:
+//! [`references`]).
 
 use crate::support;
 
@@ -10,6 +11,7 @@ use support::{cardkit, into_a_closed_pipe, Stream};
 
 mod check;
 mod directories;
+mod references;
 
 const SET: &str = "examples/valid/set.json";
 

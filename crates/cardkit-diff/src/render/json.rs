@@ -69,8 +69,9 @@ fn plain<'a, T: Serialize>(kind: &'a str, item: &'a T) -> Line<'a, T> {
 /// The diff as JSON Lines: `{"type": "build", "side": "old"|"new", …}`,
 /// a `problem` line per document that is invalid or not a set, a `set`
 /// line per set that changed (without its records), a `record` line per
-/// record (with `set`, its set's code), a `drift` line per field, and a
-/// closing `summary` line.
+/// record (with `set`, its set's code), a `drift` line per field, a
+/// `reference` line per reference the change breaks, and a closing
+/// `summary` line.
 ///
 /// # Errors
 /// Writing failed.
@@ -93,6 +94,9 @@ pub fn json_lines(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
     }
     for drift in &diff.drift {
         line(out, &plain("drift", drift))?;
+    }
+    for reference in diff.references.iter().flatten() {
+        line(out, &plain("reference", reference))?;
     }
     line(out, &plain("summary", &diff.summary))
 }

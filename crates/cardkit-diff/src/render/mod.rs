@@ -1,7 +1,8 @@
 //! The diff formatted: text in the style of the validator (summary first,
-//! then each set, then the drift), one JSON document, or JSON Lines (one
-//! line per set, record, drift and problem, then the summary); or, each
-//! in the same shapes, the summary alone (`--stat`).
+//! then each set, then the drift, then the references broken), one JSON
+//! document, or JSON Lines (one line per set, record, drift, reference
+//! broken and problem, then the summary); or, each in the same shapes, the
+//! summary alone (`--stat`).
 
 mod json;
 mod text;

@@ -1,12 +1,12 @@
 //! The diff as text, in the style of the validator: the summary first, then
-//! each set that changed, then the drift (or the summary alone, for
-//! `--stat`).
+//! each set that changed, then the drift, then the references the change
+//! breaks (or the summary alone, for `--stat`).
 
 use std::io::{self, Write};
 
 use cardkit_run::render::Text;
 
-use crate::data::{Change, Diff, FieldChange, RecordDiff, SetDiff};
+use crate::data::{BrokenReference, Change, Diff, FieldChange, RecordDiff, SetDiff};
 use crate::value::Json;
 
 /// How a set at the root of its file is named: its pointer is empty.
@@ -69,6 +69,10 @@ pub fn text(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out)?;
         write_drift(diff, out)?;
     }
+    if let Some(broken) = diff.references.as_ref().filter(|b| !b.is_empty()) {
+        writeln!(out)?;
+        write_references(broken, out)?;
+    }
     Ok(())
 }
 
@@ -125,7 +129,40 @@ fn totals(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
         count(s.numbers_rewritten as u64)
     )?;
     writeln!(out, "drift: {}", plural(s.drift, "field"))?;
-    writeln!(out, "migrations: {}", count(s.migrations as u64))
+    writeln!(out, "migrations: {}", count(s.migrations as u64))?;
+    if let (Some(broken), Some(fixed)) = (s.references_broken, s.references_fixed) {
+        writeln!(
+            out,
+            "references: {} broken, {} fixed",
+            count(broken as u64),
+            count(fixed as u64)
+        )?;
+    }
+    Ok(())
+}
+
+/// The references the change breaks: each finding's code and place, then
+/// what it is about and what is wrong.
+fn write_references(broken: &[BrokenReference], out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "references broken")?;
+    for r in broken {
+        let place = match &r.file {
+            Some(file) => format!("in {} at {}", Text::escape(file), Text::escape(&r.pointer)),
+            None => format!("at {}", Text::escape(&r.pointer)),
+        };
+        let record = r.record.as_ref().map_or(String::new(), |uuid| {
+            format!(", record {}", Text::escape(uuid))
+        });
+        writeln!(
+            out,
+            "  {} {place} (set {}{record}, {}): {}",
+            r.code,
+            Text::escape(&r.set),
+            Text::escape(&r.field),
+            Text::escape(&r.message)
+        )?;
+    }
+    Ok(())
 }
 
 fn write_drift(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {

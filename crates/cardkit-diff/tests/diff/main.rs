@@ -39,3 +39,4 @@ mod support;
 mod apply;
 mod diff;
 mod duplicates;
+mod references;

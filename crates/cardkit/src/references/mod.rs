@@ -15,7 +15,7 @@ mod rules;
 
 pub use digest::Digest;
 pub use extract::{At, Mention, Record, RecordKind, SetFacts};
-pub use rules::{Finding, Outcome, Placed, References};
+pub use rules::{Finding, Findings, Outcome, Placed, References};
 
 use crate::diagnostic::Severity;
 use crate::schema::Link;

@@ -50,6 +50,36 @@ pub struct Placed<'a> {
     pub diagnostic: &'a Diagnostic,
 }
 
+impl Finding {
+    /// The value the finding is about (where [`Finding::value`] is the
+    /// referring value as written): the id, name or code named, given
+    /// twice or not named back; the set code a record gives; a printing
+    /// given twice, in words.
+    #[must_use]
+    pub fn subject(&self) -> &str {
+        match &self.detail {
+            Detail::DanglingReference { value, .. }
+            | Detail::DuplicateId { value, .. }
+            | Detail::VariationElsewhere { value, .. } => value,
+            Detail::DuplicatePrinting { key } => key,
+            Detail::SetCodeMismatch { found, .. } => found,
+            Detail::AsymmetricFaces { face } => face,
+            // No other detail is a finding of references.
+            _ => "",
+        }
+    }
+}
+
+/// Every finding of a run, as found ([`References::findings`]).
+pub struct Findings {
+    /// Each finding with the index of its document, in the order
+    /// [`References::add`] was given them: by document, each document's
+    /// in file order. Those a configuration's `ignore` names are left out.
+    pub findings: Vec<(u32, Finding)>,
+    /// As [`Outcome::unchecked`].
+    pub unchecked: usize,
+}
+
 /// A document read, by the index it was added under.
 struct Document {
     file: u32,
@@ -104,6 +134,8 @@ pub struct References {
     loose_sets: bool,
     /// The documents read before the current input.
     before_input: usize,
+    /// Every finding is kept, none only counted ([`References::keeping_all`]).
+    keep_all: bool,
 }
 
 /// What the references of a run came to.
@@ -137,7 +169,18 @@ impl References {
             whole_catalog: false,
             loose_sets: false,
             before_input: 0,
+            keep_all: false,
         }
+    }
+
+    /// Keeps every finding, for [`References::findings`]: past
+    /// [`KEPT_WARNINGS_PER_CODE`] of a code in a document they are no
+    /// longer only counted, so that two runs' findings can be compared
+    /// whole (memory then follows the findings).
+    #[must_use]
+    pub fn keeping_all(mut self) -> Self {
+        self.keep_all = true;
+        self
     }
 
     /// Leaves out what a configuration's `ignore` names, as validation does.
@@ -297,7 +340,7 @@ impl References {
             .entry(detail.code())
             .or_default();
         *found += 1;
-        if *found > KEPT_WARNINGS_PER_CODE {
+        if *found > KEPT_WARNINGS_PER_CODE && !self.keep_all {
             return;
         }
         self.findings.push((
@@ -357,6 +400,34 @@ impl References {
     /// them into a table).
     #[must_use]
     pub fn finish_with(mut self, on_finding: impl FnMut(Placed<'_>)) -> Outcome {
+        let unchecked = self.settle();
+        let documents = self.documents.len();
+        Outcome {
+            reports: self.reports(on_finding),
+            unchecked,
+            documents,
+            last_file: self.files.last().cloned(),
+        }
+    }
+
+    /// Settles the references kept for the end, and gives every finding as
+    /// it is, for a caller that compares the findings of two runs rather
+    /// than reports them (`cardkit diff`).
+    #[must_use]
+    pub fn findings(mut self) -> Findings {
+        let unchecked = self.settle();
+        let mut findings = std::mem::take(&mut self.findings);
+        // By document, each document's in file order, as reported.
+        findings.sort_by_key(|(document, finding)| (*document, finding.at.offset));
+        Findings {
+            findings,
+            unchecked,
+        }
+    }
+
+    /// Settles the references kept for the end: gives how many could not
+    /// be checked.
+    fn settle(&mut self) -> usize {
         let mut unchecked = 0;
         for pending in std::mem::take(&mut self.pending) {
             let Pending {
@@ -399,13 +470,7 @@ impl References {
                 None => unchecked += 1,
             }
         }
-        let documents = self.documents.len();
-        Outcome {
-            reports: self.reports(on_finding),
-            unchecked,
-            documents,
-            last_file: self.files.last().cloned(),
-        }
+        unchecked
     }
 
     /// The findings as diagnostics, by document in the order read, each
@@ -454,7 +519,8 @@ impl References {
                 report.diagnostics.push(diagnostic);
             }
             for (&code, &found) in &entry.found {
-                if let Some(past) = found.checked_sub(KEPT_WARNINGS_PER_CODE).filter(|&n| n > 0) {
+                let past = found.checked_sub(KEPT_WARNINGS_PER_CODE);
+                if let Some(past) = past.filter(|&n| n > 0 && !self.keep_all) {
                     let omitted = match self.severity {
                         Severity::Error => &mut report.omitted.errors,
                         Severity::Warning => &mut report.omitted.warnings,
