@@ -420,7 +420,8 @@ impl Exporter {
             }
         }
         let at = &placed.finding.at;
-        let within = at.base.strip_prefix(placed.document).unwrap_or(&at.base);
+        let member = at.member_pointer();
+        let within = member.strip_prefix(placed.document).unwrap_or(&member);
         let place = FindingPlace::of(within);
         let table = &mut self.findings;
         let row = table.push_row();

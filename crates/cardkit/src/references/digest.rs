@@ -5,9 +5,7 @@
 //! run's thread is left with merging the ids and names into the run's and
 //! keeping what waits for the end.
 
-use std::collections::{HashMap, HashSet};
-
-use uuid::Uuid;
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use super::extract::{At, Mention, Record, RecordKind, SetFacts};
 use super::Target;
@@ -59,8 +57,8 @@ impl Digest {
                 digest.pending.push((mention.clone(), link));
             }
         }
-        let here = digest.records(&facts);
-        let deferred = digest.links(&facts, &here);
+        let (here, names) = digest.records(&facts);
+        let deferred = digest.links(&facts, &here, &names);
         // The references kept for the end are moved out of the facts, not
         // copied: a document may name millions.
         let mut deferred = deferred.into_iter().peekable();
@@ -76,19 +74,19 @@ impl Digest {
     }
 
     /// The records' ids and names, and the ids and printings given twice.
-    /// Gives the records of the document by id.
-    fn records(&mut self, facts: &SetFacts) -> HashMap<u128, usize> {
+    /// Gives the records of the document by id, and its names.
+    fn records<'f>(&mut self, facts: &'f SetFacts) -> (HashMap<u128, usize>, HashSet<&'f str>) {
         let mut here: HashMap<u128, usize> = HashMap::new();
-        let mut names: HashSet<&str> = HashSet::new();
+        let mut names: HashSet<&'f str> = HashSet::new();
         let mut printings: HashMap<(RecordKind, &str, &str, &str), &At> = HashMap::new();
         for (index, record) in facts.records.iter().enumerate() {
             for name in record.of(Link::Name) {
-                if names.insert(&name.value) {
-                    self.names.push(name.value.clone());
+                if names.insert(name.value.as_str()) {
+                    self.names.push(name.value.as_str().into());
                 }
             }
             if let Some(id) = record.one(Link::Id) {
-                if let Some(key) = uuid_key(&id.value) {
+                if let Some(key) = id.value.uuid() {
                     match here.get(&key) {
                         Some(&first) => {
                             let first = facts.records[first].one(Link::Id);
@@ -106,13 +104,13 @@ impl Digest {
             let Some(number) = record.one(Link::Number) else {
                 continue;
             };
-            let side = record.one(Link::Side).map_or("", |m| &m.value);
-            let language = record.one(Link::Language).map_or("", |m| &m.value);
-            let printing = (record.kind, &*number.value, side, language);
+            let side = record.one(Link::Side).map_or("", |m| m.value.as_str());
+            let language = record.one(Link::Language).map_or("", |m| m.value.as_str());
+            let printing = (record.kind, number.value.as_str(), side, language);
             match printings.get(&printing) {
                 Some(first) => {
                     let detail = Detail::DuplicatePrinting {
-                        key: printing_words(record.kind, &number.value, side, language),
+                        key: printing_words(record.kind, number.value.as_str(), side, language),
                     };
                     let related = Some(((*first).clone(), FIRST_PRINTING));
                     self.findings.push((number.clone(), detail, related));
@@ -122,7 +120,7 @@ impl Digest {
                 }
             }
         }
-        here
+        (here, names)
     }
 
     /// Follows what the records name: settled when the document holds it,
@@ -132,23 +130,18 @@ impl Digest {
         &mut self,
         facts: &SetFacts,
         here: &HashMap<u128, usize>,
+        names: &HashSet<&str>,
     ) -> Vec<(usize, usize, Link)> {
-        let code = facts.one(Link::Code).map(|m| &*m.value);
-        let token_set = facts.one(Link::TokenSet).map(|m| &*m.value);
-        let names: HashSet<&str> = facts
-            .records
-            .iter()
-            .flat_map(|r| r.of(Link::Name))
-            .map(|m| &*m.value)
-            .collect();
+        let code = facts.one(Link::Code).map(|m| m.value.as_str());
+        let token_set = facts.one(Link::TokenSet).map(|m| m.value.as_str());
         let mut deferred = Vec::new();
         for (r, record) in facts.records.iter().enumerate() {
             if let (Some(set_code), Some(code)) = (record.one(Link::SetCode), code) {
                 self.record_set_code(record.kind, set_code, code, token_set);
             }
-            let own = record.one(Link::Id).and_then(|m| uuid_key(&m.value));
+            let own = record.one(Link::Id).and_then(|m| m.value.uuid());
             for (m, mention) in record.mentions.iter().enumerate() {
-                let held = uuid_key(&mention.value).and_then(|k| here.get(&k).copied());
+                let held = mention.value.uuid().and_then(|k| here.get(&k).copied());
                 match mention.field.link {
                     Some(Link::Faces) => match held {
                         Some(face) => self.face(mention, own, &facts.records[face]),
@@ -157,7 +150,7 @@ impl Digest {
                     Some(link @ (Link::Variations | Link::Printings)) if held.is_none() => {
                         deferred.push((r, m, link));
                     }
-                    Some(Link::CardNames) if !names.contains(&*mention.value) => {
+                    Some(Link::CardNames) if !names.contains(mention.value.as_str()) => {
                         deferred.push((r, m, Link::CardNames));
                     }
                     _ => {}
@@ -170,10 +163,8 @@ impl Digest {
     /// A face of the record whose id is `own`, held by its document: it
     /// names the record back.
     fn face(&mut self, mention: &Mention, own: Option<u128>, face: &Record) {
-        let names_back = own.is_some_and(|own| {
-            face.of(Link::Faces)
-                .any(|m| uuid_key(&m.value) == Some(own))
-        });
+        let names_back =
+            own.is_some_and(|own| face.of(Link::Faces).any(|m| m.value.uuid() == Some(own)));
         if names_back {
             return;
         }
@@ -193,11 +184,11 @@ impl Digest {
         code: &str,
         token_set: Option<&str>,
     ) {
-        if *set_code.value == *code {
+        if set_code.value.as_str() == code {
             return;
         }
         match (kind, token_set) {
-            (RecordKind::Token, Some(token_set)) if *set_code.value == *token_set => {}
+            (RecordKind::Token, Some(token_set)) if set_code.value.as_str() == token_set => {}
             (RecordKind::Token, None) => self.pending.push((set_code.clone(), Link::SetCode)),
             (kind, token_set) => {
                 let expected = match (kind, token_set) {
@@ -234,9 +225,4 @@ fn printing_words(kind: RecordKind, number: &str, side: &str, language: &str) ->
         words.push_str(&format!(", in {language}"));
     }
     words
-}
-
-/// A uuid as the number it is, so that ids take 16 bytes.
-pub(super) fn uuid_key(text: &str) -> Option<u128> {
-    Uuid::try_parse(text).ok().map(|id| id.as_u128())
 }

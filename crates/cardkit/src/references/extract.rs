@@ -7,6 +7,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use uuid::Uuid;
+
 use crate::model::{Kind, Set};
 use crate::schema::{FieldDef, Link, Model, ModelDef, Names, Type};
 use crate::validate::{Found, Locator, Step};
@@ -15,11 +17,15 @@ use crate::validate::{Found, Locator, Step};
 /// column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct At {
-    /// JSON Pointer from the file's root of the value, or of the list the
-    /// value is item `item` of: shared by a list's items, so that a list of
-    /// millions of ids holds one pointer.
+    /// JSON Pointer from the file's root of the record (or the document)
+    /// the value is in: shared by all its values, so that a record's dozen
+    /// places, or a list of millions of ids, hold one pointer.
     pub base: Arc<str>,
-    /// The value's index in the list at `base`, when it is an item.
+    /// The members from `base` to the value, or to the list it is an item
+    /// of, by their names as written: at most two (`relatedCards`,
+    /// `reverseRelated`); `""` where there are fewer.
+    pub tail: [&'static str; 2],
+    /// The value's index in the list, when it is an item.
     pub item: Option<usize>,
     /// Byte offset in the file.
     pub offset: usize,
@@ -30,12 +36,86 @@ pub struct At {
 }
 
 impl At {
+    /// The JSON Pointer of the member that holds the value: the value's
+    /// own, or that of the list it is an item of.
+    #[must_use]
+    pub fn member_pointer(&self) -> String {
+        let mut pointer = self.base.to_string();
+        for member in self.tail.iter().filter(|m| !m.is_empty()) {
+            pointer.push('/');
+            cardkit_json::pointer::push_escaped(&mut pointer, member);
+        }
+        pointer
+    }
+
     /// The value's JSON Pointer.
     #[must_use]
     pub fn pointer(&self) -> String {
-        match self.item {
-            Some(item) => format!("{}/{item}", self.base),
-            None => self.base.to_string(),
+        let mut pointer = self.member_pointer();
+        if let Some(item) = self.item {
+            pointer.push('/');
+            pointer.push_str(&item.to_string());
+        }
+        pointer
+    }
+}
+
+/// The text of a value a [`Link`] field holds: a record's id in the
+/// canonical form (lowercase, hyphenated) kept as the number it is, so that
+/// the millions of ids a catalog names take no memory of their own; any
+/// other text as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// A uuid, written in its canonical form.
+    Uuid(u128),
+    /// Any other text.
+    Text(Box<str>),
+}
+
+impl Value {
+    /// The value of `text`, held by a field of `link`: only the ids of
+    /// records, and the ids naming them, are kept as numbers.
+    fn of(text: &str, link: Option<Link>) -> Value {
+        let names_ids = matches!(
+            link,
+            Some(Link::Id | Link::Faces | Link::Variations | Link::Printings)
+        );
+        if names_ids && text.len() == uuid::fmt::Hyphenated::LENGTH {
+            if let Ok(id) = Uuid::try_parse(text) {
+                let mut canonical = [0; uuid::fmt::Hyphenated::LENGTH];
+                if id.hyphenated().encode_lower(&mut canonical).as_bytes() == text.as_bytes() {
+                    return Value::Uuid(id.as_u128());
+                }
+            }
+        }
+        Value::Text(text.into())
+    }
+
+    /// The uuid it is, when it is one (in any of the forms `uuid` reads).
+    #[must_use]
+    pub fn uuid(&self) -> Option<u128> {
+        match self {
+            Value::Uuid(id) => Some(*id),
+            Value::Text(text) => Uuid::try_parse(text).ok().map(|id| id.as_u128()),
+        }
+    }
+
+    /// The text, when it is not a uuid kept as a number: names, codes,
+    /// numbers, sides and languages always are.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        match self {
+            Value::Uuid(_) => "",
+            Value::Text(text) => text,
+        }
+    }
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Uuid(id) => write!(f, "{}", Uuid::from_u128(*id).hyphenated()),
+            Value::Text(text) => f.write_str(text),
         }
     }
 }
@@ -44,7 +124,7 @@ impl At {
 #[derive(Debug, Clone)]
 pub struct Mention {
     /// The value.
-    pub value: Box<str>,
+    pub value: Value,
     /// The field that holds it.
     pub field: &'static FieldDef,
     /// Where.
@@ -162,6 +242,9 @@ struct Frame {
     model: Option<&'static ModelDef>,
     record: Option<usize>,
     path_len: usize,
+    /// The pointer of the record (or the document) this object is, or is
+    /// within, and the path's length at it: the base of its values' places.
+    base: Option<(Arc<str>, usize)>,
 }
 
 struct Walk<'a> {
@@ -226,20 +309,25 @@ impl Walk<'_> {
             }
         };
         let inherited = self.frames.last().and_then(|f| f.record);
-        let record = match model.and_then(RecordKind::of) {
+        let inherited_base = self.frames.last().and_then(|f| f.base.clone());
+        let (record, base) = match model.and_then(RecordKind::of) {
             Some(kind) => {
                 self.facts.records.push(Record {
                     kind,
-                    mentions: Vec::new(),
+                    // A card names a dozen things: its room asked once.
+                    mentions: Vec::with_capacity(16),
                 });
-                Some(self.facts.records.len() - 1)
+                let base = (self.pointer(self.path.len()).into(), self.path.len());
+                (Some(self.facts.records.len() - 1), Some(base))
             }
-            None => inherited,
+            None if self.frames.is_empty() => (None, Some((self.facts.pointer.as_str().into(), 0))),
+            None => (inherited, inherited_base),
         };
         self.frames.push(Frame {
             model,
             record,
             path_len,
+            base,
         });
     }
 
@@ -248,7 +336,7 @@ impl Walk<'_> {
     fn value(&mut self, field: &'static FieldDef, start: usize, end: usize) {
         let value = &self.bytes[start..end];
         let record = self.frames.last().and_then(|f| f.record);
-        let mut found = Vec::new();
+        let mut found: Vec<(usize, Option<usize>, Cow<'_, str>)> = Vec::new();
         match value.first() {
             Some(b'"') => {
                 if let Some(text) = string_at(value) {
@@ -278,14 +366,15 @@ impl Walk<'_> {
         if found.is_empty() {
             return;
         }
-        let base: Arc<str> = self.pointer().into();
+        let (base, tail) = self.place();
         for (offset, item, text) in found {
             let (offset, line, column) = self.locator.at(offset);
             let mention = Mention {
-                value: text.into(),
+                value: Value::of(&text, field.link),
                 field,
                 at: At {
                     base: base.clone(),
+                    tail,
                     item,
                     offset,
                     line,
@@ -299,10 +388,36 @@ impl Walk<'_> {
         }
     }
 
-    /// The JSON Pointer of the value being read.
-    fn pointer(&self) -> String {
+    /// The place of the value being read: the base its record (or
+    /// document) shares, and the members from it; a pointer of its own when
+    /// the value is deeper than two members in its record.
+    fn place(&self) -> (Arc<str>, [&'static str; 2]) {
+        if let Some((base, len)) = self.frames.last().and_then(|f| f.base.as_ref()) {
+            let mut tail = [""; 2];
+            let mut members = 0;
+            for segment in &self.path[*len..] {
+                match segment {
+                    Segment::Field(model, field, _) if members < 2 => {
+                        tail[members] = self.names.written().wire_name(model, field);
+                        members += 1;
+                    }
+                    _ => {
+                        members = usize::MAX;
+                        break;
+                    }
+                }
+            }
+            if members != usize::MAX {
+                return (base.clone(), tail);
+            }
+        }
+        (self.pointer(self.path.len()).into(), [""; 2])
+    }
+
+    /// The JSON Pointer of the first `len` steps of the path.
+    fn pointer(&self, len: usize) -> String {
         let mut pointer = self.facts.pointer.clone();
-        for segment in &self.path {
+        for segment in &self.path[..len] {
             match segment {
                 Segment::Field(model, field, _) => {
                     pointer.push('/');
@@ -338,21 +453,21 @@ fn skip_space_and_commas(bytes: &[u8]) -> usize {
 }
 
 /// The JSON string `bytes` starts with, unescaped.
-fn string_at(bytes: &[u8]) -> Option<String> {
+fn string_at(bytes: &[u8]) -> Option<Cow<'_, str>> {
     string_and_len(bytes).map(|(text, _)| text)
 }
 
 /// The JSON string `bytes` starts with, unescaped, and its length in bytes.
-fn string_and_len(bytes: &[u8]) -> Option<(String, usize)> {
+fn string_and_len(bytes: &[u8]) -> Option<(Cow<'_, str>, usize)> {
     // Most strings have no escape: taken as they are (the validator has
     // checked them).
     if let Some(end) = memchr::memchr2(b'"', b'\\', bytes.get(1..)?) {
         if bytes[1 + end] == b'"' {
             let text = std::str::from_utf8(&bytes[1..1 + end]).ok()?;
-            return Some((text.to_owned(), end + 2));
+            return Some((Cow::Borrowed(text), end + 2));
         }
     }
     let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<Cow<'_, str>>();
     let text = stream.next()?.ok()?;
-    Some((text.into_owned(), stream.byte_offset()))
+    Some((Cow::Owned(text.into_owned()), stream.byte_offset()))
 }

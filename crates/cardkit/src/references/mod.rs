@@ -14,7 +14,7 @@ mod extract;
 mod rules;
 
 pub use digest::Digest;
-pub use extract::{At, Mention, Record, RecordKind, SetFacts};
+pub use extract::{At, Mention, Record, RecordKind, SetFacts, Value};
 pub use rules::{Finding, Findings, Outcome, Placed, References};
 
 use crate::diagnostic::Severity;

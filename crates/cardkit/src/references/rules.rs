@@ -3,9 +3,11 @@
 //! id and the place of it; per set, its code; every card name once; and
 //! each reference not settled within its own document. Never a document.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 
-use super::digest::{duplicate, uuid_key, Digest, FIRST_GIVEN};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+
+use super::digest::{duplicate, Digest, FIRST_GIVEN};
 use super::extract::{At, Mention, SetFacts};
 use super::Target;
 use crate::diagnostic::{Detail, Diagnostic, Related, Severity};
@@ -250,7 +252,9 @@ impl References {
         self.documents.push(Document {
             file: u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX),
             pointer,
-            code: code.as_ref().map(|code| code.value.clone()),
+            code: code
+                .as_ref()
+                .map(|code| code.value.to_string().into_boxed_str()),
             valid,
             ignored: 0,
             found: BTreeMap::new(),
@@ -291,14 +295,14 @@ impl References {
 
     /// A set's own code: one set's across the run.
     fn set_code(&mut self, document: u32, code: &Mention) {
-        match self.codes.get(&code.value) {
+        match self.codes.get(code.value.as_str()) {
             Some(first) => {
                 let related = (first.document, first.at.clone(), FIRST_GIVEN.to_owned());
                 self.found(document, code, duplicate(code, Target::Set), Some(related));
             }
             None => {
                 self.codes.insert(
-                    code.value.clone(),
+                    code.value.as_str().into(),
                     IdAt {
                         document,
                         at: code.at.clone(),
@@ -350,7 +354,7 @@ impl References {
                 field: mention.field,
                 at: mention.at.clone(),
                 related,
-                value: mention.value.clone(),
+                value: mention.value.to_string().into_boxed_str(),
             },
         ));
     }
@@ -438,7 +442,9 @@ impl References {
             let target = Target::of(link);
             let settled = match target {
                 Target::Record => {
-                    let there = uuid_key(&mention.value)
+                    let there = mention
+                        .value
+                        .uuid()
                         .and_then(|k| self.ids.get(&k))
                         .map(|there| (there.document, there.at.clone()));
                     match there {
@@ -455,8 +461,8 @@ impl References {
                         None => Some(false),
                     }
                 }
-                Target::Card => self.known(self.names.contains(&mention.value)),
-                Target::Set => self.known(self.codes.contains_key(&mention.value)),
+                Target::Card => self.known(self.names.contains(mention.value.as_str())),
+                Target::Set => self.known(self.codes.contains_key(mention.value.as_str())),
             };
             match settled {
                 Some(true) => {}
