@@ -260,5 +260,9 @@ fn the_simd_path_is_taken_where_the_processor_has_it() {
     if std::arch::is_aarch64_feature_detected!("neon") {
         assert_eq!(Indexer::new().path(), "neon");
     }
+    // Built for AVX2 (as under Miri with `-C target-feature=+avx2`, which
+    // then runs the AVX2 path): taken without asking.
+    #[cfg(target_feature = "avx2")]
+    assert_eq!(Indexer::new().path(), "avx2");
     assert_eq!(Indexer::portable().path(), "portable");
 }
