@@ -3,31 +3,47 @@
 //! the ends of the sets of `{"meta": …, "data": {"<CODE>": <set>, …}}`:
 //!
 //! - `skip_raw`: cardkit's structural skip (brackets and quotes, eight bytes
-//!   at a time), one call per set, as `validate/parallel.rs` does;
+//!   at a time), one call per set, as `validate/parallel.rs` did;
+//! - `skip_indexed`: the same answer from cardkit's structural index (64
+//!   bytes at a time, with AVX2 or NEON where the processor has it), as
+//!   `validate/parallel.rs` does;
 //! - `sonic-rs`: `to_object_iter`, which skips each value with SIMD;
 //! - `serde_json`: a map of `RawValue`s, the scalar baseline.
 //!
 //! Usage: cargo run --release -- CATALOG [ROUNDS]; prints the median MB/s
-//! of each over the rounds, and checks that all three find the same ends.
+//! of each over the rounds, and checks that all four find the same ends.
 use std::time::Instant;
 
-use cardkit_json::{skip_raw, Scanner};
+use cardkit_json::{skip_indexed, skip_raw, Indexer, Scanner};
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("usage: splitter CATALOG [ROUNDS]");
-    let rounds: usize = args.next().map_or(7, |r| r.parse().expect("ROUNDS is a number"));
+    let rounds: usize = args
+        .next()
+        .map_or(7, |r| r.parse().expect("ROUNDS is a number"));
     let bytes = std::fs::read(&path).expect("the catalog is readable");
     let data = data_value(&bytes);
     let input = &bytes[data.clone()];
 
     let expected = by_skip_raw(input);
+    assert_eq!(
+        by_skip_indexed(input),
+        expected,
+        "the index finds the same ends"
+    );
     assert_eq!(by_sonic(input), expected, "sonic-rs finds the same ends");
     assert_eq!(by_serde(input), expected, "serde_json finds the same ends");
-    println!("{} sets in {:.1} MB", expected.len(), input.len() as f64 / 1e6);
+    println!(
+        "{} sets in {:.1} MB",
+        expected.len(),
+        input.len() as f64 / 1e6
+    );
+    println!("the index's path: {}", Indexer::new().path());
 
     for (name, split) in [
         ("skip_raw", by_skip_raw as fn(&[u8]) -> Vec<usize>),
+        ("skip_indexed", by_skip_indexed),
         ("sonic-rs", by_sonic),
         ("serde_json", by_serde),
     ] {
@@ -41,7 +57,10 @@ fn main() {
             })
             .collect();
         rates.sort_by(f64::total_cmp);
-        println!("{name:>10}: {:7.0} MB/s (median of {rounds})", rates[rounds / 2]);
+        println!(
+            "{name:>12}: {:7.0} MB/s (median of {rounds})",
+            rates[rounds / 2]
+        );
     }
 }
 
@@ -58,6 +77,15 @@ fn data_value(bytes: &[u8]) -> std::ops::Range<usize> {
 /// The offset just after each set, by `skip_raw`, reading member names
 /// with the scanner.
 fn by_skip_raw(input: &[u8]) -> Vec<usize> {
+    by_skip(input, skip_raw)
+}
+
+/// The same, by `skip_indexed`.
+fn by_skip_indexed(input: &[u8]) -> Vec<usize> {
+    by_skip(input, skip_indexed)
+}
+
+fn by_skip(input: &[u8], skip: fn(&[u8], usize) -> Result<usize, usize>) -> Vec<usize> {
     let mut ends = Vec::new();
     let mut scan = Scanner::new(input, 0);
     if !scan.open().expect("an object") {
@@ -65,7 +93,7 @@ fn by_skip_raw(input: &[u8]) -> Vec<usize> {
     }
     loop {
         scan.member_name().expect("a member name");
-        let end = skip_raw(input, scan.pos).expect("a whole set");
+        let end = skip(input, scan.pos).expect("a whole set");
         ends.push(end);
         scan.pos = end;
         if !scan.after_member().expect("`,` or `}`") {

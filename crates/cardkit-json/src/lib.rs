@@ -1,6 +1,7 @@
 //! The one place that reads JSON bytes: white space, strings (escapes,
 //! UTF-8), numbers, literals, the members of objects and the items of arrays,
-//! and a fast structural skip. Every reader of the crate (the validator, the
+//! a fast structural skip, and a structural index found 64 bytes at a time
+//! with SIMD ([`Indexer`]). Every reader of the crate (the validator, the
 //! reader of containers around documents, kind detection, member look-ups)
 //! reads through [`Scanner`], so a rule of JSON syntax is written once.
 //!
@@ -8,6 +9,7 @@
 //! diagnostics. JSON Pointers and the patterns over them are in [`pointer`].
 
 mod found;
+mod index;
 mod lanes;
 mod piece;
 pub mod pointer;
@@ -17,7 +19,8 @@ mod syntax;
 mod text;
 
 pub use found::{FoundByte, FoundValue, QUOTED_CHARS};
+pub use index::{Block, Blocks, Indexer, Structurals};
 pub use scan::{Num, Scanner, Str};
-pub use skip::{found_at, scalar_end, skip_raw};
+pub use skip::{found_at, scalar_end, skip_indexed, skip_raw};
 pub use syntax::{utf16, Expect, Syntax, SyntaxError, BOM};
 pub use text::{lossy, utf8_prefix, DuplicateKeys};

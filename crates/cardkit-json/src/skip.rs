@@ -1,8 +1,11 @@
 //! A structural skip: where a value ends, found several times faster than
 //! reading it, by brackets and quotes alone. It finds where each document of
-//! a container ends before the document is handed to another thread.
+//! a container ends before the document is handed to another thread, either
+//! eight bytes at a time ([`skip_raw`]) or from the structural index
+//! ([`skip_indexed`]), which give the same answer.
 
 use super::found::FoundValue;
+use super::index::Indexer;
 use super::lanes::{lanes_equal, string_stop, HIGH, ONES};
 use super::scan::scalar_extent;
 
@@ -116,6 +119,53 @@ pub fn skip_raw(bytes: &[u8], mut pos: usize) -> Result<usize, usize> {
     }
 }
 
+/// [`skip_raw`]'s answer, found from the structural index for an object or
+/// an array: strings are already masked, so only its brackets are visited,
+/// each checked against the one it closes. What the index does not settle
+/// (a bracket that does not match, a backslash outside strings) and values
+/// that are no container are left to [`skip_raw`], so the answer is the
+/// same for every input, malformed or not.
+///
+/// This is what finds where each document ends before it is sent to
+/// another thread: with SIMD, several times faster than [`skip_raw`].
+pub fn skip_indexed(bytes: &[u8], pos: usize) -> Result<usize, usize> {
+    let start = pos
+        + bytes
+            .get(pos..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+            .count();
+    if !matches!(bytes.get(start), Some(b'{' | b'[')) {
+        return skip_raw(bytes, pos);
+    }
+    let mut open: Vec<u8> = Vec::new();
+    let mut indexer = Indexer::new();
+    for (block, at) in indexer.blocks(&bytes[start..]).zip((start..).step_by(64)) {
+        if block.stray_backslashes != 0 {
+            return skip_raw(bytes, pos);
+        }
+        let mut brackets = block.brackets;
+        while brackets != 0 {
+            let here = at + brackets.trailing_zeros() as usize;
+            match bytes[here] {
+                b'{' => open.push(b'}'),
+                b'[' => open.push(b']'),
+                close => {
+                    if open.pop() != Some(close) {
+                        return skip_raw(bytes, pos);
+                    }
+                    if open.is_empty() {
+                        return Ok(here + 1);
+                    }
+                }
+            }
+            brackets &= brackets - 1;
+        }
+    }
+    Err(bytes.len())
+}
+
 /// Where the number or literal that `bytes` start with ends: at the first
 /// byte that cannot be part of one; `None` if that is beyond `bytes` (more
 /// of it may follow).
@@ -172,6 +222,7 @@ pub fn found_at(bytes: &[u8], at: usize) -> FoundValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     /// The byte-at-a-time skip that `skip_raw` must agree with.
     fn skip_reference(bytes: &[u8], mut pos: usize) -> Result<usize, usize> {
@@ -249,14 +300,86 @@ mod tests {
                 text.extend_from_slice(pieces[(state % pieces.len() as u64) as usize]);
             }
             for start in [0, 1, 2] {
+                let expected = skip_reference(&text, start);
+                let shown = String::from_utf8_lossy(&text);
+                assert_eq!(skip_raw(&text, start), expected, "{shown:?} from {start}");
                 assert_eq!(
-                    skip_raw(&text, start),
-                    skip_reference(&text, start),
-                    "{:?} from {start}",
-                    String::from_utf8_lossy(&text)
+                    skip_indexed(&text, start),
+                    expected,
+                    "{shown:?} from {start}"
                 );
             }
         }
+    }
+
+    /// Bytes that make JSON, and bytes that break it: long strings, so that
+    /// values span blocks of the index.
+    fn jsonish() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            4 => Just(b"\"".to_vec()),
+            2 => Just(b"\\".to_vec()),
+            1 => Just(b"\\\\".to_vec()),
+            6 => prop::sample::select(b"{}[]{}[]:, \n".to_vec()).prop_map(|b| vec![b]),
+            1 => Just("é𝄞".as_bytes().to_vec()),
+            3 => "[a-z0-9]{1,90}".prop_map(String::into_bytes),
+            1 => any::<u8>().prop_map(|b| vec![b]),
+        ];
+        prop::collection::vec(piece, 0..160).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn skip_indexed_agrees_with_skip_raw_from_every_start(text in jsonish()) {
+            for start in 0..=text.len() {
+                prop_assert_eq!(skip_indexed(&text, start), skip_raw(&text, start), "from {}", start);
+            }
+        }
+
+        #[test]
+        fn skip_indexed_finds_every_end_serde_json_finds(
+            values in prop::collection::vec(json_value(), 1..6),
+            pretty in any::<bool>(),
+        ) {
+            let mut text = Vec::new();
+            for value in &values {
+                text.extend_from_slice(b" \n");
+                if pretty {
+                    serde_json::to_writer_pretty(&mut text, value).unwrap();
+                } else {
+                    serde_json::to_writer(&mut text, value).unwrap();
+                }
+            }
+            let mut stream = serde_json::Deserializer::from_slice(&text)
+                .into_iter::<serde::de::IgnoredAny>();
+            let mut start = 0;
+            while let Some(value) = stream.next() {
+                prop_assert!(value.is_ok());
+                let end = stream.byte_offset();
+                prop_assert_eq!(skip_indexed(&text, start), Ok(end));
+                start = end;
+            }
+        }
+    }
+
+    /// Any JSON value, with long strings full of what must be escaped.
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        use serde_json::Value;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            "([a-z\"\\\\{}\\[\\]:,é𝄞\u{1}]|\\\\\\\\){0,100}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(6, 200, 12, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..12).prop_map(Value::Array),
+                prop::collection::vec(("[a-z\"\\\\{}]{0,12}", inner), 0..12)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Validation on several threads. This thread reads the structure around the
-//! documents, finds where each document ends (a structural skip, much faster
-//! than validation) and hands out batches of whole documents; worker threads
+//! documents, finds where each document ends (from the structural index,
+//! much faster than validation) and hands out batches of whole documents; worker threads
 //! validate them; the reports are put back in file order before they are
 //! handed on, so they are exactly those of one thread.
 
@@ -21,7 +21,7 @@ use super::part::{extracted, Extract, Part, Sink};
 use super::source::Source;
 use super::stream::{for_each_line, validate_line, Sequential};
 use crate::report::{DocumentReport, Layout};
-use cardkit_json::skip_raw;
+use cardkit_json::skip_indexed;
 
 /// The most documents in one batch: a batch of tiny documents can hold
 /// far more reports than bytes, and the reports of every batch in flight
@@ -383,7 +383,7 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
         while src.end() - at < src.buffering.read_ahead && src.fill()? {}
         let end = loop {
             let bytes = src.bytes();
-            match skip_raw(bytes, at - src.base) {
+            match skip_indexed(bytes, at - src.base) {
                 Ok(end) if end < bytes.len() || src.eof => break src.base + end,
                 Err(end) if end < bytes.len() => break src.base + end + 1,
                 _ if src.fill()? => {}

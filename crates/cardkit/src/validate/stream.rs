@@ -8,7 +8,7 @@ use crate::diagnostic::quote::Quoted;
 use std::io;
 
 use crate::diagnostic::Diagnostic;
-use cardkit_json::skip_raw;
+use cardkit_json::skip_indexed;
 
 use super::check::{Checker, Flow, Malformed};
 use super::container::container;
@@ -131,7 +131,7 @@ pub(crate) fn walk_unit(
             // runs to the end of the bytes.
             // The character found where it is malformed may be cut too.
             Err(Malformed) => {
-                let reach = skip_raw(src.bytes(), start).unwrap_or_else(|end| end);
+                let reach = skip_indexed(src.bytes(), start).unwrap_or_else(|end| end);
                 let found = checker.malformed_at.map_or(0, |at| at + MAX_CHAR_BYTES);
                 reach.max(found) >= src.bytes().len()
             }

@@ -1,0 +1,268 @@
+//! The index against a byte-at-a-time reference, on the portable path and
+//! on this machine's SIMD path (when it has one): escapes across block
+//! boundaries, runs of backslashes of every length at every offset, strings
+//! across blocks, characters beyond ASCII at block edges, every length.
+
+use super::{Block, Indexer};
+use proptest::prelude::*;
+
+/// The index of `bytes` read one byte at a time: a backslash that is not
+/// itself escaped escapes the next byte; a quote not escaped opens or
+/// closes a string. The input is padded with spaces to whole blocks.
+fn reference(bytes: &[u8]) -> Vec<Block> {
+    let mut padded = bytes.to_vec();
+    padded.resize(bytes.len().div_ceil(64) * 64, b' ');
+    let (mut inside, mut escaped) = (false, false);
+    let mut blocks = vec![Block::default(); padded.len() / 64];
+    for (i, &byte) in padded.iter().enumerate() {
+        let block = &mut blocks[i / 64];
+        let bit = 1u64 << (i % 64);
+        let this_escaped = escaped;
+        escaped = byte == b'\\' && !this_escaped;
+        if byte == b'"' && !this_escaped {
+            block.quotes |= bit;
+            inside = !inside;
+        }
+        if inside {
+            block.in_string |= bit;
+            continue;
+        }
+        match byte {
+            b'{' | b'}' | b'[' | b']' => block.brackets |= bit,
+            b':' | b',' => block.separators |= bit,
+            b'\\' => block.stray_backslashes |= bit,
+            _ => {}
+        }
+    }
+    blocks
+}
+
+/// The structural characters' offsets, read one byte at a time.
+fn reference_structurals(bytes: &[u8]) -> Vec<usize> {
+    let blocks = reference(bytes);
+    (0..bytes.len())
+        .filter(|&i| blocks[i / 64].structurals() & (1 << (i % 64)) != 0)
+        .collect()
+}
+
+/// `all`, or under Miri (a thousand times slower) the few of them given.
+fn under_miri<T>(all: impl IntoIterator<Item = T>, few: impl IntoIterator<Item = T>) -> Vec<T> {
+    if cfg!(miri) {
+        few.into_iter().collect()
+    } else {
+        all.into_iter().collect()
+    }
+}
+
+/// The indexers to check: the portable one, and this machine's.
+fn indexers() -> Vec<Indexer> {
+    let mut all = vec![Indexer::portable()];
+    if Indexer::new().path() != "portable" {
+        all.push(Indexer::new());
+    }
+    all
+}
+
+/// Checks every indexer against the reference on `bytes`: the blocks, the
+/// structural offsets, and the blocks given one at a time.
+fn check(bytes: &[u8]) {
+    let expected = reference(bytes);
+    let structurals = reference_structurals(bytes);
+    for mut indexer in indexers() {
+        let path = indexer.path();
+        let found: Vec<Block> = indexer.clone().blocks(bytes).collect();
+        assert_eq!(
+            found,
+            expected,
+            "{path} on {:?}",
+            String::from_utf8_lossy(bytes)
+        );
+        let offsets: Vec<usize> = indexer.clone().structurals(bytes).collect();
+        assert_eq!(
+            offsets,
+            structurals,
+            "{path} on {:?}",
+            String::from_utf8_lossy(bytes)
+        );
+        // The same blocks given one call at a time, the state carried.
+        let mut chunks = bytes.chunks_exact(64);
+        for (chunk, expected) in chunks.by_ref().zip(&expected) {
+            let block: &[u8; 64] = chunk.try_into().expect("64 bytes");
+            assert_eq!(indexer.block(block), *expected, "{path}");
+        }
+        let tail: Vec<Block> = indexer.blocks(chunks.remainder()).collect();
+        assert_eq!(tail, expected[bytes.len() / 64..], "{path}");
+    }
+}
+
+#[test]
+fn a_small_document_is_indexed() {
+    let json = br#"{"a": [1, "x,]"], "b\"": {"c": "\\"}}"#;
+    let blocks: Vec<Block> = Indexer::new().blocks(json).collect();
+    assert_eq!(blocks.len(), 1);
+    let offsets: Vec<usize> = Indexer::new().structurals(json).collect();
+    // `{`, `"a"`, `:`, `[`, `,`, `"x,]"`, `]`, `,`, `"b\""`, `:`, `{`,
+    // `"c"`, `:`, `"\\"`, `}`, `}`.
+    assert_eq!(
+        offsets,
+        [0, 1, 4, 6, 8, 10, 15, 16, 18, 23, 25, 26, 29, 31, 35, 36]
+    );
+    check(json);
+}
+
+#[test]
+fn every_length_up_to_200_is_indexed() {
+    let text = r#"{"name": "\"Æther\" \\ Vial", "list": [1, 2.5e3, true, null, {"k": "v\\"}], "\u00e9": "𝄞", "tail": "]}"}"#;
+    let repeated: Vec<u8> = text.bytes().cycle().take(200).collect();
+    for len in 0..=200 {
+        check(&repeated[..len]);
+        // Starting inside a string, and with a backslash first.
+        check(&repeated[3..len.max(3)]);
+        check(&repeated[10..len.max(10)]);
+    }
+}
+
+#[test]
+fn runs_of_backslashes_of_every_parity_at_every_offset() {
+    for offset in under_miri(0..64, [0, 1, 31, 62, 63]) {
+        for run in under_miri(1..=9, 1..=4) {
+            for opened in [false, true] {
+                // Inside a string: the run escapes the quote after it when
+                // it is odd, and the string goes on (or ends) past the block.
+                let mut bytes = Vec::new();
+                if opened {
+                    bytes.push(b'"');
+                }
+                bytes.resize(offset.max(bytes.len()), b'a');
+                bytes.extend(std::iter::repeat_n(b'\\', run));
+                bytes.extend_from_slice(b"\"{,}\"[:]\\\"x\"");
+                bytes.extend(std::iter::repeat_n(b'b', 70));
+                bytes.extend_from_slice(b"\"]");
+                check(&bytes);
+                // The run at the very end of the input, and of a block.
+                check(&bytes[..offset.max(usize::from(opened)) + run]);
+                let end = 64 * bytes.len().div_ceil(64);
+                bytes.resize(end, b'c');
+                check(&bytes);
+            }
+        }
+    }
+}
+
+#[test]
+fn an_escape_is_carried_across_blocks() {
+    for run in 1..=5 {
+        for before in [60, 61, 62, 63, 64, 127, 128] {
+            let mut bytes = vec![b'"'];
+            bytes.resize(before - run, b'a');
+            bytes.extend(std::iter::repeat_n(b'\\', run));
+            let quote = bytes.len();
+            bytes.extend_from_slice(b"\"[x]\" , {\"k\": 1}");
+            check(&bytes);
+            let found: Vec<usize> = Indexer::new().structurals(&bytes).collect();
+            // An even run leaves the quote to close the string: `[` is
+            // outside, and the quote after `]` opens a string that holds
+            // the `,`. An odd run escapes it: `[x]` is in the string, which
+            // that later quote closes, and the `,` is outside.
+            let escaped = run % 2 == 1;
+            assert_eq!(
+                found.contains(&(quote + 1)),
+                !escaped,
+                "run {run} at {before}"
+            );
+            assert_eq!(
+                found.contains(&(quote + 6)),
+                escaped,
+                "run {run} at {before}"
+            );
+        }
+    }
+}
+
+#[test]
+fn strings_and_characters_across_block_edges() {
+    let characters = ["é", "€", "𝄞", "\u{7f}", "\u{0}", "\u{1f}"];
+    for character in characters {
+        for offset in under_miri(55..70, [62, 63, 64]) {
+            for opened in [false, true] {
+                let mut bytes = Vec::new();
+                if opened {
+                    bytes.push(b'"');
+                }
+                bytes.resize(offset.max(bytes.len()), b'x');
+                bytes.extend_from_slice(character.as_bytes());
+                bytes.extend_from_slice(b"\",[\"");
+                bytes.extend_from_slice(character.as_bytes());
+                bytes.extend_from_slice(b"\"]");
+                check(&bytes);
+            }
+        }
+    }
+    // Every byte value at every place of a block, alone among spaces and
+    // inside a string.
+    for byte in under_miri(0..=255u8, *b"\"\\{}[]:, \x80") {
+        for at in under_miri([0, 1, 31, 32, 33, 62, 63], [0, 63]) {
+            let mut bytes = vec![b' '; 64];
+            bytes[at] = byte;
+            check(&bytes);
+            bytes[0] = b'"';
+            check(&bytes);
+        }
+    }
+}
+
+#[test]
+fn a_string_spanning_many_blocks() {
+    let mut bytes = b"[\"".to_vec();
+    bytes.extend(std::iter::repeat_n(b"{[,:]} \\\\ \\\" ".as_slice(), 60).flatten());
+    bytes.extend_from_slice(b"\", 1]");
+    check(&bytes);
+    let found: Vec<usize> = Indexer::new().structurals(&bytes).collect();
+    assert_eq!(found, [0, 1, bytes.len() - 4, bytes.len() - 1]);
+}
+
+/// Bytes that make JSON, and bytes that break it.
+fn jsonish() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        4 => Just(b"\"".to_vec()),
+        3 => Just(b"\\".to_vec()),
+        2 => Just(b"\\\\".to_vec()),
+        2 => Just(b"\\\"".to_vec()),
+        3 => prop::sample::select(b"{}[]:, \n".to_vec()).prop_map(|b| vec![b]),
+        2 => Just("é𝄞".as_bytes().to_vec()),
+        3 => "[a-z0-9]{1,70}".prop_map(String::into_bytes),
+        1 => any::<u8>().prop_map(|b| vec![b]),
+    ];
+    prop::collection::vec(piece, 0..120).prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #[test]
+    fn the_index_agrees_with_the_reference_on_jsonish_bytes(bytes in jsonish()) {
+        check(&bytes);
+    }
+
+    #[test]
+    fn the_index_agrees_with_the_reference_on_any_bytes(
+        bytes in prop::collection::vec(any::<u8>(), 0..300)
+    ) {
+        check(&bytes);
+    }
+}
+
+#[test]
+fn the_simd_path_is_taken_where_the_processor_has_it() {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        assert_eq!(Indexer::new().path(), "avx2");
+    }
+    #[cfg(target_arch = "aarch64")]
+    if std::arch::is_aarch64_feature_detected!("neon") {
+        assert_eq!(Indexer::new().path(), "neon");
+    }
+    // Built for AVX2 (as under Miri with `-C target-feature=+avx2`, which
+    // then runs the AVX2 path): taken without asking.
+    #[cfg(target_feature = "avx2")]
+    assert_eq!(Indexer::new().path(), "avx2");
+    assert_eq!(Indexer::portable().path(), "portable");
+}

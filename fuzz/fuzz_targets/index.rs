@@ -1,0 +1,87 @@
+//! `cardkit_json`'s structural index: the SIMD path (AVX2 or NEON, where
+//! the machine has one) gives the same blocks as the portable path and as
+//! a byte-at-a-time reference, on any bytes; the skip over the index
+//! (`skip_indexed`) gives `skip_raw`'s answer from every start tried; and
+//! for bytes serde_json reads as a stream of values, the index finds the
+//! end of each value where serde_json does (but for a number beyond
+//! binary64 range, which serde_json takes into `IgnoredAny` and the scanner
+//! does not).
+#![no_main]
+
+use cardkit_json::{skip_indexed, skip_raw, Block, Indexer};
+use libfuzzer_sys::fuzz_target;
+use serde::de::IgnoredAny;
+
+/// The index of `bytes` read one byte at a time, padded with spaces to
+/// whole blocks: a backslash that is not itself escaped escapes the next
+/// byte, a quote not escaped opens or closes a string.
+fn reference(bytes: &[u8]) -> Vec<Block> {
+    let mut padded = bytes.to_vec();
+    padded.resize(bytes.len().div_ceil(64) * 64, b' ');
+    let (mut inside, mut escaped) = (false, false);
+    let mut blocks = vec![Block::default(); padded.len() / 64];
+    for (i, &byte) in padded.iter().enumerate() {
+        let block = &mut blocks[i / 64];
+        let bit = 1u64 << (i % 64);
+        let this_escaped = escaped;
+        escaped = byte == b'\\' && !this_escaped;
+        if byte == b'"' && !this_escaped {
+            block.quotes |= bit;
+            inside = !inside;
+        }
+        if inside {
+            block.in_string |= bit;
+            continue;
+        }
+        match byte {
+            b'{' | b'}' | b'[' | b']' => block.brackets |= bit,
+            b':' | b',' => block.separators |= bit,
+            b'\\' => block.stray_backslashes |= bit,
+            _ => {}
+        }
+    }
+    blocks
+}
+
+fuzz_target!(|data: &[u8]| {
+    let expected = reference(data);
+    let fast: Vec<Block> = Indexer::new().blocks(data).collect();
+    let portable: Vec<Block> = Indexer::portable().blocks(data).collect();
+    assert_eq!(portable, expected, "portable against the reference");
+    assert_eq!(
+        fast,
+        expected,
+        "{} against the reference",
+        Indexer::new().path()
+    );
+
+    // The skip from the first bytes and from each structural character.
+    let structurals: Vec<usize> = Indexer::new().structurals(data).collect();
+    let starts = (0..data.len().min(8)).chain(structurals.iter().copied().take(64));
+    for start in starts {
+        assert_eq!(
+            skip_indexed(data, start),
+            skip_raw(data, start),
+            "skip from {start}"
+        );
+    }
+
+    // Every value serde_json reads from the stream ends where the skip
+    // over the index says.
+    let mut stream = serde_json::Deserializer::from_slice(data).into_iter::<IgnoredAny>();
+    let mut start = 0;
+    while let Some(Ok(_)) = stream.next() {
+        let end = stream.byte_offset();
+        // Known difference: into `IgnoredAny`, serde_json takes a number
+        // beyond binary64 range (`1e400`), which the scanner, and so the
+        // skip, finds malformed; reading a `Value`, serde_json does too.
+        let value = &data[start..end];
+        if matches!(value.trim_ascii_start().first(), Some(b'-' | b'0'..=b'9'))
+            && serde_json::from_slice::<serde_json::Value>(value).is_err()
+        {
+            break;
+        }
+        assert_eq!(skip_indexed(data, start), Ok(end), "the value from {start}");
+        start = end;
+    }
+});
