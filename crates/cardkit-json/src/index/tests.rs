@@ -273,6 +273,7 @@ fn the_simd_path_is_taken_where_the_processor_has_it() {
 /// reading into `IgnoredAny`, which takes such numbers); kept so that the
 /// paths and both skips stay in agreement on it.
 #[test]
+#[cfg_attr(miri, ignore = "reads a file")]
 fn the_fuzzing_regression_reads_the_same() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/index-1.bin");
