@@ -21,7 +21,7 @@ const FACE_SILENT: &str = "the face, whose otherFaceIds do not name this record"
 
 /// A finding within one document: the referring value, what is wrong, and
 /// the second place in the same document, with what it is.
-pub(super) type LocalFinding = (Mention, Detail, Option<(At, &'static str)>);
+pub(super) type LocalFinding = (Mention<'static>, Detail, Option<(At, &'static str)>);
 
 /// One set document's references, digested.
 #[derive(Debug, Clone)]
@@ -29,13 +29,13 @@ pub struct Digest {
     /// The document's JSON Pointer in its file.
     pub(super) pointer: String,
     /// The set's code.
-    pub(super) code: Option<Mention>,
+    pub(super) code: Option<Mention<'static>>,
     /// Each record's id (as a number), as first given in the document.
-    pub(super) ids: Vec<(u128, Mention)>,
+    pub(super) ids: Vec<(u128, Mention<'static>)>,
     /// The names of its cards and faces, each once.
     pub(super) names: Vec<Box<str>>,
     /// What names what the document does not hold, and what it is.
-    pub(super) pending: Vec<(Mention, Link)>,
+    pub(super) pending: Vec<(Mention<'static>, Link)>,
     /// What the document settled as wrong.
     pub(super) findings: Vec<LocalFinding>,
 }
@@ -43,10 +43,10 @@ pub struct Digest {
 impl Digest {
     /// Settles what `facts` settle by themselves.
     #[must_use]
-    pub fn of(facts: SetFacts) -> Digest {
+    pub fn of(facts: SetFacts<'_>) -> Digest {
         let mut digest = Digest {
             pointer: facts.pointer.clone(),
-            code: facts.one(Link::Code).cloned(),
+            code: facts.one(Link::Code).cloned().map(Mention::into_owned),
             ids: Vec::new(),
             names: Vec::new(),
             pending: Vec::new(),
@@ -54,7 +54,7 @@ impl Digest {
         };
         for link in [Link::ParentSet, Link::TokenSet] {
             if let Some(mention) = facts.one(link) {
-                digest.pending.push((mention.clone(), link));
+                digest.pending.push((mention.clone().into_owned(), link));
             }
         }
         let (here, names) = digest.records(&facts);
@@ -65,7 +65,7 @@ impl Digest {
         for (r, record) in facts.records.into_iter().enumerate() {
             for (m, mention) in record.mentions.into_iter().enumerate() {
                 if let Some((_, _, link)) = deferred.next_if(|&(dr, dm, _)| (dr, dm) == (r, m)) {
-                    digest.pending.push((mention, link));
+                    digest.pending.push((mention.into_owned(), link));
                 }
             }
         }
@@ -75,7 +75,7 @@ impl Digest {
 
     /// The records' ids and names, and the ids and printings given twice.
     /// Gives the records of the document by id, and its names.
-    fn records<'f>(&mut self, facts: &'f SetFacts) -> (HashMap<u128, usize>, HashSet<&'f str>) {
+    fn records<'f>(&mut self, facts: &'f SetFacts<'_>) -> (HashMap<u128, usize>, HashSet<&'f str>) {
         let mut here: HashMap<u128, usize> = HashMap::new();
         let mut names: HashSet<&'f str> = HashSet::new();
         let mut printings: HashMap<(RecordKind, &str, &str, &str), &At> = HashMap::new();
@@ -92,11 +92,12 @@ impl Digest {
                             let first = facts.records[first].one(Link::Id);
                             let related = first.map(|m| (m.at.clone(), FIRST_GIVEN));
                             let detail = duplicate(id, Target::Record);
-                            self.findings.push((id.clone(), detail, related));
+                            self.findings
+                                .push((id.clone().into_owned(), detail, related));
                         }
                         None => {
                             here.insert(key, index);
-                            self.ids.push((key, id.clone()));
+                            self.ids.push((key, id.clone().into_owned()));
                         }
                     }
                 }
@@ -113,7 +114,8 @@ impl Digest {
                         key: printing_words(record.kind, number.value.as_str(), side, language),
                     };
                     let related = Some(((*first).clone(), FIRST_PRINTING));
-                    self.findings.push((number.clone(), detail, related));
+                    self.findings
+                        .push((number.clone().into_owned(), detail, related));
                 }
                 None => {
                     printings.insert(printing, &number.at);
@@ -128,7 +130,7 @@ impl Digest {
     /// and mention, in document order.
     fn links(
         &mut self,
-        facts: &SetFacts,
+        facts: &SetFacts<'_>,
         here: &HashMap<u128, usize>,
         names: &HashSet<&str>,
     ) -> Vec<(usize, usize, Link)> {
@@ -162,7 +164,7 @@ impl Digest {
 
     /// A face of the record whose id is `own`, held by its document: it
     /// names the record back.
-    fn face(&mut self, mention: &Mention, own: Option<u128>, face: &Record) {
+    fn face(&mut self, mention: &Mention<'_>, own: Option<u128>, face: &Record<'_>) {
         let names_back =
             own.is_some_and(|own| face.of(Link::Faces).any(|m| m.value.uuid() == Some(own)));
         if names_back {
@@ -172,7 +174,8 @@ impl Digest {
         let detail = Detail::AsymmetricFaces {
             face: mention.value.to_string(),
         };
-        self.findings.push((mention.clone(), detail, related));
+        self.findings
+            .push((mention.clone().into_owned(), detail, related));
     }
 
     /// A record's set code: a card's is its set's; a token's its set's or
@@ -180,7 +183,7 @@ impl Digest {
     fn record_set_code(
         &mut self,
         kind: RecordKind,
-        set_code: &Mention,
+        set_code: &Mention<'_>,
         code: &str,
         token_set: Option<&str>,
     ) {
@@ -189,7 +192,10 @@ impl Digest {
         }
         match (kind, token_set) {
             (RecordKind::Token, Some(token_set)) if set_code.value.as_str() == token_set => {}
-            (RecordKind::Token, None) => self.pending.push((set_code.clone(), Link::SetCode)),
+            (RecordKind::Token, None) => {
+                self.pending
+                    .push((set_code.clone().into_owned(), Link::SetCode));
+            }
             (kind, token_set) => {
                 let expected = match (kind, token_set) {
                     (RecordKind::Token, Some(token_set)) => {
@@ -201,14 +207,15 @@ impl Digest {
                     found: set_code.value.to_string(),
                     expected,
                 };
-                self.findings.push((set_code.clone(), detail, None));
+                self.findings
+                    .push((set_code.clone().into_owned(), detail, None));
             }
         }
     }
 }
 
 /// A duplicated id or code, in words.
-pub(super) fn duplicate(mention: &Mention, target: Target) -> Detail {
+pub(super) fn duplicate(mention: &Mention<'_>, target: Target) -> Detail {
     Detail::DuplicateId {
         value: mention.value.to_string(),
         target,

@@ -5,6 +5,7 @@
 //! and only what references need is kept.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use uuid::Uuid;
@@ -65,30 +66,40 @@ impl At {
 /// the millions of ids a catalog names take no memory of their own; any
 /// other text as it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Value {
+pub enum Value<'a> {
     /// A uuid, written in its canonical form.
     Uuid(u128),
-    /// Any other text.
-    Text(Box<str>),
+    /// Any other text: borrowed from the document while its facts are
+    /// read, owned once kept beyond it.
+    Text(Cow<'a, str>),
 }
 
-impl Value {
+impl<'a> Value<'a> {
     /// The value of `text`, held by a field of `link`: only the ids of
     /// records, and the ids naming them, are kept as numbers.
-    fn of(text: &str, link: Option<Link>) -> Value {
+    fn of(text: Cow<'a, str>, link: Option<Link>) -> Value<'a> {
         let names_ids = matches!(
             link,
             Some(Link::Id | Link::Faces | Link::Variations | Link::Printings)
         );
         if names_ids && text.len() == uuid::fmt::Hyphenated::LENGTH {
-            if let Ok(id) = Uuid::try_parse(text) {
+            if let Ok(id) = Uuid::try_parse(&text) {
                 let mut canonical = [0; uuid::fmt::Hyphenated::LENGTH];
                 if id.hyphenated().encode_lower(&mut canonical).as_bytes() == text.as_bytes() {
                     return Value::Uuid(id.as_u128());
                 }
             }
         }
-        Value::Text(text.into())
+        Value::Text(text)
+    }
+
+    /// The value, kept beyond the document it was read from.
+    #[must_use]
+    pub fn into_owned(self) -> Value<'static> {
+        match self {
+            Value::Uuid(id) => Value::Uuid(id),
+            Value::Text(text) => Value::Text(Cow::Owned(text.into_owned())),
+        }
     }
 
     /// The uuid it is, when it is one (in any of the forms `uuid` reads).
@@ -111,7 +122,7 @@ impl Value {
     }
 }
 
-impl std::fmt::Display for Value {
+impl std::fmt::Display for Value<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Value::Uuid(id) => write!(f, "{}", Uuid::from_u128(*id).hyphenated()),
@@ -122,13 +133,25 @@ impl std::fmt::Display for Value {
 
 /// A string value a [`Link`] field holds, and where.
 #[derive(Debug, Clone)]
-pub struct Mention {
+pub struct Mention<'a> {
     /// The value.
-    pub value: Value,
+    pub value: Value<'a>,
     /// The field that holds it.
     pub field: &'static FieldDef,
     /// Where.
     pub at: At,
+}
+
+impl Mention<'_> {
+    /// The mention, kept beyond the document it was read from.
+    #[must_use]
+    pub fn into_owned(self) -> Mention<'static> {
+        Mention {
+            value: self.value.into_owned(),
+            field: self.field,
+            at: self.at,
+        }
+    }
 }
 
 /// What kind of record: a card, a token or a sealed product.
@@ -165,16 +188,16 @@ impl RecordKind {
 
 /// One record of a set, as far as references go.
 #[derive(Debug, Clone)]
-pub struct Record {
+pub struct Record<'a> {
     /// Card, token or sealed product.
     pub kind: RecordKind,
     /// Every mention of a [`Link`] field in the record, in document order.
-    pub mentions: Vec<Mention>,
+    pub mentions: Vec<Mention<'a>>,
 }
 
-impl Record {
+impl<'a> Record<'a> {
     /// The record's mentions of `link`.
-    pub fn of(&self, link: Link) -> impl Iterator<Item = &Mention> {
+    pub fn of(&self, link: Link) -> impl Iterator<Item = &Mention<'a>> {
         self.mentions
             .iter()
             .filter(move |m| m.field.link == Some(link))
@@ -182,33 +205,34 @@ impl Record {
 
     /// The record's one mention of `link` (its id, its set code…).
     #[must_use]
-    pub fn one(&self, link: Link) -> Option<&Mention> {
+    pub fn one(&self, link: Link) -> Option<&Mention<'a>> {
         self.of(link).next()
     }
 }
 
-/// What one set document says about the references.
+/// What one set document says about the references, its texts borrowed
+/// from the document.
 #[derive(Debug, Clone)]
-pub struct SetFacts {
+pub struct SetFacts<'a> {
     /// The document's JSON Pointer in its file.
     pub pointer: String,
     /// The set's own mentions (its code, its parent's, its token set's).
-    pub mentions: Vec<Mention>,
+    pub mentions: Vec<Mention<'a>>,
     /// Its cards, tokens and sealed products, in document order.
-    pub records: Vec<Record>,
+    pub records: Vec<Record<'a>>,
 }
 
-impl SetFacts {
+impl<'a> SetFacts<'a> {
     /// The set's one mention of `link`.
     #[must_use]
-    pub fn one(&self, link: Link) -> Option<&Mention> {
+    pub fn one(&self, link: Link) -> Option<&Mention<'a>> {
         self.mentions.iter().find(|m| m.field.link == Some(link))
     }
 
     /// Reads the facts of a set document from its tape; `None` for a
     /// document of another kind, or one whose tape was not recorded.
     #[must_use]
-    pub fn read(found: &Found<'_>) -> Option<SetFacts> {
+    pub fn read(found: &Found<'a>) -> Option<SetFacts<'a>> {
         if found.report.kind != Some(Kind::Set) || found.tape.steps.is_empty() {
             return None;
         }
@@ -218,6 +242,7 @@ impl SetFacts {
             locator: Locator::new(found.bytes, found.offset, found.line, found.column),
             path: Vec::new(),
             frames: Vec::new(),
+            buffer: String::new(),
             facts: SetFacts {
                 pointer: found.report.pointer.clone(),
                 mentions: Vec::new(),
@@ -253,10 +278,12 @@ struct Walk<'a> {
     locator: Locator<'a>,
     path: Vec<Segment>,
     frames: Vec<Frame>,
-    facts: SetFacts,
+    facts: SetFacts<'a>,
+    /// Where pointers are written before they are shared.
+    buffer: String,
 }
 
-impl Walk<'_> {
+impl<'a> Walk<'a> {
     fn follow(&mut self, steps: &[Step]) {
         for &step in steps {
             match step {
@@ -317,7 +344,7 @@ impl Walk<'_> {
                     // A card names a dozen things: its room asked once.
                     mentions: Vec::with_capacity(16),
                 });
-                let base = (self.pointer(self.path.len()).into(), self.path.len());
+                let base = (self.shared_pointer(self.path.len()), self.path.len());
                 (Some(self.facts.records.len() - 1), Some(base))
             }
             None if self.frames.is_empty() => (None, Some((self.facts.pointer.as_str().into(), 0))),
@@ -334,64 +361,71 @@ impl Walk<'_> {
     /// The value of a link field, `bytes[start..end]`: a string, a list of
     /// strings, or `null`.
     fn value(&mut self, field: &'static FieldDef, start: usize, end: usize) {
-        let value = &self.bytes[start..end];
-        let record = self.frames.last().and_then(|f| f.record);
-        let mut found: Vec<(usize, Option<usize>, Cow<'_, str>)> = Vec::new();
+        let bytes = self.bytes;
+        let value = &bytes[start..end];
         match value.first() {
             Some(b'"') => {
                 if let Some(text) = string_at(value) {
-                    found.push((start, None, text));
+                    let place = self.place();
+                    self.mention(field, &place, start, None, text);
                 }
             }
             Some(b'[') => {
+                let mut list_place = None;
                 let mut at = 1;
                 let mut index = 0;
                 loop {
                     at += skip_space_and_commas(&value[at..]);
-                    match value.get(at) {
-                        Some(b'"') => {
-                            let Some((text, len)) = string_and_len(&value[at..]) else {
-                                break;
-                            };
-                            found.push((start + at, Some(index), text));
-                            at += len;
-                            index += 1;
-                        }
-                        _ => break,
+                    if value.get(at) != Some(&b'"') {
+                        break;
                     }
+                    let Some((text, len)) = string_and_len(&value[at..]) else {
+                        break;
+                    };
+                    // The list's place, found with its first item.
+                    let place = &*list_place.get_or_insert_with(|| self.place());
+                    self.mention(field, place, start + at, Some(index), text);
+                    at += len;
+                    index += 1;
                 }
             }
             _ => {}
         }
-        if found.is_empty() {
-            return;
-        }
-        let (base, tail) = self.place();
-        for (offset, item, text) in found {
-            let (offset, line, column) = self.locator.at(offset);
-            let mention = Mention {
-                value: Value::of(&text, field.link),
-                field,
-                at: At {
-                    base: base.clone(),
-                    tail,
-                    item,
-                    offset,
-                    line,
-                    column,
-                },
-            };
-            match record {
-                Some(record) => self.facts.records[record].mentions.push(mention),
-                None => self.facts.mentions.push(mention),
-            }
+    }
+
+    /// Keeps a mention of `field`: `text`, at `offset`, item `item` of the
+    /// list at `place` or the value there.
+    fn mention(
+        &mut self,
+        field: &'static FieldDef,
+        (base, tail): &(Arc<str>, [&'static str; 2]),
+        offset: usize,
+        item: Option<usize>,
+        text: Cow<'a, str>,
+    ) {
+        let (offset, line, column) = self.locator.at(offset);
+        let mention = Mention {
+            value: Value::of(text, field.link),
+            field,
+            at: At {
+                base: base.clone(),
+                tail: *tail,
+                item,
+                offset,
+                line,
+                column,
+            },
+        };
+        match self.frames.last().and_then(|f| f.record) {
+            Some(record) => self.facts.records[record].mentions.push(mention),
+            None => self.facts.mentions.push(mention),
         }
     }
 
     /// The place of the value being read: the base its record (or
     /// document) shares, and the members from it; a pointer of its own when
     /// the value is deeper than two members in its record.
-    fn place(&self) -> (Arc<str>, [&'static str; 2]) {
+    fn place(&mut self) -> (Arc<str>, [&'static str; 2]) {
         if let Some((base, len)) = self.frames.last().and_then(|f| f.base.as_ref()) {
             let mut tail = [""; 2];
             let mut members = 0;
@@ -411,12 +445,15 @@ impl Walk<'_> {
                 return (base.clone(), tail);
             }
         }
-        (self.pointer(self.path.len()).into(), [""; 2])
+        (self.shared_pointer(self.path.len()), [""; 2])
     }
 
-    /// The JSON Pointer of the first `len` steps of the path.
-    fn pointer(&self, len: usize) -> String {
-        let mut pointer = self.facts.pointer.clone();
+    /// The JSON Pointer of the first `len` steps of the path, written in
+    /// the walk's buffer and allocated once, where it is kept.
+    fn shared_pointer(&mut self, len: usize) -> Arc<str> {
+        let mut pointer = std::mem::take(&mut self.buffer);
+        pointer.clear();
+        pointer.push_str(&self.facts.pointer);
         for segment in &self.path[..len] {
             match segment {
                 Segment::Field(model, field, _) => {
@@ -427,12 +464,14 @@ impl Walk<'_> {
                     );
                 }
                 Segment::Item(index) => {
-                    pointer.push('/');
-                    pointer.push_str(&index.to_string());
+                    // Writing to a String cannot fail.
+                    let _ = write!(pointer, "/{index}");
                 }
             }
         }
-        pointer
+        let shared = Arc::from(pointer.as_str());
+        self.buffer = pointer;
+        shared
     }
 }
 

@@ -102,7 +102,7 @@ struct Document {
 /// A reference not settled within its own document.
 struct Pending {
     document: u32,
-    mention: Mention,
+    mention: Mention<'static>,
     /// What the mention is.
     link: Link,
 }
@@ -294,7 +294,7 @@ impl References {
     }
 
     /// A set's own code: one set's across the run.
-    fn set_code(&mut self, document: u32, code: &Mention) {
+    fn set_code(&mut self, document: u32, code: &Mention<'_>) {
         match self.codes.get(code.value.as_str()) {
             Some(first) => {
                 let related = (first.document, first.at.clone(), FIRST_GIVEN.to_owned());
@@ -312,7 +312,7 @@ impl References {
         }
     }
 
-    fn defer(&mut self, document: u32, mention: Mention, link: Link) {
+    fn defer(&mut self, document: u32, mention: Mention<'static>, link: Link) {
         self.pending.push(Pending {
             document,
             mention,
@@ -323,7 +323,7 @@ impl References {
     fn found(
         &mut self,
         document: u32,
-        mention: &Mention,
+        mention: &Mention<'_>,
         detail: Detail,
         related: Option<(u32, At, String)>,
     ) {
@@ -371,7 +371,7 @@ impl References {
     }
 
     /// A variation that is a record of another document.
-    fn variation_elsewhere(&mut self, document: u32, mention: &Mention, there: u32, at: At) {
+    fn variation_elsewhere(&mut self, document: u32, mention: &Mention<'_>, there: u32, at: At) {
         let set = self
             .codes
             .iter()
