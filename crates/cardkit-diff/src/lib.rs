@@ -40,6 +40,7 @@
 //! ```
 
 pub mod apply;
+mod broken;
 pub mod check;
 pub mod compare;
 mod data;
@@ -51,6 +52,7 @@ pub mod notices;
 pub mod number;
 mod options;
 pub mod pointer;
+pub mod print;
 pub mod read;
 mod references;
 pub mod rekey;

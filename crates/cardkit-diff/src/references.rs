@@ -7,18 +7,14 @@
 //! is in or its set, its field and its value ([`Found::key`]), never by its
 //! place, which moves.
 
-use std::collections::HashSet;
 use std::fmt;
 
-use cardkit::diagnostic::words;
 use cardkit::references::{Digest, Finding, References};
 use cardkit::report::Layout;
 use cardkit::validate::Filter;
 use cardkit::{Code, Severity};
 
-use crate::data::BrokenReference;
-use crate::read::SetPrint;
-use crate::side::Side;
+use crate::print::SetPrint;
 
 /// A build's references, read with its documents.
 pub(crate) struct Reading {
@@ -97,21 +93,21 @@ fn record_at(set: &SetPrint, offset: u64) -> Option<Box<str>> {
 /// A finding of a build.
 pub(crate) struct Found {
     /// The index of its set in the build's.
-    set: usize,
+    pub(crate) set: usize,
     /// The uuid of the record whose member it is.
-    record: Option<Box<str>>,
-    finding: Finding,
+    pub(crate) record: Option<Box<str>>,
+    pub(crate) finding: Finding,
 }
 
 /// What a finding is known by across builds.
-type Key = (Code, Box<str>, String, Box<str>);
+pub(crate) type Key = (Code, Box<str>, String, Box<str>);
 
 impl Found {
     /// Its code; the uuid of the record it is in, or its set's code for a
     /// set's own members and for a printing given twice (which of two
     /// records of a printing is the second moves when they are
     /// reordered); its field; its value.
-    fn key(&self, sets: &[SetPrint]) -> Key {
+    pub(crate) fn key(&self, sets: &[SetPrint]) -> Key {
         let code = self.finding.detail.code();
         let owner = match &self.record {
             Some(uuid) if code != Code::DuplicatePrinting => uuid.clone(),
@@ -125,50 +121,4 @@ impl Found {
             self.finding.subject().into(),
         )
     }
-}
-
-/// The references `new` breaks, in its order (a finding given twice once),
-/// and how many findings of `old` `new` no longer has; the sets with the
-/// codes `left_out` are in neither build. `None` when the references were
-/// not read.
-pub(crate) fn compare(
-    old: &Side,
-    new: &Side,
-    left_out: &HashSet<&str>,
-) -> Option<(Vec<BrokenReference>, usize)> {
-    let (Some(old_found), Some(new_found)) = (&old.references, &new.references) else {
-        return None;
-    };
-    let kept =
-        |side: &Side, found: &Found| !left_out.contains(side.build.sets[found.set].code.as_str());
-    let keys = |side: &'_ Side, found: &'_ [Found]| -> HashSet<Key> {
-        found
-            .iter()
-            .filter(|f| kept(side, f))
-            .map(|f| f.key(&side.build.sets))
-            .collect()
-    };
-    let (before, after) = (keys(old, old_found), keys(new, new_found));
-    let fixed = before.difference(&after).count();
-    let mut seen = HashSet::new();
-    let mut broken = Vec::new();
-    for found in new_found.iter().filter(|f| kept(new, f)) {
-        let key = found.key(&new.build.sets);
-        if before.contains(&key) || !seen.insert(key.clone()) {
-            continue;
-        }
-        let set = &new.build.sets[found.set];
-        let (code, _, field, value) = key;
-        broken.push(BrokenReference {
-            code: code.as_str(),
-            set: set.code.clone(),
-            record: found.record.as_deref().map(str::to_owned),
-            field,
-            value: value.into_string(),
-            file: new.file_of(set),
-            pointer: found.finding.at.pointer(),
-            message: words::message(&found.finding.detail),
-        });
-    }
-    Some((broken, fixed))
 }

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::read::RecordPrint;
+use crate::print::RecordPrint;
 
 /// Pairs `(removed, added)` of indices into `removed` and `added` that are
 /// one printing, in the order of `added`.

@@ -14,7 +14,7 @@ use crate::data::{Change, Diff, Summary};
 use crate::fields::facts;
 use crate::notices::{notice, Evidence, Fate};
 use crate::options::{DiffOptions, OnInvalid};
-use crate::read::SetPrint;
+use crate::print::SetPrint;
 use crate::set_diff::{diff_set, text};
 use crate::side::{unseekable, Side};
 use crate::Error;
@@ -121,7 +121,7 @@ pub fn diff_in(
     }
     diff.drift = crate::drift::compare(&old.build.tree, &new.build.tree);
     diff.migrations = migrations(&old, &new, &left_out, &rekeyed)?;
-    let (broken, fixed) = crate::references::compare(&old, &new, &left_out).unzip();
+    let (broken, fixed) = crate::broken::compare(&old, &new, &left_out).unzip();
     diff.references = broken;
     diff.summary = summary(&diff);
     diff.summary.numbers_rewritten = numbers_rewritten;

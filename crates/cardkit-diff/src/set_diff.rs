@@ -9,7 +9,7 @@ use crate::data::{Change, FieldChange, RecordDiff, SetDiff};
 use crate::fields::facts;
 use crate::options::DiffOptions;
 use crate::pointer::Ignore;
-use crate::read::{RecordPrint, SetPrint};
+use crate::print::{RecordPrint, SetPrint};
 use crate::side::Side;
 use crate::value::Json;
 use crate::Error;
