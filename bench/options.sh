@@ -17,11 +17,12 @@
 # default on the same input) apart from where the report says how the file
 # was read (`reading`'s note, `declared` and `*_from`) and the time. Then
 # every row runs once a round, in turn, for RUNS rounds (alternating rounds:
-# a machine whose speed drifts moves every row alike). Printed per row: the
-# median wall time, its ratio to the reference's median, the median of the
-# per-round ratios (each against the reference's run of the same round);
-# the median CPU time (user and system) and its per-round ratio; and the
-# largest peak RSS. --quiet, --format json, report to /dev/null.
+# a machine whose speed drifts moves every row alike; each round starts one
+# row further on). Printed per row: the median wall time, its ratio to the
+# reference's median, the median of the per-round ratios (each against the
+# reference's run of the same round); the median CPU time (user and system)
+# and its per-round ratio; and the largest peak RSS. --quiet, --format
+# json, report to /dev/null.
 #
 # With COUNT=1, each row's instructions too (valgrind's callgrind, one run
 # each: deterministic where this machine has no hardware counters; about
@@ -168,9 +169,12 @@ ratio() {
 }
 
 declare -A times=() cpus=() rss=() ratios=() cpu_ratios=()
-for _ in $(seq "$RUNS"); do
+for r in $(seq 0 $((RUNS - 1))); do
   declare -A round=() round_cpu=()
-  for i in "${!ROWS[@]}"; do
+  # Each round starts one row further on, so that no row is always first
+  # (or always after the same one).
+  for k in "${!ROWS[@]}"; do
+    i=$(((k + r) % ${#ROWS[@]}))
     read -r seconds cpu peak < <(once "${ROWS[$i]}")
     round[$i]=$seconds
     round_cpu[$i]=$cpu
