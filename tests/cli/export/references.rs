@@ -145,12 +145,19 @@ fn validated(path: &Path) -> Vec<(String, String, String, i64, Option<String>, S
     found
 }
 
-#[test]
-fn the_findings_are_reported_and_written_into_their_table_row_for_row() {
+/// A temporary folder holding the catalog, and the path of a database
+/// to export it into.
+fn catalog_and_database() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let input = dir.path().join("catalog.json");
     std::fs::write(&input, catalog()).expect("the catalog");
     let db = dir.path().join("cards.db");
+    (dir, input, db)
+}
+
+#[test]
+fn the_findings_are_reported_and_written_into_their_table_row_for_row() {
+    let (_dir, input, db) = catalog_and_database();
     let out = cardkit()
         .args(["export", "--no-config", "--references", "--to"])
         .args([&db, &input])
@@ -242,10 +249,7 @@ fn the_findings_are_reported_and_written_into_their_table_row_for_row() {
 
 #[test]
 fn without_the_flag_the_table_is_there_and_empty_and_the_configuration_asks_for_it() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let input = dir.path().join("catalog.json");
-    std::fs::write(&input, catalog()).expect("the catalog");
-    let db = dir.path().join("cards.db");
+    let (dir, input, db) = catalog_and_database();
     cardkit()
         .args(["export", "--no-config", "--to"])
         .args([&db, &input])
@@ -286,10 +290,7 @@ fn without_the_flag_the_table_is_there_and_empty_and_the_configuration_asks_for_
 
 #[test]
 fn as_errors_the_findings_fail_the_run_or_are_counted_as_on_invalid_says() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let input = dir.path().join("catalog.json");
-    std::fs::write(&input, catalog()).expect("the catalog");
-    let db = dir.path().join("cards.db");
+    let (_dir, input, db) = catalog_and_database();
     let out = cardkit()
         .args(["export", "--no-config", "--references=error", "--to"])
         .args([&db, &input])
