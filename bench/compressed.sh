@@ -25,20 +25,9 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
 MB=${MB:-500}
 JOBS=${JOBS:-2}
-SHARED=${CARDKIT_SHARED:-../shared}
-DATA=target/bench-data
-SET=$SHARED/corpus/raw/set/mightstone_set_BRO.json
-PLAIN=$DATA/catalog-$MB.json
-mkdir -p "$DATA"
-
-[ -f "$PLAIN" ] || python3 "$SHARED/bench/make_allprintings.py" "$SET" \
-  --size-mb "$MB" --seed 1 --neutral -o "$PLAIN" >&2
-
-# CARDKIT=path measures that binary instead (an earlier build, say).
-if [ -z "${CARDKIT:-}" ]; then
-  cargo build --release -q -p cardkit-cli
-  CARDKIT=target/release/cardkit
-fi
+source bench/lib.sh
+PLAIN=$(catalog "$MB")
+cardkit_binary
 
 # The formats: name, tool, its command to compress standard input, ending.
 FORMATS=(
@@ -48,23 +37,9 @@ FORMATS=(
   "bzip2|bzip2|bzip2 -c|bz2"
 )
 
-# Runs the validation of FILE once; prints "seconds peak-RSS-KB" (wall time
-# from nanosecond clock readings).
-once() {
-  local start end report rss
-  report=$(mktemp)
-  start=$(date +%s.%N)
-  /usr/bin/time -v -o "$report" "$CARDKIT" validate --no-config --quiet --format json \
-    --jobs "$JOBS" "$1" >/dev/null 2>&1 || true
-  end=$(date +%s.%N)
-  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$report")
-  rm -f "$report"
-  awk -v a="$start" -v b="$end" -v m="$rss" 'BEGIN {printf "%.3f %d\n", b - a, m}'
-}
-
-# The median of the numbers on standard input.
-median() {
-  sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+# Validates FILE once; prints "wall-seconds CPU-seconds peak-RSS-KB".
+validate_once() {
+  once "$CARDKIT" validate --no-config --quiet --format json --jobs "$JOBS" "$1"
 }
 
 # The JSON report of FILE, without its path and time, to compare.
@@ -79,7 +54,7 @@ print(json.dumps(report, sort_keys=True))'
 }
 
 expanded=$(stat -L -c %s "$PLAIN")
-echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr); $(date -u +%Y-%m-%d)"
+machine
 echo "input: $PLAIN, $(awk -v b="$expanded" 'BEGIN {printf "%.1f", b / 1e6}') MB expanded"
 echo "rounds: $RUNS, each file once a round in turn (median time, largest peak RSS); --jobs $JOBS"
 echo
@@ -115,7 +90,7 @@ done
 declare -A times=() rss=()
 for _ in $(seq "$RUNS"); do
   for i in "${!files[@]}"; do
-    read -r seconds peak < <(once "${files[$i]}")
+    read -r seconds _ peak < <(validate_once "${files[$i]}")
     times[$i]="${times[$i]:-} $seconds"
     ((peak > ${rss[$i]:-0})) && rss[$i]=$peak
   done

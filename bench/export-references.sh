@@ -12,30 +12,20 @@ cd "$(dirname "$0")/.."
 MB=${MB:-500}
 ROUNDS=${ROUNDS:-3}
 JOBS=${JOBS:-2}
-SHARED=${CARDKIT_SHARED:-../shared}
-DATA=target/bench-data
-CATALOG=$DATA/catalog-$MB.json
-mkdir -p "$DATA"
-cargo build --release -q -p cardkit-cli
-CARDKIT=target/release/cardkit
-if [ ! -f "$CATALOG" ]; then
-  python3 "$SHARED/bench/make_allprintings.py" -o "$CATALOG" --size-mb "$MB" --seed 1 --neutral \
-    "$SHARED"/corpus/raw/set/jsonsets_*.json "$SHARED"/corpus/raw/set/mightstone_set_BRO.json >&2
-fi
+source bench/lib.sh
+CATALOG=$(catalog "$MB" mixed)
+cardkit_binary
 
 out=$(mktemp -d)
-report=$(mktemp)
-trap 'rm -rf "$out" "$report"' EXIT
-# Exports into a new target once; prints "seconds kilobytes".
-once() {
+trap 'rm -rf "$out"' EXIT
+# Exports into a new target once; prints "wall-seconds CPU-seconds
+# peak-RSS-KB".
+export_once() {
   rm -rf "$out/export.db" "$out/parquet"
-  /usr/bin/time -o "$report" -f "%e %M" "$CARDKIT" export -q --no-config --jobs "$JOBS" \
-    --on-invalid keep "$@" "$CATALOG" >/dev/null 2>&1 || true
-  tail -n 1 "$report"
+  once "$CARDKIT" export -q --no-config --jobs "$JOBS" --on-invalid keep "$@" "$CATALOG"
 }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-echo "machine: $(nproc) cores, $(uname -sr); $(date -u +%Y-%m-%d)"
+machine
 echo "input: $(du -m "$CATALOG" | cut -f1) MB catalog, --jobs $JOBS, medians of $ROUNDS alternating rounds"
 echo
 printf '| %-44s | %8s | %8s |\n' command seconds "RSS MB"
@@ -43,9 +33,9 @@ printf '|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..46})" "$(printf -- '-%.0s' {1..10
 for target in "$out/export.db" "parquet:$out/parquet"; do
   plain_t=() plain_m=() refs_t=() refs_m=()
   for _ in $(seq "$ROUNDS"); do
-    read -r t m < <(once --to "$target")
+    read -r t _ m < <(export_once --to "$target")
     plain_t+=("$t") plain_m+=("$m")
-    read -r t m < <(once --references --to "$target")
+    read -r t _ m < <(export_once --references --to "$target")
     refs_t+=("$t") refs_m+=("$m")
   done
   pt=$(printf '%s\n' "${plain_t[@]}" | median)

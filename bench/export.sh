@@ -32,12 +32,8 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
 MB=${MB:-500}
 JOBS=${JOBS:-2}
-SHARED=${CARDKIT_SHARED:-../shared}
-DATA=target/bench-data
-INPUT=$DATA/catalog-$MB.json
-mkdir -p "$DATA"
-[ -f "$INPUT" ] || python3 "$SHARED/bench/make_allprintings.py" \
-  "$SHARED/corpus/raw/set/mightstone_set_BRO.json" --size-mb "$MB" --seed 1 --neutral -o "$INPUT" >&2
+source bench/lib.sh
+INPUT=$(catalog "$MB")
 
 # One set of the catalog, as exported again, and as a set of its own.
 ONE_SET=$DATA/catalog-$MB-one-set.json
@@ -53,8 +49,9 @@ text = re.sub(pattern, lambda m: str(uuid.uuid5(uuid.NAMESPACE_URL, m.group(0)))
 json.dump({"meta": catalog.get("meta", {}), "data": json.loads(text)}, open(sys.argv[3], "w"))
 PY
 
-cargo build --release -q -p cardkit-cli
-CARDKIT=$PWD/target/release/cardkit
+cardkit_binary
+# The server runs as `postgres` in a directory of its own: the path whole.
+CARDKIT=$(realpath "$CARDKIT")
 WORK=$(mktemp -d)
 chmod 755 "$WORK"
 AS_POSTGRES=()
@@ -131,21 +128,18 @@ for _ in $(seq "$RUNS"); do
   done
 done
 
-median() {
-  printf '%s\n' $1 | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
 
 bytes=$(stat -c %s "$INPUT")
-base=$(median "${TIMES[validate]}")
+base=$(printf "%s\n" ${TIMES[validate]} | median)
 printf '| %-34s | %8s | %8s | %10s | %9s | %10s |\n' tool seconds MB/s rows/s "peak RSS" "x validate"
 printf '|%s|%s|%s|%s|%s|%s|\n' ------------------------------------ ---------- ---------- ------------ ----------- ------------
 one_bytes=$(stat -c %s "$ONE_SET")
-base_one=$(median "${TIMES[validate-one]}")
+base_one=$(printf "%s\n" ${TIMES[validate-one]} | median)
 for tool in "${TOOLS[@]}"; do
   # The one-set runs beside validate of one set.
   b=$bytes v=$base
   case $tool in validate-one | parquet-*-one) b=$one_bytes v=$base_one ;; esac
-  awk -v n="${NAME[$tool]}" -v s="$(median "${TIMES[$tool]}")" -v b="$b" -v r="${RSS[$tool]}" \
+  awk -v n="${NAME[$tool]}" -v s="$(printf "%s\n" ${TIMES[$tool]} | median)" -v b="$b" -v r="${RSS[$tool]}" \
     -v w="${ROWS[$tool]}" -v v="$v" 'BEGIN {
     printf "| %-34s | %8.2f | %8.0f | %10s | %6.0f MB | %10.2f |\n",
       n, s, b / s / 1e6, (w > 0 ? sprintf("%.0f", w / s) : "-"), r / 1024, s / v }'

@@ -20,43 +20,34 @@ cd "$(dirname "$0")/.."
 
 RUNS=${RUNS:-5}
 MB=${MB:-200}
-SHARED=${CARDKIT_SHARED:-../shared}
-DATA=target/bench-data
+source bench/lib.sh
 SETS=$SHARED/corpus/neutral/set
 INPUT=$DATA/floods-$MB.json
-mkdir -p "$DATA"
 
 [ -f "$INPUT" ] || python3 "$SHARED/bench/make_allprintings.py" \
   "$SETS/jsonsets_10E.json" "$SETS/jsonsets_NEO.json" \
   --size-mb "$MB" --seed 1 -o "$INPUT" >&2
 
-cargo build --release -q -p cardkit-cli
-CARDKIT=target/release/cardkit
+cardkit_binary
 # The catalog is invalid: its status, 1, is checked once below.
 validate() { "$CARDKIT" validate --no-config --quiet "$@" "$INPUT" || true; }
 # The same, timed: /usr/bin/time runs a program, not a shell function.
 timed() { measure "$CARDKIT" validate --no-config --quiet "$@" "$INPUT"; }
 
-# Prints "seconds peak-RSS-KB": the median wall time of RUNS runs (timed
-# with nanosecond clock readings) and the largest peak RSS of them.
+# Prints "seconds peak-RSS-KB": the median wall time of RUNS runs and the
+# largest peak RSS of them.
 measure() {
-  local times=() rss=0 start end m report
-  report=$(mktemp)
+  local times=() rss=0 seconds peak
   for _ in $(seq "$RUNS"); do
-    start=$(date +%s.%N)
-    /usr/bin/time -v -o "$report" "$@" >/dev/null 2>&1 || true
-    end=$(date +%s.%N)
-    times+=("$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", b - a}')")
-    m=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$report")
-    ((m > rss)) && rss=$m
+    read -r seconds _ peak < <(once "$@")
+    times+=("$seconds")
+    ((peak > rss)) && rss=$peak
   done
-  rm -f "$report"
-  printf '%s\n' "${times[@]}" | sort -g | awk -v rss="$rss" \
-    '{a[NR]=$1} END {print a[int((NR+1)/2)], rss}'
+  echo "$(printf '%s\n' "${times[@]}" | median) $rss"
 }
 
 bytes=$(stat -c %s "$INPUT")
-echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr); $(date -u +%Y-%m-%d)"
+machine
 echo "input: $INPUT, $(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1e6}') MB"
 validate --statistics | sed 's/^/  /'
 echo

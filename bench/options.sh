@@ -38,20 +38,9 @@ RUNS=${RUNS:-7}
 MB=${MB:-500}
 COUNT=${COUNT:-0}
 UPSTREAM=${UPSTREAM:-0}
-SHARED=${CARDKIT_SHARED:-../shared}
-DATA=target/bench-data
-SET=$SHARED/corpus/raw/set/mightstone_set_BRO.json
-CATALOG=${CATALOG:-$DATA/catalog-$MB.json}
-mkdir -p "$DATA"
-
-[ -f "$CATALOG" ] || python3 "$SHARED/bench/make_allprintings.py" "$SET" \
-  --size-mb "$MB" --seed 1 --neutral -o "$CATALOG" >&2
-
-# CARDKIT=path measures that binary instead (an earlier build, say).
-if [ -z "${CARDKIT:-}" ]; then
-  cargo build --release -q -p cardkit-cli
-  CARDKIT=target/release/cardkit
-fi
+source bench/lib.sh
+CATALOG=${CATALOG:-$(catalog "$MB")}
+cardkit_binary
 
 # The latest version tag, as the report of `--as-of latest` states it.
 LATEST=$(echo '{"code": "X"}' |
@@ -83,11 +72,7 @@ shutil.move(target + ".part", target)
 EOF
 fi
 
-UPSTREAM_CATALOG=$DATA/catalog-$MB-upstream.json
-if [ "$UPSTREAM" = 1 ] && [ ! -f "$UPSTREAM_CATALOG" ]; then
-  python3 "$SHARED/bench/make_allprintings.py" "$SET" \
-    --size-mb "$MB" --seed 1 -o "$UPSTREAM_CATALOG" >&2
-fi
+[ "$UPSTREAM" = 1 ] && UPSTREAM_CATALOG=$(catalog "$MB" upstream)
 
 VALIDATE="$CARDKIT validate --no-config --quiet --format json --kind set --jobs 1"
 
@@ -132,30 +117,12 @@ for i in "${!ROWS[@]}"; do
   fi
 done
 
-# Runs a row once; prints "wall-seconds CPU-seconds peak-RSS-KB": the wall
-# time from a monotonic clock, the CPU time (user and system) as the kernel
-# accounts the finished child, and the peak RSS as /usr/bin/time reads it
-# (the child's own peak, not that of the process that started it).
-once() {
-  python3 - /usr/bin/time -f %M $VALIDATE $(field "$1" 2) "$(field "$1" 3)" <<'EOF'
-import os, subprocess, sys, time
-start = time.perf_counter()
-child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-peak = child.stderr.read().split()[-1].decode()
-# The child's own accounting (not this process's children's, which may
-# hold those of a launcher that exec'd this Python).
-_, _, usage = os.wait4(child.pid, 0)
-wall = time.perf_counter() - start
-print(f"{wall:.4f} {usage.ru_utime + usage.ru_stime:.4f} {peak}")
-EOF
+# Runs a row once; prints "wall-seconds CPU-seconds peak-RSS-KB".
+row_once() {
+  once $VALIDATE $(field "$1" 2) "$(field "$1" 3)"
 }
 
-# The median of the numbers on standard input.
-median() {
-  sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
-
-echo "machine: $(nproc) cores, $(uname -sr), load $(cut -d ' ' -f 1-3 /proc/loadavg); $(date -u +%Y-%m-%d)"
+machine
 echo "input: $CATALOG ($(stat -L -c %s "$CATALOG") bytes); the latest tag: $LATEST"
 echo "rounds: $RUNS, each row once a round in turn; every row's report equals its reference's (how the file was read aside)"
 echo
@@ -175,7 +142,7 @@ for r in $(seq 0 $((RUNS - 1))); do
   # (or always after the same one).
   for k in "${!ROWS[@]}"; do
     i=$(((k + r) % ${#ROWS[@]}))
-    read -r seconds cpu peak < <(once "${ROWS[$i]}")
+    read -r seconds cpu peak < <(row_once "${ROWS[$i]}")
     round[$i]=$seconds
     round_cpu[$i]=$cpu
     times[$i]="${times[$i]:-} $seconds"

@@ -13,38 +13,22 @@ cd "$(dirname "$0")/.."
 MB=${MB:-500}
 ROUNDS=${ROUNDS:-5}
 JOBS=${JOBS:-2}
-SHARED=${CARDKIT_SHARED:-../shared}
-DATA=target/bench-data
-CATALOG=$DATA/catalog-$MB.json
-mkdir -p "$DATA"
-cargo build --release -q -p cardkit-cli
-CARDKIT=target/release/cardkit
-if [ ! -f "$CATALOG" ]; then
-  python3 "$SHARED/bench/make_allprintings.py" -o "$CATALOG" --size-mb "$MB" --seed 1 --neutral \
-    "$SHARED"/corpus/raw/set/jsonsets_*.json "$SHARED"/corpus/raw/set/mightstone_set_BRO.json >&2
-fi
-
-report=$(mktemp)
-trap 'rm -f "$report"' EXIT
-# Runs a command once; prints "seconds kilobytes".
-once() {
-  /usr/bin/time -o "$report" -f "%e %M" "$@" >/dev/null 2>&1 || true
-  tail -n 1 "$report"
-}
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+source bench/lib.sh
+CATALOG=$(catalog "$MB" mixed)
+cardkit_binary
 
 plain_t=() plain_m=() refs_t=() refs_m=()
 for _ in $(seq "$ROUNDS"); do
-  read -r t m < <(once "$CARDKIT" validate -q --jobs "$JOBS" "$CATALOG")
+  read -r t _ m < <(once "$CARDKIT" validate -q --jobs "$JOBS" "$CATALOG")
   plain_t+=("$t") plain_m+=("$m")
-  read -r t m < <(once "$CARDKIT" validate -q --jobs "$JOBS" --references "$CATALOG")
+  read -r t _ m < <(once "$CARDKIT" validate -q --jobs "$JOBS" --references "$CATALOG")
   refs_t+=("$t") refs_m+=("$m")
 done
 pt=$(printf '%s\n' "${plain_t[@]}" | median)
 rt=$(printf '%s\n' "${refs_t[@]}" | median)
 pm=$(printf '%s\n' "${plain_m[@]}" | median)
 rm_=$(printf '%s\n' "${refs_m[@]}" | median)
-echo "machine: $(nproc) cores, $(uname -sr); $(date -u +%Y-%m-%d)"
+machine
 echo "input: $(du -m "$CATALOG" | cut -f1) MB catalog, --jobs $JOBS, medians of $ROUNDS alternating rounds"
 echo
 printf '| %-36s | %8s | %8s |\n' command seconds "RSS MB"

@@ -26,58 +26,26 @@ RUNS=${RUNS:-5}
 SIZES=${SIZES:-100}
 JOBS=${JOBS:-2}
 INVALID=${INVALID:-0}
-SHARED=${CARDKIT_SHARED:-../shared}
-DATA=target/bench-data
-SET=$SHARED/corpus/raw/set/mightstone_set_BRO.json
-mkdir -p "$DATA"
+source bench/lib.sh
 
-catalogs=$SIZES
-[ "$INVALID" = 1 ] && catalogs="$catalogs 100"
-for mb in $catalogs; do
-  out=$DATA/catalog-$mb.json
-  [ -f "$out" ] || python3 "$SHARED/bench/make_allprintings.py" "$SET" \
-    --size-mb "$mb" --seed 1 --neutral -o "$out" >&2
-done
-if [ "$INVALID" = 1 ] && [ ! -f "$DATA/invalid-100.json" ]; then
-  python3 bench/make_invalid.py "$DATA/catalog-100.json" -o "$DATA/invalid-100.json" >&2
+inputs=()
+for mb in $SIZES; do inputs+=("$(catalog "$mb")"); done
+if [ "$INVALID" = 1 ]; then
+  [ -f "$DATA/invalid-100.json" ] ||
+    python3 bench/make_invalid.py "$(catalog 100)" -o "$DATA/invalid-100.json" >&2
+  inputs+=("$DATA/invalid-100.json")
 fi
 
-# CARDKIT=path measures that binary instead (an earlier build, say).
-if [ -z "${CARDKIT:-}" ]; then
-  cargo build --release -q -p cardkit-cli
-  CARDKIT=target/release/cardkit
-fi
+cardkit_binary
 cargo build --release -q -p cardkit --example parse_floor
 FLOOR=target/release/examples/parse_floor
 
-# Runs a command once; prints "seconds peak-RSS-KB" (wall time from
-# nanosecond clock readings).
-once() {
-  local start end report rss
-  report=$(mktemp)
-  start=$(date +%s.%N)
-  /usr/bin/time -o "$report" -f "%M" "$@" >/dev/null 2>&1 || true
-  end=$(date +%s.%N)
-  rss=$(tail -n 1 "$report")
-  rm -f "$report"
-  awk -v a="$start" -v b="$end" -v m="$rss" 'BEGIN {printf "%.4f %d\n", b - a, m}'
-}
-
-# The median of the numbers on standard input.
-median() {
-  sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
-
-echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr); $(date -u +%Y-%m-%d)"
+machine
 echo "rounds: $RUNS, each row once a round in turn (median time, largest peak RSS)"
 echo
 printf '| %-20s | %7s | %-28s | %8s | %8s | %8s | %9s |\n' \
   input MB tool seconds MB/s "x floor" "peak RSS"
 echo "|----------------------|---------|------------------------------|----------|----------|----------|-----------|"
-
-inputs=()
-for mb in $SIZES; do inputs+=("$DATA/catalog-$mb.json"); done
-[ "$INVALID" = 1 ] && inputs+=("$DATA/invalid-100.json")
 
 names=("read (dd bs=4M)" "parse floor (serde_json)" "cardkit --kind set, 1 thread" "cardkit --kind set, --jobs $JOBS")
 for input in "${inputs[@]}"; do
@@ -91,7 +59,7 @@ for input in "${inputs[@]}"; do
   declare -A times=() rss=()
   for _ in $(seq "$RUNS"); do
     for i in "${!commands[@]}"; do
-      read -r seconds peak < <(once ${commands[$i]})
+      read -r seconds _ peak < <(once ${commands[$i]})
       times[$i]="${times[$i]:-} $seconds"
       ((peak > ${rss[$i]:-0})) && rss[$i]=$peak
     done
