@@ -38,6 +38,7 @@
 pub mod arrow;
 mod ending;
 mod exporter;
+mod finding_rows;
 pub mod keys;
 pub mod layout;
 #[cfg(feature = "parquet")]
