@@ -19,6 +19,10 @@ mod syntax;
 mod text;
 
 pub use found::{FoundByte, FoundValue, QUOTED_CHARS};
+/// The structural index read one byte at a time, to check the index
+/// against (the `reference` feature).
+#[cfg(feature = "reference")]
+pub use index::reference as index_reference;
 pub use index::{Block, Blocks, Indexer, Structurals};
 pub use scan::{Num, Scanner, Str};
 pub use skip::{found_at, scalar_end, skip_indexed, skip_raw};

@@ -21,6 +21,8 @@
 
 mod classes;
 mod portable;
+#[cfg(any(test, feature = "reference"))]
+pub mod reference;
 mod simd;
 #[cfg(test)]
 mod tests;

@@ -3,47 +3,9 @@
 //! boundaries, runs of backslashes of every length at every offset, strings
 //! across blocks, characters beyond ASCII at block edges, every length.
 
+use super::reference::{blocks as reference, structurals as reference_structurals};
 use super::{Block, Indexer};
 use proptest::prelude::*;
-
-/// The index of `bytes` read one byte at a time: a backslash that is not
-/// itself escaped escapes the next byte; a quote not escaped opens or
-/// closes a string. The input is padded with spaces to whole blocks.
-fn reference(bytes: &[u8]) -> Vec<Block> {
-    let mut padded = bytes.to_vec();
-    padded.resize(bytes.len().div_ceil(64) * 64, b' ');
-    let (mut inside, mut escaped) = (false, false);
-    let mut blocks = vec![Block::default(); padded.len() / 64];
-    for (i, &byte) in padded.iter().enumerate() {
-        let block = &mut blocks[i / 64];
-        let bit = 1u64 << (i % 64);
-        let this_escaped = escaped;
-        escaped = byte == b'\\' && !this_escaped;
-        if byte == b'"' && !this_escaped {
-            block.quotes |= bit;
-            inside = !inside;
-        }
-        if inside {
-            block.in_string |= bit;
-            continue;
-        }
-        match byte {
-            b'{' | b'}' | b'[' | b']' => block.brackets |= bit,
-            b':' | b',' => block.separators |= bit,
-            b'\\' => block.stray_backslashes |= bit,
-            _ => {}
-        }
-    }
-    blocks
-}
-
-/// The structural characters' offsets, read one byte at a time.
-fn reference_structurals(bytes: &[u8]) -> Vec<usize> {
-    let blocks = reference(bytes);
-    (0..bytes.len())
-        .filter(|&i| blocks[i / 64].structurals() & (1 << (i % 64)) != 0)
-        .collect()
-}
 
 /// `all`, or under Miri (a thousand times slower) the few of them given.
 fn under_miri<T>(all: impl IntoIterator<Item = T>, few: impl IntoIterator<Item = T>) -> Vec<T> {
