@@ -8,40 +8,10 @@
 //! does not).
 #![no_main]
 
+use cardkit_json::index_reference::blocks as reference;
 use cardkit_json::{skip_indexed, skip_raw, Block, Indexer};
 use libfuzzer_sys::fuzz_target;
 use serde::de::IgnoredAny;
-
-/// The index of `bytes` read one byte at a time, padded with spaces to
-/// whole blocks: a backslash that is not itself escaped escapes the next
-/// byte, a quote not escaped opens or closes a string.
-fn reference(bytes: &[u8]) -> Vec<Block> {
-    let mut padded = bytes.to_vec();
-    padded.resize(bytes.len().div_ceil(64) * 64, b' ');
-    let (mut inside, mut escaped) = (false, false);
-    let mut blocks = vec![Block::default(); padded.len() / 64];
-    for (i, &byte) in padded.iter().enumerate() {
-        let block = &mut blocks[i / 64];
-        let bit = 1u64 << (i % 64);
-        let this_escaped = escaped;
-        escaped = byte == b'\\' && !this_escaped;
-        if byte == b'"' && !this_escaped {
-            block.quotes |= bit;
-            inside = !inside;
-        }
-        if inside {
-            block.in_string |= bit;
-            continue;
-        }
-        match byte {
-            b'{' | b'}' | b'[' | b']' => block.brackets |= bit,
-            b':' | b',' => block.separators |= bit,
-            b'\\' => block.stray_backslashes |= bit,
-            _ => {}
-        }
-    }
-    blocks
-}
 
 fuzz_target!(|data: &[u8]| {
     let expected = reference(data);
