@@ -17,28 +17,25 @@ MB=${MB:-500}
 CHANGES=${CHANGES:-3000}
 NOTICES=${NOTICES:-100000}
 ROWS=${ROWS:-1000000}
-DATA=target/bench-data/diff-$MB
+source bench/lib.sh
+DATA=$DATA/diff-$MB
 mkdir -p "$DATA"
 
-cargo build --release -q -p cardkit-cli
+cardkit_binary
 cargo build --release -q -p cardkit-diff --example bench_data
-CARDKIT=target/release/cardkit
 GEN=target/release/examples/bench_data
 [ -f "$DATA/new.json" ] || "$GEN" pair "$DATA" "$MB" "$CHANGES" >&2
 [ -f "$DATA/refs.csv" ] || "$GEN" notices "$DATA" "$NOTICES" "$ROWS" >&2
 
-report=$(mktemp)
-trap 'rm -f "$report"' EXIT
 # Prints "| what | seconds | peak RSS MB |".
 row() {
-  local what=$1
+  local what=$1 seconds kb
   shift
-  /usr/bin/time -o "$report" -f "%e %M" "$@" >/dev/null 2>&1 || true
-  read -r seconds kb < <(tail -n 1 "$report")
+  read -r seconds _ kb < <(once "$@")
   printf '| %-58s | %8s | %8s |\n' "$what" "$seconds" "$((kb / 1024))"
 }
 
-echo "machine: $(nproc) cores, $(uname -sr); $(date -u +%Y-%m-%d)"
+machine
 echo "inputs: $(du -m "$DATA/old.json" | cut -f1) MB and $(du -m "$DATA/new.json" | cut -f1) MB catalogs," \
   "$(wc -l < "$DATA/notices.jsonl") notices, a CSV of $(($(wc -l < "$DATA/refs.csv") - 1)) rows"
 echo
