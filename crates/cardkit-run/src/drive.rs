@@ -202,11 +202,23 @@ impl<'r> Run<'r> {
     }
 
     /// The plain check, reading references too when they are checked.
+    /// Warnings past what the format shows are only counted, unless every
+    /// member read under the spec's names is counted for the way out.
     fn plain(&self, jobs: usize) -> Box<Check<'static>> {
-        match &self.references {
+        let mut check = match &self.references {
             Some(references) => crate::references::check(jobs, references.clone()),
             None => plain(jobs),
-        }
+        };
+        let Some(shown) = self.renderer.warnings_shown() else {
+            return check;
+        };
+        Box::new(move |name, reader, options, on_document| {
+            let options = Options {
+                warnings_shown: (options.names != Names::Spec).then_some(shown),
+                ..*options
+            };
+            check(name, reader, &options, on_document)
+        })
     }
 
     /// Opens and checks every input found, in order, until the run is

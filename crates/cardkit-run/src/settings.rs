@@ -108,6 +108,8 @@ impl Settings {
             warn_deprecated: self.warn_deprecated,
             filter: self.filter,
             names: self.names,
+            // The run's format decides what it shows.
+            warnings_shown: None,
         }
     }
 

@@ -206,6 +206,7 @@ fn a_documents_place_is_worded_one_way() {
         kind: None,
         diagnostics: Vec::new(),
         omitted: cardkit::validate::Omitted::default(),
+        folded: cardkit::report::Folded::default(),
         ignored: 0,
         names: cardkit::schema::Names::Auto,
     };

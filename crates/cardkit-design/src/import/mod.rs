@@ -101,6 +101,7 @@ pub fn import(bytes: &[u8], options: &ImportOptions) -> Imported {
                 kind,
                 diagnostics,
                 omitted: Omitted::default(),
+                folded: cardkit::report::Folded::default(),
                 ignored: 0,
                 names: cardkit::schema::Names::Spec,
             })

@@ -30,6 +30,10 @@ impl Concise {
 }
 
 impl Renderer for Concise {
+    fn warnings_shown(&self) -> Option<usize> {
+        self.filter.warnings_shown()
+    }
+
     fn document(
         &mut self,
         out: &mut dyn Write,
@@ -53,6 +57,7 @@ impl Renderer for Concise {
                 )?;
             }
         }
+        self.filter.admit_folded(&document.folded);
         Ok(())
     }
 

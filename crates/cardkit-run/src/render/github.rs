@@ -140,6 +140,10 @@ impl Renderer for Github {
         )
     }
 
+    fn warnings_shown(&self) -> Option<usize> {
+        self.filter.warnings_shown()
+    }
+
     fn document(
         &mut self,
         out: &mut dyn Write,
@@ -151,6 +155,7 @@ impl Renderer for Github {
                 self.annotate(out, path, diagnostic)?;
             }
         }
+        self.filter.admit_folded(&document.folded);
         if let Some(note) = words::omitted(document) {
             writeln!(
                 self.cap.through(out),

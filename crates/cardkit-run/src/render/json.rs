@@ -61,17 +61,19 @@ pub struct DocumentEntry<'a> {
 
 impl<'a> DocumentEntry<'a> {
     pub(super) fn new(document: &'a DocumentReport, filter: &mut WarningFilter) -> Self {
+        let diagnostics = document
+            .diagnostics
+            .iter()
+            .filter(|d| filter.admit(d))
+            .collect();
+        filter.admit_folded(&document.folded);
         DocumentEntry {
             pointer: &document.pointer,
             pointer_bytes: document.pointer_bytes,
             line: document.line,
             kind: document.kind,
             valid: document.is_valid(),
-            diagnostics: document
-                .diagnostics
-                .iter()
-                .filter(|d| filter.admit(d))
-                .collect(),
+            diagnostics,
             omitted: &document.omitted,
         }
     }
@@ -152,6 +154,10 @@ impl Renderer for Json {
         serde_json::to_writer(&mut *out, path)?;
         out.write_all(b",\"documents\":[")?;
         Ok(())
+    }
+
+    fn warnings_shown(&self) -> Option<usize> {
+        self.filter.warnings_shown()
     }
 
     fn document(

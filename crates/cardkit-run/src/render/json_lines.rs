@@ -112,6 +112,10 @@ impl JsonLines {
 }
 
 impl Renderer for JsonLines {
+    fn warnings_shown(&self) -> Option<usize> {
+        self.filter.warnings_shown()
+    }
+
     fn document(
         &mut self,
         out: &mut dyn Write,

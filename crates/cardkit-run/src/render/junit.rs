@@ -107,6 +107,10 @@ impl Renderer for Junit {
         writeln!(out, "<testsuite name=\"{}\">", escape_xml(path))
     }
 
+    fn warnings_shown(&self) -> Option<usize> {
+        self.filter.warnings_shown()
+    }
+
     fn document(
         &mut self,
         out: &mut dyn Write,
@@ -122,6 +126,7 @@ impl Renderer for Junit {
                 output.push_str(&line(path, diagnostic));
             }
         }
+        self.filter.admit_folded(&document.folded);
         if let Some(note) = words::omitted(document) {
             failure.push_str(&note);
             failure.push('\n');

@@ -40,6 +40,14 @@ pub trait Renderer {
     /// a kind that has names or versions to tell: once per input.
     fn reading(&mut self, out: &mut dyn Write, path: &str, reading: &Reading) -> io::Result<()>;
 
+    /// How many warnings of each code and `Model.field` this format shows
+    /// (`None`: every one). The run has the rest only counted
+    /// ([`cardkit::Options::warnings_shown`]): a format that shows fewer
+    /// than all counts each document's [`DocumentReport::folded`] too.
+    fn warnings_shown(&self) -> Option<usize> {
+        None
+    }
+
     /// Writes what was found in one document of the current input.
     fn document(
         &mut self,

@@ -403,6 +403,10 @@ impl Renderer for Sarif {
         self.head(out)
     }
 
+    fn warnings_shown(&self) -> Option<usize> {
+        self.filter.warnings_shown()
+    }
+
     fn document(
         &mut self,
         out: &mut dyn Write,
@@ -472,6 +476,7 @@ impl Renderer for Sarif {
             serde_json::to_writer(&mut line, &result)?;
             self.cap.result(out, diagnostic.severity, line)?;
         }
+        self.filter.admit_folded(&document.folded);
         if let Some(note) = words::omitted(document) {
             self.notify("warning", note, Some(uri));
         }

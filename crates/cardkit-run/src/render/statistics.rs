@@ -40,6 +40,11 @@ impl Statistics {
 }
 
 impl Renderer for Statistics {
+    /// Counts by code and field need one warning of each built.
+    fn warnings_shown(&self) -> Option<usize> {
+        Some(1)
+    }
+
     fn document(
         &mut self,
         _out: &mut dyn Write,
@@ -49,6 +54,10 @@ impl Renderer for Statistics {
         for d in &document.diagnostics {
             let key = (d.severity, d.code, pattern(d).into_owned());
             *self.counts.entry(key).or_default() += 1;
+        }
+        for folded in document.folded.iter() {
+            let key = (Severity::Warning, folded.code, folded.field.clone());
+            *self.counts.entry(key).or_default() += folded.count;
         }
         let omitted = [
             (Severity::Error, &document.omitted.errors),

@@ -156,6 +156,10 @@ impl Renderer for Text {
         Ok(())
     }
 
+    fn warnings_shown(&self) -> Option<usize> {
+        self.filter.warnings_shown()
+    }
+
     fn document(
         &mut self,
         out: &mut dyn Write,
@@ -189,6 +193,7 @@ impl Renderer for Text {
                 self.shown.push(first.code);
             }
         }
+        self.filter.admit_folded(&document.folded);
         if let Some(note) = words::omitted(document) {
             self.open_block(out)?;
             writeln!(
@@ -476,6 +481,7 @@ mod tests {
             kind: Some(cardkit::Kind::Set),
             diagnostics: Vec::new(),
             omitted: cardkit::report::Omitted::default(),
+            folded: cardkit::report::Folded::default(),
             ignored: 0,
             names: cardkit::schema::Names::Spec,
         };

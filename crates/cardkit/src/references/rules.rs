@@ -508,6 +508,7 @@ impl References {
                 kind: Some(Kind::Set),
                 diagnostics: Vec::new(),
                 omitted: Omitted::default(),
+                folded: crate::report::Folded::default(),
                 ignored: entry.ignored,
                 names: Names::Auto,
             };

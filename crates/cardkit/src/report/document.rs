@@ -37,6 +37,11 @@ pub struct DocumentReport {
     /// The problems past those bounds, counted but not kept.
     #[serde(skip_serializing_if = "Omitted::is_empty")]
     pub omitted: Omitted,
+    /// The warnings past what the run's report shows of each kind, counted
+    /// but not built (see [`crate::Options::warnings_shown`]); empty
+    /// unless asked for.
+    #[serde(skip_serializing_if = "Folded::is_empty")]
+    pub folded: Folded,
     /// How many problems a configuration's `ignore` left out (counted, never
     /// kept: they make no document invalid).
     #[serde(skip_serializing_if = "is_zero")]
@@ -109,6 +114,52 @@ impl Omitted {
                 *mine.entry(code).or_default() += count;
             }
         }
+    }
+}
+
+/// Warnings of one document that a report would not show, counted by code
+/// and `Model.field` instead of built: a catalog's hundred thousand
+/// `unknown_field` warnings of one field cost a count each.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Folded {
+    /// Code, `Model.field` and how many, in code and field order.
+    counts: Vec<FoldedCount>,
+}
+
+/// How many warnings of one code and field were folded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FoldedCount {
+    /// Their code.
+    pub code: Code,
+    /// Their `Model.field`.
+    pub field: String,
+    /// How many.
+    pub count: usize,
+}
+
+impl Folded {
+    /// Folded counts, in code and field order.
+    pub(crate) fn new(mut counts: Vec<FoldedCount>) -> Self {
+        counts.sort_by(|a, b| (a.code, &a.field).cmp(&(b.code, &b.field)));
+        Folded { counts }
+    }
+
+    /// Nothing was folded.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
+    /// How many warnings were folded in all.
+    #[must_use]
+    pub fn total(&self) -> usize {
+        self.counts.iter().map(|c| c.count).sum()
+    }
+
+    /// The counts, in code and field order.
+    pub fn iter(&self) -> impl Iterator<Item = &FoldedCount> {
+        self.counts.iter()
     }
 }
 

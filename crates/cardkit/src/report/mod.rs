@@ -10,7 +10,9 @@ mod document;
 mod reading;
 
 pub use crate::model::Layout;
-pub use document::{DocumentReport, FileReport, Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
+pub use document::{
+    DocumentReport, FileReport, Folded, FoldedCount, Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE,
+};
 pub use reading::{Reading, VersionFrom, WayOut};
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
@@ -125,6 +127,9 @@ impl Summary {
             for (&code, &n) in omitted {
                 *counts.entry(code).or_default() += n;
             }
+        }
+        for folded in document.folded.iter() {
+            *self.warnings.entry(folded.code).or_default() += folded.count;
         }
     }
 
@@ -271,23 +276,48 @@ impl WarningFilter {
         }
     }
 
+    /// How many warnings of each kind are shown (`None`: every one): what
+    /// a validation may fold ([`crate::Options::warnings_shown`]).
+    #[must_use]
+    pub fn warnings_shown(&self) -> Option<usize> {
+        (self.limit != usize::MAX).then_some(self.limit)
+    }
+
     /// Whether to show this diagnostic.
     pub fn admit(&mut self, diagnostic: &Diagnostic) -> bool {
         let Some(limit) = self.limit_of(diagnostic.code, diagnostic.severity) else {
             return true;
         };
+        self.count(diagnostic.code, diagnostic.severity, pattern(diagnostic), 1) <= limit
+    }
+
+    /// Counts the warnings a document folded, after its diagnostics were
+    /// admitted: none of them would have been shown, since each follows at
+    /// least as many shown or counted of its code and field as are shown.
+    pub fn admit_folded(&mut self, folded: &Folded) {
+        for folded in folded.iter() {
+            let pattern = Cow::Borrowed(folded.field.as_str());
+            self.count(folded.code, Severity::Warning, pattern, folded.count);
+        }
+    }
+
+    /// Counts `n` diagnostics of `code` and `pattern`; returns how many of
+    /// their kind were seen so far.
+    fn count(
+        &mut self,
+        code: Code,
+        severity: Severity,
+        mut pattern: Cow<'_, str>,
+        n: usize,
+    ) -> usize {
         // The same warnings come back on every record of a catalog: a
         // pattern is made into a key of its own once. Past a few distinct
         // patterns of one code and model (unknown keys all different), the
         // rest share one (`Model.*`), so the filter stays small.
-        let mut pattern = pattern(diagnostic);
-        let seen = self.seen.entry(diagnostic.code).or_default();
+        let seen = self.seen.entry(code).or_default();
         if !seen.contains_key(pattern.as_ref()) {
             let model = pattern.split('.').next().unwrap_or_default().to_owned();
-            let distinct = self
-                .distinct
-                .entry((diagnostic.code, model.clone()))
-                .or_default();
+            let distinct = self.distinct.entry((code, model.clone())).or_default();
             if *distinct >= Self::DISTINCT_PATTERNS {
                 pattern = Cow::Owned(format!("{model}.*"));
             } else {
@@ -297,16 +327,13 @@ impl WarningFilter {
         let count = match seen.get_mut(pattern.as_ref()) {
             Some(count) => count,
             None => {
-                self.order.push((
-                    diagnostic.code,
-                    pattern.clone().into_owned(),
-                    diagnostic.severity,
-                ));
+                self.order
+                    .push((code, pattern.clone().into_owned(), severity));
                 seen.entry(pattern.into_owned()).or_default()
             }
         };
-        *count += 1;
-        *count <= limit
+        *count += n;
+        *count
     }
 
     /// The kinds of diagnostic of which some were not shown, in order of

@@ -16,7 +16,7 @@ use super::layout::{self, NeedMore};
 use super::options::Options;
 use super::part::AROUND_LIMIT;
 use super::source::Source;
-use crate::report::{DocumentReport, Layout, Omitted};
+use crate::report::{DocumentReport, Folded, Layout, Omitted};
 
 /// Reads the value at `start` of `src` (the whole input, or one line of JSON
 /// Lines), handing its documents to `documents`. Returns the layout, what
@@ -103,6 +103,7 @@ impl Outside {
             kind: None,
             diagnostics: self.diagnostics,
             omitted,
+            folded: Folded::default(),
             ignored,
             names: Names::Auto,
         })
@@ -513,7 +514,7 @@ impl<D: Documents> Container<'_, '_, D> {
     ) -> Result<(), Stop> {
         let (code, severity) = (detail.code(), severity(self.options, detail.code()));
         let kept = self.found.out.len();
-        let added = self.found.add(detail, at, || (pointer.into(), None));
+        let added = self.found.add(detail, at, None, || pointer.into());
         if added == Added::Kept {
             self.src.locate(&mut self.found.out[kept..])?;
         } else {

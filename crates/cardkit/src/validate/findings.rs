@@ -5,9 +5,10 @@
 use crate::diagnostic::quote::Quoted;
 use crate::diagnostic::{Code, Detail, Diagnostic, Severity};
 
-use crate::report::{Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
+use crate::report::{Folded, Omitted, KEPT_ERRORS, KEPT_WARNINGS_PER_CODE};
 
 use super::filter::Filter;
+use super::fold::Fold;
 use super::options::Options;
 
 pub(crate) struct Findings<'o> {
@@ -23,6 +24,8 @@ pub(crate) struct Findings<'o> {
     pub omitted: Omitted,
     /// How many a configuration's filter left out.
     pub ignored: usize,
+    /// Warnings past what the report shows, counted (when asked for).
+    fold: Option<Fold>,
 }
 
 /// What became of a diagnostic recorded.
@@ -34,6 +37,8 @@ pub(crate) enum Added {
     Counted,
     /// Left out by the configuration: only counted, in `ignored`.
     Ignored,
+    /// Past what the report shows of its kind: only counted, in the fold.
+    Folded,
 }
 
 impl<'o> Findings<'o> {
@@ -46,6 +51,7 @@ impl<'o> Findings<'o> {
             warnings: [0; Code::ALL.len()],
             omitted: Omitted::default(),
             ignored: 0,
+            fold: options.warnings_shown.map(Fold::new),
         }
     }
 
@@ -55,22 +61,23 @@ impl<'o> Findings<'o> {
         self
     }
 
-    /// Records a problem about the value at file offset `offset`: `make`
-    /// gives its pointer and field, made only when it is kept (or when a
-    /// configuration's filter needs them to decide).
+    /// Records a problem about the value at file offset `offset`, of
+    /// `field` (`Model.field`): `pointer` gives its pointer, made only when
+    /// it is kept (or when a configuration's filter needs it to decide).
     pub fn add(
         &mut self,
         detail: Detail,
         offset: usize,
-        make: impl FnOnce() -> (Quoted, Option<String>),
+        field: Option<String>,
+        pointer: impl FnOnce() -> Quoted,
     ) -> Added {
         // Without a configuration this branch is all the filter costs.
         if let Some(filter) = self.options.filter {
             if Filter::may_ignore(detail.code()) {
-                return self.add_filtered(filter, detail, offset, make);
+                return self.add_filtered(filter, detail, offset, field, pointer);
             }
         }
-        self.keep(detail, offset, make)
+        self.keep(detail, offset, field, pointer)
     }
 
     /// [`Findings::add`] under a configuration's filter. Kept out of line,
@@ -82,21 +89,22 @@ impl<'o> Findings<'o> {
         filter: &Filter,
         detail: Detail,
         offset: usize,
-        make: impl FnOnce() -> (Quoted, Option<String>),
+        field: Option<String>,
+        pointer: impl FnOnce() -> Quoted,
     ) -> Added {
         if filter.ignores_code(detail.code()) {
             self.ignored += 1;
             return Added::Ignored;
         }
         if filter.by_place() {
-            let (pointer, field) = make();
+            let pointer = pointer();
             if filter.ignores_at(&pointer.text, self.within, field.as_deref()) {
                 self.ignored += 1;
                 return Added::Ignored;
             }
-            return self.keep(detail, offset, || (pointer, field));
+            return self.keep(detail, offset, field, || pointer);
         }
-        self.keep(detail, offset, make)
+        self.keep(detail, offset, field, pointer)
     }
 
     /// Keeps a problem within the bounds, or counts it past them.
@@ -104,7 +112,8 @@ impl<'o> Findings<'o> {
         &mut self,
         detail: Detail,
         offset: usize,
-        make: impl FnOnce() -> (Quoted, Option<String>),
+        field: Option<String>,
+        pointer: impl FnOnce() -> Quoted,
     ) -> Added {
         let code = detail.code();
         let severity = severity(self.options, code);
@@ -121,9 +130,15 @@ impl<'o> Findings<'o> {
             return Added::Counted;
         }
         *count += 1;
-        let (pointer, field) = make();
+        // Folded within the bounds, as if kept: a report says the same of
+        // what was left out past them.
+        if let (Some(fold), Some(field), Severity::Warning) = (&mut self.fold, &field, severity) {
+            if fold.folds(code, field, offset) {
+                return Added::Folded;
+            }
+        }
         self.out
-            .push(Diagnostic::new(detail, severity, pointer, field, offset));
+            .push(Diagnostic::new(detail, severity, pointer(), field, offset));
         Added::Kept
     }
 }
@@ -138,10 +153,10 @@ impl Findings<'_> {
         }
     }
 
-    /// Whether a diagnostic of `code` found now would be kept, not only
-    /// counted (or whether a configuration's filter needs its field to
-    /// decide).
-    pub fn keeps(&self, code: Code) -> bool {
+    /// Whether a diagnostic of `code` about `field` found now would be
+    /// kept, not only counted (or whether a configuration's filter needs
+    /// its field to decide).
+    pub fn keeps(&self, code: Code, field: Option<&str>) -> bool {
         if let Some(filter) = self.options.filter.filter(|_| Filter::may_ignore(code)) {
             if filter.ignores_code(code) {
                 return false;
@@ -152,7 +167,13 @@ impl Findings<'_> {
         }
         match severity(self.options, code) {
             Severity::Error => self.errors < KEPT_ERRORS,
-            Severity::Warning => self.warnings[code.index()] < KEPT_WARNINGS_PER_CODE,
+            Severity::Warning => {
+                let folds = match (&self.fold, field) {
+                    (Some(fold), Some(field)) => !fold.keeps(code, field),
+                    _ => false,
+                };
+                !folds && self.warnings[code.index()] < KEPT_WARNINGS_PER_CODE
+            }
         }
     }
 
@@ -166,12 +187,37 @@ impl Findings<'_> {
     /// later duplicate replaces), so they no longer count against the bounds.
     pub fn discard(&mut self, range: std::ops::Range<usize>) {
         for gone in self.out.drain(range) {
+            if let (Some(fold), Some(field), Severity::Warning) =
+                (&mut self.fold, &gone.field, gone.severity)
+            {
+                fold.discarded(gone.code, field);
+            }
             let count = match gone.severity {
                 Severity::Error => &mut self.errors,
                 Severity::Warning => &mut self.warnings[gone.code.index()],
             };
             *count = count.saturating_sub(1);
         }
+    }
+}
+
+impl Findings<'_> {
+    /// A key came again in an object: its earlier value goes.
+    pub fn duplicate_key(&mut self) {
+        if let Some(fold) = &mut self.fold {
+            fold.duplicate_key();
+        }
+    }
+
+    /// Whether what was folded can no longer be trusted to leave the same
+    /// warnings shown: the unit is to be walked again without folding.
+    pub fn fold_broken(&self) -> bool {
+        self.fold.as_ref().is_some_and(Fold::broken)
+    }
+
+    /// The counts of the warnings folded.
+    pub fn take_folded(&mut self) -> Folded {
+        self.fold.take().map(Fold::into_folded).unwrap_or_default()
     }
 }
 

@@ -24,6 +24,7 @@ mod dispatch;
 mod documents;
 mod filter;
 mod findings;
+mod fold;
 mod layout;
 mod locate;
 mod options;

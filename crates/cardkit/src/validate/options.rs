@@ -29,6 +29,12 @@ pub struct Options {
     /// The wire names documents use: each document's own (by default), the
     /// spec's, or the publishers'.
     pub names: Names,
+    /// How many warnings of each code and `Model.field` the report that
+    /// reads the result shows (a run's `--warning-limit`): past that many in
+    /// a document, a warning that has a field is only counted, in
+    /// [`crate::DocumentReport::folded`], and neither built nor located.
+    /// `None` (the default) builds every one.
+    pub warnings_shown: Option<usize>,
 }
 
 impl Options {
@@ -42,6 +48,7 @@ impl Options {
         warn_deprecated: false,
         filter: None,
         names: Names::Auto,
+        warnings_shown: None,
     };
 }
 

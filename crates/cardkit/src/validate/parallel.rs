@@ -430,34 +430,48 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
     let mut tapes = Vec::with_capacity(batch.documents.len());
     let mut malformed = None;
     let utf8_checked = batch.utf8_checked;
+    let unfolded = Options {
+        warnings_shown: None,
+        ..*options
+    };
     for unit in batch.documents {
         let start = unit.at - batch.window_start;
         let kind = unit.kind.resolve(&batch.bytes, start);
-        let mut checker = Checker::new(
-            &batch.bytes,
-            batch.window_start,
-            start,
-            &unit.pointer,
-            utf8_checked,
-            options,
-        );
-        if let Some(scope) = extract.and_then(|e| e.tape) {
-            checker.record_tape(scope);
+        let walk = |options| {
+            let mut checker = Checker::new(
+                &batch.bytes,
+                batch.window_start,
+                start,
+                &unit.pointer,
+                utf8_checked,
+                options,
+            );
+            if let Some(scope) = extract.and_then(|e| e.tape) {
+                checker.record_tape(scope);
+            }
+            let outcome = checker.document(kind);
+            (outcome, checker)
+        };
+        let (mut outcome, mut checker) = walk(options);
+        // Rare (a duplicate key after warnings were folded): walked again
+        // as it would be without folding.
+        if checker.fold_broken() {
+            (outcome, checker) = walk(&unfolded);
         }
-        let outcome = checker.document(kind);
         spans.push(outcome.is_ok().then_some(start..checker.pos()));
         tapes.push(checker.take_tape().unwrap_or_default());
-        let (diagnostics, omitted, ignored, names) = checker.into_diagnostics();
+        let found = checker.into_found();
         let pointer = Quoted::from(unit.pointer);
         reports.push(DocumentReport {
             pointer: pointer.text,
             pointer_bytes: pointer.whole,
             line: None,
             kind,
-            diagnostics,
-            omitted,
-            ignored,
-            names,
+            diagnostics: found.diagnostics,
+            omitted: found.omitted,
+            folded: found.folded,
+            ignored: found.ignored,
+            names: found.names,
         });
         if let Err(Malformed) = outcome {
             malformed = Some(unit.at);

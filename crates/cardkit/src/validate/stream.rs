@@ -7,10 +7,9 @@
 use crate::diagnostic::quote::Quoted;
 use std::io;
 
-use crate::diagnostic::Diagnostic;
 use cardkit_json::skip_indexed;
 
-use super::check::{Checker, Flow, Malformed};
+use super::check::{Checker, Flow, Found, Malformed};
 use super::container::container;
 use super::documents::{Documents, KindRule, Stop, MAX_CHAR_BYTES};
 use super::locate::Position;
@@ -18,8 +17,7 @@ use super::options::Options;
 use super::part::{Part, Sink};
 use super::source::Source;
 use super::tape::Tape;
-use crate::report::{DocumentReport, Omitted};
-use crate::table::Names;
+use crate::report::DocumentReport;
 
 /// Validates each document as it is found, on this thread.
 pub(crate) struct Sequential<'s> {
@@ -50,10 +48,14 @@ impl Documents for Sequential<'_> {
         let mut tape = Tape::default();
         let recording = self.sink.wants_tape();
         let Walked {
-            mut diagnostics,
-            omitted,
-            ignored,
-            names,
+            found:
+                Found {
+                    mut diagnostics,
+                    omitted,
+                    ignored,
+                    folded,
+                    names,
+                },
             outcome,
             end,
         } = walk_unit(src, at, &pointer, options, |c| {
@@ -82,6 +84,7 @@ impl Documents for Sequential<'_> {
             kind: resolved.flatten(),
             diagnostics,
             omitted,
+            folded,
             ignored,
             names,
         };
@@ -94,14 +97,8 @@ impl Documents for Sequential<'_> {
 
 /// What walking one value found, and where it ended.
 pub(crate) struct Walked {
-    /// The diagnostics, in document order.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Those counted but not kept.
-    pub omitted: Omitted,
-    /// How many the configuration ignored.
-    pub ignored: usize,
-    /// The names the document was read under.
-    pub names: Names,
+    /// What it found.
+    pub found: Found,
     /// How the walk ended.
     pub outcome: Flow,
     /// The offset after the value.
@@ -120,6 +117,11 @@ pub(crate) fn walk_unit(
     // Reading ahead makes it rare that a value goes on beyond the bytes at
     // hand, which costs walking it again.
     while src.end() - at < src.buffering.read_ahead && src.fill()? {}
+    let unfolded = Options {
+        warnings_shown: None,
+        ..*options
+    };
+    let mut options = options;
     loop {
         let start = at - src.base;
         let mut checker = src.checker(at, pointer, options);
@@ -137,15 +139,19 @@ pub(crate) fn walk_unit(
             }
         };
         let end = src.base + checker.pos();
-        let (diagnostics, omitted, ignored, names) = checker.into_diagnostics();
+        let fold_broken = checker.fold_broken();
+        let found = checker.into_found();
         if cut_short && src.fill()? {
             continue;
         }
+        // Rare (a duplicate key after warnings were folded): the whole
+        // value is at hand, and walked again as it would be without folding.
+        if fold_broken {
+            options = &unfolded;
+            continue;
+        }
         return Ok(Walked {
-            diagnostics,
-            omitted,
-            ignored,
-            names,
+            found,
             outcome,
             end,
         });

@@ -93,8 +93,10 @@ impl Case {
             // A schema is written under each names: the one a document was
             // read under is compared.
             names: _,
+            warnings_shown,
         } = self.options;
         !deny_unknown_fields
+            && warnings_shown.is_none()
             && as_of.is_none()
             && !strict_version
             && !warn_deprecated

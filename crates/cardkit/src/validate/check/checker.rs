@@ -4,7 +4,7 @@
 
 use crate::diagnostic::{Detail, Diagnostic};
 use crate::model::Kind;
-use crate::report::Omitted;
+use crate::report::{Folded, Omitted};
 use crate::schema::MAX_DEPTH;
 use crate::table::{FieldDef, ModelDef, Names, Type, Version};
 use cardkit_json::{DuplicateKeys, Str, SyntaxError};
@@ -47,6 +47,21 @@ const STACK_CHECK_EVERY: usize = 8;
 pub(crate) struct Malformed;
 
 pub(crate) type Flow = Result<(), Malformed>;
+
+/// What the walk of a unit found.
+pub(crate) struct Found {
+    /// The diagnostics kept, in document order (missing members are found
+    /// at the end of their object but belong where it starts).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Those counted past the bounds a document keeps.
+    pub omitted: Omitted,
+    /// How many the configuration ignored.
+    pub ignored: usize,
+    /// The warnings past what the report shows, counted.
+    pub folded: Folded,
+    /// The names the unit was read under.
+    pub names: Names,
+}
 
 pub(crate) struct Checker<'a> {
     pub read: Reader<'a>,
@@ -156,14 +171,25 @@ impl<'a> Checker<'a> {
         self.read.scan.pos
     }
 
-    /// The diagnostics found, in document order (missing members are found
-    /// at the end of their object but belong where it starts), those
-    /// counted but not kept, how many the configuration ignored, and the
-    /// names the document was read under.
-    pub fn into_diagnostics(self) -> (Vec<Diagnostic>, Omitted, usize, Names) {
-        let mut out = self.found.out;
-        out.sort_by_key(|d| d.offset);
-        (out, self.found.omitted, self.found.ignored, self.names)
+    /// Whether the unit must be walked again without folding warnings
+    /// (see [`Options::warnings_shown`]): what was folded may no longer
+    /// leave the same warnings shown.
+    pub fn fold_broken(&self) -> bool {
+        self.found.fold_broken()
+    }
+
+    /// What the walk found (see [`Found`]).
+    pub fn into_found(mut self) -> Found {
+        let folded = self.found.take_folded();
+        let mut diagnostics = self.found.out;
+        diagnostics.sort_by_key(|d| d.offset);
+        Found {
+            diagnostics,
+            omitted: self.found.omitted,
+            ignored: self.found.ignored,
+            folded,
+            names: self.names,
+        }
     }
 
     /// Validates the document at the cursor as `kind` (`None`: its kind
@@ -202,7 +228,7 @@ impl<'a> Checker<'a> {
         let offset = self.read.base + at;
         let read = &self.read;
         self.found
-            .add(detail, offset, || (read.pointer(member), field))
+            .add(detail, offset, field, || read.pointer(member))
     }
 
     /// Records malformed JSON.
@@ -223,6 +249,7 @@ impl<'a> Checker<'a> {
 
     /// Reports a key seen before in the same object (the path holds it).
     pub fn duplicate_key(&mut self, key_at: usize, name: &str, field: Option<String>) {
+        self.found.duplicate_key();
         let detail = Detail::DuplicateKey {
             name: crate::diagnostic::quote::name(name),
         };

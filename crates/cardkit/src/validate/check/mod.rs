@@ -8,4 +8,4 @@ mod object;
 mod tags;
 mod value;
 
-pub(crate) use checker::{Checker, Flow, Malformed};
+pub(crate) use checker::{Checker, Flow, Found, Malformed};

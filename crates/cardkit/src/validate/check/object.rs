@@ -108,7 +108,8 @@ impl Checker<'_> {
             if tag != Some(name.as_ref()) && !allowed {
                 // The nearest known name costs more than reading the member:
                 // it is looked for only when the report is kept.
-                let kept = c.found.keeps(Code::UnknownField);
+                let field = format!("{}.{}", model.name, unknown_label(&name));
+                let kept = c.found.keeps(Code::UnknownField, Some(&field));
                 let detail = Detail::UnknownField {
                     model: model.name,
                     name: if kept {
@@ -122,8 +123,7 @@ impl Checker<'_> {
                         None
                     },
                 };
-                let field = kept.then(|| format!("{}.{}", model.name, unknown_label(&name)));
-                if let Added::Counted = c.report(detail, key_at, None, field) {
+                if let Added::Counted = c.report(detail, key_at, None, Some(field)) {
                     counted_unknown.insert(name.clone());
                 }
             }
