@@ -2,6 +2,8 @@
 //! chosen by the options, kept up to a bound per document and counted past
 //! it, so that no document can hold memory without bound.
 
+use std::borrow::Cow;
+
 use crate::diagnostic::quote::Quoted;
 use crate::diagnostic::{Code, Detail, Diagnostic, Severity};
 
@@ -68,7 +70,7 @@ impl<'o> Findings<'o> {
         &mut self,
         detail: Detail,
         offset: usize,
-        field: Option<String>,
+        field: Option<Cow<'_, str>>,
         pointer: impl FnOnce() -> Quoted,
     ) -> Added {
         // Without a configuration this branch is all the filter costs.
@@ -89,7 +91,7 @@ impl<'o> Findings<'o> {
         filter: &Filter,
         detail: Detail,
         offset: usize,
-        field: Option<String>,
+        field: Option<Cow<'_, str>>,
         pointer: impl FnOnce() -> Quoted,
     ) -> Added {
         if filter.ignores_code(detail.code()) {
@@ -112,7 +114,7 @@ impl<'o> Findings<'o> {
         &mut self,
         detail: Detail,
         offset: usize,
-        field: Option<String>,
+        field: Option<Cow<'_, str>>,
         pointer: impl FnOnce() -> Quoted,
     ) -> Added {
         let code = detail.code();
@@ -137,8 +139,13 @@ impl<'o> Findings<'o> {
                 return Added::Folded;
             }
         }
-        self.out
-            .push(Diagnostic::new(detail, severity, pointer(), field, offset));
+        self.out.push(Diagnostic::new(
+            detail,
+            severity,
+            pointer(),
+            field.map(Cow::into_owned),
+            offset,
+        ));
         Added::Kept
     }
 }

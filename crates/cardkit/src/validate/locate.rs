@@ -50,18 +50,25 @@ impl Position {
 }
 
 /// Fills in the line, column and excerpt of each diagnostic. `bytes` is a
-/// window of the file starting at offset `window_start`; `from` is a known
-/// position inside it, at or before every diagnostic's offset. Returns the
-/// position of the last diagnostic.
+/// window of the file starting at offset `window_start`; `marks` are known
+/// positions inside it, in file order, the first at or before every
+/// diagnostic's offset: each diagnostic is counted to from the nearest mark
+/// before it. Returns the position of the last diagnostic.
 pub(crate) fn locate(
     bytes: &[u8],
     window_start: usize,
-    from: Position,
+    marks: &[Position],
     diagnostics: &mut [&mut Diagnostic],
 ) -> Position {
     diagnostics.sort_by_key(|d| d.offset);
-    let mut at = from;
+    let mut at = marks[0];
     for diagnostic in diagnostics.iter_mut() {
+        let nearest = marks.partition_point(|mark| mark.offset <= diagnostic.offset);
+        if let Some(&mark) = nearest.checked_sub(1).map(|i| &marks[i]) {
+            if mark.offset > at.offset {
+                at = mark;
+            }
+        }
         let offset = diagnostic
             .offset
             .clamp(at.offset, window_start + bytes.len());
@@ -86,7 +93,7 @@ pub(crate) fn locate(
 /// the validator (the import's), which know only their offsets.
 pub fn locate_in(bytes: &[u8], diagnostics: &mut [Diagnostic]) {
     let mut located: Vec<&mut Diagnostic> = diagnostics.iter_mut().collect();
-    locate(bytes, 0, Position::START, &mut located);
+    locate(bytes, 0, &[Position::START], &mut located);
 }
 
 /// Lines and columns of places in a document, found by counting from the

@@ -28,6 +28,12 @@ use cardkit_json::skip_indexed;
 /// are in memory until they are written.
 const BATCH_DOCUMENTS: usize = 1024;
 
+/// How many bytes apart the positions are that a batch carries: the reading
+/// thread counts lines and characters through every byte anyway (for the
+/// diagnostics it locates itself); a worker then counts at most this many
+/// for each diagnostic, rather than its whole batch again.
+const MARK_EVERY: usize = 64 * 1024;
+
 /// Whole documents of consecutive places of a file, with some context
 /// around them for excerpts.
 struct Batch {
@@ -35,8 +41,10 @@ struct Batch {
     /// The bytes from file offset `window_start` on.
     bytes: Vec<u8>,
     window_start: usize,
-    /// The position of the first document's start.
-    start: Position,
+    /// Positions the reading thread counted: the first document's start,
+    /// then one every [`MARK_EVERY`] bytes, so that a diagnostic is
+    /// located by counting from the nearest, not from the batch's start.
+    marks: Vec<Position>,
     documents: Vec<Unit>,
     /// `bytes` up to here are known to be UTF-8 (the reader checked them).
     utf8_checked: usize,
@@ -314,6 +322,7 @@ impl<'scope, 'env, 's, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope>
             return Ok(());
         };
         let end = batch.window_start + batch.bytes.len();
+        src.marks(&mut batch.marks, end, MARK_EVERY);
         while src.end() < end + CONTEXT_BYTES && src.fill()? {}
         let context = (end + CONTEXT_BYTES).min(src.end());
         batch
@@ -398,7 +407,7 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
                     seq: self.seq - 1,
                     bytes: self.order.spares.pop().unwrap_or_default(),
                     window_start: at.saturating_sub(CONTEXT_BYTES).max(src.base),
-                    start: src.position(at),
+                    marks: vec![src.position(at)],
                     documents: Vec::new(),
                     utf8_checked: 0,
                 })
@@ -482,10 +491,10 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
         .iter_mut()
         .flat_map(|report| report.diagnostics.iter_mut())
         .collect();
-    locate::locate(&batch.bytes, batch.window_start, batch.start, &mut all);
+    locate::locate(&batch.bytes, batch.window_start, &batch.marks, &mut all);
     // Where each document starts, for an extractor (documents are in file
     // order).
-    let mut at = batch.start;
+    let mut at = batch.marks[0];
     let parts = reports
         .into_iter()
         .zip(spans)

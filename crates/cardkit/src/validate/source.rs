@@ -199,6 +199,18 @@ impl<'r> Source<'r> {
         self.at
     }
 
+    /// The positions from the last one asked for to file offset `end` (not
+    /// past the bytes at hand), `step` bytes apart: counted now, once, so
+    /// that another thread locating in these bytes can start counting from
+    /// the nearest.
+    pub fn marks(&mut self, marks: &mut Vec<Position>, end: usize, step: usize) {
+        let end = end.min(self.end());
+        while self.at.offset + step < end {
+            let next = self.at.offset + step;
+            marks.push(self.position(next));
+        }
+    }
+
     /// Fills in the line, column and excerpt of diagnostics found in the
     /// bytes at hand, after every diagnostic located before. Reads on if the
     /// context an excerpt shows is not at hand yet.
@@ -210,7 +222,7 @@ impl<'r> Source<'r> {
         let last = all.iter().map(|d| d.offset).max().unwrap_or(first);
         while self.end() < last + CONTEXT_BYTES && self.fill()? {}
         let from = self.position(first);
-        self.at = locate::locate(&self.data[..self.filled], self.base, from, &mut all);
+        self.at = locate::locate(&self.data[..self.filled], self.base, &[from], &mut all);
         Ok(())
     }
 

@@ -2,7 +2,9 @@
 //! and the tape; walking into and out of values. What it does with objects
 //! and scalars is in `object.rs` and `value.rs`.
 
-use crate::diagnostic::{Detail, Diagnostic};
+use std::borrow::Cow;
+
+use crate::diagnostic::{Code, Detail, Diagnostic};
 use crate::model::Kind;
 use crate::report::{Folded, Omitted};
 use crate::schema::MAX_DEPTH;
@@ -66,6 +68,9 @@ pub(crate) struct Found {
 pub(crate) struct Checker<'a> {
     pub read: Reader<'a>,
     pub found: Findings<'a>,
+    /// Where a `Model.field` label is written before it is known to be
+    /// needed: a warning only counted costs no allocation.
+    label: String,
     pub(super) options: &'a Options,
     /// `options.as_of` when some field is newer than it: as of the latest
     /// tag (or later) every field is known and nothing is checked, so that
@@ -117,6 +122,7 @@ impl<'a> Checker<'a> {
         Checker {
             read,
             found: Findings::new(options).within(prefix),
+            label: String::new(),
             options,
             as_of: options
                 .as_of
@@ -227,8 +233,41 @@ impl<'a> Checker<'a> {
     ) -> Added {
         let offset = self.read.base + at;
         let read = &self.read;
+        self.found.add(detail, offset, field.map(Cow::Owned), || {
+            read.pointer(member)
+        })
+    }
+
+    /// [`Checker::report`] of a problem about `model`'s `field`: its
+    /// `Model.field` label made only if the problem is kept.
+    pub fn report_field(
+        &mut self,
+        detail: Detail,
+        at: usize,
+        member: Option<&str>,
+        model: &str,
+        field: &str,
+    ) -> Added {
+        self.write_label(model, field);
+        let offset = self.read.base + at;
+        let read = &self.read;
+        let label = Cow::Borrowed(self.label.as_str());
         self.found
-            .add(detail, offset, field, || read.pointer(member))
+            .add(detail, offset, Some(label), || read.pointer(member))
+    }
+
+    /// Whether a problem of `code` about `model`'s `field` found now would
+    /// be kept (see [`Findings::keeps`]).
+    pub fn keeps_field(&mut self, code: Code, model: &str, field: &str) -> bool {
+        self.write_label(model, field);
+        self.found.keeps(code, Some(&self.label))
+    }
+
+    fn write_label(&mut self, model: &str, field: &str) {
+        self.label.clear();
+        self.label.push_str(model);
+        self.label.push('.');
+        self.label.push_str(field);
     }
 
     /// Records malformed JSON.

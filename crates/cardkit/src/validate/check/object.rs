@@ -108,8 +108,8 @@ impl Checker<'_> {
             if tag != Some(name.as_ref()) && !allowed {
                 // The nearest known name costs more than reading the member:
                 // it is looked for only when the report is kept.
-                let field = format!("{}.{}", model.name, unknown_label(&name));
-                let kept = c.found.keeps(Code::UnknownField, Some(&field));
+                let field = unknown_label(&name);
+                let kept = c.keeps_field(Code::UnknownField, model.name, &field);
                 let detail = Detail::UnknownField {
                     model: model.name,
                     name: if kept {
@@ -123,7 +123,7 @@ impl Checker<'_> {
                         None
                     },
                 };
-                if let Added::Counted = c.report(detail, key_at, None, Some(field)) {
+                if let Added::Counted = c.report_field(detail, key_at, None, model.name, &field) {
                     counted_unknown.insert(name.clone());
                 }
             }
@@ -141,7 +141,7 @@ impl Checker<'_> {
                         model: model.name,
                         field: wire,
                     };
-                    self.report(detail, start, Some(wire), Some(label(model, wire)));
+                    self.report_field(detail, start, Some(wire), model.name, wire);
                 }
             }
         }
@@ -228,7 +228,7 @@ impl Checker<'_> {
                     since,
                     as_of,
                 };
-                self.report(detail, key_at, None, Some(label(model, wire)));
+                self.report_field(detail, key_at, None, model.name, wire);
             }
         }
         if self.options.warn_deprecated && field.deprecated {
@@ -236,7 +236,7 @@ impl Checker<'_> {
                 model: model.name,
                 field: wire,
             };
-            self.report(detail, key_at, None, Some(label(model, wire)));
+            self.report_field(detail, key_at, None, model.name, wire);
         }
         newer
     }
