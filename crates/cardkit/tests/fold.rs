@@ -5,17 +5,22 @@
 
 mod support;
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use cardkit::report::{DocumentReport, Reading, Summary, WarningFilter};
-use cardkit::validate::as_of_version;
-use cardkit::{Code, FileReport, Options, Validator};
+use cardkit::diagnostic::Diagnostic;
+use cardkit::report::{DocumentReport, Reading, Summary, Suppressed, WarningFilter};
+use cardkit::validate::{as_of_version, validate};
+use cardkit::{Code, FileReport, Options, Severity, Validator};
 use cardkit_run::render::{
     Concise, FileEnd, Github, Json, JsonLines, Junit, Renderer, Sarif, Statistics, Text,
 };
 use cardkit_run::{discover, ExitStatus, Run};
+use proptest::prelude::*;
+use support::generate::{any_document, free, member, write, Node, Style, J};
+use support::properties::config;
 
 /// A format as the run sees it, but with every warning asked for: the
 /// report it writes is what the format writes when nothing is folded.
@@ -324,4 +329,141 @@ fn a_duplicate_key_after_folded_warnings_has_the_document_walked_again() {
         .iter()
         .any(|d| d.code == Code::DuplicateKey));
     assert_eq!(validate(Some(3)), built, "walked again, nothing folded");
+}
+
+// ---------------------------------------------------------------------------
+// The property: what a format shows and counts is the same folded or not
+
+/// What a format showing `limit` of each kind makes of `report`: the
+/// diagnostics shown, those counted but not shown, and the totals.
+fn shown(report: &FileReport, limit: usize) -> (Vec<Diagnostic>, Vec<Suppressed>, Summary) {
+    let mut filter = WarningFilter::new(limit);
+    let mut summary = Summary::default();
+    let mut shown = Vec::new();
+    for document in &report.documents {
+        summary.add_document(document);
+        for diagnostic in &document.diagnostics {
+            if filter.admit(diagnostic) {
+                shown.push(diagnostic.clone());
+            }
+        }
+        filter.admit_folded(&document.folded);
+    }
+    (shown, filter.suppressed(), summary)
+}
+
+/// A document's diagnostics built, and those folded: code, field, count.
+type Folding = (Vec<Diagnostic>, Vec<(Code, String, usize)>);
+
+/// `report` as folding should make it when no document had to be walked
+/// again: past `limit` warnings of one code and field in a document, the
+/// rest counted.
+fn folded_by_hand(report: &FileReport, limit: usize) -> Vec<Folding> {
+    report
+        .documents
+        .iter()
+        .map(|document| {
+            let mut seen: HashMap<(Code, String), usize> = HashMap::new();
+            let mut kept = Vec::new();
+            for diagnostic in &document.diagnostics {
+                if let (Severity::Warning, Some(field)) = (diagnostic.severity, &diagnostic.field) {
+                    let count = seen.entry((diagnostic.code, field.clone())).or_default();
+                    *count += 1;
+                    if *count > limit {
+                        continue;
+                    }
+                }
+                kept.push(diagnostic.clone());
+            }
+            let mut counts: Vec<_> = seen
+                .into_iter()
+                .filter(|(_, n)| *n > limit)
+                .map(|((code, field), n)| (code, field, n - limit))
+                .collect();
+            counts.sort();
+            (kept, counts)
+        })
+        .collect()
+}
+
+/// `doc` with members added to its objects as `seeds` say, in turn: an
+/// unknown member (one of two names, the same everywhere), nothing, or
+/// with `twice`, an unknown member twice or the object's first member
+/// again (its earlier value and diagnostics go).
+fn flood(node: &mut Node, seeds: &[u8], twice: bool, next: &mut usize) {
+    match &mut node.json {
+        J::Obj(members) => {
+            for member in members.iter_mut() {
+                flood(&mut member.node, seeds, twice, next);
+            }
+            let seed = seeds[*next % seeds.len()];
+            *next += 1;
+            let unknown = |name| member(name, free(J::Num("1".to_owned())));
+            match seed % 8 {
+                0..=2 => members.push(unknown("flooded")),
+                3 | 4 => members.push(unknown("again")),
+                6 if twice => {
+                    members.push(unknown("flooded"));
+                    members.push(unknown("flooded"));
+                }
+                7 if twice => {
+                    if let Some(first) = members.first().cloned() {
+                        members.push(first);
+                    }
+                }
+                _ => {}
+            }
+        }
+        J::Arr(items) => {
+            for item in items {
+                flood(item, seeds, twice, next);
+            }
+        }
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256, 1))]
+
+    #[test]
+    fn a_format_shows_and_counts_the_same_folded_or_not(
+        (kind, mut doc) in any_document(),
+        seeds in prop::collection::vec(any::<u8>(), 1..32),
+        limit in 1usize..4,
+        versions in any::<bool>(),
+        twice in any::<bool>(),
+    ) {
+        flood(&mut doc, &seeds, twice, &mut 0);
+        let text = write(&doc, Style::COMPACT);
+        let options = Options {
+            kind: Some(kind),
+            as_of: versions.then(|| as_of_version("v4.0.0").expect("a version")),
+            warn_deprecated: versions,
+            ..Options::default()
+        };
+        let built = validate(text.as_bytes(), &options);
+        let folded = validate(
+            text.as_bytes(),
+            &Options {
+                warnings_shown: Some(limit),
+                ..options
+            },
+        );
+        prop_assert_eq!(shown(&folded, limit), shown(&built, limit));
+        // Without a key given twice nothing is walked again: the fold is
+        // the one made by hand.
+        let twice = built.documents.iter().flat_map(|d| &d.diagnostics).any(|d| d.code == Code::DuplicateKey);
+        if !twice {
+            let made: Vec<_> = folded
+                .documents
+                .iter()
+                .map(|d| {
+                    let counts = d.folded.iter().map(|c| (c.code, c.field.clone(), c.count)).collect();
+                    (d.diagnostics.clone(), counts)
+                })
+                .collect();
+            prop_assert_eq!(made, folded_by_hand(&built, limit));
+        }
+    }
 }
