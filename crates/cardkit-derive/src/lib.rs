@@ -367,6 +367,7 @@ fn derive_struct(input: &DeriveInput) -> Result<Tokens> {
             seed: #seed,
             required: #required_mask,
             upstream: ::std::sync::OnceLock::new(),
+            link_fields: ::std::sync::OnceLock::new(),
         };
         impl ::cardkit::schema::Model for #ident {
             fn model() -> &'static ::cardkit::schema::ModelDef {

@@ -243,3 +243,43 @@ fn the_minimal_document_of_every_kind_is_valid_and_told_apart() {
         }
     }
 }
+
+/// The fields whose values may hold a reference between documents: those
+/// that name or are named, and those holding models that do; a card's
+/// rulings and legalities do not, and a template holds none (its models
+/// hold each other in a cycle, which the mask follows without looping).
+#[test]
+fn link_fields_are_those_a_reference_may_be_in() {
+    fn has<M: Model>(name: &str) -> bool {
+        let model = M::model();
+        let (index, _) = model.field(name).expect("a field of the model");
+        model.link_fields() & (1 << index) != 0
+    }
+    for name in [
+        "uuid",
+        "name",
+        "otherFaceIds",
+        "variations",
+        "relatedCards",
+        "setCode",
+    ] {
+        assert!(has::<CardSet>(name), "CardSet.{name}");
+    }
+    for name in [
+        "rulings",
+        "legalities",
+        "foreignData",
+        "identifiers",
+        "text",
+        "artist",
+    ] {
+        assert!(!has::<CardSet>(name), "CardSet.{name}");
+    }
+    for name in ["cards", "tokens", "sealedProduct", "code", "parentCode"] {
+        assert!(has::<Set>(name), "Set.{name}");
+    }
+    assert!(!has::<Set>("booster"), "Set.booster");
+    for model in cardkit::schema::models_of(Template::model()) {
+        assert_eq!(model.link_fields(), 0, "{}", model.name);
+    }
+}

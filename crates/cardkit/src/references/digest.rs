@@ -76,9 +76,14 @@ impl Digest {
     /// The records' ids and names, and the ids and printings given twice.
     /// Gives the records of the document by id, and its names.
     fn records<'f>(&mut self, facts: &'f SetFacts<'_>) -> (HashMap<u128, usize>, HashSet<&'f str>) {
-        let mut here: HashMap<u128, usize> = HashMap::new();
-        let mut names: HashSet<&'f str> = HashSet::new();
-        let mut printings: HashMap<(RecordKind, &str, &str, &str), &At> = HashMap::new();
+        // Each as large as the document needs at once: grown from empty,
+        // a set's thousand records rehash each table ten times.
+        let records = facts.records.len();
+        let mut here: HashMap<u128, usize> = HashMap::with_capacity(records);
+        let mut names: HashSet<&'f str> = HashSet::with_capacity(records);
+        let mut printings: HashMap<(RecordKind, &str, &str, &str), &At> =
+            HashMap::with_capacity(records);
+        self.ids.reserve(records);
         for (index, record) in facts.records.iter().enumerate() {
             for name in record.of(Link::Name) {
                 if names.insert(name.value.as_str()) {

@@ -3,6 +3,7 @@
 //! id and the place of it; per set, its code; every card name once; and
 //! each reference not settled within its own document. Never a document.
 
+use std::collections::hash_map::Entry;
 use std::collections::BTreeMap;
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
@@ -262,20 +263,19 @@ impl References {
         if let Some(code) = &code {
             self.set_code(document, code);
         }
+        self.ids.reserve(ids.len());
         for (key, id) in ids {
-            match self.ids.get(&key) {
-                Some(first) => {
+            match self.ids.entry(key) {
+                Entry::Occupied(first) => {
+                    let first = first.get();
                     let related = (first.document, first.at.clone(), FIRST_GIVEN.to_owned());
                     self.found(document, &id, duplicate(&id, Target::Record), Some(related));
                 }
-                None => {
-                    self.ids.insert(
-                        key,
-                        IdAt {
-                            document,
-                            at: id.at,
-                        },
-                    );
+                Entry::Vacant(vacant) => {
+                    vacant.insert(IdAt {
+                        document,
+                        at: id.at,
+                    });
                 }
             }
         }

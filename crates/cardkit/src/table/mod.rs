@@ -24,25 +24,31 @@ pub use version::{ParseVersionError, Version};
 /// names nothing a document can hold.
 pub const MAX_DEPTH: usize = 1100;
 
+/// The models a value of `ty` may be an object of, itself or as an item.
+fn collect_models(ty: &'static Type, found: &mut Vec<&'static ModelDef>) {
+    match ty {
+        Type::List { item } => collect_models(item, found),
+        Type::Model { model } => found.push(model()),
+        Type::Tagged(union) => found.extend(union.variants.iter().map(|(_, m)| m())),
+        Type::AnyOf { types, .. } => types.iter().for_each(|t| collect_models(t, found)),
+        _ => {}
+    }
+}
+
 /// Every model reachable from `root`, `root` first, each once.
 #[must_use]
 pub fn models_of(root: &'static ModelDef) -> Vec<&'static ModelDef> {
-    fn visit(ty: &'static Type, found: &mut Vec<&'static ModelDef>) {
-        match ty {
-            Type::List { item } => visit(item, found),
-            Type::Model { model } => add(model(), found),
-            Type::Tagged(union) => union.variants.iter().for_each(|(_, m)| add(m(), found)),
-            Type::AnyOf { types, .. } => types.iter().for_each(|t| visit(t, found)),
-            _ => {}
-        }
-    }
     fn add(model: &'static ModelDef, found: &mut Vec<&'static ModelDef>) {
         if found.iter().any(|m| std::ptr::eq(*m, model)) {
             return;
         }
         found.push(model);
         for field in model.fields {
-            visit(field.ty, found);
+            let mut held = Vec::new();
+            collect_models(field.ty, &mut held);
+            for model in held {
+                add(model, found);
+            }
         }
     }
     let mut found = Vec::new();
@@ -89,9 +95,37 @@ pub struct ModelDef {
     /// them, so that no table of every model is needed.
     #[doc(hidden)]
     pub upstream: std::sync::OnceLock<Option<WireNames>>,
+    /// [`ModelDef::link_fields`], worked out the first time it is asked.
+    #[doc(hidden)]
+    pub link_fields: std::sync::OnceLock<u128>,
 }
 
 impl ModelDef {
+    /// The fields whose values may hold a [`Link`], as a mask of their
+    /// indices: those with one, and those holding a model that has one, or
+    /// holds one that has (where the references between documents can be
+    /// found, and where not: a card's rulings, legalities, prices).
+    #[must_use]
+    pub fn link_fields(&'static self) -> u128 {
+        *self.link_fields.get_or_init(|| {
+            // Followed through `models_of`, not through other models' masks:
+            // models hold each other in cycles.
+            let linked = |model: &'static ModelDef| model.fields.iter().any(|f| f.link.is_some());
+            let reaches = |ty: &'static Type| {
+                let mut models = Vec::new();
+                collect_models(ty, &mut models);
+                models
+                    .into_iter()
+                    .any(|model| models_of(model).into_iter().any(linked))
+            };
+            self.fields
+                .iter()
+                .enumerate()
+                .filter(|(_, field)| field.link.is_some() || reaches(field.ty))
+                .fold(0, |mask, (index, _)| mask | 1 << index)
+        })
+    }
+
     /// The field with this wire name, with its index in `fields`.
     #[must_use]
     pub fn field(&self, wire_name: &str) -> Option<(usize, &'static FieldDef)> {

@@ -37,8 +37,10 @@ pub enum TapeScope {
     /// Every known field's value.
     Fields,
     /// Only the values of fields with a [`Link`](crate::schema::Link) and
-    /// of fields holding objects of models (so that the objects are found):
-    /// what the references need, at a fraction of the steps.
+    /// of fields holding objects that have such fields, or hold some
+    /// ([`ModelDef::link_fields`](crate::schema::ModelDef::link_fields)):
+    /// what the references need, at a fraction of the steps. Objects no
+    /// link is in (a card's rulings, legalities, prices) leave no step.
     Links,
 }
 

@@ -97,6 +97,7 @@ pub(crate) struct Checker<'a> {
 }
 
 /// Whether values of `ty` may hold objects of models.
+#[inline]
 fn holds_models(ty: &Type) -> bool {
     match ty {
         Type::Model { .. } | Type::Tagged(_) | Type::AnyOf { .. } => true,
@@ -146,11 +147,38 @@ impl<'a> Checker<'a> {
         self.tape_links_only = scope == TapeScope::Links;
     }
 
-    /// Whether the value of `field` goes on the tape.
+    /// The fields of `model` whose values go on the tape, as a mask of
+    /// their indices: none when no tape is recorded.
     #[inline]
-    pub(super) fn records(&self, field: &FieldDef) -> bool {
-        self.tape.is_some()
-            && (!self.tape_links_only || field.link.is_some() || holds_models(field.ty))
+    pub(super) fn tape_fields(&self, model: &'static ModelDef) -> u128 {
+        match &self.tape {
+            None => 0,
+            Some(_) if self.tape_links_only => model.link_fields(),
+            Some(_) => u128::MAX,
+        }
+    }
+
+    /// Reads the value of `field` (at `index` in its model) while the tape
+    /// is recorded: on the tape when `recorded`; else with the tape stopped
+    /// if it may hold objects, which (a card's rulings, legalities,
+    /// prices) would only lengthen it.
+    pub(super) fn value_on_tape(
+        &mut self,
+        field: &'static FieldDef,
+        index: u32,
+        recorded: bool,
+        site: Site,
+    ) -> Flow {
+        if recorded {
+            self.read.scan.ws();
+            self.step(|start| Step::Field { index, start });
+        } else if holds_models(field.ty) {
+            let tape = self.tape.take();
+            let flow = self.value(field.ty, field.nullable, site);
+            self.tape = tape;
+            return flow;
+        }
+        self.value(field.ty, field.nullable, site)
     }
 
     /// The tape recorded, if it was asked for.

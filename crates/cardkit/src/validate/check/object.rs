@@ -35,6 +35,8 @@ impl Checker<'_> {
             }
         }
         self.step(|_| Step::Open);
+        let tape_fields = self.tape_fields(model);
+        let on_tape = self.recording();
         self.members(|c, key, key_at| {
             let mut found = if key.escaped {
                 model.field(&c.read.scan.decode(key))
@@ -54,8 +56,8 @@ impl Checker<'_> {
                 let wire = c.wire_name(names, index, field);
                 // On the tape, the member's value is invalid if any error is
                 // found about it: its key given again, too new, or inside.
-                let errors = c.records(field).then(|| c.found.errors_found());
                 let bit = 1u128 << index;
+                let errors = (on_tape && tape_fields & bit != 0).then(|| c.found.errors_found());
                 if seen & bit != 0 {
                     earlier.discard(c, wire);
                     c.duplicate_key(key_at, wire, Some(label(model, wire)));
@@ -71,13 +73,12 @@ impl Checker<'_> {
                 // value are not news of their own.
                 let outer = c.inside_newer;
                 c.inside_newer |= newer;
-                if errors.is_some() {
-                    c.read.scan.ws();
+                let flow = if on_tape {
                     // A model has fewer than 128 fields (`seen` is a mask).
-                    let index = index as u32;
-                    c.step(|start| Step::Field { index, start });
-                }
-                let flow = c.value(field.ty, field.nullable, site);
+                    c.value_on_tape(field, index as u32, errors.is_some(), site)
+                } else {
+                    c.value(field.ty, field.nullable, site)
+                };
                 c.inside_newer = outer;
                 flow?;
                 if let Some(errors) = errors {
