@@ -283,3 +283,21 @@ fn link_fields_are_those_a_reference_may_be_in() {
         assert_eq!(model.link_fields(), 0, "{}", model.name);
     }
 }
+
+/// A record of a set (card, token, sealed product) holds no record: the
+/// references read a record's mentions as one run of the document's.
+#[test]
+fn records_hold_no_records() {
+    use cardkit::model::{CardToken, SealedProduct};
+    let records = [CardSet::model(), CardToken::model(), SealedProduct::model()];
+    for record in records {
+        for held in cardkit::schema::models_of(record).into_iter().skip(1) {
+            assert!(
+                !records.iter().any(|r| std::ptr::eq(*r, held)),
+                "{} holds {}",
+                record.name,
+                held.name
+            );
+        }
+    }
+}

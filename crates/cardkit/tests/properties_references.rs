@@ -296,9 +296,8 @@ fn a_tape_of_the_links_alone_gives_the_facts_a_whole_tape_gives() {
         }
         let input = std::fs::read(&path).expect("the case");
         let facts = |links: bool| {
-            let validator = Validator::new(Options::default()).extracting(|found| {
-                SetFacts::read(&found).map(|facts| format!("{:?}", (facts.mentions, facts.records)))
-            });
+            let validator = Validator::new(Options::default())
+                .extracting(|found| SetFacts::read(&found).map(|facts| format!("{facts:?}")));
             let validator = if links {
                 validator.with_links_tape()
             } else {

@@ -62,11 +62,9 @@ impl Digest {
         // The references kept for the end are moved out of the facts, not
         // copied: a document may name millions.
         let mut deferred = deferred.into_iter().peekable();
-        for (r, record) in facts.records.into_iter().enumerate() {
-            for (m, mention) in record.mentions.into_iter().enumerate() {
-                if let Some((_, _, link)) = deferred.next_if(|&(dr, dm, _)| (dr, dm) == (r, m)) {
-                    digest.pending.push((mention.into_owned(), link));
-                }
+        for (m, mention) in facts.record_mentions.into_iter().enumerate() {
+            if let Some((_, link)) = deferred.next_if(|&(dm, _)| dm == m) {
+                digest.pending.push((mention.into_owned(), link));
             }
         }
         digest.pending.shrink_to_fit();
@@ -85,16 +83,16 @@ impl Digest {
             HashMap::with_capacity(records);
         self.ids.reserve(records);
         for (index, record) in facts.records.iter().enumerate() {
-            for name in record.of(Link::Name) {
+            for name in facts.of(record, Link::Name) {
                 if names.insert(name.value.as_str()) {
                     self.names.push(name.value.as_str().into());
                 }
             }
-            if let Some(id) = record.one(Link::Id) {
+            if let Some(id) = facts.one_of(record, Link::Id) {
                 if let Some(key) = id.value.uuid() {
                     match here.get(&key) {
                         Some(&first) => {
-                            let first = facts.records[first].one(Link::Id);
+                            let first = facts.one_of(&facts.records[first], Link::Id);
                             let related = first.map(|m| (m.at.clone(), FIRST_GIVEN));
                             let detail = duplicate(id, Target::Record);
                             self.findings
@@ -107,11 +105,15 @@ impl Digest {
                     }
                 }
             }
-            let Some(number) = record.one(Link::Number) else {
+            let Some(number) = facts.one_of(record, Link::Number) else {
                 continue;
             };
-            let side = record.one(Link::Side).map_or("", |m| m.value.as_str());
-            let language = record.one(Link::Language).map_or("", |m| m.value.as_str());
+            let side = facts
+                .one_of(record, Link::Side)
+                .map_or("", |m| m.value.as_str());
+            let language = facts
+                .one_of(record, Link::Language)
+                .map_or("", |m| m.value.as_str());
             let printing = (record.kind, number.value.as_str(), side, language);
             match printings.get(&printing) {
                 Some(first) => {
@@ -131,34 +133,35 @@ impl Digest {
     }
 
     /// Follows what the records name: settled when the document holds it,
-    /// kept for the end of the run when not. Gives those kept, by record
-    /// and mention, in document order.
+    /// kept for the end of the run when not. Gives those kept, by their
+    /// index in [`SetFacts::record_mentions`], in document order.
     fn links(
         &mut self,
         facts: &SetFacts<'_>,
         here: &HashMap<u128, usize>,
         names: &HashSet<&str>,
-    ) -> Vec<(usize, usize, Link)> {
+    ) -> Vec<(usize, Link)> {
         let code = facts.one(Link::Code).map(|m| m.value.as_str());
         let token_set = facts.one(Link::TokenSet).map(|m| m.value.as_str());
         let mut deferred = Vec::new();
-        for (r, record) in facts.records.iter().enumerate() {
-            if let (Some(set_code), Some(code)) = (record.one(Link::SetCode), code) {
+        for record in &facts.records {
+            if let (Some(set_code), Some(code)) = (facts.one_of(record, Link::SetCode), code) {
                 self.record_set_code(record.kind, set_code, code, token_set);
             }
-            let own = record.one(Link::Id).and_then(|m| m.value.uuid());
-            for (m, mention) in record.mentions.iter().enumerate() {
+            let own = facts.one_of(record, Link::Id).and_then(|m| m.value.uuid());
+            for (m, mention) in facts.mentions_of(record).iter().enumerate() {
+                let m = record.mentions.start + m;
                 let held = mention.value.uuid().and_then(|k| here.get(&k).copied());
                 match mention.field.link {
                     Some(Link::Faces) => match held {
-                        Some(face) => self.face(mention, own, &facts.records[face]),
-                        None => deferred.push((r, m, Link::Faces)),
+                        Some(face) => self.face(facts, mention, own, &facts.records[face]),
+                        None => deferred.push((m, Link::Faces)),
                     },
                     Some(link @ (Link::Variations | Link::Printings)) if held.is_none() => {
-                        deferred.push((r, m, link));
+                        deferred.push((m, link));
                     }
                     Some(Link::CardNames) if !names.contains(mention.value.as_str()) => {
-                        deferred.push((r, m, Link::CardNames));
+                        deferred.push((m, Link::CardNames));
                     }
                     _ => {}
                 }
@@ -169,13 +172,24 @@ impl Digest {
 
     /// A face of the record whose id is `own`, held by its document: it
     /// names the record back.
-    fn face(&mut self, mention: &Mention<'_>, own: Option<u128>, face: &Record<'_>) {
-        let names_back =
-            own.is_some_and(|own| face.of(Link::Faces).any(|m| m.value.uuid() == Some(own)));
+    fn face(
+        &mut self,
+        facts: &SetFacts<'_>,
+        mention: &Mention<'_>,
+        own: Option<u128>,
+        face: &Record,
+    ) {
+        let names_back = own.is_some_and(|own| {
+            facts
+                .of(face, Link::Faces)
+                .any(|m| m.value.uuid() == Some(own))
+        });
         if names_back {
             return;
         }
-        let related = face.one(Link::Id).map(|m| (m.at.clone(), FACE_SILENT));
+        let related = facts
+            .one_of(face, Link::Id)
+            .map(|m| (m.at.clone(), FACE_SILENT));
         let detail = Detail::AsymmetricFaces {
             face: mention.value.to_string(),
         };

@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::ops::Range;
 use std::sync::Arc;
 
 use uuid::Uuid;
@@ -188,26 +189,13 @@ impl RecordKind {
 
 /// One record of a set, as far as references go.
 #[derive(Debug, Clone)]
-pub struct Record<'a> {
+pub struct Record {
     /// Card, token or sealed product.
     pub kind: RecordKind,
-    /// Every mention of a [`Link`] field in the record, in document order.
-    pub mentions: Vec<Mention<'a>>,
-}
-
-impl<'a> Record<'a> {
-    /// The record's mentions of `link`.
-    pub fn of(&self, link: Link) -> impl Iterator<Item = &Mention<'a>> {
-        self.mentions
-            .iter()
-            .filter(move |m| m.field.link == Some(link))
-    }
-
-    /// The record's one mention of `link` (its id, its set code…).
-    #[must_use]
-    pub fn one(&self, link: Link) -> Option<&Mention<'a>> {
-        self.of(link).next()
-    }
+    /// Where its mentions of [`Link`] fields are among
+    /// [`SetFacts::record_mentions`]: records hold no records, so that a
+    /// record's mentions are one run of them.
+    pub mentions: Range<usize>,
 }
 
 /// What one set document says about the references, its texts borrowed
@@ -219,7 +207,10 @@ pub struct SetFacts<'a> {
     /// The set's own mentions (its code, its parent's, its token set's).
     pub mentions: Vec<Mention<'a>>,
     /// Its cards, tokens and sealed products, in document order.
-    pub records: Vec<Record<'a>>,
+    pub records: Vec<Record>,
+    /// Every mention of a [`Link`] field in a record, in document order:
+    /// one list for the document, which each record's is a range of.
+    pub record_mentions: Vec<Mention<'a>>,
 }
 
 impl<'a> SetFacts<'a> {
@@ -227,6 +218,25 @@ impl<'a> SetFacts<'a> {
     #[must_use]
     pub fn one(&self, link: Link) -> Option<&Mention<'a>> {
         self.mentions.iter().find(|m| m.field.link == Some(link))
+    }
+
+    /// Every mention of `record`, in document order.
+    #[must_use]
+    pub fn mentions_of(&self, record: &Record) -> &[Mention<'a>] {
+        &self.record_mentions[record.mentions.clone()]
+    }
+
+    /// The mentions of `link` in `record`.
+    pub fn of(&self, record: &Record, link: Link) -> impl Iterator<Item = &Mention<'a>> {
+        self.mentions_of(record)
+            .iter()
+            .filter(move |m| m.field.link == Some(link))
+    }
+
+    /// The one mention of `link` in `record` (its id, its set code…).
+    #[must_use]
+    pub fn one_of(&self, record: &Record, link: Link) -> Option<&Mention<'a>> {
+        self.of(record, link).next()
     }
 
     /// Reads the facts of a set document from its tape; `None` for a
@@ -247,6 +257,7 @@ impl<'a> SetFacts<'a> {
                 pointer: found.report.pointer.clone(),
                 mentions: Vec::new(),
                 records: Vec::new(),
+                record_mentions: Vec::new(),
             },
         };
         walk.follow(&found.tape.steps);
@@ -339,10 +350,10 @@ impl<'a> Walk<'a> {
         let inherited_base = self.frames.last().and_then(|f| f.base.clone());
         let (record, base) = match model.and_then(RecordKind::of) {
             Some(kind) => {
+                let at = self.facts.record_mentions.len();
                 self.facts.records.push(Record {
                     kind,
-                    // A card names a dozen things: its room asked once.
-                    mentions: Vec::with_capacity(16),
+                    mentions: at..at,
                 });
                 let base = (self.shared_pointer(self.path.len()), self.path.len());
                 (Some(self.facts.records.len() - 1), Some(base))
@@ -417,7 +428,10 @@ impl<'a> Walk<'a> {
             },
         };
         match self.frames.last().and_then(|f| f.record) {
-            Some(record) => self.facts.records[record].mentions.push(mention),
+            Some(record) => {
+                self.facts.record_mentions.push(mention);
+                self.facts.records[record].mentions.end = self.facts.record_mentions.len();
+            }
             None => self.facts.mentions.push(mention),
         }
     }
