@@ -161,7 +161,9 @@ impl<'a> Checker<'a> {
     /// Reads the value of `field` (at `index` in its model) while the tape
     /// is recorded: on the tape when `recorded`; else with the tape stopped
     /// if it may hold objects, which (a card's rulings, legalities,
-    /// prices) would only lengthen it.
+    /// prices) would only lengthen it. Kept out of line: a run without a
+    /// tape never comes here.
+    #[inline(never)]
     pub(super) fn value_on_tape(
         &mut self,
         field: &'static FieldDef,
