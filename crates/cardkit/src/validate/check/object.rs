@@ -36,6 +36,8 @@ impl Checker<'_> {
         }
         self.step(|_| Step::Open);
         let tape_fields = self.tape_fields(model);
+        // Not `tape_fields != 0`: an object on the tape whose model holds no
+        // link still has its fields read with the tape stopped.
         let on_tape = self.recording();
         self.members(|c, key, key_at| {
             let mut found = if key.escaped {
