@@ -7,10 +7,10 @@
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
-use super::extract::{At, Mention, Record, RecordKind, SetFacts};
+use super::extract::{recycle, At, Mention, Record, RecordKind, SetFacts, Spot, Value};
 use super::Target;
 use crate::diagnostic::Detail;
-use crate::schema::Link;
+use crate::schema::{FieldDef, Link};
 
 /// What the second place of a duplicate is.
 pub(super) const FIRST_GIVEN: &str = "where it is first given";
@@ -30,25 +30,41 @@ pub struct Digest {
     pub(super) pointer: String,
     /// The set's code.
     pub(super) code: Option<Mention<'static>>,
-    /// Each record's id (as a number), as first given in the document.
-    pub(super) ids: Vec<(u128, Mention<'static>)>,
+    /// Each record's id, as first given in the document.
+    pub(super) ids: Vec<Id>,
+    /// The pointers of the ids' places, written out.
+    pub(super) pointers: String,
     /// The names of its cards and faces, each once.
-    pub(super) names: Vec<Box<str>>,
+    pub(super) names: NameList,
     /// What names what the document does not hold, and what it is.
     pub(super) pending: Vec<(Mention<'static>, Link)>,
     /// What the document settled as wrong.
     pub(super) findings: Vec<LocalFinding>,
 }
 
+/// A record's id, as the run keeps it.
+#[derive(Debug, Clone)]
+pub(super) struct Id {
+    /// The id as a number.
+    pub(super) key: u128,
+    /// As written.
+    pub(super) value: Value<'static>,
+    /// The field that holds it.
+    pub(super) field: &'static FieldDef,
+    /// Where, its pointer in [`Digest::pointers`].
+    pub(super) spot: Spot,
+}
+
 impl Digest {
     /// Settles what `facts` settle by themselves.
     #[must_use]
-    pub fn of(facts: SetFacts<'_>) -> Digest {
+    pub fn of(mut facts: SetFacts<'_>) -> Digest {
         let mut digest = Digest {
             pointer: facts.pointer.clone(),
             code: facts.one(Link::Code).cloned().map(Mention::into_owned),
             ids: Vec::new(),
-            names: Vec::new(),
+            pointers: String::new(),
+            names: NameList::default(),
             pending: Vec::new(),
             findings: Vec::new(),
         };
@@ -57,23 +73,57 @@ impl Digest {
                 digest.pending.push((mention.clone().into_owned(), link));
             }
         }
-        let (here, names) = digest.records(&facts);
+        let mut ids = Vec::with_capacity(facts.records.len());
+        let (here, names) = digest.records(&facts, &mut ids);
         let deferred = digest.links(&facts, &here, &names);
         // The references kept for the end are moved out of the facts, not
         // copied: a document may name millions.
         let mut deferred = deferred.into_iter().peekable();
-        for (m, mention) in facts.record_mentions.into_iter().enumerate() {
+        for (m, mention) in facts.record_mentions.drain(..).enumerate() {
             if let Some((_, link)) = deferred.next_if(|&(dm, _)| dm == m) {
                 digest.pending.push((mention.into_owned(), link));
             }
         }
+        recycle(std::mem::take(&mut facts.record_mentions));
         digest.pending.shrink_to_fit();
+        // Lines and columns are counted for what outlives the document
+        // alone, in one pass over it.
+        facts.locate(&mut digest.places(&mut ids));
+        digest.ids.reserve_exact(ids.len());
+        for (key, id) in ids {
+            let spot = id.at.written(&mut digest.pointers);
+            digest.ids.push(Id {
+                key,
+                value: id.value,
+                field: id.field,
+                spot,
+            });
+        }
         digest
     }
 
-    /// The records' ids and names, and the ids and printings given twice.
-    /// Gives the records of the document by id, and its names.
-    fn records<'f>(&mut self, facts: &'f SetFacts<'_>) -> (HashMap<u128, usize>, HashSet<&'f str>) {
+    /// Every place the digest keeps: of the set's code, each id (of
+    /// `ids`), each reference kept for the end, each finding and its second
+    /// place.
+    fn places<'s>(&'s mut self, ids: &'s mut [(u128, Mention<'static>)]) -> Vec<&'s mut At> {
+        let mut places = Vec::with_capacity(ids.len() + self.pending.len());
+        places.extend(self.code.iter_mut().map(|code| &mut code.at));
+        places.extend(ids.iter_mut().map(|(_, id)| &mut id.at));
+        places.extend(self.pending.iter_mut().map(|(mention, _)| &mut mention.at));
+        for (mention, _, related) in &mut self.findings {
+            places.push(&mut mention.at);
+            places.extend(related.iter_mut().map(|(at, _)| at));
+        }
+        places
+    }
+
+    /// The records' ids (into `ids`) and names, and the ids and printings
+    /// given twice. Gives the records of the document by id, and its names.
+    fn records<'f>(
+        &mut self,
+        facts: &'f SetFacts<'_>,
+        ids: &mut Vec<(u128, Mention<'static>)>,
+    ) -> (HashMap<u128, usize>, HashSet<&'f str>) {
         // Each as large as the document needs at once: grown from empty,
         // a set's thousand records rehash each table ten times.
         let records = facts.records.len();
@@ -81,11 +131,10 @@ impl Digest {
         let mut names: HashSet<&'f str> = HashSet::with_capacity(records);
         let mut printings: HashMap<(RecordKind, &str, &str, &str), &At> =
             HashMap::with_capacity(records);
-        self.ids.reserve(records);
         for (index, record) in facts.records.iter().enumerate() {
             for name in facts.of(record, Link::Name) {
                 if names.insert(name.value.as_str()) {
-                    self.names.push(name.value.as_str().into());
+                    self.names.push(name.value.as_str());
                 }
             }
             if let Some(id) = facts.one_of(record, Link::Id) {
@@ -100,7 +149,7 @@ impl Digest {
                         }
                         None => {
                             here.insert(key, index);
-                            self.ids.push((key, id.clone().into_owned()));
+                            ids.push((key, id.clone().into_owned()));
                         }
                     }
                 }
@@ -230,6 +279,31 @@ impl Digest {
                     .push((set_code.clone().into_owned(), detail, None));
             }
         }
+    }
+}
+
+/// Names, each once, in one text: a set names a thousand cards, and
+/// most of them every other set of a catalog names too, so that they are
+/// kept apart only when the run has not seen them.
+#[derive(Debug, Clone, Default)]
+pub(super) struct NameList {
+    text: String,
+    /// Where each name ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl NameList {
+    fn push(&mut self, name: &str) {
+        self.text.push_str(name);
+        self.ends.push(self.text.len());
+    }
+
+    /// The names, in the order given.
+    pub(super) fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| &self.text[start..end])
     }
 }
 

@@ -5,13 +5,14 @@
 //! and only what references need is kept.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::fmt::Write as _;
 use std::ops::Range;
 use std::sync::Arc;
 
 use uuid::Uuid;
 
-use crate::model::{Kind, Set};
+use crate::model::{CardSet, CardToken, Kind, SealedProduct, Set};
 use crate::schema::{FieldDef, Link, Model, ModelDef, Names, Type};
 use crate::validate::{Found, Locator, Step};
 
@@ -31,9 +32,11 @@ pub struct At {
     pub item: Option<usize>,
     /// Byte offset in the file.
     pub offset: usize,
-    /// 1-based line.
+    /// 1-based line: 0 in a document's [`SetFacts`] until
+    /// [`SetFacts::locate`] counts it, which [`Digest::of`](super::Digest::of)
+    /// asks only for the places that outlive the document.
     pub line: usize,
-    /// 1-based column, in characters.
+    /// 1-based column, in characters (0 as `line` is).
     pub column: usize,
 }
 
@@ -42,24 +45,70 @@ impl At {
     /// own, or that of the list it is an item of.
     #[must_use]
     pub fn member_pointer(&self) -> String {
-        let mut pointer = self.base.to_string();
-        for member in self.tail.iter().filter(|m| !m.is_empty()) {
-            pointer.push('/');
-            cardkit_json::pointer::push_escaped(&mut pointer, member);
-        }
+        let mut pointer = String::new();
+        self.write_member_pointer(&mut pointer);
         pointer
     }
 
     /// The value's JSON Pointer.
     #[must_use]
     pub fn pointer(&self) -> String {
-        let mut pointer = self.member_pointer();
-        if let Some(item) = self.item {
-            pointer.push('/');
-            pointer.push_str(&item.to_string());
-        }
+        let mut pointer = String::new();
+        self.write_pointer(&mut pointer);
         pointer
     }
+
+    fn write_member_pointer(&self, out: &mut String) {
+        out.push_str(&self.base);
+        for member in self.tail.iter().filter(|m| !m.is_empty()) {
+            out.push('/');
+            cardkit_json::pointer::push_escaped(out, member);
+        }
+    }
+
+    fn write_pointer(&self, out: &mut String) {
+        self.write_member_pointer(out);
+        if let Some(item) = self.item {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "/{item}");
+        }
+    }
+
+    /// The place written out, its pointer appended to `pointers`.
+    pub(super) fn written(&self, pointers: &mut String) -> Spot {
+        let start = pointers.len();
+        self.write_pointer(pointers);
+        Spot {
+            pointer: start..pointers.len(),
+            offset: self.offset,
+            line: self.line,
+            column: self.column,
+        }
+    }
+
+    /// The place `spot` is, its pointer in `pointers`.
+    pub(super) fn of_spot(spot: &Spot, pointers: &str) -> At {
+        At {
+            base: Arc::from(&pointers[spot.pointer.clone()]),
+            tail: [""; 2],
+            item: None,
+            offset: spot.offset,
+            line: spot.line,
+            column: spot.column,
+        }
+    }
+}
+
+/// A place written out ([`At::written`]): its JSON Pointer a range of a
+/// text of pointers kept beside it, so that what keeps millions of places
+/// (the run's table of ids) holds no pointer shared with others, to be
+/// counted and freed one by one.
+#[derive(Debug, Clone)]
+pub(super) struct Spot {
+    pointer: Range<usize>,
+    offset: usize,
+    line: usize,
+    column: usize,
 }
 
 /// The text of a value a [`Link`] field holds: a record's id in the
@@ -83,12 +132,14 @@ impl<'a> Value<'a> {
             link,
             Some(Link::Id | Link::Faces | Link::Variations | Link::Printings)
         );
-        if names_ids && text.len() == uuid::fmt::Hyphenated::LENGTH {
+        // Of the forms `uuid` reads, only the hyphenated one is this long;
+        // it is canonical when no hex digit is uppercase.
+        if names_ids
+            && text.len() == uuid::fmt::Hyphenated::LENGTH
+            && !text.bytes().any(|b| b.is_ascii_uppercase())
+        {
             if let Ok(id) = Uuid::try_parse(&text) {
-                let mut canonical = [0; uuid::fmt::Hyphenated::LENGTH];
-                if id.hyphenated().encode_lower(&mut canonical).as_bytes() == text.as_bytes() {
-                    return Value::Uuid(id.as_u128());
-                }
+                return Value::Uuid(id.as_u128());
             }
         }
         Value::Text(text)
@@ -167,12 +218,18 @@ pub enum RecordKind {
 }
 
 impl RecordKind {
-    fn of(model: &ModelDef) -> Option<RecordKind> {
-        match model.name {
-            "CardSet" => Some(RecordKind::Card),
-            "CardToken" => Some(RecordKind::Token),
-            "SealedProduct" => Some(RecordKind::Sealed),
-            _ => None,
+    /// The kind of record an object of `model` is, if it is one: asked of
+    /// every object a set's tape holds, so told by the model's address.
+    fn of(model: &'static ModelDef) -> Option<RecordKind> {
+        let is = |record: &'static ModelDef| std::ptr::eq(model, record);
+        if is(CardSet::model()) {
+            Some(RecordKind::Card)
+        } else if is(CardToken::model()) {
+            Some(RecordKind::Token)
+        } else if is(SealedProduct::model()) {
+            Some(RecordKind::Sealed)
+        } else {
+            None
         }
     }
 
@@ -200,7 +257,7 @@ pub struct Record {
 
 /// What one set document says about the references, its texts borrowed
 /// from the document.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct SetFacts<'a> {
     /// The document's JSON Pointer in its file.
     pub pointer: String,
@@ -211,6 +268,22 @@ pub struct SetFacts<'a> {
     /// Every mention of a [`Link`] field in a record, in document order:
     /// one list for the document, which each record's is a range of.
     pub record_mentions: Vec<Mention<'a>>,
+    /// Counts the lines and columns of the document's places.
+    locator: Locator<'a>,
+    /// Where the document starts in the file.
+    origin: usize,
+}
+
+impl std::fmt::Debug for SetFacts<'_> {
+    /// The facts, without the document's bytes they are located in.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SetFacts")
+            .field("pointer", &self.pointer)
+            .field("mentions", &self.mentions)
+            .field("records", &self.records)
+            .field("record_mentions", &self.record_mentions)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> SetFacts<'a> {
@@ -239,6 +312,18 @@ impl<'a> SetFacts<'a> {
         self.of(record, link).next()
     }
 
+    /// Counts the line and column of each of `places`, in the document
+    /// these facts were read from: each byte of it is counted once however
+    /// many there are, in the order of their offsets.
+    pub fn locate(&mut self, places: &mut [&mut At]) {
+        places.sort_unstable_by_key(|at| at.offset);
+        for at in places {
+            let (_, line, column) = self.locator.at(at.offset - self.origin);
+            at.line = line;
+            at.column = column;
+        }
+    }
+
     /// Reads the facts of a set document from its tape; `None` for a
     /// document of another kind, or one whose tape was not recorded.
     #[must_use]
@@ -248,8 +333,8 @@ impl<'a> SetFacts<'a> {
         }
         let mut walk = Walk {
             bytes: found.bytes,
+            origin: found.offset,
             names: found.report.names,
-            locator: Locator::new(found.bytes, found.offset, found.line, found.column),
             path: Vec::new(),
             frames: Vec::new(),
             buffer: String::new(),
@@ -257,12 +342,46 @@ impl<'a> SetFacts<'a> {
                 pointer: found.report.pointer.clone(),
                 mentions: Vec::new(),
                 records: Vec::new(),
-                record_mentions: Vec::new(),
+                record_mentions: SPARE_MENTIONS.take(),
+                locator: Locator::new(found.bytes, found.offset, found.line, found.column),
+                origin: found.offset,
             },
         };
         walk.follow(&found.tape.steps);
         Some(walk.facts)
     }
+}
+
+thread_local! {
+    /// The room of a document's mentions read before on this thread,
+    /// emptied: a set's mentions take a MB and more, and memory asked anew
+    /// for each document costs a page fault every 4 KiB (as a tape's steps
+    /// do, which are kept the same way).
+    static SPARE_MENTIONS: Cell<Vec<Mention<'static>>> = const { Cell::new(Vec::new()) };
+}
+
+/// A spare list of mentions is kept up to this many (8 MiB).
+const SPARE_MENTIONS_KEPT: usize = 1 << 16;
+
+/// Keeps the room of `mentions` for the next document read on this thread,
+/// unless a larger one is kept already.
+pub(super) fn recycle(mut mentions: Vec<Mention<'_>>) {
+    if mentions.capacity() > SPARE_MENTIONS_KEPT {
+        return;
+    }
+    mentions.clear();
+    // Empty, the list borrows nothing from its document: collected into
+    // owned mentions it keeps its allocation (a `Vec` collected from its own
+    // `into_iter` into a type of the same layout reuses it).
+    let spare: Vec<Mention<'static>> = mentions.into_iter().map(Mention::into_owned).collect();
+    SPARE_MENTIONS.with(|kept| {
+        let before = kept.take();
+        kept.set(if before.capacity() > spare.capacity() {
+            before
+        } else {
+            spare
+        });
+    });
 }
 
 /// One step of the path to a value.
@@ -285,8 +404,9 @@ struct Frame {
 
 struct Walk<'a> {
     bytes: &'a [u8],
+    /// Where `bytes` start in the file.
+    origin: usize,
     names: Names,
-    locator: Locator<'a>,
     path: Vec<Segment>,
     frames: Vec<Frame>,
     facts: SetFacts<'a>,
@@ -414,7 +534,8 @@ impl<'a> Walk<'a> {
         item: Option<usize>,
         text: Cow<'a, str>,
     ) {
-        let (offset, line, column) = self.locator.at(offset);
+        // Lines and columns are counted later, for the places kept.
+        let (offset, line, column) = (self.origin + offset, 0, 0);
         let mention = Mention {
             value: Value::of(text, field.link),
             field,
@@ -523,4 +644,39 @@ fn string_and_len(bytes: &[u8]) -> Option<(Cow<'_, str>, usize)> {
     let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<Cow<'_, str>>();
     let text = stream.next()?.ok()?;
     Some((Cow::Owned(text.into_owned()), stream.byte_offset()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recycled_list_of_mentions_keeps_its_room() {
+        let mentions: Vec<Mention<'_>> = Vec::with_capacity(100);
+        recycle(mentions);
+        let spare = SPARE_MENTIONS.take();
+        assert!(spare.is_empty());
+        assert!(spare.capacity() >= 100, "room kept: {}", spare.capacity());
+    }
+
+    #[test]
+    fn a_place_written_out_has_the_same_pointer() {
+        let at = At {
+            base: Arc::from("/data/A~1B/cards/3"),
+            tail: ["relatedCards", "reverseRelated"],
+            item: Some(2),
+            offset: 40,
+            line: 2,
+            column: 7,
+        };
+        let mut pointers = String::from("/before");
+        let spot = at.written(&mut pointers);
+        let again = At::of_spot(&spot, &pointers);
+        assert_eq!(again.pointer(), at.pointer());
+        assert_eq!(
+            again.pointer(),
+            "/data/A~1B/cards/3/relatedCards/reverseRelated/2"
+        );
+        assert_eq!((again.offset, again.line, again.column), (40, 2, 7));
+    }
 }

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
-use super::digest::{duplicate, Digest, FIRST_GIVEN};
-use super::extract::{At, Mention, SetFacts};
+use super::digest::{duplicate, Digest, Id, FIRST_GIVEN};
+use super::extract::{At, Mention, SetFacts, Spot};
 use super::Target;
 use crate::diagnostic::{Detail, Diagnostic, Related, Severity};
 use crate::model::Kind;
@@ -91,6 +91,8 @@ struct Document {
     code: Option<Box<str>>,
     /// Valid as validated, before its references were checked.
     valid: bool,
+    /// The pointers of the places of its ids and code.
+    pointers: String,
     /// Findings a configuration's `ignore` left out.
     ignored: usize,
     /// Findings of each code, kept or not: past
@@ -108,10 +110,17 @@ struct Pending {
     link: Link,
 }
 
-/// Where a record's id was first given.
+/// Where a record's id (or a set's code) was first given: its pointer
+/// among its document's.
 struct IdAt {
     document: u32,
-    at: At,
+    spot: Spot,
+}
+
+impl IdAt {
+    fn at(&self, documents: &[Document]) -> At {
+        At::of_spot(&self.spot, &documents[self.document as usize].pointers)
+    }
 }
 
 /// The references of a run, checked as its documents are read.
@@ -246,6 +255,7 @@ impl References {
             pointer,
             code,
             ids,
+            pointers,
             names,
             pending,
             findings,
@@ -257,6 +267,7 @@ impl References {
                 .as_ref()
                 .map(|code| code.value.to_string().into_boxed_str()),
             valid,
+            pointers,
             ignored: 0,
             found: BTreeMap::new(),
         });
@@ -264,24 +275,29 @@ impl References {
             self.set_code(document, code);
         }
         self.ids.reserve(ids.len());
-        for (key, id) in ids {
+        for Id {
+            key,
+            value,
+            field,
+            spot,
+        } in ids
+        {
             match self.ids.entry(key) {
                 Entry::Occupied(first) => {
-                    let first = first.get();
-                    let related = (first.document, first.at.clone(), FIRST_GIVEN.to_owned());
+                    let related = first.get().at(&self.documents);
+                    let related = (first.get().document, related, FIRST_GIVEN.to_owned());
+                    let at = At::of_spot(&spot, &self.documents[document as usize].pointers);
+                    let id = Mention { value, field, at };
                     self.found(document, &id, duplicate(&id, Target::Record), Some(related));
                 }
                 Entry::Vacant(vacant) => {
-                    vacant.insert(IdAt {
-                        document,
-                        at: id.at,
-                    });
+                    vacant.insert(IdAt { document, spot });
                 }
             }
         }
-        for name in names {
-            if !self.names.contains(&name) {
-                self.names.insert(name);
+        for name in names.iter() {
+            if !self.names.contains(name) {
+                self.names.insert(name.into());
             }
         }
         for (mention, link) in pending {
@@ -297,17 +313,18 @@ impl References {
     fn set_code(&mut self, document: u32, code: &Mention<'_>) {
         match self.codes.get(code.value.as_str()) {
             Some(first) => {
-                let related = (first.document, first.at.clone(), FIRST_GIVEN.to_owned());
+                let related = (
+                    first.document,
+                    first.at(&self.documents),
+                    FIRST_GIVEN.to_owned(),
+                );
                 self.found(document, code, duplicate(code, Target::Set), Some(related));
             }
             None => {
-                self.codes.insert(
-                    code.value.as_str().into(),
-                    IdAt {
-                        document,
-                        at: code.at.clone(),
-                    },
-                );
+                let pointers = &mut self.documents[document as usize].pointers;
+                let spot = code.at.written(pointers);
+                self.codes
+                    .insert(code.value.as_str().into(), IdAt { document, spot });
             }
         }
     }
@@ -446,7 +463,7 @@ impl References {
                         .value
                         .uuid()
                         .and_then(|k| self.ids.get(&k))
-                        .map(|there| (there.document, there.at.clone()));
+                        .map(|there| (there.document, there.at(&self.documents)));
                     match there {
                         Some((there, at)) => {
                             if link == Link::Variations {
