@@ -7,7 +7,8 @@
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
-use super::extract::{recycle, At, Mention, Record, RecordKind, SetFacts, Spot, Value};
+use super::extract::{recycle, Mention, Record, RecordKind, SetFacts, Value};
+use super::place::{At, Spot};
 use super::Target;
 use crate::diagnostic::Detail;
 use crate::schema::{FieldDef, Link};

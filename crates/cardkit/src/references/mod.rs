@@ -11,10 +11,12 @@
 
 mod digest;
 mod extract;
+mod place;
 mod rules;
 
 pub use digest::Digest;
-pub use extract::{At, Mention, Record, RecordKind, SetFacts, Value};
+pub use extract::{Mention, Record, RecordKind, SetFacts, Value};
+pub use place::At;
 pub use rules::{Finding, Findings, Outcome, Placed, References};
 
 use crate::diagnostic::Severity;

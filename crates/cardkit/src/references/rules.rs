@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use super::digest::{duplicate, Digest, Id, FIRST_GIVEN};
-use super::extract::{At, Mention, SetFacts, Spot};
+use super::extract::{Mention, SetFacts};
+use super::place::{At, Spot};
 use super::Target;
 use crate::diagnostic::{Detail, Diagnostic, Related, Severity};
 use crate::model::Kind;
