@@ -36,6 +36,14 @@ pub fn push_escaped(out: &mut String, token: &str) {
     }
 }
 
+/// Appends `/` and the array index `index` to the pointer `out`, without
+/// the formatting machinery (pointers are written for millions of values).
+#[inline]
+pub fn push_index(out: &mut String, index: usize) {
+    out.push('/');
+    out.push_str(itoa::Buffer::new().format(index));
+}
+
 /// `base` followed by one `token`, as a pointer.
 #[must_use]
 pub fn child(base: &str, token: &str) -> String {
@@ -250,6 +258,15 @@ fn matches_written(steps: &[Step], tokens: Option<&str>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_index_is_written_as_display_writes_it() {
+        for index in [0, 7, 10, 1234, usize::MAX] {
+            let mut pointer = String::from("/cards");
+            push_index(&mut pointer, index);
+            assert_eq!(pointer, format!("/cards/{index}"));
+        }
+    }
 
     #[test]
     fn tokens_are_escaped_and_unescaped_in_rfc_6901_order() {

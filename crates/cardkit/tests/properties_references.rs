@@ -320,3 +320,42 @@ fn a_tape_of_the_links_alone_gives_the_facts_a_whole_tape_gives() {
     }
     assert!(compared >= 12, "only {compared} cases");
 }
+
+/// On two threads, whose batches hold many documents (each located from
+/// the nearest position the reading thread counted), every finding and
+/// its second place are where one thread finds them, line and column
+/// included.
+#[test]
+fn on_two_threads_the_findings_and_their_places_are_those_of_one_thread() {
+    use cardkit::references::References;
+    use cardkit::validate::Validator;
+    let mut sets: Vec<Vec<Value>> = (0..1000)
+        .map(|s| (0..3).map(|c| card(s, c)).collect())
+        .collect();
+    for (s, cards) in sets.iter_mut().enumerate().skip(1) {
+        // A face that is nowhere, and an id first given in the first set.
+        cards[0]["otherFaceIds"] = json!([uuid(5000, s)]);
+        cards[2]["uuid"] = json!(uuid(0, 0));
+    }
+    let input = document(&sets);
+    let outcome = |jobs: usize| {
+        let mut references = References::new(Severity::Warning);
+        references
+            .read(
+                Validator::new(Options::default()).jobs(jobs),
+                "catalog.json",
+                &input[..],
+                |_| {},
+            )
+            .expect("reading memory");
+        let outcome = references.finish();
+        format!("{:#?}", outcome.reports)
+    };
+    let one = outcome(1);
+    assert!(
+        one.matches("DanglingReference").count() >= 999,
+        "{one:.2000}"
+    );
+    assert!(one.matches("DuplicateId").count() >= 999, "{one:.2000}");
+    assert_eq!(outcome(2), one);
+}

@@ -201,14 +201,16 @@ impl Digest {
             let own = facts.one_of(record, Link::Id).and_then(|m| m.value.uuid());
             for (m, mention) in facts.mentions_of(record).iter().enumerate() {
                 let m = record.mentions.start + m;
-                let held = mention.value.uuid().and_then(|k| here.get(&k).copied());
                 match mention.field.link {
-                    Some(Link::Faces) => match held {
-                        Some(face) => self.face(facts, mention, own, &facts.records[face]),
-                        None => deferred.push((m, Link::Faces)),
-                    },
-                    Some(link @ (Link::Variations | Link::Printings)) if held.is_none() => {
-                        deferred.push((m, link));
+                    Some(link @ (Link::Faces | Link::Variations | Link::Printings)) => {
+                        let held = mention.value.uuid().and_then(|k| here.get(&k).copied());
+                        match (link, held) {
+                            (Link::Faces, Some(face)) => {
+                                self.face(facts, mention, own, &facts.records[face]);
+                            }
+                            (_, Some(_)) => {}
+                            (link, None) => deferred.push((m, link)),
+                        }
                     }
                     Some(Link::CardNames) if !names.contains(mention.value.as_str()) => {
                         deferred.push((m, Link::CardNames));

@@ -6,7 +6,6 @@
 
 use std::borrow::Cow;
 use std::cell::Cell;
-use std::fmt::Write as _;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -32,9 +31,11 @@ pub enum Value<'a> {
 }
 
 impl<'a> Value<'a> {
-    /// The value of `text`, held by a field of `link`: only the ids of
-    /// records, and the ids naming them, are kept as numbers.
-    fn of(text: Cow<'a, str>, link: Option<Link>) -> Value<'a> {
+    /// The value of the string whose characters are `text`, held by a
+    /// field of `link`: only the ids of records, and the ids naming them,
+    /// are kept as numbers, read from the bytes as they are; `None` when
+    /// the text is not UTF-8 (the validator reports it).
+    fn of(text: Cow<'a, [u8]>, link: Option<Link>) -> Option<Value<'a>> {
         let names_ids = matches!(
             link,
             Some(Link::Id | Link::Faces | Link::Variations | Link::Printings)
@@ -43,13 +44,17 @@ impl<'a> Value<'a> {
         // it is canonical when no hex digit is uppercase.
         if names_ids
             && text.len() == uuid::fmt::Hyphenated::LENGTH
-            && !text.bytes().any(|b| b.is_ascii_uppercase())
+            && !text.iter().any(u8::is_ascii_uppercase)
         {
-            if let Ok(id) = Uuid::try_parse(&text) {
-                return Value::Uuid(id.as_u128());
+            if let Ok(id) = Uuid::try_parse_ascii(&text) {
+                return Some(Value::Uuid(id.as_u128()));
             }
         }
-        Value::Text(text)
+        let text = match text {
+            Cow::Borrowed(bytes) => Cow::Borrowed(std::str::from_utf8(bytes).ok()?),
+            Cow::Owned(bytes) => Cow::Owned(String::from_utf8(bytes).ok()?),
+        };
+        Some(Value::Text(text))
     }
 
     /// The value, kept beyond the document it was read from.
@@ -160,6 +165,26 @@ pub struct Record {
     /// [`SetFacts::record_mentions`]: records hold no records, so that a
     /// record's mentions are one run of them.
     pub mentions: Range<usize>,
+    /// The first mention of each link a record gives once (see
+    /// `given_once`), by its index among the record mentions: looked up
+    /// a few times for each record, so found as they are read.
+    first: [Option<usize>; GIVEN_ONCE],
+}
+
+/// How many links a record gives once.
+const GIVEN_ONCE: usize = 5;
+
+/// The slot of a link a record gives once: its id, its set's code and its
+/// printing's number, side and language.
+fn given_once(link: Link) -> Option<usize> {
+    match link {
+        Link::Id => Some(0),
+        Link::SetCode => Some(1),
+        Link::Number => Some(2),
+        Link::Side => Some(3),
+        Link::Language => Some(4),
+        _ => None,
+    }
 }
 
 /// What one set document says about the references, its texts borrowed
@@ -216,7 +241,10 @@ impl<'a> SetFacts<'a> {
     /// The one mention of `link` in `record` (its id, its set code…).
     #[must_use]
     pub fn one_of(&self, record: &Record, link: Link) -> Option<&Mention<'a>> {
-        self.of(record, link).next()
+        match given_once(link) {
+            Some(slot) => record.first[slot].map(|m| &self.record_mentions[m]),
+            None => self.of(record, link).next(),
+        }
     }
 
     /// Counts the line and column of each of `places`, in the document
@@ -254,6 +282,7 @@ impl<'a> SetFacts<'a> {
                 origin: found.offset,
             },
         };
+        touch_values(found.bytes, &found.tape.steps);
         walk.follow(&found.tape.steps);
         Some(walk.facts)
     }
@@ -381,6 +410,7 @@ impl<'a> Walk<'a> {
                 self.facts.records.push(Record {
                     kind,
                     mentions: at..at,
+                    first: [None; GIVEN_ONCE],
                 });
                 let base = (self.shared_pointer(self.path.len()), self.path.len());
                 (Some(self.facts.records.len() - 1), Some(base))
@@ -439,12 +469,15 @@ impl<'a> Walk<'a> {
         (base, tail): &(Arc<str>, [&'static str; 2]),
         offset: usize,
         item: Option<usize>,
-        text: Cow<'a, str>,
+        text: Cow<'a, [u8]>,
     ) {
+        let Some(value) = Value::of(text, field.link) else {
+            return;
+        };
         // Lines and columns are counted later, for the places kept.
         let (offset, line, column) = (self.origin + offset, 0, 0);
         let mention = Mention {
-            value: Value::of(text, field.link),
+            value,
             field,
             at: At {
                 base: base.clone(),
@@ -457,8 +490,13 @@ impl<'a> Walk<'a> {
         };
         match self.frames.last().and_then(|f| f.record) {
             Some(record) => {
+                let index = self.facts.record_mentions.len();
                 self.facts.record_mentions.push(mention);
-                self.facts.records[record].mentions.end = self.facts.record_mentions.len();
+                let record = &mut self.facts.records[record];
+                record.mentions.end = index + 1;
+                if let Some(slot) = field.link.and_then(given_once) {
+                    record.first[slot].get_or_insert(index);
+                }
             }
             None => self.facts.mentions.push(mention),
         }
@@ -505,16 +543,28 @@ impl<'a> Walk<'a> {
                         self.names.written().wire_name(model, field),
                     );
                 }
-                Segment::Item(index) => {
-                    // Writing to a String cannot fail.
-                    let _ = write!(pointer, "/{index}");
-                }
+                Segment::Item(index) => cardkit_json::pointer::push_index(&mut pointer, *index),
             }
         }
         let shared = Arc::from(pointer.as_str());
         self.buffer = pointer;
         shared
     }
+}
+
+/// Reads the first byte of each value on the tape, so that the values
+/// the walk then reads are in the cache: validated some time before, most
+/// of a large document has left it, and the walk, which reads one value at
+/// a time, would wait for each in turn; loaded here in a loop that does
+/// nothing else, many are fetched at once.
+fn touch_values(bytes: &[u8], steps: &[Step]) {
+    let mut touched = 0u8;
+    for step in steps {
+        if let Step::Field { start, .. } = *step {
+            touched |= bytes.get(start).copied().unwrap_or(0);
+        }
+    }
+    std::hint::black_box(touched);
 }
 
 /// The model a field's objects are read against, when the tables say.
@@ -533,24 +583,27 @@ fn skip_space_and_commas(bytes: &[u8]) -> usize {
         .unwrap_or(bytes.len())
 }
 
-/// The JSON string `bytes` starts with, unescaped.
-fn string_at(bytes: &[u8]) -> Option<Cow<'_, str>> {
+/// The characters of the JSON string `bytes` starts with, unescaped.
+fn string_at(bytes: &[u8]) -> Option<Cow<'_, [u8]>> {
     string_and_len(bytes).map(|(text, _)| text)
 }
 
-/// The JSON string `bytes` starts with, unescaped, and its length in bytes.
-fn string_and_len(bytes: &[u8]) -> Option<(Cow<'_, str>, usize)> {
+/// The characters of the JSON string `bytes` starts with, unescaped, and
+/// its length in bytes.
+fn string_and_len(bytes: &[u8]) -> Option<(Cow<'_, [u8]>, usize)> {
     // Most strings have no escape: taken as they are (the validator has
     // checked them).
     if let Some(end) = memchr::memchr2(b'"', b'\\', bytes.get(1..)?) {
         if bytes[1 + end] == b'"' {
-            let text = std::str::from_utf8(&bytes[1..1 + end]).ok()?;
-            return Some((Cow::Borrowed(text), end + 2));
+            return Some((Cow::Borrowed(&bytes[1..1 + end]), end + 2));
         }
     }
     let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<Cow<'_, str>>();
     let text = stream.next()?.ok()?;
-    Some((Cow::Owned(text.into_owned()), stream.byte_offset()))
+    Some((
+        Cow::Owned(text.into_owned().into_bytes()),
+        stream.byte_offset(),
+    ))
 }
 
 #[cfg(test)]

@@ -2,7 +2,6 @@
 //! while a document is read ([`At`]), and written out ([`Spot`]) for what
 //! the run keeps until its end.
 
-use std::fmt::Write as _;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -60,8 +59,7 @@ impl At {
     fn write_pointer(&self, out: &mut String) {
         self.write_member_pointer(out);
         if let Some(item) = self.item {
-            // Writing to a String cannot fail.
-            let _ = write!(out, "/{item}");
+            cardkit_json::pointer::push_index(out, item);
         }
     }
 

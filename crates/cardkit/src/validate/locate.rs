@@ -49,6 +49,22 @@ impl Position {
     }
 }
 
+/// The position of file offset `offset` in `bytes`, a window of the file
+/// starting at offset `window_start`, counted from the nearest of `marks`
+/// (known positions in it, in file order, the first at or before
+/// `offset`) before it.
+pub(crate) fn position_at(
+    bytes: &[u8],
+    window_start: usize,
+    marks: &[Position],
+    offset: usize,
+) -> Position {
+    let nearest = marks.partition_point(|mark| mark.offset <= offset);
+    let mark = marks[nearest.saturating_sub(1)];
+    let offset = offset.clamp(mark.offset, window_start + bytes.len());
+    mark.advance(&bytes[mark.offset - window_start..offset - window_start])
+}
+
 /// Fills in the line, column and excerpt of each diagnostic. `bytes` is a
 /// window of the file starting at offset `window_start`; `marks` are known
 /// positions inside it, in file order, the first at or before every
@@ -167,6 +183,27 @@ fn count_chars(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_position_counted_from_the_nearest_mark_is_the_one_counted_from_the_start() {
+        let text = "{\n  \"a\": \"héllo\",\n  \"b\": [1, 2,\n 3]}\n".repeat(5);
+        let bytes = text.as_bytes();
+        // A window from offset 10, with marks where a reading thread would
+        // have counted them.
+        let window_start = 10;
+        let window = &bytes[window_start..];
+        let marks: Vec<Position> = [10, 31, 77]
+            .iter()
+            .map(|&at| Position::START.advance(&bytes[..at]))
+            .collect();
+        for offset in (10..bytes.len()).filter(|&o| text.is_char_boundary(o)) {
+            assert_eq!(
+                position_at(window, window_start, &marks, offset),
+                Position::START.advance(&bytes[..offset]),
+                "at {offset}"
+            );
+        }
+    }
 
     #[test]
     fn counts_agree_with_plain_loops() {

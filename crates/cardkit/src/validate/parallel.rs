@@ -433,10 +433,10 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
 }
 
 /// Validates the documents of a batch, up to one that is malformed JSON.
+/// Each is located and handed to the extractor as soon as it is validated,
+/// while its bytes and its tape are still in the cache.
 fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>) -> Done {
-    let mut reports = Vec::with_capacity(batch.documents.len());
-    let mut spans = Vec::with_capacity(batch.documents.len());
-    let mut tapes = Vec::with_capacity(batch.documents.len());
+    let mut parts = Vec::with_capacity(batch.documents.len());
     let mut malformed = None;
     let utf8_checked = batch.utf8_checked;
     let unfolded = Options {
@@ -467,11 +467,11 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
         if checker.fold_broken() {
             (outcome, checker) = walk(&unfolded);
         }
-        spans.push(outcome.is_ok().then_some(start..checker.pos()));
-        tapes.push(checker.take_tape().unwrap_or_default());
+        let span = outcome.is_ok().then_some(start..checker.pos());
+        let tape = checker.take_tape().unwrap_or_default();
         let found = checker.into_found();
         let pointer = Quoted::from(unit.pointer);
-        reports.push(DocumentReport {
+        let mut report = DocumentReport {
             pointer: pointer.text,
             pointer_bytes: pointer.whole,
             line: None,
@@ -481,35 +481,27 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
             folded: found.folded,
             ignored: found.ignored,
             names: found.names,
+        };
+        let mut diagnostics: Vec<&mut Diagnostic> = report.diagnostics.iter_mut().collect();
+        locate::locate(
+            &batch.bytes,
+            batch.window_start,
+            &batch.marks,
+            &mut diagnostics,
+        );
+        // Where the document starts, for an extractor.
+        let bytes = span.filter(|_| extract.is_some()).map(|span| {
+            let at = locate::position_at(&batch.bytes, batch.window_start, &batch.marks, unit.at);
+            (&batch.bytes[span], at)
         });
+        let extracted = extracted(extract, &report, bytes, &tape);
+        tape.recycle();
+        parts.push(Part::Document(report, extracted));
         if let Err(Malformed) = outcome {
             malformed = Some(unit.at);
             break;
         }
     }
-    let mut all: Vec<&mut Diagnostic> = reports
-        .iter_mut()
-        .flat_map(|report| report.diagnostics.iter_mut())
-        .collect();
-    locate::locate(&batch.bytes, batch.window_start, &batch.marks, &mut all);
-    // Where each document starts, for an extractor (documents are in file
-    // order).
-    let mut at = batch.marks[0];
-    let parts = reports
-        .into_iter()
-        .zip(spans)
-        .zip(tapes)
-        .map(|((report, span), tape)| {
-            let bytes = span.filter(|_| extract.is_some()).map(|span| {
-                let from = at.offset - batch.window_start;
-                at = at.advance(&batch.bytes[from..span.start]);
-                (&batch.bytes[span], at)
-            });
-            let extracted = extracted(extract, &report, bytes, &tape);
-            tape.recycle();
-            Part::Document(report, extracted)
-        })
-        .collect();
     let mut spare = batch.bytes;
     spare.clear();
     Done {
