@@ -49,20 +49,33 @@ impl Position {
     }
 }
 
+/// Where to count to `offset` from: `from` (a position counted before),
+/// or the nearest of `marks` at or before `offset` when that is later or
+/// `from` is past `offset`.
+fn count_from(from: Position, marks: &[Position], offset: usize) -> Position {
+    let nearest = marks.partition_point(|mark| mark.offset <= offset);
+    let mark = marks[nearest.saturating_sub(1)];
+    if from.offset <= offset && from.offset >= mark.offset {
+        from
+    } else {
+        mark
+    }
+}
+
 /// The position of file offset `offset` in `bytes`, a window of the file
-/// starting at offset `window_start`, counted from the nearest of `marks`
-/// (known positions in it, in file order, the first at or before
-/// `offset`) before it.
+/// starting at offset `window_start`, counted from `from` or from the
+/// nearest of `marks` (known positions in it, in file order, the first at
+/// or before `offset`), whichever is nearer.
 pub(crate) fn position_at(
     bytes: &[u8],
     window_start: usize,
     marks: &[Position],
+    from: Position,
     offset: usize,
 ) -> Position {
-    let nearest = marks.partition_point(|mark| mark.offset <= offset);
-    let mark = marks[nearest.saturating_sub(1)];
-    let offset = offset.clamp(mark.offset, window_start + bytes.len());
-    mark.advance(&bytes[mark.offset - window_start..offset - window_start])
+    let start = count_from(from, marks, offset);
+    let offset = offset.clamp(start.offset, window_start + bytes.len());
+    start.advance(&bytes[start.offset - window_start..offset - window_start])
 }
 
 /// Fills in the line, column and excerpt of each diagnostic. `bytes` is a
@@ -76,15 +89,24 @@ pub(crate) fn locate(
     marks: &[Position],
     diagnostics: &mut [&mut Diagnostic],
 ) -> Position {
+    locate_from(bytes, window_start, marks, marks[0], diagnostics)
+}
+
+/// [`locate`], counting from `from` (a position counted before) where it
+/// is nearer than the marks: the diagnostics of the documents of a batch,
+/// located one document after another, count each byte once. Returns the
+/// position of the last diagnostic, `from` when there is none.
+pub(crate) fn locate_from(
+    bytes: &[u8],
+    window_start: usize,
+    marks: &[Position],
+    from: Position,
+    diagnostics: &mut [&mut Diagnostic],
+) -> Position {
     diagnostics.sort_by_key(|d| d.offset);
-    let mut at = marks[0];
+    let mut at = from;
     for diagnostic in diagnostics.iter_mut() {
-        let nearest = marks.partition_point(|mark| mark.offset <= diagnostic.offset);
-        if let Some(&mark) = nearest.checked_sub(1).map(|i| &marks[i]) {
-            if mark.offset > at.offset {
-                at = mark;
-            }
-        }
+        at = count_from(at, marks, diagnostic.offset);
         let offset = diagnostic
             .offset
             .clamp(at.offset, window_start + bytes.len());
@@ -198,7 +220,7 @@ mod tests {
             .collect();
         for offset in (10..bytes.len()).filter(|&o| text.is_char_boundary(o)) {
             assert_eq!(
-                position_at(window, window_start, &marks, offset),
+                position_at(window, window_start, &marks, marks[0], offset),
                 Position::START.advance(&bytes[..offset]),
                 "at {offset}"
             );

@@ -437,6 +437,9 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
 /// while its bytes and its tape are still in the cache.
 fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>) -> Done {
     let mut parts = Vec::with_capacity(batch.documents.len());
+    // The last position counted: each document's start and diagnostics are
+    // counted on from it (or from a nearer mark), each byte once.
+    let mut counted = batch.marks[0];
     let mut malformed = None;
     let utf8_checked = batch.utf8_checked;
     let unfolded = Options {
@@ -482,18 +485,26 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
             ignored: found.ignored,
             names: found.names,
         };
+        // Where the document starts, for an extractor: before its
+        // diagnostics are located, as positions are counted in file order.
+        let bytes = span.filter(|_| extract.is_some()).map(|span| {
+            counted = locate::position_at(
+                &batch.bytes,
+                batch.window_start,
+                &batch.marks,
+                counted,
+                unit.at,
+            );
+            (&batch.bytes[span], counted)
+        });
         let mut diagnostics: Vec<&mut Diagnostic> = report.diagnostics.iter_mut().collect();
-        locate::locate(
+        counted = locate::locate_from(
             &batch.bytes,
             batch.window_start,
             &batch.marks,
+            counted,
             &mut diagnostics,
         );
-        // Where the document starts, for an extractor.
-        let bytes = span.filter(|_| extract.is_some()).map(|span| {
-            let at = locate::position_at(&batch.bytes, batch.window_start, &batch.marks, unit.at);
-            (&batch.bytes[span], at)
-        });
         let extracted = extracted(extract, &report, bytes, &tape);
         tape.recycle();
         parts.push(Part::Document(report, extracted));
