@@ -140,7 +140,8 @@ fn project() -> tempfile::TempDir {
 /// built. pre-commit builds in release mode; the build is made unoptimized,
 /// without link-time optimisation, here, through cargo's profile variables,
 /// because what is tested is the hook, not the binary's speed: a first
-/// build takes 1.5 minutes instead of 10 on two cores.
+/// build still takes 5 minutes beside the other tests on two cores (see
+/// "The test build" in CONTRIBUTING.md); an optimised one, over 20.
 fn try_repo(
     pre_commit: &Path,
     project: &Path,
