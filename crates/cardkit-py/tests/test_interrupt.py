@@ -16,7 +16,15 @@ import pytest
 
 from conftest import SHARED, missing
 
-CHILD = """
+# What each child runs first: a test runner started in the background (`&`
+# in a script, nohup) hands SIGINT on ignored, and Python then installs no
+# handler for it, so that Ctrl-C would never reach the run.
+RESTORE_SIGINT = """
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
+"""
+
+CHILD = RESTORE_SIGINT + """
 import pathlib, sys, time
 import cardkit
 path = pathlib.Path(sys.argv[2])
@@ -82,7 +90,7 @@ def test_sigint_raises_keyboard_interrupt(large_catalog: pathlib.Path, function:
     assert stopped < 2.0, stopped
 
 
-FIFO_CHILD = """
+FIFO_CHILD = RESTORE_SIGINT + """
 import pathlib, sys
 import cardkit
 print("started", flush=True)
