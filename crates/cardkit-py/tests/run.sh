@@ -50,9 +50,8 @@ if [ ! -x "$bin" ]; then
 fi
 # The build's own isolated environment would fetch maturin again: the one
 # just installed builds it (its Python hook runs `maturin` from PATH). The
-# wheel is built in the test build's profile (`dev`: the workspace's
-# libraries at opt-level 1, debug assertions on), as `cargo test` builds:
-# 50 s where the release wheel took three minutes, the tests as fast.
+# wheel is built in the test build's profile, as `cargo test` builds (see
+# "The test build" in CONTRIBUTING.md).
 PATH="$venv/bin:$PATH" CARGO_TARGET_DIR="$target" MATURIN_PEP517_ARGS="--profile dev" \
     "$venv/bin/python" -m pip install --quiet \
     --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps "$crate"
