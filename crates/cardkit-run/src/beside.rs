@@ -20,8 +20,11 @@ use super::decode::{decoder, told, Compression, Decoded, Stored};
 /// The decoded bytes of one chunk.
 const CHUNK: usize = 512 << 10;
 
-/// How many chunks there are at most, between the two threads.
-const CHUNKS: usize = 4;
+/// How many chunks there are at most, between the two threads: 8 MiB,
+/// more than a set of a catalog, so that decoding goes on while the reading
+/// thread validates a batch of documents itself (with 2 MiB, gzip and zstd
+/// on two cores took 10 % and 7 % longer).
+const CHUNKS: usize = 16;
 
 /// As [`decode`](super::decode::decode), but a compressed input is decoded on a thread of its own
 /// ([`Beside`]), beside the thread that reads its decoded bytes;
@@ -274,13 +277,14 @@ mod tests {
         reader.read_exact(&mut first).expect("read");
         assert!(first.iter().all(|&byte| byte == 0));
         // The thread fills the chunks there are, then waits: what it has
-        // read of the input stays within a few chunks' worth.
+        // read of the input stays within their worth (8 MiB of zeros are
+        // about 80 KB deflated).
         std::thread::sleep(Duration::from_millis(300));
         let read = counted.read();
         std::thread::sleep(Duration::from_millis(100));
         assert_eq!(counted.read(), read, "the decoding thread went on");
         assert!(
-            read > 0 && read < 64 << 10,
+            read > 0 && read < 256 << 10,
             "{read} bytes of the input read ahead"
         );
         assert!(stored.read() <= read);
@@ -298,7 +302,7 @@ mod tests {
 
     #[test]
     fn a_decoding_error_comes_after_the_bytes_before_it_and_again_on_each_read() {
-        let text: Vec<u8> = (0..200_000)
+        let text: Vec<u8> = (0..800_000)
             .flat_map(|i| format!("{{\"id\": {i}}}\n").into_bytes())
             .collect();
         assert!(text.len() > CHUNKS * CHUNK);
