@@ -45,9 +45,7 @@ fn compress(format: &str, bytes: &[u8]) -> Vec<u8> {
         }
         "zst" => zstd::encode_all(bytes, 3).expect("zstd"),
         "xz" => {
-            let mut encoder =
-                lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(6))
-                    .expect("xz");
+            let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), 6);
             encoder.write_all(bytes).expect("xz");
             encoder.finish().expect("xz")
         }

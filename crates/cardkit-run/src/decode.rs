@@ -88,11 +88,12 @@ fn strip_suffix_ignore_case<'a>(name: &'a str, ending: &str) -> Option<&'a str> 
     tail.eq_ignore_ascii_case(ending).then(|| &name[..at])
 }
 
-/// The most memory an xz stream may ask for its dictionary, in KiB: the
-/// largest preset (`xz -9`) needs 64 MiB; a stream that asks for more is
-/// refused rather than allowed to take gigabytes. zstd's decoder has its own
-/// bound, a window of 128 MiB.
-const XZ_MEMORY_LIMIT_KIB: u32 = 128 << 10;
+/// The most memory an xz stream may ask of its decoder: a dictionary of
+/// 128 MiB and the decoder's own few KiB. The largest preset (`xz -9`)
+/// needs 65 MiB; a stream that asks for more is refused rather than
+/// allowed to take gigabytes. zstd's decoder has its own bound, a window of
+/// 128 MiB.
+const XZ_MEMORY_LIMIT: u64 = 129 << 20;
 
 /// An input as stored: how many of its bytes have been read so far, while
 /// its decoded bytes are read (a progress bar over a file's size advances
@@ -192,10 +193,17 @@ pub(super) fn decoder(
                 .map_err(|error| Labelled::<()>::error(format, &error))?;
             Box::new(Labelled::new(format, decoder))
         }
-        Compression::Xz => Box::new(Labelled::new(
-            format,
-            lzma_rust2::XzReader::new_mem_limit(BufReader::new(input), true, XZ_MEMORY_LIMIT_KIB),
-        )),
+        Compression::Xz => {
+            // Concatenated streams and the padding between them, as `xz -d`
+            // reads them.
+            let stream = liblzma::stream::Stream::new_stream_decoder(
+                XZ_MEMORY_LIMIT,
+                liblzma::stream::CONCATENATED,
+            )
+            .map_err(|error| Labelled::<()>::error(format, &error.into()))?;
+            let decoder = liblzma::bufread::XzDecoder::new_stream(BufReader::new(input), stream);
+            Box::new(Labelled::new(format, XzLimited(decoder)))
+        }
         Compression::Bzip2 => Box::new(Labelled::new(
             format,
             bzip2::read::MultiBzDecoder::new(input),
@@ -265,6 +273,32 @@ fn skip_zeros(input: &mut impl BufRead) -> io::Result<()> {
         }
         let n = rest.len();
         input.consume(n);
+    }
+}
+
+/// The xz decoder, whose refusal of a stream that asks for more memory
+/// than [`XZ_MEMORY_LIMIT`] says so (liblzma says "memory limit reached").
+struct XzLimited<R>(R);
+
+impl<R: Read> Read for XzLimited<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|error| {
+            let over = error
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<liblzma::stream::Error>())
+                .is_some_and(|inner| matches!(inner, liblzma::stream::Error::MemLimit));
+            if over {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "the stream asks for more memory than the limit of {} MiB (its dictionary is too large)",
+                        XZ_MEMORY_LIMIT >> 20
+                    ),
+                )
+            } else {
+                error
+            }
+        })
     }
 }
 
@@ -398,6 +432,53 @@ mod tests {
         garbage.extend(b"garbage");
         let error = decoded(garbage).expect_err("garbage");
         assert!(error.to_string().starts_with("gzip: "), "{error}");
+    }
+
+    fn xz(bytes: &[u8]) -> Vec<u8> {
+        let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), 0);
+        io::Write::write_all(&mut encoder, bytes).expect("written");
+        encoder.finish().expect("finished")
+    }
+
+    #[test]
+    fn xz_streams_one_after_another_and_their_padding_are_read_as_xz_reads_them() {
+        let mut bytes = xz(b"{\"a\": ");
+        bytes.extend([0; 8]);
+        bytes.extend(xz(b"1}"));
+        assert_eq!(decoded(bytes.clone()).expect("two streams"), b"{\"a\": 1}");
+        bytes.extend(b"garbage");
+        let error = decoded(bytes).expect_err("garbage after the streams");
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+        assert!(error.to_string().starts_with("xz: "), "{error}");
+        let mut cut = xz(&[b'x'; 10_000]);
+        cut.truncate(cut.len() / 2);
+        let error = decoded(cut).expect_err("cut short");
+        assert_eq!(error.to_string(), "xz: unexpected end of file");
+    }
+
+    #[test]
+    fn an_xz_stream_that_asks_for_a_huge_dictionary_is_refused_before_it_is_taken() {
+        // A stream whose block asks for a dictionary of 4 GiB: the one
+        // filter's properties byte (LZMA2, after the block header's size and
+        // flags, the filter's id and the properties' size) set to 40, and
+        // the header's CRC-32 made again.
+        let mut bytes = xz(b"{}");
+        let header = 12;
+        let size = (usize::from(bytes[header]) + 1) * 4;
+        assert_eq!(
+            bytes[header + 1..header + 4],
+            [0x00, 0x21, 0x01],
+            "one filter, LZMA2"
+        );
+        bytes[header + 4] = 40;
+        let crc = crc32fast::hash(&bytes[header..header + size - 4]);
+        bytes[header + size - 4..header + size].copy_from_slice(&crc.to_le_bytes());
+        let error = decoded(bytes).expect_err("refused");
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(
+            error.to_string(),
+            "xz: the stream asks for more memory than the limit of 129 MiB (its dictionary is too large)"
+        );
     }
 
     #[test]

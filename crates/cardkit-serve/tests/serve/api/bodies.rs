@@ -64,8 +64,7 @@ fn compressed(format: &str, bytes: &[u8]) -> Vec<u8> {
         "gzip" => gzip(bytes),
         "zstd" => zstd::encode_all(bytes, 3).unwrap(),
         "xz" => {
-            let options = lzma_rust2::XzOptions::with_preset(6);
-            let mut encoder = lzma_rust2::XzWriter::new(Vec::new(), options).unwrap();
+            let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), 6);
             encoder.write_all(bytes).unwrap();
             encoder.finish().unwrap()
         }
