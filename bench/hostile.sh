@@ -156,6 +156,15 @@ bounded "gzip bomb: 10 MB -> 10 GiB" bomb-10g.json.gz 64
 [ -f "$D/bomb-cut.json.gz" ] || head -c "$(($(stat -c %s "$D/bomb-10g.json.gz") / 2))" \
   "$D/bomb-10g.json.gz" > "$D/bomb-cut.json.gz"
 EXPECT=2 bounded "gzip bomb cut short at 5 GiB" bomb-cut.json.gz 64
+# The same bomb in xz: concatenated streams of one MiB of zeros each (xz
+# -6's dictionary of 8 MiB), about 1 MB for 10 GiB, decoded by liblzma.
+gen bomb-10g.json.xz "import sys, lzma
+out = sys.stdout.buffer
+out.write(lzma.compress(b'{\"meta\": {\"note\": \"'))
+zeros = lzma.compress(b'0' * (1 << 20))
+for _ in range(10 * 1024): out.write(zeros)
+out.write(lzma.compress(b'\"}, \"data\": {\"object\": \"migration\"}}'))"
+bounded "xz bomb: 1 MB -> 10 GiB" bomb-10g.json.xz 64
 
 # A zip bomb by overlap: 20,000 entries of the central directory naming one
 # deflate stream of 20 MiB (about 20 KB stored): the members that share
