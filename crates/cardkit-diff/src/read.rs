@@ -298,7 +298,7 @@ const WALK_DEPTH: usize = 64;
 impl<'a> Walker<'a, '_> {
     /// The decoded text of a string token.
     pub fn text(&self, s: Str) -> std::borrow::Cow<'a, str> {
-        if s.escaped {
+        if s.escaped() {
             self.scan.decode(s)
         } else {
             String::from_utf8_lossy(&self.scan.bytes[s.start..s.end])
@@ -307,7 +307,7 @@ impl<'a> Walker<'a, '_> {
 
     /// The bytes of a string token, decoded only when it holds escapes.
     fn raw(&self, s: Str) -> std::borrow::Cow<'a, [u8]> {
-        if s.escaped {
+        if s.escaped() {
             std::borrow::Cow::Owned(self.scan.decode(s).into_owned().into_bytes())
         } else {
             std::borrow::Cow::Borrowed(&self.scan.bytes[s.start..s.end])

@@ -40,14 +40,14 @@ impl Checker<'_> {
         // link still has its fields read with the tape stopped.
         let on_tape = self.recording();
         self.members(|c, key, key_at| {
-            let mut found = if key.escaped {
+            let mut found = if key.escaped() {
                 model.field(&c.read.scan.decode(key))
             } else {
                 model.field_at(c.read.scan.bytes, key.start, key.end)
             };
             if let Some(names) = names {
                 found = read_name(&mut c.names, model, names, found, || {
-                    if key.escaped {
+                    if key.escaped() {
                         Cow::Owned(c.read.scan.decode(key).into_owned().into_bytes())
                     } else {
                         Cow::Borrowed(&c.read.scan.bytes[key.start..key.end])
