@@ -202,7 +202,7 @@ pub(super) fn decoder(
             )
             .map_err(|error| Labelled::<()>::error(format, &error.into()))?;
             let decoder = liblzma::bufread::XzDecoder::new_stream(BufReader::new(input), stream);
-            Box::new(Labelled::new(format, XzLimited(decoder)))
+            Box::new(Labelled::new(format, decoder))
         }
         Compression::Bzip2 => Box::new(Labelled::new(
             format,
@@ -276,32 +276,6 @@ fn skip_zeros(input: &mut impl BufRead) -> io::Result<()> {
     }
 }
 
-/// The xz decoder, whose refusal of a stream that asks for more memory
-/// than [`XZ_MEMORY_LIMIT`] says so (liblzma says "memory limit reached").
-struct XzLimited<R>(R);
-
-impl<R: Read> Read for XzLimited<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf).map_err(|error| {
-            let over = error
-                .get_ref()
-                .and_then(|inner| inner.downcast_ref::<liblzma::stream::Error>())
-                .is_some_and(|inner| matches!(inner, liblzma::stream::Error::MemLimit));
-            if over {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!(
-                        "the stream asks for more memory than the limit of {} MiB (its dictionary is too large)",
-                        XZ_MEMORY_LIMIT >> 20
-                    ),
-                )
-            } else {
-                error
-            }
-        })
-    }
-}
-
 /// A decoder whose errors name its format (`gzip: unexpected end of
 /// file`), so that an unreadable input says what could not be decoded.
 pub(super) struct Labelled<R> {
@@ -318,8 +292,17 @@ impl<R> Labelled<R> {
     /// the decoder said: a stream cut short is a corrupt input, not the end
     /// of a document.
     pub(super) fn error(format: Compression, error: &io::Error) -> io::Error {
+        // liblzma's refusal says only "memory limit reached".
+        let over_limit = error
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<liblzma::stream::Error>())
+            .is_some_and(|inner| matches!(inner, liblzma::stream::Error::MemLimit));
         let why = match error.kind() {
             io::ErrorKind::UnexpectedEof => "unexpected end of file".to_owned(),
+            _ if over_limit => format!(
+                "the stream asks for more memory than the limit of {} MiB (its dictionary is too large)",
+                XZ_MEMORY_LIMIT >> 20
+            ),
             _ => error.to_string(),
         };
         io::Error::new(io::ErrorKind::InvalidData, format!("{format}: {why}"))
