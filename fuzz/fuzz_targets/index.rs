@@ -5,11 +5,13 @@
 //! for bytes serde_json reads as a stream of values, the index finds the
 //! end of each value where serde_json does (but for a number beyond
 //! binary64 range, which serde_json takes into `IgnoredAny` and the scanner
-//! does not).
+//! does not). The string stops, on both paths and indexed whole or from a
+//! cut, give the next stop a byte-at-a-time search gives, from every
+//! offset.
 #![no_main]
 
-use cardkit_json::index_reference::blocks as reference;
-use cardkit_json::{skip_indexed, skip_raw, Block, Indexer};
+use cardkit_json::index_reference::{blocks as reference, string_stops as reference_stops};
+use cardkit_json::{skip_indexed, skip_raw, Block, Indexer, StringStops};
 use libfuzzer_sys::fuzz_target;
 use serde::de::IgnoredAny;
 
@@ -24,6 +26,31 @@ fuzz_target!(|data: &[u8]| {
         "{} against the reference",
         Indexer::new().path()
     );
+
+    // The string stops, from every offset of the part indexed.
+    // The first stop at or after each offset, found from the end.
+    let mut next_stop = vec![None; data.len() + 1];
+    let mut stops = reference_stops(data).into_iter().rev().peekable();
+    for from in (0..data.len()).rev() {
+        next_stop[from] = if stops.next_if(|&at| at == from).is_some() {
+            Some(from)
+        } else {
+            next_stop[from + 1]
+        };
+    }
+    let cut = data.first().map_or(0, |&b| usize::from(b) % (data.len() + 1));
+    for mut index in [StringStops::portable(), StringStops::new()] {
+        for range in [0..data.len(), cut..data.len(), 0..cut] {
+            index.index(data, range.clone());
+            let first = range.start / 64 * 64;
+            for from in first..range.end {
+                let expected = next_stop[from]
+                    .filter(|&at| at < range.end)
+                    .ok_or(range.end);
+                assert_eq!(index.next(from), expected, "{} {range:?} from {from}", index.path());
+            }
+        }
+    }
 
     // The skip from the first bytes and from each structural character.
     let structurals: Vec<usize> = Indexer::new().structurals(data).collect();

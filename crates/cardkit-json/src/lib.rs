@@ -1,9 +1,10 @@
 //! The one place that reads JSON bytes: white space, strings (escapes,
 //! UTF-8), numbers, literals, the members of objects and the items of arrays,
 //! a fast structural skip, and a structural index found 64 bytes at a time
-//! with SIMD ([`Indexer`]). Every reader of the crate (the validator, the
-//! reader of containers around documents, kind detection, member look-ups)
-//! reads through [`Scanner`], so a rule of JSON syntax is written once.
+//! with SIMD ([`Indexer`], and [`StringStops`] for the ends of strings).
+//! Every reader of the crate (the validator, the reader of containers
+//! around documents, kind detection, member look-ups) reads through
+//! [`Scanner`], so a rule of JSON syntax is written once.
 //!
 //! Problems are typed ([`Syntax`]); their words are in `cardkit`'s
 //! diagnostics. JSON Pointers and the patterns over them are in [`pointer`].
@@ -23,7 +24,7 @@ pub use found::{FoundByte, FoundValue, QUOTED_CHARS};
 /// against (the `reference` feature).
 #[cfg(feature = "reference")]
 pub use index::reference as index_reference;
-pub use index::{Block, Blocks, Indexer, Structurals};
+pub use index::{Block, Blocks, Indexer, StringStops, Structurals};
 pub use scan::{Num, Scanner, Str};
 pub use skip::{found_at, scalar_end, skip_indexed, skip_raw};
 pub use syntax::{utf16, Expect, Syntax, SyntaxError, BOM};

@@ -18,6 +18,11 @@
 //! An escape is taken wherever a backslash stands, as in strings: outside
 //! strings a backslash is never JSON, and [`Block::stray_backslashes`] says
 //! where one is, so that a reader can leave such input to the scanner.
+//!
+//! A lighter index serves the walk: [`StringStops`], the bytes where a
+//! string's plain content stops (quotes, backslashes, control characters),
+//! found the same two ways. It needs no state across blocks, so any range
+//! can be indexed on its own, and a string's end is then one look-up.
 
 mod classes;
 mod portable;
@@ -191,6 +196,101 @@ impl Indexer {
         let escaped = escapes_and_escaped ^ (backslash | carried);
         self.escaped = (escapes_and_escaped & backslash) >> 63 != 0;
         escaped
+    }
+}
+
+/// Where plain string content stops in a range of bytes: a mask per block
+/// of 64 bytes, bit `i` set when byte `i` of the block is `"`, `\` or a
+/// control character, the bytes a string's scan stops at. Found for many
+/// strings at once, with SIMD where the machine has it, so that the walk
+/// finds each string's end with a look-up instead of reading its bytes
+/// ([`crate::Scanner::with_string_stops`]).
+#[derive(Clone, Debug)]
+pub struct StringStops {
+    simd: Option<Simd>,
+    /// The offset of the first block (a multiple of 64).
+    first: usize,
+    /// The offset where the indexed range ends: no stop at or after it is
+    /// known.
+    end: usize,
+    masks: Vec<u64>,
+}
+
+impl Default for StringStops {
+    fn default() -> Self {
+        StringStops::new()
+    }
+}
+
+impl StringStops {
+    /// An empty index, on the fastest path of this machine (as
+    /// [`Indexer::new`]).
+    #[must_use]
+    pub fn new() -> Self {
+        StringStops {
+            simd: simd::detect(),
+            first: 0,
+            end: 0,
+            masks: Vec::new(),
+        }
+    }
+
+    /// An empty index that finds stops without SIMD, as machines without it
+    /// do: the same index.
+    #[must_use]
+    pub fn portable() -> Self {
+        StringStops {
+            simd: None,
+            ..StringStops::new()
+        }
+    }
+
+    /// The name of the path this index takes: `avx2`, `neon` or `portable`.
+    #[must_use]
+    pub fn path(&self) -> &'static str {
+        self.simd.map_or("portable", Simd::name)
+    }
+
+    /// Indexes `bytes[range]`, in place of what was indexed before (the
+    /// masks' room is kept).
+    pub fn index(&mut self, bytes: &[u8], range: std::ops::Range<usize>) {
+        let end = range.end.min(bytes.len());
+        let first = (range.start / 64 * 64).min(end);
+        let bytes = &bytes[first..end];
+        let whole = bytes.len() / 64;
+        self.first = first;
+        self.end = end;
+        self.masks.clear();
+        self.masks.resize(bytes.len().div_ceil(64), 0);
+        let (body, tail) = bytes.split_at(whole * 64);
+        match self.simd {
+            Some(simd) => simd.string_stops(body, &mut self.masks[..whole]),
+            None => portable::string_stops(body, &mut self.masks[..whole]),
+        }
+        // The last block is read as if padded with spaces, which are no
+        // stops: what lies past `end` is not indexed.
+        if !tail.is_empty() {
+            let mut padded = [b' '; 64];
+            padded[..tail.len()].copy_from_slice(tail);
+            portable::string_stops(&padded, &mut self.masks[whole..]);
+        }
+    }
+
+    /// The first stop at or after `from`: `Ok` with its offset, or `Err`
+    /// with where the indexed range ends when there is none before it (or
+    /// `from` is outside it): what lies beyond must be read.
+    #[inline]
+    pub fn next(&self, from: usize) -> Result<usize, usize> {
+        let Some(local) = from.checked_sub(self.first).filter(|_| from < self.end) else {
+            return Err(from);
+        };
+        let mut block = local / 64;
+        let mut bits = self.masks[block] >> (local % 64) << (local % 64);
+        while bits == 0 {
+            block += 1;
+            bits = *self.masks.get(block).ok_or(self.end)?;
+        }
+        Ok(self.first + block * 64 + bits.trailing_zeros() as usize)
     }
 }
 

@@ -24,6 +24,22 @@ pub(super) fn classify(bytes: &[u8], out: &mut [Classes]) {
     }
 }
 
+/// Finds where plain string content stops in `bytes`, block by block: bit
+/// `i` of each mask is set when byte `i` of its block is `"`, `\` or a
+/// control character. `bytes` holds 64 bytes for each of `out`.
+pub(super) fn string_stops(bytes: &[u8], out: &mut [u64]) {
+    for (block, stops) in bytes.chunks_exact(64).zip(out) {
+        *stops = 0;
+        for (i, word) in block.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            // Lanes below 0x20: those whose high three bits are all zero.
+            let control = lanes_equal(x & (ONES * 0xE0), 0);
+            let lanes = lanes_equal(x, b'"') | lanes_equal(x, b'\\') | control;
+            *stops |= gather(lanes) << (8 * i);
+        }
+    }
+}
+
 /// The high bits of the eight lanes of `lanes` (and no other bit set) as
 /// eight bits, lane `i` at bit `i`: one multiplication moves each lane's bit
 /// to its place in the top byte, with no two products on the same bit.

@@ -42,3 +42,11 @@ pub fn structurals(bytes: &[u8]) -> Vec<usize> {
         .filter(|&i| blocks[i / 64].structurals() & (1 << (i % 64)) != 0)
         .collect()
 }
+
+/// Where plain string content stops, read one byte at a time: the offsets
+/// of `"`, `\\` and the control characters.
+pub fn string_stops(bytes: &[u8]) -> Vec<usize> {
+    (0..bytes.len())
+        .filter(|&i| matches!(bytes[i], b'"' | b'\\' | 0..0x20))
+        .collect()
+}

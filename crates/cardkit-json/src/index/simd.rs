@@ -72,6 +72,20 @@ impl Simd {
             Simd::Neon(_) => unsafe { neon::classify(bytes, out) },
         }
     }
+
+    /// Finds where plain string content stops in `bytes`, block by block:
+    /// bit `i` of each mask is set when byte `i` of its block is `"`, `\`
+    /// or a control character. `bytes` holds 64 bytes for each of `out`.
+    pub(super) fn string_stops(self, bytes: &[u8], out: &mut [u64]) {
+        match self {
+            // SAFETY: as for `classify`: `Simd::Avx2` proves AVX2.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2(_) => unsafe { avx2::string_stops(bytes, out) },
+            // SAFETY: as for `classify`: `Simd::Neon` proves NEON.
+            #[cfg(target_arch = "aarch64")]
+            Simd::Neon(_) => unsafe { neon::string_stops(bytes, out) },
+        }
+    }
 }
 
 /// 32 bytes at a time: a comparison per class gives a byte of all ones in
@@ -83,8 +97,8 @@ impl Simd {
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_set1_epi8,
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_set1_epi8,
     };
 
     use super::Classes;
@@ -115,6 +129,25 @@ mod avx2 {
         }
     }
 
+    #[target_feature(enable = "avx2")]
+    pub(super) fn string_stops(bytes: &[u8], out: &mut [u64]) {
+        for (block, stops) in bytes.chunks_exact(64).zip(out) {
+            let at = block.as_ptr();
+            // SAFETY: as in `classify`, both reads are within the block.
+            let halves = unsafe {
+                [
+                    _mm256_loadu_si256(at.cast::<__m256i>()),
+                    _mm256_loadu_si256(at.add(32).cast::<__m256i>()),
+                ]
+            };
+            // A byte below 0x20 is one that the unsigned maximum with 0x1F
+            // leaves at 0x1F.
+            let below_space = _mm256_set1_epi8(0x1F);
+            let capped = halves.map(|half| _mm256_max_epu8(half, below_space));
+            *stops = lanes(halves, b'"') | lanes(halves, b'\\') | lanes(capped, 0x1F);
+        }
+    }
+
     /// Bit `i` set where byte `i` of the 64 in `halves` is `byte`.
     #[target_feature(enable = "avx2")]
     #[inline]
@@ -139,8 +172,8 @@ mod avx2 {
 #[cfg(target_arch = "aarch64")]
 mod neon {
     use std::arch::aarch64::{
-        uint8x16_t, vandq_u8, vceqq_u8, vcombine_u8, vcreate_u8, vdupq_n_u8, vgetq_lane_u64,
-        vld1q_u8, vorrq_u8, vpaddq_u8, vreinterpretq_u64_u8,
+        uint8x16_t, vandq_u8, vceqq_u8, vcltq_u8, vcombine_u8, vcreate_u8, vdupq_n_u8,
+        vgetq_lane_u64, vld1q_u8, vorrq_u8, vpaddq_u8, vreinterpretq_u64_u8,
     };
 
     use super::Classes;
@@ -169,6 +202,28 @@ mod neon {
                 bracket: bits(or(equal(folded, b'{'), equal(folded, b'}'))),
                 separator: bits(or(equal(quarters, b':'), equal(quarters, b','))),
             };
+        }
+    }
+
+    #[target_feature(enable = "neon")]
+    pub(super) fn string_stops(bytes: &[u8], out: &mut [u64]) {
+        for (block, stops) in bytes.chunks_exact(64).zip(out) {
+            let at = block.as_ptr();
+            // SAFETY: as in `classify`, the four reads are within the block.
+            let quarters = unsafe {
+                [
+                    vld1q_u8(at),
+                    vld1q_u8(at.add(16)),
+                    vld1q_u8(at.add(32)),
+                    vld1q_u8(at.add(48)),
+                ]
+            };
+            let space = vdupq_n_u8(0x20);
+            let control = quarters.map(|quarter| vcltq_u8(quarter, space));
+            *stops = bits(or(
+                or(equal(quarters, b'"'), equal(quarters, b'\\')),
+                control,
+            ));
         }
     }
 

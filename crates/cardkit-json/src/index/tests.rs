@@ -3,8 +3,11 @@
 //! boundaries, runs of backslashes of every length at every offset, strings
 //! across blocks, characters beyond ASCII at block edges, every length.
 
-use super::reference::{blocks as reference, structurals as reference_structurals};
-use super::{Block, Indexer};
+use super::reference::{
+    blocks as reference, string_stops as reference_string_stops,
+    structurals as reference_structurals,
+};
+use super::{Block, Indexer, StringStops};
 use proptest::prelude::*;
 
 /// `all`, or under Miri (a thousand times slower) the few of them given.
@@ -23,6 +26,55 @@ fn indexers() -> Vec<Indexer> {
         all.push(Indexer::new());
     }
     all
+}
+
+/// The string stops to check: the portable path's, and this machine's.
+fn string_stops() -> Vec<StringStops> {
+    let mut all = vec![StringStops::portable()];
+    if StringStops::new().path() != "portable" {
+        all.push(StringStops::new());
+    }
+    all
+}
+
+/// Checks the string stops of every path against the reference on `bytes`,
+/// indexed whole and in parts (from and to offsets on and off block
+/// edges): from every offset, the next stop where the part says one is, or
+/// where the part ends.
+fn check_string_stops(bytes: &[u8]) {
+    let len = bytes.len();
+    // The first stop at or after each offset.
+    let mut next_stop = vec![None; len + 2];
+    for at in reference_string_stops(bytes).into_iter().rev() {
+        next_stop[..=at]
+            .iter_mut()
+            .rev()
+            .take_while(|n| n.is_none_or(|n| n > at))
+            .for_each(|n| *n = Some(at));
+    }
+    let cuts = [0, 1, 63, 64, 65, 130, len / 2, len.saturating_sub(1), len];
+    for mut index in string_stops() {
+        for &start in cuts.iter().filter(|&&start| start <= len) {
+            for &end in cuts.iter().filter(|&&end| end >= start && end <= len) {
+                index.index(bytes, start..end);
+                let first = start / 64 * 64;
+                for from in 0..=len + 1 {
+                    let expected = if from < first || from >= end {
+                        Err(from)
+                    } else {
+                        next_stop[from].filter(|&at| at < end).ok_or(end)
+                    };
+                    assert_eq!(
+                        index.next(from),
+                        expected,
+                        "{} indexing {start}..{end}, from {from}, on {:?}",
+                        index.path(),
+                        String::from_utf8_lossy(bytes)
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// Checks every indexer against the reference on `bytes`: the blocks, the
@@ -210,6 +262,33 @@ proptest! {
     ) {
         check(&bytes);
     }
+
+    #[test]
+    fn string_stops_agree_with_the_reference_on_jsonish_bytes(bytes in jsonish()) {
+        check_string_stops(&bytes);
+    }
+
+    #[test]
+    fn string_stops_agree_with_the_reference_on_any_bytes(
+        bytes in prop::collection::vec(any::<u8>(), 0..300)
+    ) {
+        check_string_stops(&bytes);
+    }
+}
+
+#[test]
+fn string_stops_are_every_quote_backslash_and_control_character() {
+    // Every byte value at every offset of a block and across its edge.
+    let all: Vec<u8> = (0..=255).collect();
+    let bytes: Vec<u8> = under_miri(0..70, [0, 63])
+        .into_iter()
+        .flat_map(|shift| {
+            let mut shifted = vec![b'a'; shift];
+            shifted.extend_from_slice(&all);
+            shifted
+        })
+        .collect();
+    check_string_stops(&bytes);
 }
 
 #[test]

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 
 use super::found::{FoundByte, FoundValue};
+use super::index::StringStops;
 use super::lanes::string_stop;
 use super::syntax::{Expect, Syntax, SyntaxError};
 use super::text::lossy;
@@ -64,6 +65,9 @@ pub struct Scanner<'a> {
     /// `bytes` up to here are known to be UTF-8 (checked in bulk as they
     /// were read): strings before it need no check of their own.
     pub utf8_checked: usize,
+    /// Where string content stops in some of `bytes`, when that was
+    /// indexed.
+    stops: Option<&'a StringStops>,
 }
 
 type Scan<T> = Result<T, SyntaxError>;
@@ -76,7 +80,17 @@ impl<'a> Scanner<'a> {
             bytes,
             pos,
             utf8_checked: 0,
+            stops: None,
         }
+    }
+
+    /// The same scanner, finding the end of each string from `stops`, an
+    /// index of (some of) its bytes, instead of reading the string's bytes
+    /// where they were indexed.
+    #[must_use]
+    pub fn with_string_stops(mut self, stops: &'a StringStops) -> Self {
+        self.stops = Some(stops);
+        self
     }
 
     /// The byte at the cursor.
@@ -135,11 +149,26 @@ impl<'a> Scanner<'a> {
         let mut escaped = false;
         let mut ascii = true;
         loop {
-            let Some((i, stop)) = string_stop(&self.bytes[self.pos..], &mut ascii) else {
+            // The index does not say whether what it passes over is ASCII:
+            // the content's UTF-8 is then checked unless it was in bulk.
+            let found = match self.stops.map(|stops| stops.next(self.pos)) {
+                Some(Ok(at)) => {
+                    ascii &= at == self.pos;
+                    self.bytes.get(at).map(|&stop| (at, stop))
+                }
+                Some(Err(beyond)) if beyond > self.pos => {
+                    ascii = false;
+                    let from = beyond.min(self.bytes.len());
+                    string_stop(&self.bytes[from..], &mut ascii).map(|(i, stop)| (from + i, stop))
+                }
+                _ => string_stop(&self.bytes[self.pos..], &mut ascii)
+                    .map(|(i, stop)| (self.pos + i, stop)),
+            };
+            let Some((at, stop)) = found else {
                 self.pos = self.bytes.len();
                 return Err(Self::error(open, Syntax::UnterminatedString));
             };
-            self.pos += i;
+            self.pos = at;
             match stop {
                 b'"' => {
                     self.pos += 1;

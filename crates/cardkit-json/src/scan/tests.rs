@@ -68,3 +68,64 @@ proptest! {
         prop_assert_eq!(decoded(&escaped(&text)), text);
     }
 }
+
+/// What scanning the string at the start of `bytes` gives: the token's
+/// range and escapes, or the error; and where the cursor stops.
+fn scanned(scan: &mut Scanner<'_>) -> (Result<(usize, usize, bool), String>, usize) {
+    let token = scan.string();
+    let outcome = token
+        .map(|s| (s.start, s.end, s.escaped()))
+        .map_err(|e| format!("{e:?}"));
+    (outcome, scan.pos)
+}
+
+/// Bytes after an opening quote: string content, escapes good and bad,
+/// quotes, control characters, characters beyond ASCII and bytes that are
+/// not UTF-8, long runs across blocks of the index.
+fn string_like() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        4 => "[a-zA-Z0-9 ,:{}]{1,80}".prop_map(String::into_bytes),
+        2 => Just(b"\"".to_vec()),
+        2 => prop::sample::select(vec![
+            &b"\\n"[..], b"\\\"", b"\\\\", b"\\u00e9", b"\\ud83c\\udccf", b"\\x", b"\\u12", b"\\",
+        ]).prop_map(<[u8]>::to_vec),
+        2 => Just("é𝄞Æ".as_bytes().to_vec()),
+        1 => prop::sample::select(vec![0x00u8, 0x09, 0x0A, 0x1F, 0x7F, 0x80, 0xC3, 0xFF]).prop_map(|b| vec![b]),
+    ];
+    prop::collection::vec(piece, 0..40).prop_map(|pieces| {
+        let mut bytes = vec![b'"'];
+        bytes.extend(pieces.concat());
+        bytes
+    })
+}
+
+proptest! {
+    /// A string scanned with the index of its stops, whole or in part (the
+    /// rest read byte by byte), from any offset, with its UTF-8 checked in
+    /// bulk or not, gives what it gives without.
+    #[test]
+    fn a_string_scanned_with_its_stops_is_scanned_as_without(
+        prefix in 0usize..70,
+        bytes in string_like(),
+        cut in 0usize..400,
+        bulk_checked in any::<bool>(),
+    ) {
+        let mut padded = vec![b' '; prefix];
+        padded.extend_from_slice(&bytes);
+        let utf8_checked = if bulk_checked {
+            crate::utf8_prefix(&padded)
+        } else {
+            0
+        };
+        let mut plain = Scanner::new(&padded, prefix);
+        plain.utf8_checked = utf8_checked;
+        let expected = scanned(&mut plain);
+        for range in [0..padded.len(), prefix..padded.len(), prefix..(prefix + cut).min(padded.len())] {
+            let mut stops = crate::StringStops::new();
+            stops.index(&padded, range.clone());
+            let mut indexed = Scanner::new(&padded, prefix).with_string_stops(&stops);
+            indexed.utf8_checked = utf8_checked;
+            prop_assert_eq!(scanned(&mut indexed), expected.clone(), "indexed {:?}", range);
+        }
+    }
+}

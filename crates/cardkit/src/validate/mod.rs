@@ -32,6 +32,7 @@ mod parallel;
 mod part;
 mod reader;
 mod source;
+mod stops;
 mod stream;
 mod tape;
 mod validator;

@@ -19,6 +19,7 @@ use super::locate::{self, Position, CONTEXT_BYTES};
 use super::options::Options;
 use super::part::{extracted, Extract, Part, Sink};
 use super::source::Source;
+use super::stops;
 use super::stream::{for_each_line, validate_line, Sequential};
 use crate::report::{DocumentReport, Layout};
 use cardkit_json::skip_indexed;
@@ -446,6 +447,8 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
         warnings_shown: None,
         ..*options
     };
+    let mut stops = stops::take();
+    stops.index(&batch.bytes, 0..batch.bytes.len());
     for unit in batch.documents {
         let start = unit.at - batch.window_start;
         let kind = unit.kind.resolve(&batch.bytes, start);
@@ -457,7 +460,8 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
                 &unit.pointer,
                 utf8_checked,
                 options,
-            );
+            )
+            .with_string_stops(&stops);
             if let Some(scope) = extract.and_then(|e| e.tape) {
                 checker.record_tape(scope);
             }
@@ -513,6 +517,7 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
             break;
         }
     }
+    stops::keep(stops);
     let mut spare = batch.bytes;
     spare.clear();
     Done {

@@ -16,6 +16,7 @@ use super::locate::Position;
 use super::options::Options;
 use super::part::{Part, Sink};
 use super::source::Source;
+use super::stops;
 use super::tape::Tape;
 use crate::report::DocumentReport;
 
@@ -122,9 +123,14 @@ pub(crate) fn walk_unit(
         ..*options
     };
     let mut options = options;
-    loop {
+    let mut string_stops = stops::take();
+    let walked = loop {
         let start = at - src.base;
-        let mut checker = src.checker(at, pointer, options);
+        let ahead = (start + stops::ahead()).min(src.bytes().len());
+        string_stops.index(src.bytes(), start..ahead);
+        let mut checker = src
+            .checker(at, pointer, options)
+            .with_string_stops(&string_stops);
         let outcome = walk(&mut checker);
         let cut_short = match outcome {
             // The last token (a number) may go on.
@@ -141,8 +147,12 @@ pub(crate) fn walk_unit(
         let end = src.base + checker.pos();
         let fold_broken = checker.fold_broken();
         let found = checker.into_found();
-        if cut_short && src.fill()? {
-            continue;
+        if cut_short {
+            match src.fill() {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(error) => break Err(error.into()),
+            }
         }
         // Rare (a duplicate key after warnings were folded): the whole
         // value is at hand, and walked again as it would be without folding.
@@ -150,12 +160,15 @@ pub(crate) fn walk_unit(
             options = &unfolded;
             continue;
         }
-        return Ok(Walked {
+        stops::walked(end - at);
+        break Ok(Walked {
             found,
             outcome,
             end,
         });
-    }
+    };
+    stops::keep(string_stops);
+    walked
 }
 
 /// Calls `each` with every line that is not blank, its position and its

@@ -9,7 +9,7 @@ use crate::model::Kind;
 use crate::report::{Folded, Omitted};
 use crate::schema::MAX_DEPTH;
 use crate::table::{FieldDef, ModelDef, Names, Type, Version};
-use cardkit_json::{DuplicateKeys, Str, SyntaxError};
+use cardkit_json::{DuplicateKeys, Str, StringStops, SyntaxError};
 
 use super::super::findings::{Added, Findings};
 use super::super::options::Options;
@@ -138,6 +138,14 @@ impl<'a> Checker<'a> {
             tape_links_only: false,
             origin: pos,
         }
+    }
+
+    /// Finds the end of each string from `stops`, an index of (some of) the
+    /// checker's bytes.
+    #[must_use]
+    pub fn with_string_stops(mut self, stops: &'a StringStops) -> Self {
+        self.read.scan = self.read.scan.with_string_stops(stops);
+        self
     }
 
     /// Records the tape of the unit (see [`Tape`]), of the fields `scope`

@@ -1,0 +1,39 @@
+//! The string stops (see [`StringStops`]) of the documents a thread walks:
+//! their room kept from one document to the next, as a document's index
+//! grows to some hundred KB and room asked anew costs page faults.
+
+use std::cell::Cell;
+
+use cardkit_json::StringStops;
+
+thread_local! {
+    static SPARE: Cell<StringStops> = Cell::new(StringStops::default());
+    /// The length of the last document walked on this thread: a stream's
+    /// documents are indexed that far ahead, and a little more, before
+    /// their end is known (beyond, strings are read byte by byte).
+    static LAST_LENGTH: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How far past its start a document of a stream is indexed before its
+/// end is known: a little more than the last document's length, so that a
+/// catalog's documents of like sizes are indexed whole and a stream of
+/// tiny documents costs a little per document.
+pub(crate) fn ahead() -> usize {
+    let last = LAST_LENGTH.get();
+    last + last / 4 + 1024
+}
+
+/// Notes the length of a document walked.
+pub(crate) fn walked(length: usize) {
+    LAST_LENGTH.set(length);
+}
+
+/// This thread's string stops, to index with.
+pub(crate) fn take() -> StringStops {
+    SPARE.take()
+}
+
+/// Gives the string stops back to the thread, for the next document.
+pub(crate) fn keep(stops: StringStops) {
+    SPARE.set(stops);
+}
