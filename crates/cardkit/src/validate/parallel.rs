@@ -448,9 +448,14 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
         ..*options
     };
     let mut stops = stops::take();
-    stops.index(&batch.bytes, 0..batch.bytes.len());
-    for unit in batch.documents {
+    let mut units = batch.documents.into_iter().peekable();
+    while let Some(unit) = units.next() {
         let start = unit.at - batch.window_start;
+        // A document ends where the next starts, if not before.
+        let bound = units
+            .peek()
+            .map_or(batch.bytes.len(), |next| next.at - batch.window_start);
+        stops::index(&mut stops, &batch.bytes, start..bound);
         let kind = unit.kind.resolve(&batch.bytes, start);
         let walk = |options| {
             let mut checker = Checker::new(

@@ -3,6 +3,7 @@
 //! grows to some hundred KB and room asked anew costs page faults.
 
 use std::cell::Cell;
+use std::ops::Range;
 
 use cardkit_json::StringStops;
 
@@ -12,6 +13,20 @@ thread_local! {
     /// documents are indexed that far ahead, and a little more, before
     /// their end is known (beyond, strings are read byte by byte).
     static LAST_LENGTH: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The most bytes of one document indexed (their index takes an eighth of
+/// that): the strings of a huge document past them are read byte by byte.
+const MOST: usize = 8 << 20;
+
+/// Indexes the string stops of the document at `range.start` of `bytes`,
+/// which ends by `range.end`, up to [`MOST`] bytes of it.
+pub(crate) fn index(stops: &mut StringStops, bytes: &[u8], range: Range<usize>) {
+    let end = range
+        .end
+        .min(range.start.saturating_add(MOST))
+        .min(bytes.len());
+    stops.index(bytes, range.start..end);
 }
 
 /// How far past its start a document of a stream is indexed before its

@@ -126,8 +126,11 @@ pub(crate) fn walk_unit(
     let mut string_stops = stops::take();
     let walked = loop {
         let start = at - src.base;
-        let ahead = (start + stops::ahead()).min(src.bytes().len());
-        string_stops.index(src.bytes(), start..ahead);
+        stops::index(
+            &mut string_stops,
+            src.bytes(),
+            start..start + stops::ahead(),
+        );
         let mut checker = src
             .checker(at, pointer, options)
             .with_string_stops(&string_stops);
