@@ -43,14 +43,15 @@ fn string_stops() -> Vec<StringStops> {
 /// where the part ends.
 fn check_string_stops(bytes: &[u8]) {
     let len = bytes.len();
-    // The first stop at or after each offset.
+    // The first stop at or after each offset (one past the end included),
+    // found from the end.
     let mut next_stop = vec![None; len + 2];
-    for at in reference_string_stops(bytes).into_iter().rev() {
-        next_stop[..=at]
-            .iter_mut()
-            .rev()
-            .take_while(|n| n.is_none_or(|n| n > at))
-            .for_each(|n| *n = Some(at));
+    let mut stops = reference_string_stops(bytes).into_iter().rev().peekable();
+    for from in (0..len).rev() {
+        next_stop[from] = match stops.next_if(|&at| at == from) {
+            Some(at) => Some(at),
+            None => next_stop[from + 1],
+        };
     }
     let cuts = [0, 1, 63, 64, 65, 130, len / 2, len.saturating_sub(1), len];
     for mut index in string_stops() {
@@ -58,11 +59,11 @@ fn check_string_stops(bytes: &[u8]) {
             for &end in cuts.iter().filter(|&&end| end >= start && end <= len) {
                 index.index(bytes, start..end);
                 let first = start / 64 * 64;
-                for from in 0..=len + 1 {
+                for (from, next) in next_stop.iter().enumerate() {
                     let expected = if from < first || from >= end {
                         Err(from)
                     } else {
-                        next_stop[from].filter(|&at| at < end).ok_or(end)
+                        next.filter(|&at| at < end).ok_or(end)
                     };
                     assert_eq!(
                         index.next(from),
