@@ -105,18 +105,8 @@ mod avx2 {
 
     #[target_feature(enable = "avx2")]
     pub(super) fn classify(bytes: &[u8], out: &mut [Classes]) {
-        for (block, classes) in bytes.chunks_exact(64).zip(out) {
-            let at = block.as_ptr();
-            // SAFETY: `block` is 64 bytes long, so the 32 bytes read from
-            // its start and the 32 read from its middle are all within it;
-            // `_mm256_loadu_si256` reads unaligned memory, so no alignment
-            // is needed.
-            let halves = unsafe {
-                [
-                    _mm256_loadu_si256(at.cast::<__m256i>()),
-                    _mm256_loadu_si256(at.add(32).cast::<__m256i>()),
-                ]
-            };
+        for (block, classes) in bytes.as_chunks::<64>().0.iter().zip(out) {
+            let halves = load(block);
             // `[` and `]` are `{` and `}` without the 0x20 bit.
             let space = _mm256_set1_epi8(0x20);
             let folded = halves.map(|half| _mm256_or_si256(half, space));
@@ -131,20 +121,30 @@ mod avx2 {
 
     #[target_feature(enable = "avx2")]
     pub(super) fn string_stops(bytes: &[u8], out: &mut [u64]) {
-        for (block, stops) in bytes.chunks_exact(64).zip(out) {
-            let at = block.as_ptr();
-            // SAFETY: as in `classify`, both reads are within the block.
-            let halves = unsafe {
-                [
-                    _mm256_loadu_si256(at.cast::<__m256i>()),
-                    _mm256_loadu_si256(at.add(32).cast::<__m256i>()),
-                ]
-            };
+        for (block, stops) in bytes.as_chunks::<64>().0.iter().zip(out) {
+            let halves = load(block);
             // A byte below 0x20 is one that the unsigned maximum with 0x1F
             // leaves at 0x1F.
             let below_space = _mm256_set1_epi8(0x1F);
             let capped = halves.map(|half| _mm256_max_epu8(half, below_space));
             *stops = lanes(halves, b'"') | lanes(halves, b'\\') | lanes(capped, 0x1F);
+        }
+    }
+
+    /// The two halves of a block.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn load(block: &[u8; 64]) -> [__m256i; 2] {
+        let at = block.as_ptr();
+        // SAFETY: `block` is 64 bytes long, so the 32 bytes read from its
+        // start and the 32 read from its middle are all within it;
+        // `_mm256_loadu_si256` reads unaligned memory, so no alignment is
+        // needed.
+        unsafe {
+            [
+                _mm256_loadu_si256(at.cast::<__m256i>()),
+                _mm256_loadu_si256(at.add(32).cast::<__m256i>()),
+            ]
         }
     }
 
@@ -180,19 +180,8 @@ mod neon {
 
     #[target_feature(enable = "neon")]
     pub(super) fn classify(bytes: &[u8], out: &mut [Classes]) {
-        for (block, classes) in bytes.chunks_exact(64).zip(out) {
-            let at = block.as_ptr();
-            // SAFETY: `block` is 64 bytes long, so the four reads of 16
-            // bytes, at 0, 16, 32 and 48, are all within it; `vld1q_u8`
-            // needs no alignment beyond a byte's.
-            let quarters = unsafe {
-                [
-                    vld1q_u8(at),
-                    vld1q_u8(at.add(16)),
-                    vld1q_u8(at.add(32)),
-                    vld1q_u8(at.add(48)),
-                ]
-            };
+        for (block, classes) in bytes.as_chunks::<64>().0.iter().zip(out) {
+            let quarters = load(block);
             // `[` and `]` are `{` and `}` without the 0x20 bit.
             let space = vdupq_n_u8(0x20);
             let folded = quarters.map(|quarter| vorrq_u8(quarter, space));
@@ -207,23 +196,32 @@ mod neon {
 
     #[target_feature(enable = "neon")]
     pub(super) fn string_stops(bytes: &[u8], out: &mut [u64]) {
-        for (block, stops) in bytes.chunks_exact(64).zip(out) {
-            let at = block.as_ptr();
-            // SAFETY: as in `classify`, the four reads are within the block.
-            let quarters = unsafe {
-                [
-                    vld1q_u8(at),
-                    vld1q_u8(at.add(16)),
-                    vld1q_u8(at.add(32)),
-                    vld1q_u8(at.add(48)),
-                ]
-            };
+        for (block, stops) in bytes.as_chunks::<64>().0.iter().zip(out) {
+            let quarters = load(block);
             let space = vdupq_n_u8(0x20);
             let control = quarters.map(|quarter| vcltq_u8(quarter, space));
             *stops = bits(or(
                 or(equal(quarters, b'"'), equal(quarters, b'\\')),
                 control,
             ));
+        }
+    }
+
+    /// The four quarters of a block.
+    #[target_feature(enable = "neon")]
+    #[inline]
+    fn load(block: &[u8; 64]) -> [uint8x16_t; 4] {
+        let at = block.as_ptr();
+        // SAFETY: `block` is 64 bytes long, so the four reads of 16 bytes,
+        // at 0, 16, 32 and 48, are all within it; `vld1q_u8` needs no
+        // alignment beyond a byte's.
+        unsafe {
+            [
+                vld1q_u8(at),
+                vld1q_u8(at.add(16)),
+                vld1q_u8(at.add(32)),
+                vld1q_u8(at.add(48)),
+            ]
         }
     }
 
