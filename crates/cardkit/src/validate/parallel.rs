@@ -522,7 +522,7 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
             break;
         }
     }
-    stops::keep(stops);
+    stops::keep(stops, 0);
     let mut spare = batch.bytes;
     spare.clear();
     Done {

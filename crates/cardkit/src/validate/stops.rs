@@ -38,17 +38,16 @@ pub(crate) fn ahead() -> usize {
     last + last / 4 + 1024
 }
 
-/// Notes the length of a document walked.
-pub(crate) fn walked(length: usize) {
-    LAST_LENGTH.set(length);
-}
-
 /// This thread's string stops, to index with.
 pub(crate) fn take() -> StringStops {
     SPARE.take()
 }
 
-/// Gives the string stops back to the thread, for the next document.
-pub(crate) fn keep(stops: StringStops) {
+/// Gives the string stops back to the thread, for the next document,
+/// with the length of the document walked (0 when it is not known).
+pub(crate) fn keep(stops: StringStops, walked: usize) {
     SPARE.set(stops);
+    if walked > 0 {
+        LAST_LENGTH.set(walked);
+    }
 }

@@ -123,8 +123,9 @@ pub(crate) fn walk_unit(
         ..*options
     };
     let mut options = options;
+    // On a read error the stops' room is dropped with the run.
     let mut string_stops = stops::take();
-    let walked = loop {
+    loop {
         let start = at - src.base;
         stops::index(
             &mut string_stops,
@@ -150,12 +151,8 @@ pub(crate) fn walk_unit(
         let end = src.base + checker.pos();
         let fold_broken = checker.fold_broken();
         let found = checker.into_found();
-        if cut_short {
-            match src.fill() {
-                Ok(true) => continue,
-                Ok(false) => {}
-                Err(error) => break Err(error.into()),
-            }
+        if cut_short && src.fill()? {
+            continue;
         }
         // Rare (a duplicate key after warnings were folded): the whole
         // value is at hand, and walked again as it would be without folding.
@@ -163,15 +160,13 @@ pub(crate) fn walk_unit(
             options = &unfolded;
             continue;
         }
-        stops::walked(end - at);
-        break Ok(Walked {
+        stops::keep(string_stops, end - at);
+        return Ok(Walked {
             found,
             outcome,
             end,
         });
-    };
-    stops::keep(string_stops);
-    walked
+    }
 }
 
 /// Calls `each` with every line that is not blank, its position and its
