@@ -1,4 +1,4 @@
-//! `cardkit_json`'s structural index: the SIMD path (AVX2 or NEON, where
+//! `cardkit_json`'s structural index: the SIMD path (AVX-512, AVX2 or NEON, where
 //! the machine has one) gives the same blocks as the portable path and as
 //! a byte-at-a-time reference, on any bytes; the skip over the index
 //! (`skip_indexed`) gives `skip_raw`'s answer from every start tried; and

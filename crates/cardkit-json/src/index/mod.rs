@@ -81,8 +81,9 @@ impl Default for Indexer {
 }
 
 impl Indexer {
-    /// An indexer on the fastest path of this machine (AVX2 on x86-64 where
-    /// the processor has it, NEON on 64-bit ARM), found once per process.
+    /// An indexer on the fastest path of this machine (AVX-512, else AVX2,
+    /// on x86-64 where the processor has it, NEON on 64-bit ARM), found once
+    /// per process.
     #[must_use]
     pub fn new() -> Self {
         Indexer {
@@ -103,8 +104,8 @@ impl Indexer {
         }
     }
 
-    /// The name of the path this indexer takes: `avx2`, `neon` or
-    /// `portable`.
+    /// The name of the path this indexer takes: `avx512`, `avx2`, `neon`
+    /// or `portable`.
     #[must_use]
     pub fn path(&self) -> &'static str {
         self.simd.map_or("portable", Simd::name)
@@ -245,7 +246,8 @@ impl StringStops {
         }
     }
 
-    /// The name of the path this index takes: `avx2`, `neon` or `portable`.
+    /// The name of the path this index takes: `avx512`, `avx2`, `neon` or
+    /// `portable`.
     #[must_use]
     pub fn path(&self) -> &'static str {
         self.simd.map_or("portable", Simd::name)

@@ -1,5 +1,5 @@
 //! The classes of bytes found without SIMD, eight bytes at a time: the path
-//! of machines without AVX2 or NEON, and the one the SIMD paths are checked
+//! of machines without AVX-512, AVX2 or NEON, and the one the SIMD paths are checked
 //! against.
 
 use super::classes::Classes;

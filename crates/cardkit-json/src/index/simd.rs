@@ -1,5 +1,6 @@
-//! The classes of bytes found with SIMD: AVX2 on x86-64, NEON on 64-bit
-//! ARM, each chosen only when the processor has it, found once per process.
+//! The classes of bytes found with SIMD: AVX-512 (its byte instructions,
+//! AVX-512BW) or else AVX2 on x86-64, NEON on 64-bit ARM, each chosen only
+//! when the processor has it, found once per process.
 //!
 //! The one module of the crates where `unsafe` is allowed (the workspace
 //! denies it everywhere else but for one call into the C allocator, and
@@ -21,6 +22,8 @@ use super::classes::Classes;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Simd {
     #[cfg(target_arch = "x86_64")]
+    Avx512(Detected),
+    #[cfg(target_arch = "x86_64")]
     Avx2(Detected),
     #[cfg(target_arch = "aarch64")]
     Neon(Detected),
@@ -34,6 +37,10 @@ pub(super) struct Detected(());
 pub(super) fn detect() -> Option<Simd> {
     static FOUND: OnceLock<Option<Simd>> = OnceLock::new();
     *FOUND.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
+            return Some(Simd::Avx512(Detected(())));
+        }
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             return Some(Simd::Avx2(Detected(())));
@@ -50,6 +57,8 @@ impl Simd {
     pub(super) fn name(self) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
+            Simd::Avx512(_) => "avx512",
+            #[cfg(target_arch = "x86_64")]
             Simd::Avx2(_) => "avx2",
             #[cfg(target_arch = "aarch64")]
             Simd::Neon(_) => "neon",
@@ -60,6 +69,11 @@ impl Simd {
     /// for each of `out` (a shorter tail is left alone).
     pub(super) fn classify(self, bytes: &[u8], out: &mut [Classes]) {
         match self {
+            // SAFETY: `avx512::classify` needs AVX-512F and AVX-512BW, and
+            // `Simd::Avx512` exists only once `is_x86_feature_detected!`
+            // said the processor has both.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512(_) => unsafe { avx512::classify(bytes, out) },
             // SAFETY: `avx2::classify` needs AVX2, and `Simd::Avx2` exists
             // only once `is_x86_feature_detected!("avx2")` said the
             // processor has it.
@@ -78,6 +92,10 @@ impl Simd {
     /// or a control character. `bytes` holds 64 bytes for each of `out`.
     pub(super) fn string_stops(self, bytes: &[u8], out: &mut [u64]) {
         match self {
+            // SAFETY: as for `classify`: `Simd::Avx512` proves AVX-512F
+            // and AVX-512BW.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512(_) => unsafe { avx512::string_stops(bytes, out) },
             // SAFETY: as for `classify`: `Simd::Avx2` proves AVX2.
             #[cfg(target_arch = "x86_64")]
             Simd::Avx2(_) => unsafe { avx2::string_stops(bytes, out) },
@@ -85,6 +103,62 @@ impl Simd {
             #[cfg(target_arch = "aarch64")]
             Simd::Neon(_) => unsafe { neon::string_stops(bytes, out) },
         }
+    }
+}
+
+/// A whole block at a time: each comparison gives its 64 bits directly, as
+/// a mask register.
+///
+/// The intrinsics other than the load have one precondition, that the
+/// processor has AVX-512F and AVX-512BW, which `#[target_feature]` on each
+/// function here states and [`Simd::classify`]'s caller ensures.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::{
+        __m512i, _mm512_cmpeq_epi8_mask, _mm512_cmplt_epu8_mask, _mm512_loadu_si512,
+        _mm512_or_si512, _mm512_set1_epi8,
+    };
+
+    use super::Classes;
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn classify(bytes: &[u8], out: &mut [Classes]) {
+        for (block, classes) in bytes.as_chunks::<64>().0.iter().zip(out) {
+            let block = load(block);
+            // `[` and `]` are `{` and `}` without the 0x20 bit.
+            let folded = _mm512_or_si512(block, _mm512_set1_epi8(0x20));
+            *classes = Classes {
+                quote: lanes(block, b'"'),
+                backslash: lanes(block, b'\\'),
+                bracket: lanes(folded, b'{') | lanes(folded, b'}'),
+                separator: lanes(block, b':') | lanes(block, b','),
+            };
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn string_stops(bytes: &[u8], out: &mut [u64]) {
+        for (block, stops) in bytes.as_chunks::<64>().0.iter().zip(out) {
+            let block = load(block);
+            let control = _mm512_cmplt_epu8_mask(block, _mm512_set1_epi8(0x20));
+            *stops = lanes(block, b'"') | lanes(block, b'\\') | control;
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn load(block: &[u8; 64]) -> __m512i {
+        // SAFETY: `block` is 64 bytes long, all of which the load reads;
+        // `_mm512_loadu_si512` reads unaligned memory, so no alignment is
+        // needed.
+        unsafe { _mm512_loadu_si512(block.as_ptr().cast::<__m512i>()) }
+    }
+
+    /// Bit `i` set where byte `i` of `block` is `byte`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn lanes(block: __m512i, byte: u8) -> u64 {
+        _mm512_cmpeq_epi8_mask(block, _mm512_set1_epi8(i8::from_ne_bytes([byte])))
     }
 }
 

@@ -295,16 +295,20 @@ fn string_stops_are_every_quote_backslash_and_control_character() {
 #[test]
 fn the_simd_path_is_taken_where_the_processor_has_it() {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
+    if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
+        assert_eq!(Indexer::new().path(), "avx512");
+    } else if std::is_x86_feature_detected!("avx2") {
         assert_eq!(Indexer::new().path(), "avx2");
     }
     #[cfg(target_arch = "aarch64")]
     if std::arch::is_aarch64_feature_detected!("neon") {
         assert_eq!(Indexer::new().path(), "neon");
     }
-    // Built for AVX2 (as under Miri with `-C target-feature=+avx2`, which
-    // then runs the AVX2 path): taken without asking.
-    #[cfg(target_feature = "avx2")]
+    // Built for AVX-512 or AVX2 (as under Miri with `-C target-feature=`,
+    // which then runs that path): taken without asking.
+    #[cfg(all(target_feature = "avx512f", target_feature = "avx512bw"))]
+    assert_eq!(Indexer::new().path(), "avx512");
+    #[cfg(all(target_feature = "avx2", not(target_feature = "avx512bw")))]
     assert_eq!(Indexer::new().path(), "avx2");
     assert_eq!(Indexer::portable().path(), "portable");
 }
