@@ -42,11 +42,19 @@ impl Read for Trickle<'_> {
 }
 
 fn streamed(input: &[u8], options: &Options, jobs: usize, buffering: Buffering) -> Report {
+    streamed_in_reads(input, options, jobs, buffering, 1 + buffering.chunk / 3)
+}
+
+/// Streamed, each read handing out at most `step` bytes.
+fn streamed_in_reads(
+    input: &[u8],
+    options: &Options,
+    jobs: usize,
+    buffering: Buffering,
+    step: usize,
+) -> Report {
     let mut documents = Vec::new();
-    let reader = Trickle {
-        bytes: input,
-        step: 1 + buffering.chunk / 3,
-    };
+    let reader = Trickle { bytes: input, step };
     let layout = Validator::new(*options)
         .jobs(jobs)
         .buffering(buffering)
@@ -103,6 +111,15 @@ fn check_same(name: &str, input: &[u8], options: &Options) -> bool {
         assert_eq!(
             actual, expected,
             "{name}: {jobs} threads, buffers of {chunk} bytes"
+        );
+    }
+    // Reads as long as asked for: a batch sent before the next document
+    // is read on may then have read to the input's end for its context.
+    for (jobs, chunk) in [(2, 200), (3, 100)] {
+        let actual = streamed_in_reads(input, options, jobs, tiny(chunk), usize::MAX);
+        assert_eq!(
+            actual, expected,
+            "{name}: {jobs} threads, buffers of {chunk} bytes, whole reads"
         );
     }
     for jobs in [1, 2, 4] {

@@ -18,7 +18,7 @@ use super::documents::{Documents, KindRule, Stop};
 use super::locate::{self, Position, CONTEXT_BYTES};
 use super::options::Options;
 use super::part::{extracted, Extract, Part, Sink};
-use super::source::Source;
+use super::source::{Source, SplitOff};
 use super::stops;
 use super::stream::{for_each_line, validate_line, Sequential};
 use crate::report::{DocumentReport, Layout};
@@ -39,9 +39,8 @@ const MARK_EVERY: usize = 64 * 1024;
 /// around them for excerpts.
 struct Batch {
     seq: usize,
-    /// The bytes from file offset `window_start` on.
-    bytes: Vec<u8>,
-    window_start: usize,
+    /// The bytes from file offset `bytes.range.start` on.
+    bytes: SplitOff,
     /// Positions the reading thread counted: the first document's start,
     /// then one every [`MARK_EVERY`] bytes, so that a diagnostic is
     /// located by counting from the nearest, not from the batch's start.
@@ -49,6 +48,18 @@ struct Batch {
     documents: Vec<Unit>,
     /// `bytes` up to here are known to be UTF-8 (the reader checked them).
     utf8_checked: usize,
+}
+
+/// The documents of the next batch, gathered where they are read: their
+/// bytes are split off the source when the batch is sent.
+struct Gathered {
+    seq: usize,
+    /// The file offset of the first byte the batch takes, for context.
+    window_start: usize,
+    marks: Vec<Position>,
+    documents: Vec<Unit>,
+    /// The file offset just after the last document.
+    end: usize,
 }
 
 /// One document of a batch.
@@ -66,7 +77,7 @@ struct Done {
     /// The file offset of the document that is malformed JSON, if one is:
     /// nothing after it counts.
     malformed: Option<usize>,
-    /// The batch's buffer, emptied, to be filled again: large buffers freshly
+    /// The batch's buffer, to be filled again: large buffers freshly
     /// allocated would cost a page fault every few kilobytes.
     spare: Vec<u8>,
 }
@@ -294,7 +305,7 @@ struct Batcher<'scope, 'env, 's, F> {
     options: &'s Options,
     /// The value is one document: there is nothing to do in parallel.
     single: bool,
-    batch: Option<Batch>,
+    gathered: Option<Gathered>,
     seq: usize,
 }
 
@@ -312,24 +323,34 @@ impl<'scope, 'env, 's, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope>
             options,
             single: false,
             order: InOrder::new(done, sink),
-            batch: None,
+            gathered: None,
             seq: 0,
         }
     }
 
-    /// Sends off the batch being gathered, with the context after it.
+    /// Sends off the batch gathered, with the context after it; the bytes
+    /// from its end on stay at hand.
     fn send(&mut self, src: &mut Source<'_>) -> io::Result<()> {
-        let Some(mut batch) = self.batch.take() else {
+        let Some(mut gathered) = self.gathered.take() else {
             return Ok(());
         };
-        let end = batch.window_start + batch.bytes.len();
-        src.marks(&mut batch.marks, end, MARK_EVERY);
+        let end = gathered.end;
+        src.marks(&mut gathered.marks, end, MARK_EVERY);
         while src.end() < end + CONTEXT_BYTES && src.fill()? {}
         let context = (end + CONTEXT_BYTES).min(src.end());
-        batch
-            .bytes
-            .extend_from_slice(&src.bytes()[end - src.base..context - src.base]);
-        batch.utf8_checked = src.utf8_to().saturating_sub(batch.window_start);
+        let bytes = src.split_off(
+            gathered.window_start..context,
+            end.saturating_sub(CONTEXT_BYTES),
+            &mut self.order.spares,
+        );
+        let utf8_checked = src.utf8_to().saturating_sub(bytes.range.start);
+        let batch = Batch {
+            seq: gathered.seq,
+            bytes,
+            marks: gathered.marks,
+            documents: gathered.documents,
+            utf8_checked,
+        };
         self.pool.submit(batch, &mut self.order);
         self.order.poll();
         Ok(())
@@ -389,37 +410,51 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
             return Err(Stop::Malformed);
         }
         // Where the document ends: a malformed one, up to where that shows.
-        // Reading ahead first makes it rare to skip a document twice.
-        while src.end() - at < src.buffering.read_ahead && src.fill()? {}
         let end = loop {
             let bytes = src.bytes();
             match skip_indexed(bytes, at - src.base) {
                 Ok(end) if end < bytes.len() || src.eof => break src.base + end,
                 Err(end) if end < bytes.len() => break src.base + end + 1,
-                _ if src.fill()? => {}
-                _ => break src.end(),
+                _ => {
+                    // The documents gathered go before more is read, so
+                    // that what is left to copy is this document's start.
+                    // (Sending may read on, for the context after them.)
+                    let read = src.end();
+                    self.send(src)?;
+                    if src.end() == read && !src.fill()? {
+                        break src.end();
+                    }
+                }
             }
         };
-        let batch = match &mut self.batch {
-            Some(batch) => batch,
+        let gathered = match &mut self.gathered {
+            Some(gathered) => gathered,
             empty => {
                 self.seq += 1;
-                empty.insert(Batch {
+                let window_start = at.saturating_sub(CONTEXT_BYTES).max(src.base);
+                src.hold(window_start);
+                empty.insert(Gathered {
                     seq: self.seq - 1,
-                    bytes: self.order.spares.pop().unwrap_or_default(),
-                    window_start: at.saturating_sub(CONTEXT_BYTES).max(src.base),
+                    window_start,
                     marks: vec![src.position(at)],
                     documents: Vec::new(),
-                    utf8_checked: 0,
+                    end,
                 })
             }
         };
-        let copied = batch.window_start + batch.bytes.len();
-        batch
-            .bytes
-            .extend_from_slice(&src.bytes()[copied - src.base..end - src.base]);
-        batch.documents.push(Unit { at, pointer, kind });
-        if batch.bytes.len() >= src.buffering.batch || batch.documents.len() >= BATCH_DOCUMENTS {
+        gathered.documents.push(Unit { at, pointer, kind });
+        gathered.end = end;
+        // Sent once it is a batch's size and splitting it off copies little
+        // (what was read past it is at most half its size; when more must
+        // be read, it goes above), or it is four times that, or it holds
+        // as many documents as a batch may.
+        let size = end - gathered.window_start;
+        let read_past = src.end() - end;
+        let batch = src.buffering.batch;
+        if gathered.documents.len() >= BATCH_DOCUMENTS
+            || size >= 4 * batch
+            || (size >= batch && read_past * 2 <= size)
+        {
             self.send(src)?;
         }
         Ok(end)
@@ -447,20 +482,22 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
         warnings_shown: None,
         ..*options
     };
+    let window_start = batch.bytes.range.start;
+    let bytes = batch.bytes.bytes();
     let mut stops = stops::take();
     let mut units = batch.documents.into_iter().peekable();
     while let Some(unit) = units.next() {
-        let start = unit.at - batch.window_start;
+        let start = unit.at - window_start;
         // A document ends where the next starts, if not before.
         let bound = units
             .peek()
-            .map_or(batch.bytes.len(), |next| next.at - batch.window_start);
-        stops::index(&mut stops, &batch.bytes, start..bound);
-        let kind = unit.kind.resolve(&batch.bytes, start);
+            .map_or(bytes.len(), |next| next.at - window_start);
+        stops::index(&mut stops, bytes, start..bound);
+        let kind = unit.kind.resolve(bytes, start);
         let walk = |options| {
             let mut checker = Checker::new(
-                &batch.bytes,
-                batch.window_start,
+                bytes,
+                window_start,
                 start,
                 &unit.pointer,
                 utf8_checked,
@@ -496,25 +533,13 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
         };
         // Where the document starts, for an extractor: before its
         // diagnostics are located, as positions are counted in file order.
-        let bytes = span.filter(|_| extract.is_some()).map(|span| {
-            counted = locate::position_at(
-                &batch.bytes,
-                batch.window_start,
-                &batch.marks,
-                counted,
-                unit.at,
-            );
-            (&batch.bytes[span], counted)
+        let document = span.filter(|_| extract.is_some()).map(|span| {
+            counted = locate::position_at(bytes, window_start, &batch.marks, counted, unit.at);
+            (&bytes[span], counted)
         });
         let mut diagnostics: Vec<&mut Diagnostic> = report.diagnostics.iter_mut().collect();
-        counted = locate::locate_from(
-            &batch.bytes,
-            batch.window_start,
-            &batch.marks,
-            counted,
-            &mut diagnostics,
-        );
-        let extracted = extracted(extract, &report, bytes, &tape);
+        counted = locate::locate_from(bytes, window_start, &batch.marks, counted, &mut diagnostics);
+        let extracted = extracted(extract, &report, document, &tape);
         tape.recycle();
         parts.push(Part::Document(report, extracted));
         if let Err(Malformed) = outcome {
@@ -523,13 +548,11 @@ fn validate_batch(batch: Batch, options: &Options, extract: Option<Extract<'_>>)
         }
     }
     stops::keep(stops, 0);
-    let mut spare = batch.bytes;
-    spare.clear();
     Done {
         seq: batch.seq,
         parts,
         malformed,
-        spare,
+        spare: batch.bytes.bytes,
     }
 }
 

@@ -3,6 +3,7 @@
 //! UTF-8 checked in bulk.
 
 use std::io::{self, Read};
+use std::ops::Range;
 
 use crate::diagnostic::Diagnostic;
 use cardkit_json::utf8_prefix;
@@ -68,6 +69,25 @@ pub(crate) struct Source<'r> {
     /// The file offset up to which the bytes read are known to be UTF-8,
     /// checked in bulk as they come; it stops at the first byte that is not.
     utf8_to: usize,
+    /// Bytes from this file offset on are not released: documents gathered
+    /// to be handed to another thread, which still read them here.
+    held: Option<usize>,
+}
+
+/// Bytes split off a source for another thread: `bytes[..range.len()]` are
+/// the input's bytes at file offsets `range`. The rest of `bytes` is room
+/// already written, so that the buffer can be read into again without
+/// being cleared first.
+pub(crate) struct SplitOff {
+    pub bytes: Vec<u8>,
+    pub range: Range<usize>,
+}
+
+impl SplitOff {
+    /// The input's bytes it holds.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes[..self.range.len()]
+    }
 }
 
 impl<'r> Source<'r> {
@@ -82,6 +102,7 @@ impl<'r> Source<'r> {
             at: Position::START,
             buffering,
             utf8_to: 0,
+            held: None,
         }
     }
 
@@ -97,6 +118,7 @@ impl<'r> Source<'r> {
             at: start,
             buffering: Buffering::default(),
             utf8_to,
+            held: None,
         }
     }
 
@@ -226,10 +248,13 @@ impl<'r> Source<'r> {
         Ok(())
     }
 
-    /// Forgets the bytes before `offset` (but for some context), once there
-    /// are enough of them to be worth moving the rest.
+    /// Forgets the bytes before `offset` (but for some context, and those
+    /// held), once there are enough of them to be worth moving the rest.
     pub fn release(&mut self, offset: usize) {
-        let cut = offset.saturating_sub(CONTEXT_BYTES).max(self.base);
+        let mut cut = offset.saturating_sub(CONTEXT_BYTES).max(self.base);
+        if let Some(held) = self.held {
+            cut = cut.min(held.max(self.base));
+        }
         let drop = cut - self.base;
         if drop >= self.buffering.chunk && drop * 2 >= self.filled {
             self.position(cut);
@@ -238,4 +263,68 @@ impl<'r> Source<'r> {
             self.base = cut;
         }
     }
+
+    /// Keeps the bytes from file offset `from` on at hand (none released)
+    /// until [`Self::split_off`].
+    pub fn hold(&mut self, from: usize) {
+        self.held = Some(from);
+    }
+
+    /// The bytes of `range` (at hand) for another thread, the bytes from
+    /// `keep` on staying at hand, by whichever copies less: `range` copied
+    /// into a spare buffer, or the whole buffer handed over and the bytes
+    /// from `keep` on copied into a spare to read on in. `spares` are
+    /// buffers finished with, written to their length.
+    pub fn split_off(
+        &mut self,
+        range: Range<usize>,
+        keep: usize,
+        spares: &mut Vec<Vec<u8>>,
+    ) -> SplitOff {
+        self.held = None;
+        let keep = keep.clamp(self.base, self.end());
+        let kept = self.end() - keep;
+        if range.len() <= kept {
+            let mut copy = take_spare(spares, range.len());
+            copy_into(
+                &mut copy,
+                &self.data[range.start - self.base..range.end - self.base],
+            );
+            return SplitOff { bytes: copy, range };
+        }
+        self.position(keep);
+        let mut room = take_spare(spares, self.data.len());
+        copy_into(&mut room, &self.data[keep - self.base..self.filled]);
+        let whole = std::mem::replace(&mut self.data, room);
+        let start = std::mem::replace(&mut self.base, keep);
+        self.filled = kept;
+        SplitOff {
+            bytes: whole,
+            range: start..range.end,
+        }
+    }
+}
+
+/// The spare buffer written furthest short of `len` bytes or the shortest
+/// as long, so that a small copy does not take the room a large one needs
+/// (room written before costs no page touched for the first time).
+fn take_spare(spares: &mut Vec<Vec<u8>>, len: usize) -> Vec<u8> {
+    let fit = |spare: &Vec<u8>| {
+        if spare.len() >= len {
+            (1, usize::MAX - spare.len())
+        } else {
+            (0, spare.len())
+        }
+    };
+    let best = (0..spares.len()).max_by_key(|&i| fit(&spares[i]));
+    best.map(|i| spares.swap_remove(i)).unwrap_or_default()
+}
+
+/// `bytes` copied to the start of `buffer`, which is lengthened if it is
+/// shorter (never shortened: the rest stays written, room to read into).
+fn copy_into(buffer: &mut Vec<u8>, bytes: &[u8]) {
+    if buffer.len() < bytes.len() {
+        buffer.resize(bytes.len(), 0);
+    }
+    buffer[..bytes.len()].copy_from_slice(bytes);
 }
