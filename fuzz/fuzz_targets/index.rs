@@ -1,7 +1,8 @@
 //! `cardkit_json`'s structural index: the SIMD path (AVX-512, AVX2 or NEON, where
 //! the machine has one) gives the same blocks as the portable path and as
 //! a byte-at-a-time reference, on any bytes; the skip over the index
-//! (`skip_indexed`) gives `skip_raw`'s answer from every start tried; and
+//! (`skip_indexed`) gives `skip_raw`'s answer from every start tried, and
+//! the same answer resumed after a read cut anywhere (`IndexedSkip`); and
 //! for bytes serde_json reads as a stream of values, the index finds the
 //! end of each value where serde_json does (but for a number beyond
 //! binary64 range, which serde_json takes into `IgnoredAny` and the scanner
@@ -11,7 +12,7 @@
 #![no_main]
 
 use cardkit_json::index_reference::{blocks as reference, string_stops as reference_stops};
-use cardkit_json::{skip_indexed, skip_raw, Block, Indexer, StringStops};
+use cardkit_json::{skip_indexed, skip_raw, Block, IndexedSkip, Indexer, StringStops};
 use libfuzzer_sys::fuzz_target;
 use serde::de::IgnoredAny;
 
@@ -56,11 +57,18 @@ fuzz_target!(|data: &[u8]| {
     let structurals: Vec<usize> = Indexer::new().structurals(data).collect();
     let starts = (0..data.len().min(8)).chain(structurals.iter().copied().take(64));
     for start in starts {
-        assert_eq!(
-            skip_indexed(data, start),
-            skip_raw(data, start),
-            "skip from {start}"
-        );
+        let whole = skip_indexed(data, start);
+        assert_eq!(whole, skip_raw(data, start), "skip from {start}");
+        // Resumed: one read ending at `cut` (from where the skip starts on
+        // if it is before), then the rest.
+        let read = cut.max(start);
+        let mut skip = IndexedSkip::new(start);
+        let first = skip.resume(&data[start..read], start, false);
+        let resumed = match first {
+            Ok(at) | Err(at) if at < read => first,
+            _ => skip.resume(&data[start..], start, true),
+        };
+        assert_eq!(resumed, whole, "skip from {start} resumed after {read}");
     }
 
     // Every value serde_json reads from the stream ends where the skip

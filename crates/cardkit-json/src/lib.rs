@@ -26,6 +26,6 @@ pub use found::{FoundByte, FoundValue, QUOTED_CHARS};
 pub use index::reference as index_reference;
 pub use index::{Block, Blocks, Indexer, StringStops, Structurals};
 pub use scan::{Num, Scanner, Str};
-pub use skip::{found_at, scalar_end, skip_indexed, skip_raw};
+pub use skip::{found_at, scalar_end, skip_indexed, skip_raw, IndexedSkip};
 pub use syntax::{utf16, Expect, Syntax, SyntaxError, BOM};
 pub use text::{lossy, utf8_prefix, DuplicateKeys};

@@ -127,43 +127,133 @@ pub fn skip_raw(bytes: &[u8], mut pos: usize) -> Result<usize, usize> {
 /// same for every input, malformed or not.
 ///
 /// This is what finds where each document ends before it is sent to
-/// another thread: with SIMD, several times faster than [`skip_raw`].
+/// another thread: with SIMD, several times faster than [`skip_raw`]. To
+/// go on where the bytes at hand end once more are read, see
+/// [`IndexedSkip`].
 pub fn skip_indexed(bytes: &[u8], pos: usize) -> Result<usize, usize> {
-    let start = pos
-        + bytes
-            .get(pos..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
-            .count();
-    if !matches!(bytes.get(start), Some(b'{' | b'[')) {
-        return skip_raw(bytes, pos);
-    }
-    let mut open: Vec<u8> = Vec::new();
-    let mut indexer = Indexer::new();
-    for (block, at) in indexer.blocks(&bytes[start..]).zip((start..).step_by(64)) {
-        if block.stray_backslashes != 0 {
-            return skip_raw(bytes, pos);
+    IndexedSkip::new(pos).resume(bytes, 0, true)
+}
+
+/// [`skip_indexed`] over an input read a part at a time: where the bytes at
+/// hand end, it keeps what it knows (the brackets open, whether it stopped
+/// inside a string) after the last whole block of 64 bytes, and goes on
+/// from there when more are at hand, so that each byte of a long document
+/// is indexed once however many reads it takes.
+#[derive(Debug)]
+pub struct IndexedSkip {
+    /// The input offset the value is looked for from.
+    pos: usize,
+    state: SkipState,
+}
+
+#[derive(Debug)]
+enum SkipState {
+    /// Nothing read yet past white space.
+    Start,
+    /// In an object or array: the closing brackets expected, innermost
+    /// last, and the input offset of the next block to index.
+    Container {
+        open: Vec<u8>,
+        indexer: Indexer,
+        next: usize,
+    },
+    /// Not a container, or one the index does not settle: [`skip_raw`]'s
+    /// answer, from the start each time.
+    Raw,
+    /// The container's end, once found.
+    Found(usize),
+}
+
+impl IndexedSkip {
+    /// A skip over the value at input offset `pos` (white space before it
+    /// is skipped too).
+    #[must_use]
+    pub fn new(pos: usize) -> Self {
+        IndexedSkip {
+            pos,
+            state: SkipState::Start,
         }
-        let mut brackets = block.brackets;
-        while brackets != 0 {
-            let here = at + brackets.trailing_zeros() as usize;
-            match bytes[here] {
-                b'{' => open.push(b'}'),
-                b'[' => open.push(b']'),
-                close => {
-                    if open.pop() != Some(close) {
-                        return skip_raw(bytes, pos);
-                    }
-                    if open.is_empty() {
-                        return Ok(here + 1);
+    }
+
+    /// [`skip_indexed`]'s answer in input offsets, `bytes` holding the
+    /// input from offset `base` on: from `pos`, and from where the last
+    /// call stopped. `complete`: no more bytes follow them (a short last
+    /// block is then indexed too). `Err` at the end of `bytes`: more is
+    /// needed.
+    ///
+    /// # Panics
+    /// If `bytes` start after `pos`, or after where the last call stopped.
+    pub fn resume(&mut self, bytes: &[u8], base: usize, complete: bool) -> Result<usize, usize> {
+        let end = base + bytes.len();
+        if let SkipState::Start = self.state {
+            let rest = bytes.get(self.pos - base..).unwrap_or_default();
+            let blank = rest
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+                .count();
+            self.state = match rest.get(blank) {
+                None => return Err(end),
+                Some(b'{' | b'[') => SkipState::Container {
+                    open: Vec::new(),
+                    indexer: Indexer::new(),
+                    next: self.pos + blank,
+                },
+                Some(_) => SkipState::Raw,
+            };
+        }
+        let SkipState::Container {
+            open,
+            indexer,
+            next,
+        } = &mut self.state
+        else {
+            return match self.state {
+                SkipState::Found(at) => Ok(at),
+                _ => raw(bytes, base, self.pos),
+            };
+        };
+        let rest = &bytes[*next - base..];
+        let now = if complete {
+            rest.len()
+        } else {
+            rest.len() / 64 * 64
+        };
+        for (block, at) in indexer.blocks(&rest[..now]).zip((*next..).step_by(64)) {
+            if block.stray_backslashes != 0 {
+                self.state = SkipState::Raw;
+                return raw(bytes, base, self.pos);
+            }
+            let mut brackets = block.brackets;
+            while brackets != 0 {
+                let here = at + brackets.trailing_zeros() as usize;
+                match bytes[here - base] {
+                    b'{' => open.push(b'}'),
+                    b'[' => open.push(b']'),
+                    close => {
+                        if open.pop() != Some(close) {
+                            self.state = SkipState::Raw;
+                            return raw(bytes, base, self.pos);
+                        }
+                        if open.is_empty() {
+                            self.state = SkipState::Found(here + 1);
+                            return Ok(here + 1);
+                        }
                     }
                 }
+                brackets &= brackets - 1;
             }
-            brackets &= brackets - 1;
         }
+        *next += now;
+        Err(end)
     }
-    Err(bytes.len())
+}
+
+/// [`skip_raw`] from input offset `pos`, `bytes` holding the input from
+/// offset `base` on; its answer in input offsets.
+fn raw(bytes: &[u8], base: usize, pos: usize) -> Result<usize, usize> {
+    skip_raw(bytes, pos - base)
+        .map(|end| base + end)
+        .map_err(|end| base + end)
 }
 
 /// Where the number or literal that `bytes` start with ends: at the first
@@ -336,6 +426,35 @@ mod tests {
         }
 
         #[test]
+        fn an_indexed_skip_resumed_read_by_read_ends_where_it_does_on_the_whole(
+            text in prop_oneof![jsonish(), json_text()],
+            start in prop::option::of(any::<prop::sample::Index>()),
+            dropped in any::<prop::sample::Index>(),
+            reads in prop::collection::vec(any::<prop::sample::Index>(), 0..12),
+        ) {
+            // From the first value (most often a container), or anywhere.
+            let start = start.map_or(0, |start| start.index(text.len() + 1));
+            // What a reader still holds: the bytes from `base` on, at most
+            // from the value's start.
+            let base = dropped.index(start + 1);
+            let mut ends: Vec<usize> = reads.iter().map(|r| r.index(text.len() + 1)).collect();
+            ends.push(text.len());
+            ends.sort_unstable();
+            let mut skip = IndexedSkip::new(start);
+            let mut answer = None;
+            for end in ends.into_iter().filter(|&end| end >= start) {
+                let complete = end == text.len();
+                match skip.resume(&text[base..end], base, complete) {
+                    Ok(at) if at < end || complete => answer = Some(Ok(at)),
+                    Err(at) if at < end || complete => answer = Some(Err(at)),
+                    _ => continue,
+                }
+                break;
+            }
+            prop_assert_eq!(answer, Some(skip_indexed(&text, start)));
+        }
+
+        #[test]
         fn skip_indexed_finds_every_end_serde_json_finds(
             values in prop::collection::vec(json_value(), 1..6),
             pretty in any::<bool>(),
@@ -361,6 +480,27 @@ mod tests {
         }
     }
 
+    /// JSON values one after the other, most of them objects or arrays
+    /// spanning many blocks.
+    fn json_text() -> impl Strategy<Value = Vec<u8>> {
+        let container = json_value().prop_map(|value| match value {
+            serde_json::Value::Array(_) | serde_json::Value::Object(_) => value,
+            leaf => serde_json::Value::Array(vec![leaf]),
+        });
+        (prop::collection::vec(container, 1..4), any::<bool>()).prop_map(|(values, pretty)| {
+            let mut text = Vec::new();
+            for value in &values {
+                text.push(b' ');
+                if pretty {
+                    serde_json::to_writer_pretty(&mut text, value).unwrap();
+                } else {
+                    serde_json::to_writer(&mut text, value).unwrap();
+                }
+            }
+            text
+        })
+    }
+
     /// Any JSON value, with long strings full of what must be escaped.
     fn json_value() -> impl Strategy<Value = serde_json::Value> {
         use serde_json::Value;
@@ -380,6 +520,28 @@ mod tests {
                     .prop_map(|members| Value::Object(members.into_iter().collect())),
             ]
         })
+    }
+
+    /// Every place a read may end, in a document whose strings hold escaped
+    /// quotes and backslashes across blocks: one read up to there, then the
+    /// rest. (An escaped quote read as a closing one would end the first
+    /// object early: `"\"}"` would close it, with no backslash in the
+    /// block after it to send the skip to `skip_raw`.)
+    #[test]
+    fn an_indexed_skip_resumed_after_any_cut_ends_where_it_does_on_the_whole() {
+        let text = br#" {"q": "\"}", "r": "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnop", "a": ["\"}", "\\", "x\\\"]"], "b": {"c": "\\\\\"{"}, "d": [[1, 2], {"e": "]\"\\"}]}  "#
+            .repeat(3);
+        let whole = skip_indexed(&text, 0);
+        assert_eq!(whole, Ok(text.len() / 3 - 2));
+        for cut in 0..text.len() {
+            let mut skip = IndexedSkip::new(0);
+            let first = skip.resume(&text[..cut], 0, false);
+            let answer = match first {
+                Ok(at) | Err(at) if at < cut => first,
+                _ => skip.resume(&text, 0, true),
+            };
+            assert_eq!(answer, whole, "a read ending at {cut}");
+        }
     }
 
     #[test]

@@ -22,7 +22,7 @@ use super::source::{Source, SplitOff};
 use super::stops;
 use super::stream::{for_each_line, validate_line, Sequential};
 use crate::report::{DocumentReport, Layout};
-use cardkit_json::skip_indexed;
+use cardkit_json::IndexedSkip;
 
 /// The most documents in one batch: a batch of tiny documents can hold
 /// far more reports than bytes, and the reports of every batch in flight
@@ -410,19 +410,22 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
             return Err(Stop::Malformed);
         }
         // Where the document ends: a malformed one, up to where that shows.
+        let mut skip = IndexedSkip::new(at);
         let end = loop {
-            let bytes = src.bytes();
-            match skip_indexed(bytes, at - src.base) {
-                Ok(end) if end < bytes.len() || src.eof => break src.base + end,
-                Err(end) if end < bytes.len() => break src.base + end + 1,
+            match skip.resume(src.bytes(), src.base, src.eof) {
+                Ok(end) if end < src.end() || src.eof => break end,
+                Err(end) if end < src.end() => break end + 1,
+                _ if src.eof => break src.end(),
                 _ => {
                     // The documents gathered go before more is read, so
                     // that what is left to copy is this document's start.
-                    // (Sending may read on, for the context after them.)
+                    // Sending may read on, for the context after them; if
+                    // not, more is read here (or the input's end is found,
+                    // and the next turn indexes its short last block).
                     let read = src.end();
                     self.send(src)?;
-                    if src.end() == read && !src.fill()? {
-                        break src.end();
+                    if src.end() == read {
+                        src.fill()?;
                     }
                 }
             }
