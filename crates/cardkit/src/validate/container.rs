@@ -467,8 +467,11 @@ impl<D: Documents> Container<'_, '_, D> {
             if !scan.at_end() {
                 return Ok(());
             }
+            let read = self.src.end();
             self.release()?;
-            if !self.src.fill()? {
+            // Letting go may read on (a batch takes the context after
+            // it): what it read is looked at before reading more.
+            if self.src.end() == read && !self.src.fill()? {
                 return Ok(());
             }
         }
