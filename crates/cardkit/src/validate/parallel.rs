@@ -1,8 +1,11 @@
 //! Validation on several threads. This thread reads the structure around the
 //! documents, finds where each document ends (from the structural index,
-//! much faster than validation) and hands out batches of whole documents; worker threads
-//! validate them; the reports are put back in file order before they are
-//! handed on, so they are exactly those of one thread.
+//! much faster than validation, each byte indexed once however the reads
+//! fall) and hands out batches of whole documents, gathered where they were
+//! read: a batch takes the reading buffer itself when that copies less
+//! than copying the batch out of it. Worker threads validate them; the
+//! reports are put back in file order before they are handed on, so they
+//! are exactly those of one thread.
 
 use crate::diagnostic::quote::Quoted;
 use std::collections::BTreeMap;
