@@ -200,6 +200,51 @@ fn catalog(sets: usize, defect: impl Fn(usize) -> &'static str) -> String {
     )
 }
 
+/// A reader that hands out `bytes` and then fails, as a request's body does
+/// when its client leaves half-way.
+struct CutOff<'a> {
+    bytes: &'a [u8],
+}
+
+impl Read for CutOff<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.bytes.is_empty() {
+            return Err(std::io::ErrorKind::ConnectionReset.into());
+        }
+        let n = buf.len().min(self.bytes.len()).min(1000);
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// An input cut off within what is read ahead ends at once, on one thread
+/// or several: no document is validated first (a service's slot is not
+/// held by a client that left).
+#[test]
+fn an_input_cut_off_within_the_read_ahead_ends_before_any_document_is_validated() {
+    let text = catalog(200, |_| "");
+    let buffering = Buffering {
+        chunk: 4096,
+        read_ahead: 64 << 10,
+        retain: 4096,
+        batch: 1024,
+        foreign_prefix: usize::MAX,
+        eager_lines: false,
+    };
+    let cut = &text.as_bytes()[..text.len() * 3 / 4];
+    assert!(cut.len() > 8 * buffering.chunk && cut.len() < buffering.read_ahead);
+    for jobs in [1, 2] {
+        let mut validated = 0;
+        let result = Validator::new(Options::default())
+            .jobs(jobs)
+            .buffering(buffering)
+            .reader(CutOff { bytes: cut }, |_| validated += 1);
+        assert!(result.is_err(), "{jobs} jobs");
+        assert_eq!(validated, 0, "{jobs} jobs");
+    }
+}
+
 #[test]
 fn errors_in_many_documents_are_reported_alike() {
     let input = catalog(300, |i| match i % 4 {

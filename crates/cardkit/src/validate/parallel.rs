@@ -412,6 +412,10 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
         if self.order.stopped_at.is_some() {
             return Err(Stop::Malformed);
         }
+        // The input's first bytes are at hand before any document is sent:
+        // an input that short (a request's body, cut off when its client
+        // left) ends at once, not after what it holds was validated.
+        while src.end() < src.buffering.read_ahead && src.fill()? {}
         // Where the document ends: a malformed one, up to where that shows.
         let mut skip = IndexedSkip::new(at);
         let end = loop {
