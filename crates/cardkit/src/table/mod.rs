@@ -403,6 +403,18 @@ impl Format {
             Format::Color => crate::schema::format::is_color(value),
         }
     }
+
+    /// [`Format::check`] of a text given as its bytes: the formats of ASCII
+    /// shapes judge the bytes as they stand, with no UTF-8 check first
+    /// (bytes that are not UTF-8 have none of those shapes).
+    #[must_use]
+    pub fn check_bytes(self, text: &[u8]) -> bool {
+        match self {
+            Format::Uuid => crate::schema::format::is_uuid_bytes(text),
+            Format::Date => crate::schema::format::is_date_bytes(text),
+            Format::Uri | Format::Color => self.check(&String::from_utf8_lossy(text)),
+        }
+    }
 }
 
 /// A Rust type that has a JSON type in the field tables.

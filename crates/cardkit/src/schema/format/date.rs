@@ -7,7 +7,12 @@
 /// 9999. No time part, no surrounding whitespace.
 #[must_use]
 pub fn is_date(value: &str) -> bool {
-    let b = value.as_bytes();
+    is_date_bytes(value.as_bytes())
+}
+
+/// [`is_date`] of the bytes of a text: bytes that are not UTF-8 are no date.
+#[must_use]
+pub fn is_date_bytes(b: &[u8]) -> bool {
     let shape_ok = b.len() == 10
         && b.iter().enumerate().all(|(i, &c)| match i {
             4 | 7 => c == b'-',

@@ -7,6 +7,6 @@ mod uri;
 mod uuid;
 
 pub use color::is_color;
-pub use date::is_date;
+pub use date::{is_date, is_date_bytes};
 pub use uri::is_uri;
-pub use uuid::is_uuid;
+pub use uuid::{is_uuid, is_uuid_bytes};

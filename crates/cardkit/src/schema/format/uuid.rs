@@ -7,8 +7,13 @@
 /// prefix, the 32-digit form without hyphens and surrounding whitespace are not.
 #[must_use]
 pub fn is_uuid(value: &str) -> bool {
+    is_uuid_bytes(value.as_bytes())
+}
+
+/// [`is_uuid`] of the bytes of a text: bytes that are not UTF-8 are no UUID.
+#[must_use]
+pub fn is_uuid_bytes(bytes: &[u8]) -> bool {
     // Checked by hand: the `uuid` crate's parser also accepts the other forms.
-    let bytes = value.as_bytes();
     bytes.len() == 36
         && bytes.iter().enumerate().all(|(i, &b)| match i {
             8 | 13 | 18 | 23 => b == b'-',

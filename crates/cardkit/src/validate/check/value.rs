@@ -2,7 +2,7 @@
 
 use crate::diagnostic::Detail;
 use crate::schema::Type;
-use cardkit_json::{FoundValue, Num};
+use cardkit_json::{FoundValue, Num, Str};
 
 use super::super::tape::Step;
 use super::checker::{Checker, Flow, Site};
@@ -34,8 +34,7 @@ impl Checker<'_> {
                 let token = self.read.scan.string();
                 let token = self.json(token)?;
                 if let Some(format) = *format {
-                    let text = self.read.scan.decode(token);
-                    if !format.check(&text) {
+                    if !self.text_passes(token, |text| format.check_bytes(text)) {
                         let found = self.found_at(at);
                         self.report(Detail::Format { format, found }, at, None, site.label());
                     }
@@ -59,7 +58,7 @@ impl Checker<'_> {
             (Type::Const { value }, b'"') => {
                 let token = self.read.scan.string();
                 let token = self.json(token)?;
-                if self.read.scan.decode(token) != *value {
+                if !self.text_passes(token, |text| text == value.as_bytes()) {
                     let found = self.found_at(at);
                     let detail = Detail::Constant {
                         expected: value,
@@ -72,8 +71,7 @@ impl Checker<'_> {
             (Type::Enum { name, values }, b'"') => {
                 let token = self.read.scan.string();
                 let token = self.json(token)?;
-                let text = self.read.scan.decode(token);
-                if !values.contains(&text.as_ref()) {
+                if !self.text_passes(token, |text| values.iter().any(|v| v.as_bytes() == text)) {
                     let found = self.found_at(at);
                     let detail = Detail::Enum {
                         name,
@@ -103,6 +101,19 @@ impl Checker<'_> {
             (Type::Tagged(union), b'{') => self.tagged(union),
             (Type::AnyOf { types, .. }, _) => self.any_of(ty, types, site),
             _ => self.wrong_type(at, ty, site),
+        }
+    }
+
+    /// Whether the text of the string `token` passes `test`, given as
+    /// bytes: a string without escapes as it stands (no copy, and no UTF-8
+    /// check: the scanner checked it, and the tests compare with text or
+    /// look for ASCII shapes), one with escapes decoded first.
+    #[inline]
+    fn text_passes(&self, token: Str, test: impl FnOnce(&[u8]) -> bool) -> bool {
+        if token.escaped() {
+            test(self.read.scan.decode(token).as_bytes())
+        } else {
+            test(&self.read.scan.bytes[token.start..token.end])
         }
     }
 
