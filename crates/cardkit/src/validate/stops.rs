@@ -32,10 +32,15 @@ pub(crate) fn index(stops: &mut StringStops, bytes: &[u8], range: Range<usize>) 
 /// How far past its start a document of a stream is indexed before its
 /// end is known: a little more than the last document's length, so that a
 /// catalog's documents of like sizes are indexed whole and a stream of
-/// tiny documents costs a little per document.
+/// tiny documents costs a little per document. The first document a thread
+/// walks (a lone set file, most often) has all of what is at hand indexed,
+/// up to [`MOST`]: once, it costs a stream of tiny documents a few
+/// milliseconds.
 pub(crate) fn ahead() -> usize {
-    let last = LAST_LENGTH.get();
-    last + last / 4 + 1024
+    match LAST_LENGTH.get() {
+        0 => MOST,
+        last => last + last / 4 + 1024,
+    }
 }
 
 /// This thread's string stops, to index with.
@@ -49,5 +54,24 @@ pub(crate) fn keep(stops: StringStops, walked: usize) {
     SPARE.set(stops);
     if walked > 0 {
         LAST_LENGTH.set(walked);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ahead, keep, take, MOST};
+
+    #[test]
+    fn a_thread_indexes_its_first_document_as_far_as_it_can_then_by_the_last_length() {
+        std::thread::spawn(|| {
+            assert_eq!(ahead(), MOST);
+            keep(take(), 4000);
+            assert_eq!(ahead(), 4000 + 1000 + 1024);
+            // A document whose length is not known leaves the last one's.
+            keep(take(), 0);
+            assert_eq!(ahead(), 4000 + 1000 + 1024);
+        })
+        .join()
+        .expect("the thread ends");
     }
 }
