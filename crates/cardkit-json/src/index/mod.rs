@@ -262,7 +262,8 @@ impl StringStops {
         let whole = bytes.len() / 64;
         self.first = first;
         self.end = end;
-        self.masks.clear();
+        // Every mask is written below, so the room kept from the last
+        // index is not cleared first.
         self.masks.resize(bytes.len().div_ceil(64), 0);
         let (body, tail) = bytes.split_at(whole * 64);
         match self.simd {
