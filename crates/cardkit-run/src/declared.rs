@@ -150,7 +150,12 @@ fn version_declared(text: String, at: Option<u64>) -> Declared {
 fn meta_version(bytes: &[u8]) -> Option<String> {
     let mut scan = Scanner::new(bytes, 0);
     scan.ws();
-    let meta = scan.members().find(|member| member.name == "meta")?;
+    // The root's values (a set's `data`) are long: read past over the
+    // index.
+    let meta = scan
+        .members()
+        .over_index()
+        .find(|member| member.name == "meta")?;
     version_of(bytes, meta.value_at)
 }
 

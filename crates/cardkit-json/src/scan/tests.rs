@@ -129,3 +129,46 @@ proptest! {
         }
     }
 }
+
+/// The members read over the index and byte by byte: names, offsets, and
+/// how the iteration ended.
+fn members_both_ways(
+    bytes: &[u8],
+) -> [(Vec<(String, usize, usize)>, bool, bool, Option<usize>); 2] {
+    [false, true].map(|indexed| {
+        let scan = Scanner::new(bytes, 0);
+        let mut members = if indexed {
+            scan.members().over_index()
+        } else {
+            scan.members()
+        };
+        let found = members
+            .by_ref()
+            .map(|m| (m.name.into_owned(), m.name_at, m.value_at))
+            .collect();
+        let error = members.error().map(|e| e.at);
+        (found, members.complete(), members.cut_short(), error)
+    })
+}
+
+#[test]
+fn members_over_the_index_are_those_read_byte_by_byte_whole_cut_short_or_malformed() {
+    let long = format!(
+        r#"{{"data": {{"cards": [{}], "name": "a \"quoted\" {{[ name"}}, "meta": {{"version": "5.2.1"}}, "n": -1.5e3, "s": "x\\\\"}}"#,
+        r#"{"name": "Card", "text": "{ [ \" ] }", "n": [1, 2, {"a": null}]},"#.repeat(40) + "{}"
+    );
+    let mut inputs: Vec<Vec<u8>> = (0..=long.len())
+        .step_by(7)
+        .map(|cut| long.as_bytes()[..cut].to_vec())
+        .collect();
+    inputs.push(long.clone().into_bytes());
+    inputs.push(long.replacen("]}", "}}", 1).into_bytes());
+    inputs.push(br#"{"a": [1, 2}, "b": 3}"#.to_vec());
+    inputs.push(br#"{"a": "\"}", "b": {"c": "\\"}}"#.to_vec());
+    for bytes in &inputs {
+        let [raw, indexed] = members_both_ways(bytes);
+        assert_eq!(indexed, raw, "{:?}", String::from_utf8_lossy(bytes));
+    }
+    let [whole, _] = members_both_ways(long.as_bytes());
+    assert!(whole.1 && whole.0.len() == 4, "{whole:?}");
+}
