@@ -130,11 +130,18 @@ proptest! {
     }
 }
 
-/// The members read over the index and byte by byte: names, offsets, and
-/// how the iteration ended.
-fn members_both_ways(
-    bytes: &[u8],
-) -> [(Vec<(String, usize, usize)>, bool, bool, Option<usize>); 2] {
+/// What a reading of an object's members found: each member's name and
+/// offsets, and how the iteration ended.
+#[derive(Debug, PartialEq)]
+struct MembersRead {
+    found: Vec<(String, usize, usize)>,
+    complete: bool,
+    cut_short: bool,
+    error: Option<usize>,
+}
+
+/// The members read byte by byte, then over the index.
+fn members_both_ways(bytes: &[u8]) -> [MembersRead; 2] {
     [false, true].map(|indexed| {
         let scan = Scanner::new(bytes, 0);
         let mut members = if indexed {
@@ -146,8 +153,12 @@ fn members_both_ways(
             .by_ref()
             .map(|m| (m.name.into_owned(), m.name_at, m.value_at))
             .collect();
-        let error = members.error().map(|e| e.at);
-        (found, members.complete(), members.cut_short(), error)
+        MembersRead {
+            found,
+            complete: members.complete(),
+            cut_short: members.cut_short(),
+            error: members.error().map(|e| e.at),
+        }
     })
 }
 
@@ -170,5 +181,5 @@ fn members_over_the_index_are_those_read_byte_by_byte_whole_cut_short_or_malform
         assert_eq!(indexed, raw, "{:?}", String::from_utf8_lossy(bytes));
     }
     let [whole, _] = members_both_ways(long.as_bytes());
-    assert!(whole.1 && whole.0.len() == 4, "{whole:?}");
+    assert!(whole.complete && whole.found.len() == 4, "{whole:?}");
 }
