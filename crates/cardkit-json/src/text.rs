@@ -2,8 +2,9 @@
 //! one object.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::hash::{BuildHasher, RandomState};
+
+use hashbrown::hash_table::{Entry, HashTable};
 
 /// `bytes` as text, invalid UTF-8 replaced: a quick check first, since it is
 /// nearly always valid.
@@ -31,7 +32,10 @@ pub fn utf8_prefix(bytes: &[u8]) -> usize {
 #[derive(Default)]
 pub struct DuplicateKeys<'a> {
     few: Vec<Cow<'a, str>>,
-    many: HashSet<u64>,
+    /// The hashes of the keys past the first few, each its own place in
+    /// the table: a keyed hash (random per object, so that names cannot be
+    /// chosen to collide) needs no hashing again.
+    many: HashTable<u64>,
     hasher: RandomState,
 }
 
@@ -52,6 +56,16 @@ impl<'a> DuplicateKeys<'a> {
         if self.few.contains(&key) {
             return false;
         }
-        self.many.insert(self.hasher.hash_one(key.as_ref()))
+        let hash = self.hasher.hash_one(key.as_ref());
+        match self
+            .many
+            .entry(hash, |&known| known == hash, |&known| known)
+        {
+            Entry::Occupied(_) => false,
+            Entry::Vacant(place) => {
+                place.insert(hash);
+                true
+            }
+        }
     }
 }
