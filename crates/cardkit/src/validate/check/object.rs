@@ -21,7 +21,7 @@ impl Checker<'_> {
     /// enclosing union has already checked.
     pub(crate) fn object(&mut self, model: &'static ModelDef, tag: Option<&'static str>) -> Flow {
         let start = self.pos();
-        let mut seen: u128 = 0;
+        let mut seen = Seen::default();
         let mut others = DuplicateKeys::default();
         // Unknown members whose `unknown_field` was only counted.
         let mut counted_unknown: HashSet<Cow<'_, str>> = HashSet::new();
@@ -58,13 +58,12 @@ impl Checker<'_> {
                 let wire = c.wire_name(names, index, field);
                 // On the tape, the member's value is invalid if any error is
                 // found about it: its key given again, too new, or inside.
-                let bit = 1u128 << index;
-                let errors = (on_tape && tape_fields & bit != 0).then(|| c.found.errors_found());
-                if seen & bit != 0 {
+                let errors =
+                    (on_tape && tape_fields >> index & 1 != 0).then(|| c.found.errors_found());
+                if seen.insert(index) {
                     earlier.discard(c, wire);
                     c.duplicate_key(key_at, wire, Some(label(model, wire)));
                 }
-                seen |= bit;
                 let newer = c.version_checks(model, field, wire, key_at);
                 let from = c.found.out.len();
                 let site = Site {
@@ -76,7 +75,7 @@ impl Checker<'_> {
                 let outer = c.inside_newer;
                 c.inside_newer |= newer;
                 let flow = if on_tape {
-                    // A model has fewer than 128 fields (`seen` is a mask).
+                    // A model has fewer than 128 fields (`Seen`).
                     c.value_on_tape(field, index as u32, errors.is_some(), site)
                 } else {
                     c.value(field.ty, field.nullable, site)
@@ -136,6 +135,7 @@ impl Checker<'_> {
         })?;
         self.step(|_| Step::Close);
         let required = self.required(model);
+        let seen = seen.mask();
         if seen & required != required {
             for (index, field) in model.fields.iter().enumerate() {
                 if required & !seen & (1u128 << index) != 0 {
@@ -354,6 +354,28 @@ impl Checker<'_> {
         };
         self.report(detail, at, None, site.label());
         self.skip_value()
+    }
+}
+
+/// The fields of a model met so far in an object, by index (a model has
+/// fewer than 128): two words, not a `u128`, whose shift by a variable
+/// costs several instructions more for every member.
+#[derive(Default)]
+struct Seen([u64; 2]);
+
+impl Seen {
+    /// Notes the field at `index`; whether it was met before.
+    #[inline]
+    fn insert(&mut self, index: usize) -> bool {
+        let (word, bit) = (index / 64, 1u64 << (index % 64));
+        let before = self.0[word] & bit != 0;
+        self.0[word] |= bit;
+        before
+    }
+
+    /// The fields met, as a mask of the model's field indices.
+    fn mask(&self) -> u128 {
+        u128::from(self.0[0]) | u128::from(self.0[1]) << 64
     }
 }
 
