@@ -1,6 +1,8 @@
 //! Validation throughput against the parse floor (`serde_json` into
 //! `IgnoredAny`; `sonic-rs` and `simd-json` are measured too, as candidate
-//! floors), on the inputs of `bench/run.sh`: a real set of the corpus,
+//! floors) and against what a Rust program would do without cardkit's
+//! validator (`serde_json` into the typed models, which stops at the first
+//! error), on the inputs of `bench/run.sh`: a real set of the corpus,
 //! a generated 100 MB catalog, and the same catalog with a defect in every
 //! card. Inputs are generated under `target/bench-data` when missing.
 //!
@@ -8,9 +10,11 @@
 //! cargo bench -p cardkit --bench validate
 //! ```
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use cardkit::model::Set;
 use cardkit::validate::{Options, Validator};
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 
@@ -45,6 +49,24 @@ fn catalog(path: &Path) {
         .arg(path));
 }
 
+/// A catalog, as the typed models read it: `data` maps codes to sets
+/// (`meta` is passed over).
+#[derive(serde::Deserialize)]
+struct Catalog {
+    data: HashMap<String, Set>,
+}
+
+/// How many cards the typed models read from `bytes` (a catalog, or one
+/// bare set), or why they could not.
+fn typed(bytes: &[u8], catalog: bool) -> Result<usize, serde_json::Error> {
+    Ok(if catalog {
+        let catalog: Catalog = serde_json::from_slice(bytes)?;
+        catalog.data.values().map(|set| set.cards.len()).sum()
+    } else {
+        serde_json::from_slice::<Set>(bytes)?.cards.len()
+    })
+}
+
 fn throughput(c: &mut Criterion) {
     let set_path = shared().join("corpus/neutral/set/mightstone_set_BRO.json");
     let set = std::fs::read(&set_path).unwrap_or_else(|e| panic!("{}: {e}", set_path.display()));
@@ -58,10 +80,12 @@ fn throughput(c: &mut Criterion) {
             .arg(path));
     });
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    for (name, bytes, samples) in [
-        ("real set (BRO, 2.8 MB)", &set, 50),
-        ("catalog (100 MB)", &catalog_bytes, 10),
-        ("invalid-heavy catalog (100 MB)", &invalid, 10),
+    // The typed models stop at the first defect: timed on valid inputs
+    // (`Some`: whether the input is a catalog).
+    for (name, bytes, samples, typed_as) in [
+        ("real set (BRO, 2.8 MB)", &set, 50, Some(false)),
+        ("catalog (100 MB)", &catalog_bytes, 10, Some(true)),
+        ("invalid-heavy catalog (100 MB)", &invalid, 10, None),
     ] {
         let mut group = c.benchmark_group(name);
         group.sample_size(samples);
@@ -80,6 +104,13 @@ fn throughput(c: &mut Criterion) {
                 BatchSize::LargeInput,
             );
         });
+        if let Some(catalog) = typed_as {
+            let cards = typed(bytes, catalog).unwrap_or_else(|e| panic!("{name}, typed: {e}"));
+            assert!(cards > 0, "{name}: no cards read into the typed models");
+            group.bench_function("serde_json into the typed models", |b| {
+                b.iter(|| typed(bytes, catalog).ok());
+            });
+        }
         for jobs in [1, cores] {
             group.bench_with_input(
                 BenchmarkId::new("cardkit", format!("{jobs} threads")),
