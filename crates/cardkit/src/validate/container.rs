@@ -471,7 +471,7 @@ impl<D: Documents> Container<'_, '_, D> {
             self.release()?;
             // Letting go may read on (a batch takes the context after
             // it): what it read is looked at before reading more.
-            if self.src.end() == read && !self.src.fill()? {
+            if !self.src.fill_past(read)? {
                 return Ok(());
             }
         }

@@ -431,9 +431,7 @@ impl<'scope, F: Fn(Batch) -> Done + Send + Sync + Copy + 'scope> Documents
                     // and the next turn indexes its short last block).
                     let read = src.end();
                     self.send(src)?;
-                    if src.end() == read {
-                        src.fill()?;
-                    }
+                    src.fill_past(read)?;
                 }
             }
         };

@@ -204,6 +204,13 @@ impl<'r> Source<'r> {
         self.eof && self.end() - start <= self.buffering.batch
     }
 
+    /// Reads more unless the input already reached past `end` (where it
+    /// ended before a step that may have read on): whether there are bytes
+    /// past `end` to look at.
+    pub fn fill_past(&mut self, end: usize) -> io::Result<bool> {
+        Ok(self.end() > end || self.fill()?)
+    }
+
     /// Reads until `len` bytes are at hand or the input ends.
     pub fn fill_to(&mut self, len: usize) -> io::Result<()> {
         while self.filled < len && self.fill()? {}
