@@ -6,6 +6,22 @@ use std::borrow::Cow;
 use super::{Scan, Scanner};
 use crate::syntax::SyntaxError;
 
+impl<'a> Scanner<'a> {
+    /// The members of the object at the cursor, read by structure: each
+    /// member's name and where its value starts. The values are skipped,
+    /// not checked; the iteration ends at the object's end or at the first
+    /// thing that is not JSON (then [`Members::error`] says what).
+    #[must_use]
+    pub fn members(&self) -> Members<'a> {
+        Members {
+            scan: self.clone(),
+            state: MembersState::Start,
+            error: None,
+            indexed: false,
+        }
+    }
+}
+
 /// The members of one object, by structure: see [`Scanner::members`].
 #[derive(Debug)]
 pub struct Members<'a> {
@@ -36,15 +52,6 @@ pub struct Member<'a> {
 }
 
 impl<'a> Members<'a> {
-    pub(super) fn new(scan: Scanner<'a>) -> Self {
-        Members {
-            scan,
-            state: MembersState::Start,
-            error: None,
-            indexed: false,
-        }
-    }
-
     /// The same members, each value read past over the structural index
     /// ([`Scanner::skip_structure_indexed`]): for an object whose values
     /// may be long, such as a file's root (a set's `data`, a catalog's).

@@ -11,7 +11,6 @@ use super::syntax::{Expect, Syntax, SyntaxError};
 use super::text::lossy;
 
 mod members;
-use members::Members;
 
 /// A string token: the byte range of its content, without the quotes.
 #[derive(Debug, Clone, Copy)]
@@ -446,15 +445,6 @@ impl<'a> Scanner<'a> {
         }
         let token = probe.string().ok()?;
         Some(probe.decode(token))
-    }
-
-    /// The members of the object at the cursor, read by structure: each
-    /// member's name and where its value starts. The values are skipped,
-    /// not checked; the iteration ends at the object's end or at the first
-    /// thing that is not JSON (then [`Members::error`] says what).
-    #[must_use]
-    pub fn members(&self) -> Members<'a> {
-        Members::new(self.clone())
     }
 }
 
